@@ -1,0 +1,103 @@
+/* sim.h - one simulation: configuration, device memory, loaded modules, launches.
+ *
+ * A ws_sim is the whole simulated GPU; nothing in the simulator is global, so two
+ * ws_sim objects in one process never interfere. The CUDA Driver API (src/api) maps
+ * one CUcontext to one ws_sim; the CLI and the tests may also use it directly.
+ */
+#ifndef WS_GPU_SIM_H
+#define WS_GPU_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptx/ir.h"
+#include "util/config.h"
+
+/* Error codes of the simulator API; src/api maps them to CUresult. */
+typedef enum {
+    WS_OK = 0,
+    WS_E_INVALID_VALUE,       /* bad argument (NULL, zero size, bad dims ...)          */
+    WS_E_OUT_OF_MEMORY,       /* device memory exhausted                              */
+    WS_E_INVALID_PTX,         /* parse error or unsupported instruction at load       */
+    WS_E_NOT_FOUND,           /* no such kernel / global                              */
+    WS_E_INVALID_HANDLE,      /* not a live allocation / module                       */
+    WS_E_OUT_OF_RESOURCES,    /* launch exceeds threads/regs/shared limits            */
+    WS_E_ILLEGAL_ADDRESS,     /* kernel accessed memory out of bounds                 */
+    WS_E_MISALIGNED,          /* kernel access not aligned to its size                */
+    WS_E_TRAP,                /* trap / brkpt executed                                */
+    WS_E_DEADLOCK,            /* no progress (barrier never completes ...)            */
+    WS_E_LAUNCH_FAILED,       /* any other failure during the kernel                  */
+} ws_err;
+const char *ws_err_name(ws_err e);
+
+typedef struct ws_sim ws_sim;
+typedef struct ws_module ws_module;
+
+ws_sim *ws_sim_create(const ws_config *cfg);
+void ws_sim_destroy(ws_sim *s);
+const ws_config *ws_sim_config(const ws_sim *s);
+
+/* ---- device memory (global space) ---------------------------------------------------- */
+ws_err ws_mem_alloc(ws_sim *s, uint64_t bytes, uint64_t *dptr);
+ws_err ws_mem_free(ws_sim *s, uint64_t dptr);
+ws_err ws_mem_write(ws_sim *s, uint64_t dst, const void *src, uint64_t n);
+ws_err ws_mem_read(ws_sim *s, void *dst, uint64_t src, uint64_t n);
+ws_err ws_mem_copy(ws_sim *s, uint64_t dst, uint64_t src, uint64_t n);
+/* Fills count elements of elem_size (1, 2 or 4) bytes with value. */
+ws_err ws_mem_set(ws_sim *s, uint64_t dst, uint32_t value, unsigned elem_size, uint64_t count);
+uint64_t ws_mem_total(const ws_sim *s);
+uint64_t ws_mem_free_bytes(const ws_sim *s);
+
+/* ---- modules -------------------------------------------------------------------------- */
+/* Parses, lays out and binds a PTX module; allocates and initialises its .global and
+ * .const variables. On error returns WS_E_INVALID_PTX and writes
+ * "file:line:col: message" into err. */
+ws_err ws_module_load(ws_sim *s, const char *ptx, size_t len, const char *file,
+                      ws_module **out, char *err, size_t errlen);
+void ws_module_unload(ws_sim *s, ws_module *m);
+const ptx_module *ws_module_ptx(const ws_module *m);
+/* Index of a defined .entry function, or -1. */
+int ws_module_kernel(const ws_module *m, const char *name);
+/* Device address and size of a module-scope .global or .const variable. */
+ws_err ws_module_global(const ws_module *m, const char *name, uint64_t *dptr, uint64_t *bytes);
+
+/* ---- launches ------------------------------------------------------------------------- */
+typedef struct {
+    uint32_t grid[3], block[3];
+    uint32_t dyn_smem;        /* dynamic shared memory bytes                        */
+    const void *params;       /* kernel parameter buffer laid out as the .entry's     */
+    size_t params_size;       /* .param list (ptx_symbol.addr offsets)               */
+} ws_launch_desc;
+
+/* Instruction-mix buckets of the launch report. */
+typedef enum {
+    MIX_ALU, MIX_SFU, MIX_DP, MIX_LD_GLOBAL, MIX_ST_GLOBAL, MIX_LD_SHARED, MIX_ST_SHARED,
+    MIX_LD_LOCAL, MIX_ST_LOCAL, MIX_LD_CONST, MIX_LD_PARAM, MIX_ATOMIC, MIX_CTRL, MIX_BAR,
+    MIX_WARP, MIX_OTHER, MIX__COUNT
+} ws_mix;
+extern const char *const ws_mix_name[MIX__COUNT];
+
+typedef struct {
+    char kernel[128];
+    uint32_t grid[3], block[3];
+    uint32_t dyn_smem, static_smem, regs_per_thread;
+    const char *mode;          /* "functional" or "timing"                             */
+    const char *policy;        /* warp scheduler used (timing), else NULL              */
+    uint64_t warp_insts;       /* warp instructions issued                            */
+    uint64_t thread_insts;     /* sum of active lanes over issued instructions        */
+    uint64_t mix[MIX__COUNT];  /* warp instructions per bucket                        */
+    uint64_t cycles;           /* timing mode only                                    */
+    double host_seconds;       /* wall time of the launch on the host                 */
+    ws_err result;
+} ws_launch_stats;
+
+/* Runs a kernel to completion (functional or timing mode per the config). On a fault
+ * returns its code and writes a report naming kernel, PTX line, thread, CTA and
+ * address into err. */
+ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, char *err,
+                 size_t errlen);
+
+/* Statistics of every launch so far, in order. */
+const ws_launch_stats *ws_sim_launches(const ws_sim *s, size_t *n);
+
+#endif
