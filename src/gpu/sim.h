@@ -12,23 +12,9 @@
 
 #include "ptx/ir.h"
 #include "util/config.h"
+#include "util/err.h"
 
-/* Error codes of the simulator API; src/api maps them to CUresult. */
-typedef enum {
-    WS_OK = 0,
-    WS_E_INVALID_VALUE,       /* bad argument (NULL, zero size, bad dims ...)          */
-    WS_E_OUT_OF_MEMORY,       /* device memory exhausted                              */
-    WS_E_INVALID_PTX,         /* parse error or unsupported instruction at load       */
-    WS_E_NOT_FOUND,           /* no such kernel / global                              */
-    WS_E_INVALID_HANDLE,      /* not a live allocation / module                       */
-    WS_E_OUT_OF_RESOURCES,    /* launch exceeds threads/regs/shared limits            */
-    WS_E_ILLEGAL_ADDRESS,     /* kernel accessed memory out of bounds                 */
-    WS_E_MISALIGNED,          /* kernel access not aligned to its size                */
-    WS_E_TRAP,                /* trap / brkpt executed                                */
-    WS_E_DEADLOCK,            /* no progress (barrier never completes ...)            */
-    WS_E_LAUNCH_FAILED,       /* any other failure during the kernel                  */
-} ws_err;
-const char *ws_err_name(ws_err e);
+/* ws_err: util/err.h */
 
 typedef struct ws_sim ws_sim;
 typedef struct ws_module ws_module;

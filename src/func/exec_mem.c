@@ -1,0 +1,316 @@
+/* exec_mem.c - ld/st/atom/red, address-space conversion and prefetch.
+ *
+ * Every access is resolved per lane to a host pointer inside exactly one object (a
+ * device allocation, the CTA's shared memory, the lane's local frame stack or the
+ * kernel parameter buffer); anything else is a fault that names the kernel, PTX line,
+ * thread, CTA, space and address. Atomics run lane by lane in lane order, which is a
+ * valid serialisation of the hardware's atomic operations.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "func/func.h"
+#include "util/err.h"
+
+/* ---- addressing ------------------------------------------------------------------------ */
+static inline uint64_t addr_base(const exec_ctx *x, const ptx_operand *a)
+{
+    return a->base == OK_SYM ? func_sym_value(x->w, a->r) + a->imm : a->imm;
+}
+
+static inline uint64_t addr_lane(const exec_ctx *x, const ptx_operand *a, uint64_t base, unsigned lane)
+{
+    return a->base == OK_REG ? x->r[(size_t)a->r * x->ws + lane] + a->imm : base;
+}
+
+/* Generic address -> (space, address in that space). */
+static inline int generic_space(uint64_t *addr)
+{
+    uint64_t a = *addr;
+    if (a - WS_LOCAL_WIN < WS_WIN_SIZE) { *addr = a - WS_LOCAL_WIN; return SP_LOCAL; }
+    if (a - WS_SHARED_WIN < WS_WIN_SIZE) { *addr = a - WS_SHARED_WIN; return SP_SHARED; }
+    if (a - WS_PARAM_WIN < WS_WIN_SIZE) { *addr = a - WS_PARAM_WIN; return SP_PARAM; }
+    return SP_GLOBAL;
+}
+
+/* SP_PARAM below means the kernel parameter buffer; frame .params are SP_LOCAL. */
+static uint8_t *mem_at(exec_ctx *x, const ptx_insn *in, unsigned lane, int space, uint64_t addr,
+                       unsigned size, int write)
+{
+    func_warp *w = x->w;
+    func_launch *L = w->L;
+    uint8_t *p = NULL;
+    uint64_t orig = addr;
+    if (space == SP_GENERIC || space == SP_NONE)
+        space = generic_space(&addr);
+    if (addr & (size - 1)) {
+        ex_fault_code(x, in, lane, WS_E_MISALIGNED, "misaligned %s %s of %u bytes at address 0x%llx",
+                      ptx_space_name[space], write ? "store" : "load", size, (unsigned long long)orig);
+        return NULL;
+    }
+    switch (space) {
+    case SP_GLOBAL:
+    case SP_CONST:
+        p = devmem_ptr(L->mem, addr, size);
+        break;
+    case SP_SHARED:
+        if (addr < L->shared_bytes && size <= L->shared_bytes - addr)
+            p = w->cta->shared + addr;
+        break;
+    case SP_LOCAL:
+        if (addr < w->local_top && size <= w->local_top - addr)
+            p = w->local + (size_t)lane * w->local_cap + addr;
+        break;
+    case SP_PARAM:
+        if (!write && addr < L->params_size && size <= L->params_size - addr)
+            p = (uint8_t *)L->params + addr;
+        break;
+    default:
+        break;
+    }
+    if (!p) {
+        ex_fault_code(x, in, lane, WS_E_ILLEGAL_ADDRESS, "out-of-bounds %s %s of %u bytes at address 0x%llx",
+                      ptx_space_name[space], write ? "store" : "load", size, (unsigned long long)orig);
+        return NULL;
+    }
+    if (x->trace) {
+        exec_trace *t = x->trace;
+        if (t->n < t->cap)
+            t->a[t->n++] = (exec_access){addr, (uint8_t)lane, (uint8_t)size, (uint8_t)space, (uint8_t)write};
+    }
+    return p;
+}
+
+static inline uint64_t load_bytes(const uint8_t *p, unsigned size)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, size);  /* little-endian host, as the device */
+    return v;
+}
+
+static inline uint64_t sext(uint64_t v, unsigned bytes)
+{
+    unsigned sh = 64 - bytes * 8;
+    return (uint64_t)((int64_t)(v << sh) >> sh);
+}
+
+/* Width in bytes of the register slot r of the executing function. */
+static unsigned reg_bytes(const exec_ctx *x, uint32_t r)
+{
+    const func_warp *w = x->w;
+    const ptx_func *f = &w->L->prog->m->funcs[w->fr[w->nfr - 1].func];
+    unsigned s = ptx_type_size[f->regs[r].type];
+    return s ? s : 8;
+}
+
+/* Effective space of an access: call-site and .func parameters live in the frame. */
+static int eff_space(const exec_ctx *x, const ptx_insn *in, const ptx_operand *a)
+{
+    if (in->space != SP_PARAM)
+        return in->space;
+    const func_warp *w = x->w;
+    const ptx_module *m = w->L->prog->m;
+    if (a->base == OK_SYM) {
+        const ptx_symbol *s = &m->syms[a->r];
+        return s->func >= 0 && m->funcs[s->func].is_entry ? SP_PARAM : SP_LOCAL;
+    }
+    return m->funcs[w->fr[w->nfr - 1].func].is_entry ? SP_PARAM : SP_LOCAL;
+}
+
+/* ---- ld / st ---------------------------------------------------------------------------- */
+static void x_ld(exec_ctx *x, const ptx_insn *in)
+{
+    const ptx_operand *d = &in->ops[0], *a = &in->ops[1];
+    unsigned esz = ptx_type_size[in->type], n = in->vec ? in->vec : 1;
+    int space = eff_space(x, in, a);
+    uint64_t base = addr_base(x, a);
+    int sign = ptx_type_is_signed((ptx_type)in->type) && esz < 8;
+    const uint32_t *regs = d->kind == OK_VEC ? &x->w->L->prog->m->pool[d->r] : &d->r;
+    unsigned rb[4];
+    for (unsigned i = 0; i < n; i++)
+        rb[i] = sign ? reg_bytes(x, regs[i]) : 8;
+    EX_FOR_LANES(x->mask, l) {
+        uint8_t *p = mem_at(x, in, l, space, addr_lane(x, a, base, l), esz * n, 0);
+        if (!p)
+            return;
+        for (unsigned i = 0; i < n; i++) {
+            if (d->kind == OK_VEC && regs[i] == UINT32_MAX)
+                continue;                           /* `_` sink in a vector */
+            uint64_t v = load_bytes(p + i * esz, esz);
+            if (sign)
+                v = ex_trunc(sext(v, esz), rb[i]);
+            x->r[(size_t)regs[i] * x->ws + l] = v;
+        }
+    }
+}
+
+static void x_st(exec_ctx *x, const ptx_insn *in)
+{
+    const ptx_operand *a = &in->ops[0], *v = &in->ops[1];
+    unsigned esz = ptx_type_size[in->type], n = in->vec ? in->vec : 1;
+    int space = eff_space(x, in, a);
+    uint64_t base = addr_base(x, a);
+    const uint32_t *pool = x->w->L->prog->m->pool;
+    EX_FOR_LANES(x->mask, l) {
+        uint8_t *p = mem_at(x, in, l, space, addr_lane(x, a, base, l), esz * n, 1);
+        if (!p)
+            return;
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t val;
+            if (v->kind == OK_VEC)
+                val = pool[v->r + i] == UINT32_MAX ? 0 : x->r[(size_t)pool[v->r + i] * x->ws + l];
+            else
+                val = ex_src(x, v, l);
+            memcpy(p + i * esz, &val, esz);
+        }
+    }
+}
+
+/* ---- atomics ------------------------------------------------------------------------------ */
+static float ftz32(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
+
+/* New value for `old` under the atomic operation; type decides the arithmetic. */
+static uint64_t atom_apply(const ptx_insn *in, uint64_t old, uint64_t b, uint64_t c, unsigned sz)
+{
+    ptx_type t = (ptx_type)in->type;
+    switch (in->sub) {
+    case AOP_ADD:
+        if (t == PT_F32)
+            return ex_bits32(ftz32(ftz32(ex_f32(old)) + ftz32(ex_f32(b))));
+        if (t == PT_F64)
+            return ex_bits64(ex_f64(old) + ex_f64(b));
+        return ex_trunc(old + b, sz);
+    case AOP_MIN:
+    case AOP_MAX: {
+        int lt;
+        if (t == PT_F32) lt = ex_f32(b) < ex_f32(old);
+        else if (t == PT_F64) lt = ex_f64(b) < ex_f64(old);
+        else if (ptx_type_is_signed(t)) lt = (int64_t)sext(b, sz) < (int64_t)sext(old, sz);
+        else lt = ex_trunc(b, sz) < ex_trunc(old, sz);
+        int take = in->sub == AOP_MIN ? lt : (!lt && ex_trunc(b, sz) != ex_trunc(old, sz));
+        if (in->sub == AOP_MAX && (t == PT_F32 || t == PT_F64))
+            take = t == PT_F32 ? ex_f32(b) > ex_f32(old) : ex_f64(b) > ex_f64(old);
+        return take ? ex_trunc(b, sz) : old;
+    }
+    case AOP_INC:
+        return ex_trunc(old, sz) >= ex_trunc(b, sz) ? 0 : ex_trunc(old + 1, sz);
+    case AOP_DEC:
+        return (ex_trunc(old, sz) == 0 || ex_trunc(old, sz) > ex_trunc(b, sz)) ? ex_trunc(b, sz)
+                                                                               : ex_trunc(old - 1, sz);
+    case AOP_CAS:
+        return ex_trunc(old, sz) == ex_trunc(b, sz) ? ex_trunc(c, sz) : old;
+    case AOP_EXCH:
+        return ex_trunc(b, sz);
+    case AOP_AND:
+        return old & b;
+    case AOP_OR:
+        return ex_trunc(old | b, sz);
+    case AOP_XOR:
+        return ex_trunc(old ^ b, sz);
+    default:
+        return old;
+    }
+}
+
+static void x_atom(exec_ctx *x, const ptx_insn *in)
+{
+    int is_red = in->op == OP_RED;
+    const ptx_operand *a = &in->ops[is_red ? 0 : 1];
+    const ptx_operand *b = &in->ops[is_red ? 1 : 2];
+    const ptx_operand *c = &in->ops[is_red ? 2 : 3];
+    unsigned sz = ptx_type_size[in->type];
+    uint64_t base = addr_base(x, a);
+    EX_FOR_LANES(x->mask, l) {
+        uint8_t *p = mem_at(x, in, l, in->space, addr_lane(x, a, base, l), sz, 1);
+        if (!p)
+            return;
+        uint64_t old = load_bytes(p, sz);
+        uint64_t nv = atom_apply(in, old, ex_src(x, b, l), in->sub == AOP_CAS ? ex_src(x, c, l) : 0, sz);
+        memcpy(p, &nv, sz);
+        if (!is_red)
+            ex_dst(x, &in->ops[0], l, old);
+    }
+}
+
+/* ---- address spaces ----------------------------------------------------------------------- */
+static uint64_t win_of(int space)
+{
+    return space == SP_LOCAL ? WS_LOCAL_WIN : space == SP_SHARED ? WS_SHARED_WIN
+         : space == SP_PARAM ? WS_PARAM_WIN : 0;
+}
+
+static void x_cvta(exec_ctx *x, const ptx_insn *in)
+{
+    uint64_t win = win_of(in->space);
+    unsigned sz = ptx_type_size[in->type];
+    int to = (in->flags & MF_TO) != 0;
+    EX_FOR_LANES(x->mask, l) {
+        uint64_t v = ex_src(x, &in->ops[1], l);
+        ex_dst_w(x, &in->ops[0], l, to ? v - win : v + win, sz);
+    }
+}
+
+static void x_isspacep(exec_ctx *x, const ptx_insn *in)
+{
+    EX_FOR_LANES(x->mask, l) {
+        uint64_t a = ex_src(x, &in->ops[1], l);
+        int s = generic_space(&a);
+        int hit = s == in->space || (in->space == SP_CONST && s == SP_GLOBAL &&
+                                     devmem_ptr(x->w->L->mem, a, 1) != NULL);
+        if (in->space == SP_GLOBAL)
+            hit = s == SP_GLOBAL;
+        ex_dst(x, &in->ops[0], l, (uint64_t)hit);
+    }
+}
+
+static void x_prefetch(exec_ctx *x, const ptx_insn *in)
+{
+    (void)x;
+    (void)in;   /* no architectural effect; the timing model sees the instruction */
+}
+
+exec_fn exec_bind_mem(const ptx_module *m, const ptx_func *f, const ptx_insn *in, char *why, size_t n)
+{
+    (void)m;
+    (void)f;
+    unsigned sz = ptx_type_size[in->type];
+    switch (in->op) {
+    case OP_LD:
+    case OP_LDU:
+    case OP_ST:
+        if (sz == 0 || sz > 8) {
+            snprintf(why, n, "%s of type .%s is not supported", ptx_op_info[in->op].name,
+                     ptx_type_name[in->type]);
+            return NULL;
+        }
+        return in->op == OP_ST ? x_st : x_ld;
+    case OP_ATOM:
+    case OP_RED:
+        if (in->space != SP_GLOBAL && in->space != SP_SHARED && in->space != SP_GENERIC &&
+            in->space != SP_NONE) {
+            snprintf(why, n, "atomics on .%s space are not supported", ptx_space_name[in->space]);
+            return NULL;
+        }
+        if (sz != 4 && sz != 8) {
+            snprintf(why, n, "%s.%s: only 32- and 64-bit atomics are supported",
+                     ptx_op_info[in->op].name, ptx_type_name[in->type]);
+            return NULL;
+        }
+        if (in->sub == AOP_NONE) {
+            snprintf(why, n, "atomic without an operation");
+            return NULL;
+        }
+        return x_atom;
+    case OP_CVTA:
+        return x_cvta;
+    case OP_ISSPACEP:
+        return x_isspacep;
+    case OP_PREFETCH:
+    case OP_PREFETCHU:
+        return x_prefetch;
+    default:
+        snprintf(why, n, "not a memory instruction");
+        return NULL;
+    }
+}

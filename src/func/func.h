@@ -1,0 +1,180 @@
+/* func.h - functional emulation: device memory, launches, CTAs and warps.
+ *
+ * The functional emulator executes one warp instruction at a time (func_warp_step),
+ * which is what the timing model calls when it issues an instruction (SPEC section 1:
+ * functional execution at issue). Functional mode simply steps every warp of a CTA
+ * until the CTA finishes (func_run_cta).
+ *
+ * Address spaces. Global and const variables and every cuMemAlloc live in one device
+ * address space starting at WS_GLOBAL_BASE. Generic addresses map windows onto the
+ * per-thread local and per-CTA shared spaces, as on NVIDIA hardware:
+ *   [WS_LOCAL_WIN,  +WS_WIN_SIZE)   local  (the thread's own stack)
+ *   [WS_SHARED_WIN, +WS_WIN_SIZE)   shared (the CTA's shared memory)
+ *   [WS_PARAM_WIN,  +WS_WIN_SIZE)   kernel parameters
+ *   everything else                 global (const variables are global addresses)
+ * The windows sit below 4 GB so 32-bit cvta forms keep working.
+ */
+#ifndef WS_FUNC_FUNC_H
+#define WS_FUNC_FUNC_H
+
+#include <stdint.h>
+
+#include "func/exec.h"
+#include "ptx/cfg.h"
+#include "ptx/ir.h"
+
+#define WS_LOCAL_WIN   0x10000000ull
+#define WS_SHARED_WIN  0x40000000ull
+#define WS_PARAM_WIN   0x70000000ull
+#define WS_WIN_SIZE    0x10000000ull
+#define WS_GLOBAL_BASE 0x100000000ull
+
+/* ---- device memory ---------------------------------------------------------------- */
+typedef struct {
+    uint64_t addr, size;
+    uint8_t *data;
+} devmem_block;
+
+typedef struct {
+    devmem_block *b;        /* live allocations, sorted by addr                   */
+    uint32_t n, cap;
+    uint32_t last;          /* index of the last block hit (lookups are local)    */
+    uint64_t next;          /* next free device address                          */
+    uint64_t total, used;   /* capacity (config) and bytes allocated             */
+} devmem;
+
+void devmem_init(devmem *d, uint64_t total);
+void devmem_fini(devmem *d);
+int devmem_alloc(devmem *d, uint64_t size, uint64_t *addr);  /* 0, or -1: out of memory */
+int devmem_free(devmem *d, uint64_t addr);                    /* 0, or -1: not an allocation */
+/* Host pointer to [addr, addr+n) when it lies inside one live allocation, else NULL. */
+uint8_t *devmem_ptr(devmem *d, uint64_t addr, uint64_t n);
+
+/* ---- a bound module: handlers and instruction-mix buckets per instruction ---------- */
+typedef struct {
+    const ptx_module *m;
+    exec_fn **fns;          /* [function][insn]                                    */
+    uint8_t **mix;          /* [function][insn] ws_mix bucket (sim.h)              */
+} func_prog;
+
+int func_prog_bind(func_prog *p, const ptx_module *m, char *why, size_t n);
+void func_prog_free(func_prog *p);
+
+/* ---- a launch ------------------------------------------------------------------------ */
+typedef struct {
+    int code;               /* ws_err (sim.h); 0 while no fault                    */
+    char msg[768];
+} func_fault;
+
+typedef struct func_launch {
+    const func_prog *prog;
+    const ptx_func *kernel;
+    devmem *mem;
+    const uint8_t *params;
+    uint32_t params_size;
+    uint32_t grid[3], block[3];
+    uint32_t ws;                 /* warp size                                       */
+    uint32_t cta_threads, cta_warps;
+    uint32_t shared_static;      /* module + kernel static shared bytes             */
+    uint32_t dyn_base;           /* offset of extern shared = aligned static size    */
+    uint32_t shared_bytes;       /* dyn_base + dynamic bytes                        */
+    uint32_t stack_bytes;        /* per-thread local memory limit                   */
+    uint32_t max_depth;          /* call depth limit                                */
+    uint32_t n_sm, max_warps_sm, gridid;
+    uint64_t core_mhz;
+    uint64_t watchdog;           /* warp-instruction cap, 0 = none                  */
+    /* statistics */
+    uint64_t warp_insts, thread_insts;
+    uint64_t mix[32];
+    func_fault fault;
+} func_launch;
+
+typedef struct {
+    func_launch *L;
+    uint32_t ctaid[3];
+    uint32_t linear;             /* linear CTA index                                */
+    uint32_t smid;
+    uint8_t *shared;             /* L->shared_bytes                                 */
+    uint32_t live_threads;       /* threads not exited                              */
+    uint32_t live_warps;
+    /* barriers: threads arrived per id, and the bar.red accumulators */
+    uint32_t bar_arrived[16];
+    uint32_t bar_expect[16];     /* 0: all live threads                            */
+    uint32_t bar_red[16];
+    uint32_t bar_waiting[16];    /* warps waiting                                  */
+} func_cta;
+
+/* SIMT stack entry: pc, reconvergence pc, lanes, call frame. */
+typedef struct {
+    uint32_t pc, rpc;
+    uint32_t frame;
+    uint32_t pad;
+    uint64_t mask;
+} simt_entry;
+
+typedef struct {
+    int32_t func;                /* function index in the module                    */
+    uint32_t call_pc;            /* the call instruction in the caller              */
+    size_t reg_off;              /* register file: regpool + reg_off                */
+    uint32_t local_base;         /* frame's offset in each lane's local memory      */
+    uint32_t pad;
+} func_frame;
+
+typedef enum { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULT } warp_state;
+
+struct func_warp {
+    func_launch *L;
+    func_cta *cta;
+    uint32_t wid;                /* warp index inside the CTA                       */
+    uint32_t n_lanes;            /* threads of the CTA in this warp                 */
+    uint64_t valid;              /* lanes that exist                                */
+    uint64_t exited;
+    warp_state state;
+    uint8_t bar_id;              /* barrier waited on                               */
+    int32_t bar_dst;             /* bar.red destination slot, or -1                 */
+    uint64_t bar_mask;           /* lanes that executed the bar.red                 */
+    uint64_t clock;              /* %clock: cycles (timing) or instructions         */
+    simt_entry *stk;
+    uint32_t sp, stk_cap;
+    func_frame *fr;
+    uint32_t nfr, fr_cap;
+    uint64_t *regpool;
+    size_t reg_used, reg_cap;
+    uint8_t *local;              /* n_lanes x local_cap bytes, lane-major          */
+    uint32_t local_cap, local_top;
+    uint8_t cc[64];
+};
+
+/* Prepares warp `wid` of `cta` at the kernel's first instruction. */
+int func_warp_init(func_warp *w, func_launch *L, func_cta *cta, uint32_t wid);
+void func_warp_fini(func_warp *w);
+
+/* The next instruction the warp would issue: pc of the top path and its lanes.
+ * Returns 0 when the warp has nothing to issue (done, fault, barrier). */
+int func_warp_peek(const func_warp *w, uint32_t *pc, uint64_t *mask);
+
+/* Executes the warp's next instruction; records memory accesses into tr when non-NULL.
+ * Returns the control outcome (EX_NEXT, EX_BRANCH, EX_BARRIER, EX_EXIT, EX_FAULT ...). */
+exec_ctrl func_warp_step(func_warp *w, exec_trace *tr);
+
+/* CTA set-up and teardown; barrier release. */
+void func_cta_init(func_cta *c, func_launch *L, uint32_t linear, uint8_t *shared);
+/* Releases barrier waiters when every live thread arrived. Returns warps released. */
+uint32_t func_cta_try_release(func_cta *c, func_warp *warps, uint32_t n_warps);
+
+/* Functional mode: runs every warp of the CTA to completion. Returns 0, or -1 on a
+ * fault or deadlock (L->fault filled). */
+int func_run_cta(func_launch *L, func_cta *c, func_warp *warps);
+
+/* Like ex_fault (exec.h) with an explicit ws_err code (util/err.h). */
+void ex_fault_code(exec_ctx *x, const ptx_insn *in, unsigned lane, int code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Value of a symbol operand for the executing warp (frame-relative ones resolved). */
+uint64_t func_sym_value(const func_warp *w, uint32_t sym);
+
+/* Records a launch-level fault once (first one wins). */
+void func_fault_set(func_launch *L, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,615 @@
+/* warp.c - a warp's functional state: SIMT stack, call frames, barriers.
+ *
+ * Divergence uses the PDOM SIMT stack: a divergent branch turns the current entry
+ * into the reconvergence entry (pc = immediate post-dominator) and pushes one entry
+ * per path; an entry whose pc reaches its reconvergence pc is popped. Calls push a
+ * frame (register file and local-memory frame) and a stack entry tagged with it;
+ * `ret` removes its lanes from every entry of the frame, so divergent returns work.
+ * Invariant: entries of frame k lie above all entries of frames < k.
+ */
+#include "func/func.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/err.h"
+
+#define NO_PC UINT32_MAX
+
+/* ---- faults -------------------------------------------------------------------------- */
+void func_fault_set(func_launch *L, int code, const char *fmt, ...)
+{
+    if (L->fault.code)
+        return;
+    L->fault.code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(L->fault.msg, sizeof L->fault.msg, fmt, ap);
+    va_end(ap);
+}
+
+static void fault_v(exec_ctx *x, const ptx_insn *in, unsigned lane, int code, const char *fmt,
+                    va_list ap)
+{
+    func_warp *w = x->w;
+    func_launch *L = w->L;
+    x->ctrl = EX_FAULT;
+    w->state = WARP_FAULT;
+    if (L->fault.code)
+        return;
+    char what[384];
+    vsnprintf(what, sizeof what, fmt, ap);
+    uint32_t t = w->wid * L->ws + lane;
+    uint32_t bx = L->block[0], by = L->block[1];
+    const ptx_module *m = L->prog->m;
+    const ptx_func *f = &m->funcs[w->fr[w->nfr - 1].func];
+    L->fault.code = code;
+    snprintf(L->fault.msg, sizeof L->fault.msg,
+             "%s:%u: kernel '%s'%s%s, thread (%u,%u,%u) of CTA (%u,%u,%u): %s",
+             m->file ? m->file : "<ptx>", in ? in->line : 0, ptx_str(m, L->kernel->name),
+             f != L->kernel ? " in function " : "", f != L->kernel ? ptx_str(m, f->name) : "",
+             t % bx, (t / bx) % by, t / (bx * by), w->cta->ctaid[0], w->cta->ctaid[1],
+             w->cta->ctaid[2], what);
+}
+
+void ex_fault(exec_ctx *x, const ptx_insn *in, unsigned lane, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fault_v(x, in, lane, WS_E_LAUNCH_FAILED, fmt, ap);
+    va_end(ap);
+}
+
+void ex_fault_code(exec_ctx *x, const ptx_insn *in, unsigned lane, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fault_v(x, in, lane, code, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- operands ------------------------------------------------------------------------ */
+uint64_t func_sym_value(const func_warp *w, uint32_t sym)
+{
+    const ptx_module *m = w->L->prog->m;
+    const ptx_symbol *s = &m->syms[sym];
+    switch (s->space) {
+    case SP_SHARED:
+        return s->is_extern ? w->L->dyn_base + s->addr : s->addr;
+    case SP_LOCAL:
+        return w->fr[w->nfr - 1].local_base + s->addr;
+    case SP_PARAM:
+        if (s->func >= 0 && m->funcs[s->func].is_entry)
+            return s->addr;                       /* kernel parameter buffer offset */
+        return w->fr[w->nfr - 1].local_base + s->addr;
+    default:
+        return s->addr;                           /* global / const device address  */
+    }
+}
+
+uint64_t ex_src_slow(const exec_ctx *x, const ptx_operand *o, unsigned lane)
+{
+    const func_warp *w = x->w;
+    const func_launch *L = w->L;
+    uint32_t t = w->wid * L->ws + lane;
+    const uint32_t *b = L->block;
+    switch (o->kind) {
+    case OK_SYM:
+        return func_sym_value(w, o->r) + o->imm;
+    case OK_SREG:
+        switch ((ptx_sreg)o->r) {
+        case SR_TID: return t % b[0];
+        case SR_TID_Y: return (t / b[0]) % b[1];
+        case SR_TID_Z: return t / (b[0] * b[1]);
+        case SR_NTID: return b[0];
+        case SR_NTID_Y: return b[1];
+        case SR_NTID_Z: return b[2];
+        case SR_CTAID: return w->cta->ctaid[0];
+        case SR_CTAID_Y: return w->cta->ctaid[1];
+        case SR_CTAID_Z: return w->cta->ctaid[2];
+        case SR_NCTAID: return L->grid[0];
+        case SR_NCTAID_Y: return L->grid[1];
+        case SR_NCTAID_Z: return L->grid[2];
+        case SR_LANEID: return lane;
+        case SR_WARPID: return w->wid;
+        case SR_NWARPID: return L->max_warps_sm;
+        case SR_SMID: return w->cta->smid;
+        case SR_NSMID: return L->n_sm;
+        case SR_GRIDID: return L->gridid;
+        case SR_CLOCK: return (uint32_t)w->clock;
+        case SR_CLOCK_HI: return (uint32_t)(w->clock >> 32);
+        case SR_CLOCK64: return w->clock;
+        case SR_GLOBALTIMER: return w->clock * 1000 / (L->core_mhz ? L->core_mhz : 1);
+        case SR_GLOBALTIMER_LO: return (uint32_t)(w->clock * 1000 / (L->core_mhz ? L->core_mhz : 1));
+        case SR_GLOBALTIMER_HI: return (w->clock * 1000 / (L->core_mhz ? L->core_mhz : 1)) >> 32;
+        case SR_LANEMASK_EQ: return 1ull << lane;
+        case SR_LANEMASK_LT: return (1ull << lane) - 1;
+        case SR_LANEMASK_LE: return lane >= 63 ? ~0ull : (2ull << lane) - 1;
+        case SR_LANEMASK_GT: return lane >= 63 ? 0 : ~((2ull << lane) - 1) & (L->ws >= 64 ? ~0ull : (1ull << L->ws) - 1);
+        case SR_LANEMASK_GE: return ~((1ull << lane) - 1) & (L->ws >= 64 ? ~0ull : (1ull << L->ws) - 1);
+        case SR_DYNAMIC_SMEM_SIZE: return L->shared_bytes - L->dyn_base;
+        case SR_TOTAL_SMEM_SIZE: return L->shared_bytes;
+        case SR_WARPSZ: return L->ws;
+        default: return 0;
+        }
+    case OK_IMM:
+        return o->imm;
+    case OK_REG:
+        return x->r[(size_t)o->r * x->ws + lane];
+    default:
+        return 0;
+    }
+}
+
+/* ---- stack and frames ---------------------------------------------------------------- */
+static int push(func_warp *w, uint32_t pc, uint32_t rpc, uint64_t mask, uint32_t frame)
+{
+    if (w->sp == w->stk_cap) {
+        uint32_t cap = w->stk_cap ? w->stk_cap * 2 : 16;
+        simt_entry *ns = realloc(w->stk, cap * sizeof *ns);
+        if (!ns)
+            return -1;
+        w->stk = ns;
+        w->stk_cap = cap;
+    }
+    w->stk[w->sp++] = (simt_entry){pc, rpc, frame, 0, mask};
+    return 0;
+}
+
+static int ensure_regs(func_warp *w, size_t need)
+{
+    if (need <= w->reg_cap)
+        return 0;
+    size_t cap = w->reg_cap ? w->reg_cap : 1024;
+    while (cap < need)
+        cap *= 2;
+    uint64_t *nr = realloc(w->regpool, cap * sizeof *nr);
+    if (!nr)
+        return -1;
+    w->regpool = nr;
+    w->reg_cap = cap;
+    return 0;
+}
+
+/* Grows each lane's local memory to at least `need` bytes (lane-major layout). */
+static int ensure_local(func_warp *w, uint32_t need)
+{
+    if (need <= w->local_cap)
+        return 0;
+    uint32_t cap = w->local_cap ? w->local_cap : 256;
+    while (cap < need)
+        cap *= 2;
+    uint8_t *nl = calloc((size_t)w->L->ws, cap);
+    if (!nl)
+        return -1;
+    for (uint32_t l = 0; l < w->L->ws && w->local; l++)
+        memcpy(nl + (size_t)l * cap, w->local + (size_t)l * w->local_cap, w->local_cap);
+    free(w->local);
+    w->local = nl;
+    w->local_cap = cap;
+    return 0;
+}
+
+static int push_frame(func_warp *w, int32_t func, uint32_t call_pc)
+{
+    const ptx_module *m = w->L->prog->m;
+    const ptx_func *f = &m->funcs[func];
+    if (w->nfr == w->fr_cap) {
+        uint32_t cap = w->fr_cap ? w->fr_cap * 2 : 4;
+        func_frame *nf = realloc(w->fr, cap * sizeof *nf);
+        if (!nf)
+            return -1;
+        w->fr = nf;
+        w->fr_cap = cap;
+    }
+    func_frame fr = {func, call_pc, 0, 0, 0};
+    if (w->nfr) {
+        const func_frame *up = &w->fr[w->nfr - 1];
+        const ptx_func *uf = &m->funcs[up->func];
+        uint32_t align = f->frame_align > 8 ? f->frame_align : 8;
+        fr.reg_off = up->reg_off + (size_t)uf->n_regs * w->L->ws;
+        fr.local_base = (up->local_base + uf->frame_size + align - 1) & ~(align - 1);
+    }
+    size_t nregs = (size_t)f->n_regs * w->L->ws;
+    if (ensure_regs(w, fr.reg_off + nregs))
+        return -1;
+    memset(w->regpool + fr.reg_off, 0, nregs * sizeof *w->regpool);
+    w->local_top = fr.local_base + f->frame_size;
+    if (w->local_top > w->L->stack_bytes)
+        return -2;
+    if (f->frame_size && ensure_local(w, w->local_top))
+        return -1;
+    w->fr[w->nfr++] = fr;
+    return 0;
+}
+
+int func_warp_init(func_warp *w, func_launch *L, func_cta *cta, uint32_t wid)
+{
+    /* keep the buffers of a previous CTA: no allocation per CTA in steady state */
+    w->L = L;
+    w->cta = cta;
+    w->wid = wid;
+    uint32_t first = wid * L->ws;
+    w->n_lanes = L->cta_threads - first < L->ws ? L->cta_threads - first : L->ws;
+    w->valid = w->n_lanes >= 64 ? ~0ull : (1ull << w->n_lanes) - 1;
+    w->exited = 0;
+    w->state = WARP_READY;
+    w->bar_dst = -1;
+    w->clock = 0;
+    w->sp = 0;
+    w->nfr = 0;
+    w->local_top = 0;
+    memset(w->cc, 0, sizeof w->cc);
+    int kidx = (int)(L->kernel - L->prog->m->funcs);
+    if (push_frame(w, kidx, NO_PC))
+        return -1;
+    if (w->local && w->local_cap)
+        memset(w->local, 0, (size_t)L->ws * w->local_cap);
+    return push(w, 0, NO_PC, w->valid, 0);
+}
+
+void func_warp_fini(func_warp *w)
+{
+    free(w->stk);
+    free(w->fr);
+    free(w->regpool);
+    free(w->local);
+    memset(w, 0, sizeof *w);
+}
+
+int func_warp_peek(const func_warp *w, uint32_t *pc, uint64_t *mask)
+{
+    if (w->state != WARP_READY || w->sp == 0)
+        return 0;
+    *pc = w->stk[w->sp - 1].pc;
+    *mask = w->stk[w->sp - 1].mask;
+    return 1;
+}
+
+/* Pops finished entries and frames; marks the warp done when nothing is left. */
+static void settle(func_warp *w)
+{
+    while (w->sp) {
+        simt_entry *e = &w->stk[w->sp - 1];
+        if (e->mask && e->pc != e->rpc)
+            break;
+        w->sp--;
+    }
+    if (w->sp == 0) {
+        w->state = WARP_DONE;
+        return;
+    }
+    while (w->nfr - 1 > w->stk[w->sp - 1].frame)
+        w->nfr--;
+}
+
+static void remove_lanes(func_warp *w, uint64_t lanes, uint32_t min_frame)
+{
+    for (uint32_t i = w->sp; i-- > 0 && w->stk[i].frame >= min_frame;)
+        w->stk[i].mask &= ~lanes;
+}
+
+static void do_branch(func_warp *w, const func_prog *p, const ptx_func *f, uint32_t pc,
+                      uint32_t target, uint64_t taken)
+{
+    simt_entry *e = &w->stk[w->sp - 1];
+    uint64_t active = e->mask;
+    if (taken == active) {
+        e->pc = target;
+        return;
+    }
+    if (taken == 0) {
+        e->pc = pc + 1;
+        return;
+    }
+    (void)p;
+    uint32_t reconv = f->cfg ? f->cfg->reconv[pc] : NO_PC;
+    uint64_t nt = active & ~taken;
+    uint32_t frame = e->frame;
+    if (e->rpc == reconv) {
+        /* same reconvergence point as the enclosing entry: a path that goes straight
+         * there is already represented by the entry below; reuse e for the other */
+        if (pc + 1 == reconv) {
+            e->mask = taken;
+            e->pc = target;
+            return;
+        }
+        if (target == reconv) {
+            e->mask = nt;
+            e->pc = pc + 1;
+            return;
+        }
+    }
+    e->pc = reconv;
+    push(w, pc + 1, reconv, nt, frame);
+    push(w, target, reconv, taken, frame);
+}
+
+/* Copies `size` bytes per lane between two local-memory offsets. */
+static void copy_local(func_warp *w, uint64_t lanes, uint32_t dst, uint32_t src, uint64_t size)
+{
+    EX_FOR_LANES(lanes, l) {
+        uint8_t *base = w->local + (size_t)l * w->local_cap;
+        memmove(base + dst, base + src, size);
+    }
+}
+
+static exec_ctrl do_call(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t pc)
+{
+    const ptx_module *m = w->L->prog->m;
+    uint32_t callee = in->ops[1].r;
+    const ptx_func *cf = &m->funcs[callee];
+    simt_entry *e = &w->stk[w->sp - 1];
+    e->pc = pc + 1;
+    if (x->mask == 0)
+        return EX_NEXT;
+    if (cf->is_decl || cf->n_insns == 0) {
+        ex_fault(x, in, (unsigned)__builtin_ctzll(x->mask), "call to function '%s' that has no body",
+                 ptx_str(m, cf->name));
+        return EX_FAULT;
+    }
+    if (w->nfr >= w->L->max_depth) {
+        ex_fault(x, in, (unsigned)__builtin_ctzll(x->mask), "call depth exceeds %u (func.max_call_depth)",
+                 w->L->max_depth);
+        return EX_FAULT;
+    }
+    uint32_t caller_base = w->fr[w->nfr - 1].local_base;
+    int rc = push_frame(w, (int32_t)callee, pc);
+    if (rc) {
+        ex_fault_code(x, in, (unsigned)__builtin_ctzll(x->mask),
+                      rc == -2 ? WS_E_ILLEGAL_ADDRESS : WS_E_OUT_OF_RESOURCES,
+                      rc == -2 ? "stack overflow: %u bytes of local memory per thread exceed func.stack_bytes=%u"
+                               : "out of host memory for call frame (%u of %u)",
+                      w->local_top, w->L->stack_bytes);
+        return EX_FAULT;
+    }
+    uint32_t callee_base = w->fr[w->nfr - 1].local_base;
+    const ptx_operand *args = &in->ops[2];
+    for (uint32_t i = 0; i < args->n && i < cf->n_params; i++) {
+        const ptx_symbol *a = &m->syms[m->pool[args->r + i]];
+        const ptx_symbol *fp = &m->syms[cf->params[i]];
+        uint64_t size = a->size < fp->size ? a->size : fp->size;
+        copy_local(w, x->mask, callee_base + (uint32_t)fp->addr, caller_base + (uint32_t)a->addr, size);
+    }
+    push(w, 0, NO_PC, x->mask, w->nfr - 1);
+    x->r = w->regpool + w->fr[w->nfr - 1].reg_off;
+    return EX_CALL;
+}
+
+static void do_exit(func_warp *w, uint64_t lanes)
+{
+    w->exited |= lanes;
+    remove_lanes(w, lanes, 0);
+    uint32_t n = (uint32_t)__builtin_popcountll(lanes);
+    w->cta->live_threads -= n;
+}
+
+static void do_ret(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t pc)
+{
+    uint32_t cur = w->nfr - 1;
+    const func_frame *fr = &w->fr[cur];
+    const ptx_module *m = w->L->prog->m;
+    (void)in;
+    if (cur == 0) {                 /* ret from the kernel ends the threads */
+        w->stk[w->sp - 1].pc = pc + 1;
+        do_exit(w, x->mask);
+        return;
+    }
+    const ptx_func *cf = &m->funcs[fr->func];
+    const ptx_insn *call = &m->funcs[w->fr[cur - 1].func].insns[fr->call_pc];
+    const ptx_operand *rets = &call->ops[0];
+    for (uint32_t i = 0; i < rets->n && i < cf->n_rets; i++) {
+        const ptx_symbol *dst = &m->syms[m->pool[rets->r + i]];
+        const ptx_symbol *src = &m->syms[cf->rets[i]];
+        uint64_t size = dst->size < src->size ? dst->size : src->size;
+        copy_local(w, x->mask, w->fr[cur - 1].local_base + (uint32_t)dst->addr,
+                   fr->local_base + (uint32_t)src->addr, size);
+    }
+    w->stk[w->sp - 1].pc = pc + 1;
+    remove_lanes(w, x->mask, cur);
+}
+
+/* Barrier arrival. The warp waits (state BARRIER) until func_cta_try_release. */
+static void do_barrier(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t pc)
+{
+    func_cta *c = w->cta;
+    simt_entry *e = &w->stk[w->sp - 1];
+    e->pc = pc + 1;
+    if (in->sub == BAR_WARP_SYNC)
+        return;
+    unsigned l0 = e->mask ? (unsigned)__builtin_ctzll(e->mask) : 0;
+    int red = in->sub == BAR_RED_POPC || in->sub == BAR_RED_AND || in->sub == BAR_RED_OR;
+    const ptx_operand *ida = red ? &in->ops[1] : &in->ops[0];
+    const ptx_operand *cnt = red ? &in->ops[2] : &in->ops[1];
+    uint32_t id = (uint32_t)ex_src(x, ida, l0) & 15;
+    if (cnt->kind != OK_NONE && cnt->kind != OK_SINK)
+        c->bar_expect[id] = (uint32_t)ex_src(x, cnt, l0);
+    c->bar_arrived[id] += (uint32_t)__builtin_popcountll(e->mask);
+    if (red) {
+        uint32_t acc = c->bar_red[id];
+        if (c->bar_waiting[id] == 0 && c->bar_arrived[id] == (uint32_t)__builtin_popcountll(e->mask))
+            acc = in->sub == BAR_RED_AND ? 1 : 0;
+        EX_FOR_LANES(e->mask, l) {
+            int p = ex_pred(x, &in->ops[3], l);
+            if (in->sub == BAR_RED_POPC) acc += (uint32_t)p;
+            else if (in->sub == BAR_RED_AND) acc &= (uint32_t)p;
+            else acc |= (uint32_t)p;
+        }
+        c->bar_red[id] = acc;
+        w->bar_dst = (int32_t)in->ops[0].r;
+        w->bar_mask = e->mask;
+    }
+    if (in->sub == BAR_ARRIVE)
+        return;
+    c->bar_waiting[id]++;
+    w->bar_id = (uint8_t)id;
+    w->state = WARP_BARRIER;
+}
+
+uint32_t func_cta_try_release(func_cta *c, func_warp *warps, uint32_t n_warps)
+{
+    uint32_t released = 0;
+    for (uint32_t id = 0; id < 16; id++) {
+        if (!c->bar_waiting[id])
+            continue;
+        uint32_t need = c->bar_expect[id] ? c->bar_expect[id] : c->live_threads;
+        if (c->bar_arrived[id] < need)
+            continue;
+        for (uint32_t i = 0; i < n_warps; i++) {
+            func_warp *w = &warps[i];
+            if (w->state != WARP_BARRIER || w->bar_id != id)
+                continue;
+            if (w->bar_dst >= 0) {
+                uint64_t *r = w->regpool + w->fr[w->nfr - 1].reg_off;
+                EX_FOR_LANES(w->bar_mask, l) r[(size_t)w->bar_dst * w->L->ws + l] = c->bar_red[id];
+                w->bar_dst = -1;
+            }
+            w->state = WARP_READY;
+            settle(w);
+            released++;
+        }
+        c->bar_arrived[id] = c->bar_expect[id] = c->bar_red[id] = c->bar_waiting[id] = 0;
+    }
+    return released;
+}
+
+void func_cta_init(func_cta *c, func_launch *L, uint32_t linear, uint8_t *shared)
+{
+    memset(c, 0, sizeof *c);
+    c->L = L;
+    c->linear = linear;
+    c->ctaid[0] = linear % L->grid[0];
+    c->ctaid[1] = (linear / L->grid[0]) % L->grid[1];
+    c->ctaid[2] = linear / (L->grid[0] * L->grid[1]);
+    c->smid = L->n_sm ? linear % L->n_sm : 0;
+    c->shared = shared;
+    c->live_threads = L->cta_threads;
+    c->live_warps = L->cta_warps;
+}
+
+/* ---- one instruction ------------------------------------------------------------------ */
+exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
+{
+    func_launch *L = w->L;
+    const func_prog *p = L->prog;
+    func_frame *fr = &w->fr[w->nfr - 1];
+    const ptx_func *f = &p->m->funcs[fr->func];
+    simt_entry *e = &w->stk[w->sp - 1];
+    uint32_t pc = e->pc;
+    exec_ctx x;
+    x.r = w->regpool + fr->reg_off;
+    x.ws = L->ws;
+    x.cc = w->cc;
+    x.w = w;
+    x.trace = tr;
+    x.ctrl = EX_NEXT;
+    x.taken = 0;
+    if (pc >= f->n_insns) {
+        x.mask = e->mask;
+        ex_fault(&x, f->n_insns ? &f->insns[f->n_insns - 1] : NULL, (unsigned)__builtin_ctzll(e->mask),
+                 "execution ran past the end of function '%s'", ptx_str(p->m, f->name));
+        return EX_FAULT;
+    }
+    const ptx_insn *in = &f->insns[pc];
+    uint64_t mask = e->mask;
+    if (in->guard >= 0) {
+        const uint64_t *g = x.r + (size_t)in->guard * x.ws;
+        uint64_t m = 0;
+        EX_FOR_LANES(mask, l) m |= (uint64_t)((g[l] != 0) ^ in->guard_neg) << l;
+        mask = m;
+    }
+    x.mask = mask;
+    L->warp_insts++;
+    L->thread_insts += (uint64_t)__builtin_popcountll(e->mask);
+    L->mix[p->mix[fr->func][pc]]++;
+    w->clock++;
+    if (tr)
+        tr->n = 0;
+    p->fns[fr->func][pc](&x, in);
+
+    switch (x.ctrl) {
+    case EX_NEXT:
+        e->pc = pc + 1;
+        if (e->pc == e->rpc)
+            settle(w);
+        return EX_NEXT;
+    case EX_BRANCH:
+        do_branch(w, p, f, pc, in->ops[0].r, x.taken);
+        break;
+    case EX_CALL:
+        x.ctrl = do_call(w, &x, in, pc);
+        if (x.ctrl == EX_FAULT)
+            return EX_FAULT;
+        break;
+    case EX_RET:
+        do_ret(w, &x, in, pc);
+        break;
+    case EX_EXIT:
+        e->pc = pc + 1;
+        do_exit(w, x.mask);
+        break;
+    case EX_BARRIER:
+        do_barrier(w, &x, in, pc);
+        if (w->state == WARP_BARRIER)
+            return EX_BARRIER;
+        break;
+    case EX_FAULT:
+        w->state = WARP_FAULT;
+        return EX_FAULT;
+    }
+    settle(w);
+    if (w->state == WARP_DONE)
+        w->cta->live_warps--;
+    return x.ctrl;
+}
+
+/* ---- functional mode ------------------------------------------------------------------ */
+int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
+{
+    uint32_t n = L->cta_warps;
+    for (uint32_t i = 0; i < n; i++)
+        if (func_warp_init(&warps[i], L, c, i)) {
+            func_fault_set(L, WS_E_OUT_OF_RESOURCES, "out of host memory for warp state");
+            return -1;
+        }
+    for (;;) {
+        int progress = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            func_warp *w = &warps[i];
+            while (w->state == WARP_READY) {
+                exec_ctrl r = func_warp_step(w, NULL);
+                progress = 1;
+                if (r == EX_FAULT || L->fault.code)
+                    return -1;
+                if (r == EX_BARRIER || r == EX_EXIT)
+                    break;
+            }
+            if (L->watchdog && L->warp_insts > L->watchdog) {
+                func_fault_set(L, WS_E_LAUNCH_FAILED,
+                               "kernel '%s': watchdog: more than %llu warp instructions "
+                               "(func.watchdog_insts)", ptx_str(L->prog->m, L->kernel->name),
+                               (unsigned long long)L->watchdog);
+                return -1;
+            }
+        }
+        if (func_cta_try_release(c, warps, n))
+            continue;
+        if (c->live_warps == 0)
+            return 0;
+        if (!progress) {
+            char buf[512];
+            int k = 0;
+            for (uint32_t i = 0; i < n && k < (int)sizeof buf - 64; i++)
+                if (warps[i].state == WARP_BARRIER)
+                    k += snprintf(buf + k, sizeof buf - (size_t)k, " warp %u at barrier %u (pc %u);",
+                                  i, warps[i].bar_id, warps[i].sp ? warps[i].stk[warps[i].sp - 1].pc : 0);
+            func_fault_set(L, WS_E_DEADLOCK,
+                           "kernel '%s': deadlock in CTA (%u,%u,%u): %u of %u threads alive, "
+                           "barrier never completes:%s", ptx_str(L->prog->m, L->kernel->name),
+                           c->ctaid[0], c->ctaid[1], c->ctaid[2], c->live_threads, L->cta_threads, buf);
+            return -1;
+        }
+    }
+}
