@@ -18,8 +18,8 @@ int main(int argc, char **argv)
     int width, height, gx, gy;
     switch (args.size) {
     case BENCH_SMALL: width = 64; height = 32; gx = 2; gy = 2; break;
-    case BENCH_LARGE: width = 4096; height = 4096; gx = 32; gy = 64; break;
-    default: width = 1024; height = 1024; gx = 16; gy = 16; break;
+    case BENCH_LARGE: width = 8192; height = 4096; gx = 32; gy = 64; break;
+    default: width = 2048; height = 2048; gx = 16; gy = 16; break;
     }
     int nbins = NBINS;
     size_t npix = (size_t)width * height;

@@ -24,9 +24,9 @@ extern "C" __global__ void scalar_prod(float *__restrict__ out, const float *__r
                 part[tid] += part[tid + half];
             __syncthreads();
         }
+        // No barrier needed before the next pair: after the last round only thread 0
+        // reads part[0], and it is also the thread that next writes part[0].
         if (tid == 0)
             out[pair] = part[0];
-        // part[0] is read above before the next pair's first store + barrier.
-        __syncthreads();
     }
 }

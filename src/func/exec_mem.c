@@ -111,10 +111,8 @@ static int eff_space(const exec_ctx *x, const ptx_insn *in, const ptx_operand *a
         return in->space;
     const func_warp *w = x->w;
     const ptx_module *m = w->L->prog->m;
-    if (a->base == OK_SYM) {
-        const ptx_symbol *s = &m->syms[a->r];
-        return s->func >= 0 && m->funcs[s->func].is_entry ? SP_PARAM : SP_LOCAL;
-    }
+    if (a->base == OK_SYM)
+        return func_is_kernel_param(m, a->r) ? SP_PARAM : SP_LOCAL;
     return m->funcs[w->fr[w->nfr - 1].func].is_entry ? SP_PARAM : SP_LOCAL;
 }
 

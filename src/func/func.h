@@ -170,6 +170,10 @@ int func_run_cta(func_launch *L, func_cta *c, func_warp *warps);
 void ex_fault_code(exec_ctx *x, const ptx_insn *in, unsigned lane, int code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* Whether symbol `sym` is a formal parameter of a kernel (read from the parameter
+ * buffer) rather than frame memory. */
+int func_is_kernel_param(const ptx_module *m, uint32_t sym);
+
 /* Value of a symbol operand for the executing warp (frame-relative ones resolved). */
 uint64_t func_sym_value(const func_warp *w, uint32_t sym);
 

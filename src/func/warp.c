@@ -71,6 +71,18 @@ void ex_fault_code(exec_ctx *x, const ptx_insn *in, unsigned lane, int code, con
 }
 
 /* ---- operands ------------------------------------------------------------------------ */
+int func_is_kernel_param(const ptx_module *m, uint32_t sym)
+{
+    const ptx_symbol *s = &m->syms[sym];
+    if (s->space != SP_PARAM || s->func < 0 || !m->funcs[s->func].is_entry)
+        return 0;
+    const ptx_func *f = &m->funcs[s->func];
+    for (uint32_t i = 0; i < f->n_params; i++)
+        if (f->params[i] == sym)
+            return 1;
+    return 0;   /* a call-site .param declared in the kernel body: frame memory */
+}
+
 uint64_t func_sym_value(const func_warp *w, uint32_t sym)
 {
     const ptx_module *m = w->L->prog->m;
@@ -81,7 +93,7 @@ uint64_t func_sym_value(const func_warp *w, uint32_t sym)
     case SP_LOCAL:
         return w->fr[w->nfr - 1].local_base + s->addr;
     case SP_PARAM:
-        if (s->func >= 0 && m->funcs[s->func].is_entry)
+        if (func_is_kernel_param(m, sym))
             return s->addr;                       /* kernel parameter buffer offset */
         return w->fr[w->nfr - 1].local_base + s->addr;
     default:

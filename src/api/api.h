@@ -1,0 +1,43 @@
+/* api.h - hooks of the CUDA Driver API implementation for the warpsim CLI and tests.
+ *
+ * src/api is the one place in warpsim with process-wide state: the CUDA Driver API is
+ * process-global by definition (cuInit, device ordinals, the primary context), so the
+ * driver keeps its initialised flag, device configuration, live contexts and primary
+ * context reference count in one structure guarded by one mutex (drv.h). The current
+ * context is thread-local, as in CUDA. Everything below that (ws_sim) is per object.
+ *
+ * Configuration of the contexts created by the driver, by precedence:
+ *   ws_api_set_config() (the CLI's --config/--set/--mode), else the environment:
+ *   WARPSIM_CONFIG  preset name or INI file (default gtx480)
+ *   WARPSIM_SET     comma-separated section.key=value overrides
+ *   WARPSIM_MODE    functional | timing (same as sim.mode)
+ * WARPSIM_STATS=FILE writes the JSON run report (api/report.h) of every launch of the
+ * process to FILE, rewritten when a context is destroyed and at exit.
+ */
+#ifndef WS_API_API_H
+#define WS_API_API_H
+
+#include "gpu/sim.h"
+#include "util/config.h"
+
+/* Uses cfg (copied) for the device and for every context created from now on,
+ * instead of the environment; `source` describes it in reports. NULL restores the
+ * environment. Returns 0, or -1 when cfg fails ws_config_check (message in err). */
+int ws_api_set_config(const ws_config *cfg, const char *source, char *err, size_t n);
+
+/* Called with a context's simulation just before it is destroyed (cuCtxDestroy, the
+ * last cuDevicePrimaryCtxRelease, ws_api_shutdown), e.g. to collect its launch
+ * statistics. The callback must not call the Driver API. NULL removes it. */
+typedef void (*ws_api_sim_fn)(ws_sim *sim, void *user);
+void ws_api_on_destroy(ws_api_sim_fn fn, void *user);
+
+/* Destroys every live context (calling the on-destroy callback for each), writes
+ * $WARPSIM_STATS a last time, and returns the driver to its state before cuInit. For
+ * the CLI after a workload returns, and for tests. */
+void ws_api_shutdown(void);
+
+/* Whether the simulator can run in mode (ws_mode). Contexts in an unsupported mode
+ * fail to create with CUDA_ERROR_NOT_SUPPORTED. */
+int ws_api_mode_supported(int mode);
+
+#endif

@@ -1,0 +1,561 @@
+/* drv_ctx.c - Driver API: process state, initialisation, device and contexts.
+ *
+ * The one place in warpsim with process-wide mutable state (see api.h): the CUDA
+ * Driver API is process-global by definition. The current context is thread-local.
+ */
+#include "api/drv.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+drv_state drv = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static _Thread_local drv_ctx *t_cur;
+static _Thread_local uint64_t t_cur_serial;
+
+/* The timing model is not there yet: contexts in timing mode are refused. */
+#define DRV_HAVE_TIMING 0
+
+int ws_api_mode_supported(int mode)
+{
+    return mode == WS_MODE_FUNCTIONAL || (mode == WS_MODE_TIMING && DRV_HAVE_TIMING);
+}
+
+double drv_host_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* ---- entry / exit ---------------------------------------------------------------------- */
+/* Only pointers found in the live list are dereferenced: a handle from the program
+ * may point anywhere. The serial tells the context a thread made current from a later
+ * one allocated at the same address. */
+static int ctx_live(const drv_ctx *c, uint64_t serial)
+{
+    for (const drv_ctx *p = drv.ctxs; p; p = p->next)
+        if (p == c)
+            return p->active && (p->primary || p->serial == serial);
+    return 0;
+}
+
+static int ctx_known(const drv_ctx *c)
+{
+    for (const drv_ctx *p = drv.ctxs; p; p = p->next)
+        if (p == c)
+            return p->active;
+    return 0;
+}
+
+CUresult drv_enter_init(void)
+{
+    pthread_mutex_lock(&drv.lock);
+    return drv.initialised ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+CUresult drv_enter(drv_ctx **c)
+{
+    CUresult r = drv_enter_init();
+    *c = NULL;
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!t_cur)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (!ctx_live(t_cur, t_cur_serial))
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    if (t_cur->sticky != CUDA_SUCCESS)
+        return t_cur->sticky;
+    *c = t_cur;
+    return CUDA_SUCCESS;
+}
+
+CUresult drv_leave(CUresult r)
+{
+    pthread_mutex_unlock(&drv.lock);
+    return r;
+}
+
+/* ---- configuration and statistics ---------------------------------------------------------- */
+static int env_config(ws_config *cfg, char *source, size_t sn, char *err, size_t n)
+{
+    char why[400];
+    const char *name = getenv("WARPSIM_CONFIG");
+    const char *set = getenv("WARPSIM_SET");
+    const char *mode = getenv("WARPSIM_MODE");
+    if (!name || !*name)
+        name = "gtx480";
+    if (ws_config_load(cfg, name, why, sizeof why)) {
+        snprintf(err, n, "WARPSIM_CONFIG: %s", why);
+        return -1;
+    }
+    if (set && *set && ws_config_set(cfg, set, why, sizeof why)) {
+        snprintf(err, n, "WARPSIM_SET: %s", why);
+        return -1;
+    }
+    if (mode && *mode) {
+        char kv[64];
+        snprintf(kv, sizeof kv, "sim.mode=%.50s", mode);
+        if (ws_config_set(cfg, kv, why, sizeof why)) {
+            snprintf(err, n, "WARPSIM_MODE: %s", why);
+            return -1;
+        }
+    }
+    if (ws_config_check(cfg, why, sizeof why)) {
+        snprintf(err, n, "WARPSIM_SET: %s", why);
+        return -1;
+    }
+    snprintf(source, sn, "%s%s%.200s%s%.40s", name, set && *set ? " + " : "", set ? set : "",
+             mode && *mode ? " + sim.mode=" : "", mode && *mode ? mode : "");
+    return 0;
+}
+
+/* Writes the report of every launch so far (destroyed and live contexts). */
+static void write_stats(void)
+{
+    if (!drv.stats_path)
+        return;
+    ws_report *r = ws_report_create(&drv.cfg, drv.source);
+    if (!r)
+        return;
+    for (size_t i = 0; i < drv.n_retired; i++)
+        ws_report_add(r, &drv.retired[i]);
+    for (drv_ctx *c = drv.ctxs; c; c = c->next) {
+        size_t n = 0;
+        const ws_launch_stats *ls = c->active ? ws_sim_launches(c->sim, &n) : NULL;
+        for (size_t i = 0; i < n; i++)
+            ws_report_add(r, &ls[i]);
+    }
+    char err[300];
+    if (ws_report_write_json(r, drv.stats_path, err, sizeof err))
+        fprintf(stderr, "warpsim: WARPSIM_STATS: %s\n", err);
+    ws_report_destroy(r);
+}
+
+static void retire_launches(drv_ctx *c)
+{
+    size_t n = 0;
+    const ws_launch_stats *ls = ws_sim_launches(c->sim, &n);
+    if (!drv.stats_path || !n)
+        return;
+    if (drv.n_retired + n > drv.cap_retired) {
+        size_t cap = (drv.n_retired + n) * 2;
+        ws_launch_stats *p = realloc(drv.retired, cap * sizeof *p);
+        if (!p)
+            return;
+        drv.retired = p;
+        drv.cap_retired = cap;
+    }
+    memcpy(drv.retired + drv.n_retired, ls, n * sizeof *ls);
+    drv.n_retired += n;
+}
+
+static void at_exit(void)
+{
+    pthread_mutex_lock(&drv.lock);
+    write_stats();
+    pthread_mutex_unlock(&drv.lock);
+}
+
+/* ---- contexts ------------------------------------------------------------------------------ */
+/* Activates c (fresh or an inactive primary) with the device configuration. */
+static CUresult ctx_activate(drv_ctx *c)
+{
+    if (!ws_api_mode_supported(drv.cfg.sim.mode)) {
+        fprintf(stderr, "warpsim: sim.mode=timing is not implemented yet; use "
+                        "sim.mode=functional (--mode, WARPSIM_MODE, WARPSIM_SET)\n");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    c->cfg = drv.cfg;
+    c->sim = ws_sim_create(&c->cfg);
+    if (!c->sim)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    c->serial = ++drv.next_serial;
+    c->active = 1;
+    c->sticky = CUDA_SUCCESS;
+    c->sim_ms = 0;
+    c->mods = NULL;
+    c->events = NULL;
+    c->next = drv.ctxs;
+    drv.ctxs = c;
+    return CUDA_SUCCESS;
+}
+
+/* Releases everything c holds; the struct itself is freed unless it is the primary. */
+static void ctx_deactivate(drv_ctx *c)
+{
+    if (drv.on_destroy)
+        drv.on_destroy(c->sim, drv.on_destroy_user);
+    retire_launches(c);
+    for (drv_mod *m = c->mods, *nx; m; m = nx) {
+        nx = m->next;
+        ws_module_unload(c->sim, m->m);
+        free(m->funcs);
+        free(m);
+    }
+    for (drv_event *e = c->events, *nx; e; e = nx) {
+        nx = e->next;
+        free(e);
+    }
+    ws_sim_destroy(c->sim);
+    c->sim = NULL;
+    c->mods = NULL;
+    c->events = NULL;
+    c->active = 0;
+    for (drv_ctx **pp = &drv.ctxs; *pp; pp = &(*pp)->next)
+        if (*pp == c) {
+            *pp = c->next;
+            break;
+        }
+    if (t_cur == c && !c->primary)
+        t_cur = NULL;
+    write_stats();
+    if (c->primary)
+        drv.primary_refs = 0;
+    else
+        free(c);
+}
+
+CUresult CUDAAPI cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params, unsigned int flags,
+                                CUdevice dev)
+{
+    CUresult r = drv_enter_init();
+    if (r != CUDA_SUCCESS)
+        return drv_leave(r);
+    if (!pctx || (flags & ~(unsigned)CU_CTX_FLAGS_MASK))
+        return drv_leave(CUDA_ERROR_INVALID_VALUE);
+    if (dev != 0)
+        return drv_leave(CUDA_ERROR_INVALID_DEVICE);
+    if (params && params->cigParams)
+        return drv_leave(CUDA_ERROR_NOT_SUPPORTED);
+    if (params && params->execAffinityParams && params->numExecAffinityParams > 0)
+        return drv_leave(CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY);
+    drv_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
+    r = ctx_activate(c);
+    if (r != CUDA_SUCCESS) {
+        free(c);
+        return drv_leave(r);
+    }
+    t_cur = c;
+    t_cur_serial = c->serial;
+    *pctx = c;
+    return drv_leave(CUDA_SUCCESS);
+}
+
+CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
+{
+    CUresult r = drv_enter_init();
+    if (r != CUDA_SUCCESS)
+        return drv_leave(r);
+    if (!ctx)
+        return drv_leave(CUDA_ERROR_INVALID_VALUE);
+    /* choice: the primary context is released, never destroyed, by the program */
+    if (ctx == drv.primary || !ctx_known(ctx))
+        return drv_leave(CUDA_ERROR_INVALID_CONTEXT);
+    ctx_deactivate(ctx);
+    return drv_leave(CUDA_SUCCESS);
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
+{
+    CUresult r = drv_enter_init();
+    if (r != CUDA_SUCCESS)
+        return drv_leave(r);
+    if (!pctx)
+        return drv_leave(CUDA_ERROR_INVALID_VALUE);
+    if (dev != 0)
+        return drv_leave(CUDA_ERROR_INVALID_DEVICE);
+    if (!drv.primary) {
+        drv.primary = calloc(1, sizeof *drv.primary);
+        if (!drv.primary)
+            return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
+        drv.primary->primary = 1;
+    }
+    if (!drv.primary->active) {
+        r = ctx_activate(drv.primary);
+        if (r != CUDA_SUCCESS)
+            return drv_leave(r);
+        drv.primary_refs = 0;
+    }
+    drv.primary_refs++;
+    *pctx = drv.primary;
+    return drv_leave(CUDA_SUCCESS);
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice dev)
+{
+    CUresult r = drv_enter_init();
+    if (r != CUDA_SUCCESS)
+        return drv_leave(r);
+    if (dev != 0)
+        return drv_leave(CUDA_ERROR_INVALID_DEVICE);
+    if (!drv.primary || !drv.primary->active || drv.primary_refs == 0)
+        return drv_leave(CUDA_ERROR_INVALID_CONTEXT);
+    if (--drv.primary_refs == 0)
+        ctx_deactivate(drv.primary);
+    return drv_leave(CUDA_SUCCESS);
+}
+
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx)
+{
+    CUresult r = drv_enter_init();
+    if (r != CUDA_SUCCESS)
+        return drv_leave(r);
+    if (ctx && !ctx_known(ctx))
+        return drv_leave(CUDA_ERROR_INVALID_CONTEXT);
+    t_cur = ctx;
+    t_cur_serial = ctx ? ctx->serial : 0;
+    return drv_leave(CUDA_SUCCESS);
+}
+
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx)
+{
+    CUresult r = drv_enter_init();
+    if (r != CUDA_SUCCESS)
+        return drv_leave(r);
+    if (!pctx)
+        return drv_leave(CUDA_ERROR_INVALID_VALUE);
+    *pctx = t_cur;
+    return drv_leave(CUDA_SUCCESS);
+}
+
+CUresult CUDAAPI cuCtxGetDevice(CUdevice *device)
+{
+    drv_ctx *c;
+    CUresult r = drv_enter(&c);
+    if (r == CUDA_SUCCESS) {
+        if (device)
+            *device = 0;
+        else
+            r = CUDA_ERROR_INVALID_VALUE;
+    }
+    return drv_leave(r);
+}
+
+CUresult CUDAAPI cuCtxSynchronize(void)
+{
+    drv_ctx *c;
+    return drv_leave(drv_enter(&c));   /* kernels already ran; reports a sticky error */
+}
+
+CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
+{
+    drv_ctx *c;
+    CUresult r = drv_enter(&c);
+    if (r == CUDA_SUCCESS && !drv_stream_ok(hStream))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    return drv_leave(r);
+}
+
+/* ---- initialisation and device ----------------------------------------------------------- */
+CUresult CUDAAPI cuInit(unsigned int Flags)
+{
+    if (Flags != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&drv.lock);
+    if (drv.initialised)
+        return drv_leave(CUDA_SUCCESS);
+    if (!drv.cfg_from_api) {
+        char err[600];
+        if (env_config(&drv.cfg, drv.source, sizeof drv.source, err, sizeof err)) {
+            fprintf(stderr, "warpsim: %s\n", err);
+            return drv_leave(CUDA_ERROR_INVALID_VALUE);
+        }
+    }
+    const char *stats = getenv("WARPSIM_STATS");
+    if (stats && *stats && !drv.stats_path) {
+        drv.stats_path = strdup(stats);
+        if (drv.stats_path && !drv.atexit_done)
+            drv.atexit_done = atexit(at_exit) == 0;
+    }
+    drv.initialised = 1;
+    return drv_leave(CUDA_SUCCESS);
+}
+
+CUresult CUDAAPI cuDriverGetVersion(int *driverVersion)
+{
+    if (!driverVersion)
+        return CUDA_ERROR_INVALID_VALUE;
+    *driverVersion = CUDA_VERSION;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal)
+{
+    CUresult r = drv_enter_init();
+    if (r == CUDA_SUCCESS && !device)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && ordinal != 0)
+        r = CUDA_ERROR_INVALID_DEVICE;
+    if (r == CUDA_SUCCESS)
+        *device = 0;
+    return drv_leave(r);
+}
+
+CUresult CUDAAPI cuDeviceGetCount(int *count)
+{
+    CUresult r = drv_enter_init();
+    if (r == CUDA_SUCCESS && !count)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        *count = 1;
+    return drv_leave(r);
+}
+
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+    CUresult r = drv_enter_init();
+    if (r == CUDA_SUCCESS && (!name || len <= 0))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && dev != 0)
+        r = CUDA_ERROR_INVALID_DEVICE;
+    if (r == CUDA_SUCCESS)
+        snprintf(name, (size_t)len, "%s", drv.cfg.gpu.name);
+    return drv_leave(r);
+}
+
+CUresult CUDAAPI cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
+{
+    CUresult r = drv_enter_init();
+    if (r == CUDA_SUCCESS && !bytes)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && dev != 0)
+        r = CUDA_ERROR_INVALID_DEVICE;
+    if (r == CUDA_SUCCESS)
+        *bytes = (size_t)drv.cfg.gpu.dram_bytes;
+    return drv_leave(r);
+}
+
+/* Attribute value from the configuration; -1 when the attribute is not modelled. */
+static long long attr_value(const ws_config *c, CUdevice_attribute a)
+{
+    switch (a) {
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return c->gpu.max_threads_per_cta;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: return c->gpu.max_block_x;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: return c->gpu.max_block_y;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: return c->gpu.max_block_z;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: return c->gpu.max_grid_x;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: return c->gpu.max_grid_y;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: return c->gpu.max_grid_z;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+        return c->gpu.max_shared_per_cta;
+    case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: return c->gpu.const_bytes;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return c->gpu.warp_size;
+    case CU_DEVICE_ATTRIBUTE_MAX_PITCH: return INT_MAX;
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: return c->gpu.regs_per_sm;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: return (long long)c->gpu.core_mhz * 1000;
+    case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: return 512;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: return c->gpu.n_sm;
+    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: return (long long)c->gpu.mem_mhz * 1000;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return c->gpu.mem_bus_bits;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return (long long)c->gpu.l2_bytes;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return c->gpu.max_threads_per_sm;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return c->gpu.compute_major;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return c->gpu.compute_minor;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return c->gpu.shared_per_sm;
+    case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: return c->gpu.regs_per_sm;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return c->gpu.max_ctas_per_sm;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED:
+        return 1;
+    /* a discrete, synchronous, single device without host mapping or UVA */
+    case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP:
+    case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT:
+    case CU_DEVICE_ATTRIBUTE_INTEGRATED:
+    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE:
+    case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
+    case CU_DEVICE_ATTRIBUTE_ECC_ENABLED:
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
+    case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
+    case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID:
+    case CU_DEVICE_ATTRIBUTE_TCC_DRIVER:
+    case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT:
+    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
+    case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+    case CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD:
+    case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS:
+    case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
+        return 0;
+    default: return -1;
+    }
+}
+
+CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
+{
+    CUresult r = drv_enter_init();
+    if (r == CUDA_SUCCESS && !pi)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && dev != 0)
+        r = CUDA_ERROR_INVALID_DEVICE;
+    if (r == CUDA_SUCCESS) {
+        long long v = attr_value(&drv.cfg, attrib);
+        if (v < 0)
+            r = CUDA_ERROR_INVALID_VALUE;
+        else
+            *pi = v > INT_MAX ? INT_MAX : (int)v;
+    }
+    return drv_leave(r);
+}
+
+/* ---- api.h ---------------------------------------------------------------------------------- */
+int ws_api_set_config(const ws_config *cfg, const char *source, char *err, size_t n)
+{
+    char none[1];
+    if (!err || !n) {
+        err = none;
+        n = sizeof none;
+    }
+    if (cfg && ws_config_check(cfg, err, n))
+        return -1;
+    int rc = 0;
+    pthread_mutex_lock(&drv.lock);
+    if (cfg) {
+        drv.cfg = *cfg;
+        snprintf(drv.source, sizeof drv.source, "%s", source ? source : "");
+        drv.cfg_from_api = 1;
+    } else {
+        drv.cfg_from_api = 0;
+        /* before cuInit the environment is read then; after, now */
+        if (drv.initialised)
+            rc = env_config(&drv.cfg, drv.source, sizeof drv.source, err, n);
+    }
+    pthread_mutex_unlock(&drv.lock);
+    return rc;
+}
+
+void ws_api_on_destroy(ws_api_sim_fn fn, void *user)
+{
+    pthread_mutex_lock(&drv.lock);
+    drv.on_destroy = fn;
+    drv.on_destroy_user = user;
+    pthread_mutex_unlock(&drv.lock);
+}
+
+void ws_api_shutdown(void)
+{
+    pthread_mutex_lock(&drv.lock);
+    while (drv.ctxs)
+        ctx_deactivate(drv.ctxs);
+    write_stats();
+    free(drv.stats_path);
+    free(drv.retired);
+    drv.stats_path = NULL;
+    drv.retired = NULL;
+    drv.n_retired = drv.cap_retired = 0;
+    free(drv.primary);
+    drv.primary = NULL;
+    drv.primary_refs = 0;
+    t_cur = NULL;
+    drv.initialised = 0;
+    pthread_mutex_unlock(&drv.lock);
+}

@@ -1,0 +1,44 @@
+/* report.h - the run report: per-launch and total statistics of kernel launches.
+ *
+ * Built on the statistics registry (util/stats.h) from the ws_launch_stats records of
+ * a simulation (gpu/sim.h). The CLI prints it after a workload; the Driver API writes
+ * its JSON to $WARPSIM_STATS. docs/STATS.md is generated from the same definitions
+ * (`warpsim stats --doc`).
+ */
+#ifndef WS_API_REPORT_H
+#define WS_API_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "gpu/sim.h"
+#include "util/config.h"
+
+typedef struct ws_report ws_report;
+
+/* cfg: the configuration of the run (copied); source: how it was chosen, e.g.
+ * "gtx480 + gpu.n_sm=30" (may be NULL). */
+ws_report *ws_report_create(const ws_config *cfg, const char *source);
+void ws_report_destroy(ws_report *r);
+
+/* Adds one launch (copied). Returns 0, or -1 when out of memory. */
+int ws_report_add(ws_report *r, const ws_launch_stats *ls);
+size_t ws_report_count(const ws_report *r);
+/* Launches whose result is not WS_OK. */
+size_t ws_report_failed(const ws_report *r);
+
+/* Text: a summary line, one block per launch, then the totals. Beyond
+ * WS_REPORT_TEXT_LAUNCHES launches, one block per kernel (its launches summed) instead,
+ * unless `all`. */
+#define WS_REPORT_TEXT_LAUNCHES 8
+void ws_report_print_text(const ws_report *r, FILE *f, int all);
+/* {"config_source": ..., "config": {...}, "launches": [{...}], "total": {...}} */
+cJSON *ws_report_json(const ws_report *r);
+int ws_report_write_json(const ws_report *r, const char *path, char *err, size_t n);
+
+/* docs/STATS.md */
+void ws_report_print_doc(FILE *f);
+
+#endif

@@ -1,0 +1,157 @@
+/* cmd_ptx.c - `warpsim ptx check`: parse PTX and describe each function. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "ptx/cfg.h"
+#include "ptx/ir.h"
+
+void cli_ptx_help(FILE *f)
+{
+    fputs("usage: warpsim ptx check FILE.ptx...\n\n"
+          "Parses each file as the simulator does and prints, per kernel (.entry) and\n"
+          "function (.func): parameters (name, size, offset), registers by type, static\n"
+          "shared memory, per-thread local frame, basic blocks and natural loops (count\n"
+          "and deepest nesting). A parse error is printed as file:line:col: message.\n\n"
+          "Exit code 1 when a file does not parse or cannot be read.\n" CLI_EXIT_HELP,
+          f);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n + 1 == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (!got)
+            break;
+    }
+    if (buf && ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        *len = n;
+    }
+    return buf;
+}
+
+static void describe_func(const ptx_module *m, const ptx_func *f)
+{
+    printf("%s %s\n", f->is_entry ? ".entry" : ".func", ptx_str(m, f->name));
+    if (f->is_decl) {
+        puts("  declaration only (no body)");
+        return;
+    }
+    uint64_t psize = 0;
+    for (uint32_t i = 0; i < f->n_params; i++) {
+        const ptx_symbol *s = &m->syms[f->params[i]];
+        psize = s->addr + s->size > psize ? s->addr + s->size : psize;
+    }
+    printf("  params       %u (%llu bytes)\n", f->n_params,
+           (unsigned long long)(f->is_entry ? f->param_size : psize));
+    for (uint32_t i = 0; i < f->n_params; i++) {
+        const ptx_symbol *s = &m->syms[f->params[i]];
+        printf("    %-24s %6llu bytes  offset %llu\n", ptx_str(m, s->name),
+               (unsigned long long)s->size, (unsigned long long)s->addr);
+    }
+    for (uint32_t i = 0; i < f->n_rets; i++) {
+        const ptx_symbol *s = &m->syms[f->rets[i]];
+        printf("    return %-17s %6llu bytes  offset %llu\n", ptx_str(m, s->name),
+               (unsigned long long)s->size, (unsigned long long)s->addr);
+    }
+    uint32_t by_type[PT__COUNT] = {0};
+    for (uint32_t i = 0; i < f->n_regs; i++)
+        if (f->regs[i].type < PT__COUNT)
+            by_type[f->regs[i].type]++;
+    printf("  registers    %u", f->n_regs);
+    const char *sep = ": ";
+    for (int t = 0; t < PT__COUNT; t++)
+        if (by_type[t]) {
+            printf("%s%s %u", sep, *ptx_type_name[t] ? ptx_type_name[t] : "untyped", by_type[t]);
+            sep = ", ";
+        }
+    putchar('\n');
+    printf("  shared       %llu bytes static", (unsigned long long)f->shared_static);
+    if (m->shared_static)
+        printf(" (+%llu module-scope)", (unsigned long long)m->shared_static);
+    putchar('\n');
+    printf("  local        %u bytes per-thread frame\n", f->frame_size);
+    printf("  instructions %u\n", f->n_insns);
+    if (f->cfg) {
+        uint32_t depth = 0;
+        for (uint32_t i = 0; i < f->cfg->n_loops; i++)
+            depth = f->cfg->loops[i].depth > depth ? f->cfg->loops[i].depth : depth;
+        printf("  blocks       %u\n", f->cfg->n_blocks);
+        printf("  loops        %u (max depth %u)\n", f->cfg->n_loops, depth);
+    }
+}
+
+static int check_file(const char *path)
+{
+    size_t len = 0;
+    errno = 0;
+    char *text = slurp(path, &len);
+    if (!text) {
+        fprintf(stderr, "%s: %s\n", path, errno ? strerror(errno) : "cannot read");
+        return CLI_FAIL;
+    }
+    ptx_diag d;
+    memset(&d, 0, sizeof d);
+    ptx_module *m = ptx_parse(text, len, path, &d);
+    free(text);
+    if (!m) {
+        fprintf(stderr, "%s:%u:%u: %s\n", path, d.line, d.col, d.msg);
+        return CLI_FAIL;
+    }
+    printf("%s: PTX %u.%u, target %s, %u-bit addresses, %u function%s\n", path,
+           m->version_major, m->version_minor, m->target ? m->target : "?", m->address_size,
+           m->n_funcs, m->n_funcs == 1 ? "" : "s");
+    for (uint32_t i = 0; i < m->n_funcs; i++)
+        describe_func(m, &m->funcs[i]);
+    ptx_module_free(m);
+    return CLI_OK;
+}
+
+int cli_ptx(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        cli_ptx_help(argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_USAGE : CLI_OK;
+    }
+    if (strcmp(argv[1], "check")) {
+        fprintf(stderr, "warpsim ptx: unknown subcommand '%s' (only 'check')\n", argv[1]);
+        return CLI_USAGE;
+    }
+    if (argc < 3) {
+        fprintf(stderr, "warpsim ptx check: no file given\n");
+        return CLI_USAGE;
+    }
+    int rc = CLI_OK;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            cli_ptx_help(stdout);
+            return CLI_OK;
+        }
+        if (check_file(argv[i]))
+            rc = CLI_FAIL;
+    }
+    return rc;
+}

@@ -1,0 +1,154 @@
+/* config.h - the simulator's configuration: one parameter table drives everything.
+ *
+ * Every parameter is one X(...) line below: section, key, type, default, min, max, unit
+ * and a one-line description. The same lines declare the field of ws_config (reached
+ * as cfg->section.key, e.g. cfg->gpu.n_sm) and the row of the parameter table that
+ * loading, range checks, `section.key=value` overrides, the INI / JSON dumps and
+ * docs/CONFIG.md (`warpsim config --doc`) all read. Adding a key is one line here.
+ *
+ * Types and their C fields: UINT uint32_t, INT int32_t, U64 uint64_t, DBL double,
+ * BOOL bool, STR char[WS_CFG_STR] (NUL-terminated; max = longest length), ENUM int
+ * holding the value of one row of the name table ws_cfg_enum_<section>_<key>[].
+ * Defaults are written as text and parsed by the same code as a file value.
+ */
+#ifndef WS_UTIL_CONFIG_H
+#define WS_UTIL_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#define WS_CFG_STR 128
+
+typedef enum { WS_MODE_FUNCTIONAL, WS_MODE_TIMING } ws_mode;
+
+/* X(section, key, type, default, min, max, unit, description) */
+#define WS_CONFIG_GPU(X)                                                                         \
+    X(gpu, name, STR, "GeForce GTX 480", 1, 127, "", "device name (cuDeviceGetName)")            \
+    X(gpu, n_sm, UINT, "15", 1, 1024, "", "streaming multiprocessors (AMD: compute units)")      \
+    X(gpu, warp_size, UINT, "32", 32, 64, "threads", "threads per warp: 32 (NVIDIA) or 64 (AMD wavefront)") \
+    X(gpu, max_threads_per_sm, UINT, "1536", 1, 65536, "threads", "resident threads per SM")     \
+    X(gpu, max_warps_per_sm, UINT, "48", 1, 1024, "warps", "resident warps per SM")              \
+    X(gpu, max_ctas_per_sm, UINT, "8", 1, 256, "CTAs", "resident CTAs (thread blocks) per SM")   \
+    X(gpu, max_threads_per_cta, UINT, "1024", 1, 65536, "threads", "threads per CTA")            \
+    X(gpu, max_block_x, UINT, "1024", 1, 65536, "threads", "largest blockDim.x")                 \
+    X(gpu, max_block_y, UINT, "1024", 1, 65536, "threads", "largest blockDim.y")                 \
+    X(gpu, max_block_z, UINT, "64", 1, 65536, "threads", "largest blockDim.z")                   \
+    X(gpu, max_grid_x, UINT, "65535", 1, 2147483647, "CTAs", "largest gridDim.x")                \
+    X(gpu, max_grid_y, UINT, "65535", 1, 2147483647, "CTAs", "largest gridDim.y")                \
+    X(gpu, max_grid_z, UINT, "65535", 1, 2147483647, "CTAs", "largest gridDim.z")                \
+    X(gpu, regs_per_sm, UINT, "32768", 1, 16777216, "registers", "32-bit registers per SM")      \
+    X(gpu, reg_alloc_unit, UINT, "64", 1, 65536, "registers", "registers are given to a warp in multiples of this") \
+    X(gpu, max_regs_per_thread, UINT, "63", 1, 65536, "registers", "32-bit registers one thread may use") \
+    X(gpu, shared_per_sm, UINT, "49152", 0, 16777216, "bytes", "shared memory per SM")           \
+    X(gpu, max_shared_per_cta, UINT, "49152", 0, 16777216, "bytes", "shared memory one CTA may use") \
+    X(gpu, const_bytes, UINT, "65536", 0, 16777216, "bytes", "constant memory (.const space)")   \
+    X(gpu, core_mhz, UINT, "700", 1, 100000, "MHz", "core (SM) clock")                           \
+    X(gpu, mem_mhz, UINT, "924", 1, 100000, "MHz", "memory clock")                               \
+    X(gpu, mem_bus_bits, UINT, "384", 8, 65536, "bits", "memory bus width")                      \
+    X(gpu, dram_bytes, U64, "1610612736", 1048576, 1099511627776, "bytes", "device memory size") \
+    X(gpu, l2_bytes, U64, "786432", 0, 1099511627776, "bytes", "L2 cache size (reported by the driver API)") \
+    X(gpu, compute_major, UINT, "2", 1, 99, "", "compute capability, major")                    \
+    X(gpu, compute_minor, UINT, "0", 0, 9, "", "compute capability, minor")
+
+#define WS_CONFIG_FUNC(X)                                                                        \
+    X(func, stack_bytes, UINT, "1024", 0, 16777216, "bytes", "per-thread local memory (frames, stack) limit") \
+    X(func, max_call_depth, UINT, "64", 1, 65536, "calls", "deepest call nesting before a fault")  \
+    X(func, watchdog_insts, U64, "0", 0, 18446744073709551615.0, "warp insts", "per-launch cap on warp instructions; 0 = none")
+
+#define WS_CONFIG_SIM(X)                                                                         \
+    X(sim, mode, ENUM, "functional", 0, 0, "", "functional (results only) or timing (cycles)")   \
+    X(sim, seed, U64, "1", 0, 18446744073709551615.0, "", "seed of every pseudo-random choice")
+
+/* Every section, in dump order: X(section, list macro). */
+#define WS_CONFIG_SECTIONS(S) S(gpu, WS_CONFIG_GPU) S(func, WS_CONFIG_FUNC) S(sim, WS_CONFIG_SIM)
+
+#define WS_CFG_FIELD_UINT(k) uint32_t k;
+#define WS_CFG_FIELD_INT(k) int32_t k;
+#define WS_CFG_FIELD_U64(k) uint64_t k;
+#define WS_CFG_FIELD_DBL(k) double k;
+#define WS_CFG_FIELD_BOOL(k) bool k;
+#define WS_CFG_FIELD_STR(k) char k[WS_CFG_STR];
+#define WS_CFG_FIELD_ENUM(k) int k;
+#define WS_CFG_FIELD(sec, key, type, def, lo, hi, unit, desc) WS_CFG_FIELD_##type(key)
+#define WS_CFG_SECTION(sec, list) struct { list(WS_CFG_FIELD) } sec;
+
+typedef struct ws_config {
+    WS_CONFIG_SECTIONS(WS_CFG_SECTION)
+} ws_config;
+
+/* Name tables of ENUM parameters, ending with {NULL, 0}. */
+typedef struct {
+    const char *name;
+    int value;
+} ws_cfg_enum;
+extern const ws_cfg_enum ws_cfg_enum_sim_mode[];
+
+/* ---- the parameter table --------------------------------------------------------- */
+typedef enum { WS_CT_UINT, WS_CT_INT, WS_CT_U64, WS_CT_DBL, WS_CT_BOOL, WS_CT_STR,
+               WS_CT_ENUM } ws_ctype;
+
+typedef struct {
+    const char *section, *key;
+    ws_ctype type;
+    size_t off;                 /* offset of the field in ws_config               */
+    const char *def;            /* default, as text                               */
+    double lo, hi;              /* range (STR: length); unused for BOOL and ENUM  */
+    const ws_cfg_enum *names;   /* ENUM only                                      */
+    const char *unit, *desc;
+} ws_cfg_param;
+
+extern const ws_cfg_param ws_cfg_params[];   /* ends with a row whose key is NULL */
+extern const size_t ws_cfg_n_params;
+/* Row of "section.key", or NULL. */
+const ws_cfg_param *ws_cfg_find(const char *section, const char *key);
+
+/* Built-in presets (the .ini files of configs/, embedded at build time as ws_presets[]). */
+/* Text of the preset `name`, or NULL. */
+const char *ws_config_preset(const char *name);
+/* The i-th preset name (0, 1, ...), or NULL past the end. */
+const char *ws_config_preset_name(size_t i);
+
+/* ---- API ------------------------------------------------------------------------- *
+ * Functions returning int return 0 on success and -1 on error, with a message in err
+ * naming the file, line, section.key and the bad value ("f.ini:12: gpu.n_sm: value
+ * '0' out of range [1, 1024]"). err may be NULL. */
+
+/* The defaults of the table (the GTX480 preset). */
+void ws_config_defaults(ws_config *c);
+
+/* Resets *c to the defaults, then applies a preset (a name from ws_config_preset_name)
+ * or an INI file (any argument containing '/' or ending in ".ini", or naming an
+ * existing file when no preset has that name), then checks it (ws_config_check). */
+int ws_config_load(ws_config *c, const char *preset_or_file, char *err, size_t n);
+
+/* Applies INI text on top of *c without resetting or checking it; `file` names the
+ * text in messages. */
+int ws_config_apply_ini(ws_config *c, const char *text, const char *file, char *err,
+                        size_t n);
+
+/* Applies "section.key=value" overrides; a comma-separated list is accepted (the
+ * WARPSIM_SET syntax); a value may be "double quoted" to contain a comma. Each value
+ * is range-checked; the cross-parameter checks are left to ws_config_check. */
+int ws_config_set(ws_config *c, const char *key_eq_value, char *err, size_t n);
+
+/* Cross-parameter consistency (warps vs threads per SM, CTA limits within SM
+ * limits ...). ws_config_load runs it; callers applying overrides run it after the
+ * last one. */
+int ws_config_check(const ws_config *c, char *err, size_t n);
+
+/* Value of one parameter as text ("section.key"); returns -1 if unknown. */
+int ws_config_get(const ws_config *c, const char *section_dot_key, char *buf, size_t n);
+
+/* The effective configuration: INI text that ws_config_load reads back unchanged,
+ * and a JSON object {"gpu": {"n_sm": 15, ...}, ...}. */
+void ws_config_print_ini(const ws_config *c, FILE *f);
+cJSON *ws_config_json(const ws_config *c);
+
+/* docs/CONFIG.md: every parameter with type, default, range, unit and description. */
+void ws_config_print_doc(FILE *f);
+
+#endif

@@ -1,0 +1,316 @@
+/* test_config.c - the parameter table: defaults, presets, overrides and error messages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util/config.h"
+
+static char *dump_ini(const ws_config *c)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    ws_config_print_ini(c, f);
+    fclose(f);
+    char *out = strdup(buf);   /* a copy: gcc -O2 mistakes buf for a dangling pointer */
+    free(buf);
+    return out;
+}
+
+/* Writes text to a fresh temporary .ini file; returns its path (static storage per call). */
+static void write_tmp(char *path, size_t n, const char *text)
+{
+    snprintf(path, n, "/tmp/ws_test_config_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    ws_config c;
+    ws_config_defaults(&c);
+    assert_string_equal(c.gpu.name, "GeForce GTX 480");
+    assert_int_equal(c.gpu.n_sm, 15);
+    assert_int_equal(c.gpu.warp_size, 32);
+    assert_int_equal(c.gpu.max_threads_per_sm, 1536);
+    assert_int_equal(c.gpu.max_warps_per_sm, 48);
+    assert_int_equal(c.gpu.max_ctas_per_sm, 8);
+    assert_int_equal(c.gpu.max_threads_per_cta, 1024);
+    assert_int_equal(c.gpu.regs_per_sm, 32768);
+    assert_int_equal(c.gpu.shared_per_sm, 49152);
+    assert_int_equal(c.gpu.core_mhz, 700);
+    assert_int_equal(c.gpu.mem_mhz, 924);
+    assert_int_equal(c.gpu.mem_bus_bits, 384);
+    assert_true(c.gpu.dram_bytes == 1536ull << 20);
+    assert_true(c.gpu.l2_bytes == 768ull << 10);
+    assert_int_equal(c.gpu.compute_major, 2);
+    assert_int_equal(c.gpu.compute_minor, 0);
+    assert_int_equal(c.sim.mode, WS_MODE_FUNCTIONAL);
+    char err[256];
+    assert_int_equal(ws_config_check(&c, err, sizeof err), 0);
+    /* every row documented */
+    for (const ws_cfg_param *p = ws_cfg_params; p->key; p++) {
+        assert_non_null(p->desc);
+        assert_true(strlen(p->desc) > 5);
+    }
+    assert_true(ws_cfg_n_params >= 29);
+}
+
+static void test_presets(void **state)
+{
+    (void)state;
+    ws_config d, c;
+    char err[256] = "";
+    ws_config_defaults(&d);
+    assert_int_equal(ws_config_load(&c, "gtx480", err, sizeof err), 0);
+    char *a = dump_ini(&d), *b = dump_ini(&c);
+    assert_string_equal(a, b);   /* the default is the GTX480 preset */
+    free(a);
+    free(b);
+
+    assert_int_equal(ws_config_load(&c, "hd7970", err, sizeof err), 0);
+    assert_string_equal(c.gpu.name, "Radeon HD 7970");
+    assert_int_equal(c.gpu.n_sm, 32);
+    assert_int_equal(c.gpu.warp_size, 64);
+    assert_int_equal(c.gpu.max_warps_per_sm, 40);
+    assert_int_equal(c.gpu.max_threads_per_sm, 2560);
+    assert_int_equal(c.gpu.shared_per_sm, 65536);
+    assert_int_equal(c.gpu.core_mhz, 925);
+    assert_int_equal(c.gpu.mem_mhz, 1375);
+    assert_true(c.gpu.dram_bytes == 3ull << 30);
+
+    /* every preset sets every key (so it documents every value) */
+    for (size_t i = 0; ws_config_preset_name(i); i++) {
+        const char *t = ws_config_preset(ws_config_preset_name(i));
+        assert_non_null(t);
+        for (const ws_cfg_param *p = ws_cfg_params; p->key; p++) {
+            char pat[96];
+            snprintf(pat, sizeof pat, "\n%s = ", p->key);
+            if (!strstr(t, pat))
+                fail_msg("preset %s lacks %s.%s", ws_config_preset_name(i), p->section, p->key);
+        }
+    }
+    assert_null(ws_config_preset_name(2));
+
+    assert_int_equal(ws_config_load(&c, "nosuch", err, sizeof err), -1);
+    assert_non_null(strstr(err, "nosuch"));
+    assert_non_null(strstr(err, "gtx480"));
+}
+
+static void test_override(void **state)
+{
+    (void)state;
+    ws_config c;
+    char err[256] = "";
+    ws_config_defaults(&c);
+    assert_int_equal(ws_config_set(&c, "gpu.n_sm=30", err, sizeof err), 0);
+    assert_int_equal(c.gpu.n_sm, 30);
+    assert_int_equal(ws_config_set(&c, " sim.mode = timing , sim.seed=0x10,gpu.shared_per_sm=64K",
+                                   err, sizeof err),
+                     0);
+    assert_int_equal(c.sim.mode, WS_MODE_TIMING);
+    assert_true(c.sim.seed == 16);
+    assert_int_equal(c.gpu.shared_per_sm, 65536);
+    assert_int_equal(ws_config_set(&c, "gpu.name=\"A, B\",gpu.warp_size=64", err, sizeof err), 0);
+    assert_string_equal(c.gpu.name, "A, B");
+    assert_int_equal(c.gpu.warp_size, 64);
+    assert_int_equal(ws_config_set(&c, "gpu.dram_bytes=2G", err, sizeof err), 0);
+    assert_true(c.gpu.dram_bytes == 2ull << 30);
+
+    char buf[64];
+    assert_int_equal(ws_config_get(&c, "gpu.n_sm", buf, sizeof buf), 0);
+    assert_string_equal(buf, "30");
+    assert_int_equal(ws_config_get(&c, "sim.mode", buf, sizeof buf), 0);
+    assert_string_equal(buf, "timing");
+    assert_int_equal(ws_config_get(&c, "gpu.nope", buf, sizeof buf), -1);
+}
+
+static void test_range_errors(void **state)
+{
+    (void)state;
+    ws_config c;
+    char err[256] = "";
+    ws_config_defaults(&c);
+    assert_int_equal(ws_config_set(&c, "gpu.n_sm=0", err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu.n_sm"));
+    assert_non_null(strstr(err, "'0'"));
+    assert_non_null(strstr(err, "[1, 1024]"));
+    assert_int_equal(c.gpu.n_sm, 15);   /* unchanged */
+    assert_int_equal(ws_config_set(&c, "gpu.n_sm=1025", err, sizeof err), -1);
+    assert_int_equal(ws_config_set(&c, "gpu.n_sm=-1", err, sizeof err), -1);
+    assert_int_equal(ws_config_set(&c, "gpu.name=\"\"", err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu.name"));
+    /* 2^64 overflows, 16E (2^64) too */
+    assert_int_equal(ws_config_set(&c, "sim.seed=18446744073709551616", err, sizeof err), -1);
+    assert_int_equal(ws_config_set(&c, "sim.seed=18446744073709551615", err, sizeof err), 0);
+
+    /* cross-parameter check */
+    assert_int_equal(ws_config_set(&c, "gpu.max_threads_per_cta=2048", err, sizeof err), 0);
+    assert_int_equal(ws_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu.max_threads_per_cta"));
+    ws_config_defaults(&c);
+    assert_int_equal(ws_config_set(&c, "gpu.warp_size=48", err, sizeof err), 0);
+    assert_int_equal(ws_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu.warp_size"));
+}
+
+static void test_unknown_key(void **state)
+{
+    (void)state;
+    ws_config c;
+    char err[256] = "";
+    ws_config_defaults(&c);
+    assert_int_equal(ws_config_set(&c, "gpu.n_smx=3", err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown key 'gpu.n_smx'"));
+    assert_int_equal(ws_config_set(&c, "nosection.key=3", err, sizeof err), -1);
+    assert_non_null(strstr(err, "nosection.key"));
+    assert_int_equal(ws_config_set(&c, "n_sm=3", err, sizeof err), -1);
+    assert_non_null(strstr(err, "section.key=value"));
+}
+
+static void test_bad_type(void **state)
+{
+    (void)state;
+    ws_config c;
+    char err[256] = "";
+    ws_config_defaults(&c);
+    assert_int_equal(ws_config_set(&c, "gpu.n_sm=abc", err, sizeof err), -1);
+    assert_non_null(strstr(err, "'abc'"));
+    assert_non_null(strstr(err, "unsigned integer"));
+    assert_int_equal(ws_config_set(&c, "gpu.n_sm=12x", err, sizeof err), -1);
+    assert_int_equal(ws_config_set(&c, "gpu.n_sm=1.5", err, sizeof err), -1);
+    assert_int_equal(ws_config_set(&c, "sim.mode=fast", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sim.mode"));
+    assert_non_null(strstr(err, "functional timing"));
+}
+
+static void test_file_errors(void **state)
+{
+    (void)state;
+    ws_config c;
+    char err[512] = "", path[64];
+    write_tmp(path, sizeof path,
+              "; comment\n[gpu]\nn_sm = 20\nwarp_size = 33x\nregs_per_sm = 65536\n");
+    assert_int_equal(ws_config_load(&c, path, err, sizeof err), -1);
+    char want[128];
+    snprintf(want, sizeof want, "%s:4: gpu.warp_size: bad value '33x'", path);
+    assert_non_null(strstr(err, want));
+    unlink(path);
+
+    write_tmp(path, sizeof path, "[gpu]\nn_sm = 20\n\n[sim]\nspeed = 3\n");
+    assert_int_equal(ws_config_load(&c, path, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:5: unknown key 'sim.speed'", path);
+    assert_non_null(strstr(err, want));
+    unlink(path);
+
+    write_tmp(path, sizeof path, "[gpu]\nn_sm = 20\n[mem]\nx = 1\n");
+    assert_int_equal(ws_config_load(&c, path, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:4: unknown section [mem]", path);
+    assert_non_null(strstr(err, want));
+    unlink(path);
+
+    write_tmp(path, sizeof path, "[gpu]\nn_sm = 20\nthis line has no equals sign\n");
+    assert_int_equal(ws_config_load(&c, path, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:3: syntax error", path);
+    assert_non_null(strstr(err, want));
+    unlink(path);
+
+    /* a valid partial file applies on top of the defaults */
+    write_tmp(path, sizeof path, "[gpu]\nn_sm = 20 ; twenty SMs\n");
+    assert_int_equal(ws_config_load(&c, path, err, sizeof err), 0);
+    assert_int_equal(c.gpu.n_sm, 20);
+    assert_int_equal(c.gpu.warp_size, 32);
+    unlink(path);
+
+    /* cross-parameter check names the file */
+    write_tmp(path, sizeof path, "[gpu]\nmax_shared_per_cta = 64K\n");
+    assert_int_equal(ws_config_load(&c, path, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu.max_shared_per_cta (65536) exceeds gpu.shared_per_sm"));
+    assert_non_null(strstr(err, path));
+    unlink(path);
+
+    assert_int_equal(ws_config_load(&c, "/nonexistent/x.ini", err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent/x.ini"));
+}
+
+static void test_roundtrip(void **state)
+{
+    (void)state;
+    ws_config c, d;
+    char err[256] = "", path[64];
+    ws_config_defaults(&c);
+    assert_int_equal(ws_config_set(&c, "gpu.n_sm=7,gpu.name=\"Test GPU\",sim.mode=timing,"
+                                       "sim.seed=18446744073709551615",
+                                   err, sizeof err),
+                     0);
+    char *a = dump_ini(&c);
+    assert_non_null(strstr(a, "[gpu]\nname = \"Test GPU\"\nn_sm = 7\n"));
+    write_tmp(path, sizeof path, a);
+    assert_int_equal(ws_config_load(&d, path, err, sizeof err), 0);
+    char *b = dump_ini(&d);
+    assert_string_equal(a, b);
+    unlink(path);
+    free(a);
+    free(b);
+}
+
+static void test_json(void **state)
+{
+    (void)state;
+    ws_config c;
+    char err[256];
+    ws_config_defaults(&c);
+    assert_int_equal(ws_config_set(&c, "sim.seed=18446744073709551615", err, sizeof err), 0);
+    cJSON *j = ws_config_json(&c);
+    assert_non_null(j);
+    cJSON *gpu = cJSON_GetObjectItemCaseSensitive(j, "gpu");
+    assert_true(cJSON_IsObject(gpu));
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(gpu, "n_sm")->valuedouble, 15);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(gpu, "name")->valuestring,
+                        "GeForce GTX 480");
+    cJSON *sim = cJSON_GetObjectItemCaseSensitive(j, "sim");
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(sim, "mode")->valuestring, "functional");
+    /* beyond 2^53: kept exact as a string */
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(sim, "seed")->valuestring,
+                        "18446744073709551615");
+    assert_true(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(gpu, "dram_bytes")));
+    cJSON_Delete(j);
+}
+
+static void test_doc(void **state)
+{
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ws_config_print_doc(f);
+    fclose(f);
+    assert_non_null(strstr(buf, "## [gpu]"));
+    assert_non_null(strstr(buf, "| `gpu.n_sm` | uint | `15` | 1..1024 |"));
+    assert_non_null(strstr(buf, "| `sim.mode` | enum | `functional` | functional, timing |"));
+    assert_non_null(strstr(buf, "`hd7970` (Radeon HD 7970)"));
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),     cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_override),     cmocka_unit_test(test_range_errors),
+        cmocka_unit_test(test_unknown_key),  cmocka_unit_test(test_bad_type),
+        cmocka_unit_test(test_file_errors),  cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_json),         cmocka_unit_test(test_doc),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
