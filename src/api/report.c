@@ -352,8 +352,9 @@ void ws_report_print_doc(FILE *f)
           "the launches. Names are stable identifiers (the JSON keys). Counters are summed in\n"
           "the total; statistics marked \"not in totals\" describe one launch only; formulas are\n"
           "recomputed from the summed counters, and a formula whose divisor is 0 reports 0.\n"
-          "The text report omits zero instruction-mix entries; `cycles` and `ipc` appear in\n"
-          "timing mode only. The JSON document is\n"
+          "The text report omits zero instruction-mix entries, and beyond 8 launches shows\n"
+          "one block per kernel (its launches summed; `warpsim run --all-launches` shows\n"
+          "each). `cycles` and `ipc` appear in timing mode only. The JSON document is\n"
           "`{\"config_source\": ..., \"config\": {...}, \"launches\": [{...}, ...], \"total\": {...}}`\n"
           "where `config` is the effective configuration (docs/CONFIG.md).\n\n"
           "| name | unit | definition |\n|---|---|---|\n",

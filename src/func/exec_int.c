@@ -285,14 +285,13 @@ static inline uint64_t prmt_mode(uint64_t a, uint64_t b, uint64_t c, unsigned mo
     return d;
 }
 
-/* lop3: bit i of the LUT is the result for (a, b, c) = (i>>2 & 1, i>>1 & 1, i & 1). */
-static inline uint64_t lop3_v(uint64_t a, uint64_t b, uint64_t c, unsigned lut)
+/* lop3: bit i of the LUT is the result for (a, b, c) = (i>>2 & 1, i>>1 & 1, i & 1).
+ * L[i] is all ones where LUT bit i is set; a tree of bitwise multiplexers picks it. */
+static inline uint64_t mux(uint64_t s, uint64_t x, uint64_t y) { return y ^ ((x ^ y) & s); }
+static inline uint64_t lop3_v(uint64_t a, uint64_t b, uint64_t c, const uint64_t *L)
 {
-    uint64_t d = 0;
-    for (unsigned i = 0; i < 8; i++)
-        if (lut >> i & 1)
-            d |= (i & 4 ? a : ~a) & (i & 2 ? b : ~b) & (i & 1 ? c : ~c);
-    return d;
+    return mux(a, mux(b, mux(c, L[7], L[6]), mux(c, L[5], L[4])),
+               mux(b, mux(c, L[3], L[2]), mux(c, L[1], L[0])));
 }
 
 /* dp4a / dp2a: the sum wraps at 32 bits, so .u32 and .s32 accumulators share bits. */
@@ -401,12 +400,11 @@ enum {
         uint64_t t = 0;                                                                \
         if (oa->kind == OK_REG && ob->kind == OK_REG) {                                \
             const uint64_t *pa = REGP(x, oa), *pb = REGP(x, ob);                       \
-            LANE_LOOP(x, l, CT_##n a = rd_##n(pa[l]); CT_##n b = rd_##n(pb[l]);        \
-                      t |= (uint64_t)FE_##c(a, b) << l;);                              \
-        } else if (oa->kind == OK_REG && ob->kind == OK_IMM) {                         \
-            const uint64_t *pa = REGP(x, oa);                                          \
-            const CT_##n b = rd_##n(ob->imm);                                          \
-            LANE_LOOP(x, l, CT_##n a = rd_##n(pa[l]); t |= (uint64_t)FE_##c(a, b) << l;); \
+            EX_FOR_LANES(x->mask, l) {                                                 \
+                CT_##n a = rd_##n(pa[l]);                                              \
+                CT_##n b = rd_##n(pb[l]);                                              \
+                t |= (uint64_t)FE_##c(a, b) << l;                                      \
+            }                                                                          \
         } else {                                                                       \
             EX_FOR_LANES(x->mask, l) {                                                 \
                 CT_##n a = rd_##n(ex_src(x, oa, l));                                   \
@@ -517,12 +515,30 @@ static void set_finish2(exec_ctx *x, const ptx_insn *in, uint64_t lo, uint64_t h
         d[l] = ((0 - ((lo >> l) & 1)) & h) | (((0 - ((hi >> l) & 1)) & h) << 16);
 }
 
-/* Kernels and setp/set handlers for every (type, comparison). */
+/* Kernels and setp/set handlers for every (type, comparison). The common setp, with
+ * no BoolOp, no second destination and register/immediate sources, writes p directly. */
 #define DEF_SCALAR(n, c)                                                               \
     KERN(n, c)                                                                         \
     static void setp_##n##_##c(exec_ctx *x, const ptx_insn *in)                        \
     {                                                                                  \
-        setp_finish(x, in, k_##n##_##c(x, &in->ops[2], &in->ops[3]));                  \
+        const ptx_operand *op = &in->ops[0], *oa = &in->ops[2], *ob = &in->ops[3];     \
+        if (in->sub == BOOL_NONE && op->kind == OK_REG && in->ops[1].kind != OK_REG &&  \
+            oa->kind == OK_REG) {                                                      \
+            uint64_t *d = REGP(x, op);                                                 \
+            const uint64_t *pa = REGP(x, oa);                                          \
+            if (ob->kind == OK_REG) {                                                  \
+                const uint64_t *pb = REGP(x, ob);                                      \
+                LANE_LOOP(x, l, CT_##n a = rd_##n(pa[l]); CT_##n b = rd_##n(pb[l]);    \
+                          d[l] = FE_##c(a, b););                                       \
+                return;                                                                \
+            }                                                                          \
+            if (ob->kind == OK_IMM) {                                                  \
+                const CT_##n b = rd_##n(ob->imm);                                      \
+                LANE_LOOP(x, l, CT_##n a = rd_##n(pa[l]); d[l] = FE_##c(a, b););        \
+                return;                                                                \
+            }                                                                          \
+        }                                                                              \
+        setp_finish(x, in, k_##n##_##c(x, oa, ob));                                    \
     }                                                                                  \
     static void set_##n##_##c(exec_ctx *x, const ptx_insn *in)                         \
     {                                                                                  \
@@ -787,10 +803,12 @@ static void lop3_b32(exec_ctx *x, const ptx_insn *in)
 {
     const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2],
                       *oc = &in->ops[3];
-    unsigned lut = (unsigned)in->ops[4].imm & 0xff;
+    uint64_t L[8];
+    for (unsigned i = 0; i < 8; i++)
+        L[i] = 0 - ((in->ops[4].imm >> i) & 1);
     EX_FOR_LANES(x->mask, l) {
         uint64_t a = ex_src(x, oa, l), b = ex_src(x, ob, l), c = ex_src(x, oc, l);
-        ex_dst_w(x, od, l, lop3_v(a, b, c, lut), 4);
+        ex_dst_w(x, od, l, lop3_v(a, b, c, L), 4);
     }
 }
 

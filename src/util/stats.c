@@ -558,7 +558,12 @@ static void value_text(const ws_stats_group *g, int i, char *buf, size_t n)
     switch (d->kind) {
     case WS_STAT_COUNTER: fmt_u64(buf, n, g->v[i].u); break;
     case WS_STAT_REAL:
-    case WS_STAT_FORMULA: fmt_real(buf, n, ws_stats_value(g, i)); break;
+    case WS_STAT_FORMULA:
+        if (!strcmp(d->unit, "%"))
+            snprintf(buf, n, "%.2f", ws_stats_value(g, i));
+        else
+            fmt_real(buf, n, ws_stats_value(g, i));
+        break;
     case WS_STAT_TEXT: snprintf(buf, n, "%s", g->v[i].text ? g->v[i].text : ""); break;
     case WS_STAT_DIM3:
         snprintf(buf, n, "%u x %u x %u", g->v[i].dim[0], g->v[i].dim[1], g->v[i].dim[2]);

@@ -89,7 +89,8 @@ const char *ws_stats_text(const ws_stats_group *g, int id);   /* "" when unset *
 
 /* ---- printers --------------------------------------------------------------------- */
 /* Aligned, human-readable: "== title ==" then one line per set statistic:
- * name, value (thousands separators), unit, description. */
+ * name, value (thousands separators; percentages with 2 decimals), unit,
+ * description. */
 void ws_stats_print_text(const ws_stats_group *g, FILE *f);
 /* {"name": value, ...} in registration order; dim3 as [x, y, z]. */
 cJSON *ws_stats_json(const ws_stats_group *g);

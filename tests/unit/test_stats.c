@@ -193,7 +193,7 @@ static void test_text(void **state)
     ws_stats_set(g, fx->slots, 64);
     t = print_text(g);
     assert_non_null(strstr(t, "odd_pct"));
-    assert_non_null(strstr(t, " 50 "));
+    assert_non_null(strstr(t, " 50.00 "));   /* percentages: 2 decimals */
     assert_non_null(strstr(t, " 0.5 "));
     free(t);
     ws_stats_group_destroy(g);
