@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     case BENCH_LARGE: ws = 64 << 20; steps = 16384; break;      /* DRAM */
     default: ws = 256 << 10; steps = 4096; break;               /* L2 */
     }
-    for (int i = 0; i < args.argc; i++) {
+    for (int i = 0; i < args.argc; i += 2) {
         const char *o = args.argv[i], *v = i + 1 < args.argc ? args.argv[i + 1] : NULL;
         int err = !v;
         if (!err && !strcmp(o, "--ws"))
@@ -53,7 +53,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "ubench_chase: bad argument '%s'\n", o);
             return 2;
         }
-        i++;
     }
     if (stride < 4 || stride % 4 || ws / stride < 2 || ws > ((size_t)1 << 30) || steps < 0 ||
         steps > 0x7fffffff) {

@@ -32,7 +32,7 @@ int main(int argc, char **argv)
     case BENCH_LARGE: blocks = 256; iters = 1024; break;
     default: blocks = 32; iters = 256; break;
     }
-    for (int i = 0; i < args.argc; i++) {
+    for (int i = 0; i < args.argc; i += 2) {
         const char *o = args.argv[i], *v = i + 1 < args.argc ? args.argv[i + 1] : NULL;
         if (v && !strcmp(o, "--taken"))
             taken = (unsigned int)atoi(v);
@@ -42,7 +42,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "ubench_diverge: bad argument '%s'\n", o);
             return 2;
         }
-        i++;
     }
     if (taken > 100 || iters < 0) {
         fprintf(stderr, "ubench_diverge: --taken must be 0..100, --iters >= 0\n");

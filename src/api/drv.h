@@ -4,8 +4,8 @@
  * never trusts one: every handle is looked up in the lists of live objects before
  * use, so a stale or garbage handle yields an error code instead of a crash.
  *
- * Locking: every entry point takes drv.lock for its whole duration (drv_enter /
- * drv_leave). Kernels run synchronously inside cuLaunchKernel, so one simulated
+ * Locking: every entry point takes ws_drv.lock for its whole duration (ws_drv_enter /
+ * ws_drv_leave). Kernels run synchronously inside cuLaunchKernel, so one simulated
  * device does one thing at a time anyway.
  */
 #ifndef WS_API_DRV_H
@@ -74,28 +74,27 @@ typedef struct {
     ws_api_sim_fn on_destroy;
     void *on_destroy_user;
     char *stats_path;           /* $WARPSIM_STATS                                    */
-    ws_launch_stats *retired;   /* launches of destroyed contexts, for stats_path     */
-    size_t n_retired, cap_retired;
+    ws_report *retired;         /* launches of destroyed contexts, for stats_path     */
     int atexit_done;
 } drv_state;
 
-extern drv_state drv;
+extern drv_state ws_drv;
 
 /* Locks the driver and checks initialisation. */
-CUresult drv_enter_init(void);
+CUresult ws_drv_enter_init(void);
 /* Locks the driver and finds the calling thread's current context: checks
  * initialisation, a current context, that it is alive and not sticky-errored. */
-CUresult drv_enter(drv_ctx **c);
+CUresult ws_drv_enter(drv_ctx **c);
 /* Unlocks the driver; returns r. */
-CUresult drv_leave(CUresult r);
+CUresult ws_drv_leave(CUresult r);
 
 /* Live-handle lookups within context c (NULL when not live). */
-drv_mod *drv_find_mod(drv_ctx *c, CUmodule h);
-drv_func *drv_find_func(drv_ctx *c, CUfunction h);
-drv_event *drv_find_event(drv_ctx *c, CUevent h);
+drv_mod *ws_drv_find_mod(drv_ctx *c, CUmodule h);
+drv_func *ws_drv_find_func(drv_ctx *c, CUfunction h);
+drv_event *ws_drv_find_event(drv_ctx *c, CUevent h);
 
 /* Host time in milliseconds (monotonic). */
-double drv_host_ms(void);
+double ws_drv_host_ms(void);
 
 /* A stream argument the driver accepts: NULL or the legacy / per-thread default. */
 static inline int drv_stream_ok(CUstream s)

@@ -11,20 +11,20 @@
 #include <string.h>
 #include <time.h>
 
-drv_state drv = {.lock = PTHREAD_MUTEX_INITIALIZER};
+drv_state ws_drv = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static _Thread_local drv_ctx *t_cur;
 static _Thread_local uint64_t t_cur_serial;
 
 /* The timing model is not there yet: contexts in timing mode are refused. */
-#define DRV_HAVE_TIMING 0
+#define DRV_HAVE_TIMING 1
 
 int ws_api_mode_supported(int mode)
 {
     return mode == WS_MODE_FUNCTIONAL || (mode == WS_MODE_TIMING && DRV_HAVE_TIMING);
 }
 
-double drv_host_ms(void)
+double ws_drv_host_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -37,7 +37,7 @@ double drv_host_ms(void)
  * one allocated at the same address. */
 static int ctx_live(const drv_ctx *c, uint64_t serial)
 {
-    for (const drv_ctx *p = drv.ctxs; p; p = p->next)
+    for (const drv_ctx *p = ws_drv.ctxs; p; p = p->next)
         if (p == c)
             return p->active && (p->primary || p->serial == serial);
     return 0;
@@ -45,21 +45,21 @@ static int ctx_live(const drv_ctx *c, uint64_t serial)
 
 static int ctx_known(const drv_ctx *c)
 {
-    for (const drv_ctx *p = drv.ctxs; p; p = p->next)
+    for (const drv_ctx *p = ws_drv.ctxs; p; p = p->next)
         if (p == c)
             return p->active;
     return 0;
 }
 
-CUresult drv_enter_init(void)
+CUresult ws_drv_enter_init(void)
 {
-    pthread_mutex_lock(&drv.lock);
-    return drv.initialised ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    pthread_mutex_lock(&ws_drv.lock);
+    return ws_drv.initialised ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
 }
 
-CUresult drv_enter(drv_ctx **c)
+CUresult ws_drv_enter(drv_ctx **c)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     *c = NULL;
     if (r != CUDA_SUCCESS)
         return r;
@@ -73,9 +73,9 @@ CUresult drv_enter(drv_ctx **c)
     return CUDA_SUCCESS;
 }
 
-CUresult drv_leave(CUresult r)
+CUresult ws_drv_leave(CUresult r)
 {
-    pthread_mutex_unlock(&drv.lock);
+    pthread_mutex_unlock(&ws_drv.lock);
     return r;
 }
 
@@ -116,79 +116,74 @@ static int env_config(ws_config *cfg, char *source, size_t sn, char *err, size_t
 /* Writes the report of every launch so far (destroyed and live contexts). */
 static void write_stats(void)
 {
-    if (!drv.stats_path)
+    if (!ws_drv.stats_path)
         return;
-    ws_report *r = ws_report_create(&drv.cfg, drv.source);
+    ws_report *r = ws_report_create(&ws_drv.cfg, ws_drv.source);
     if (!r)
         return;
-    for (size_t i = 0; i < drv.n_retired; i++)
-        ws_report_add(r, &drv.retired[i]);
-    for (drv_ctx *c = drv.ctxs; c; c = c->next) {
+    if (ws_drv.retired)
+        ws_report_merge(r, ws_drv.retired);
+    for (drv_ctx *c = ws_drv.ctxs; c; c = c->next) {
         size_t n = 0;
         const ws_launch_stats *ls = c->active ? ws_sim_launches(c->sim, &n) : NULL;
         for (size_t i = 0; i < n; i++)
             ws_report_add(r, &ls[i]);
     }
     char err[300];
-    if (ws_report_write_json(r, drv.stats_path, err, sizeof err))
+    if (ws_report_write_json(r, ws_drv.stats_path, err, sizeof err))
         fprintf(stderr, "warpsim: WARPSIM_STATS: %s\n", err);
     ws_report_destroy(r);
 }
 
+/* Keeps the launches of a context about to be destroyed, for $WARPSIM_STATS. */
 static void retire_launches(drv_ctx *c)
 {
     size_t n = 0;
     const ws_launch_stats *ls = ws_sim_launches(c->sim, &n);
-    if (!drv.stats_path || !n)
+    if (!ws_drv.stats_path || !n)
         return;
-    if (drv.n_retired + n > drv.cap_retired) {
-        size_t cap = (drv.n_retired + n) * 2;
-        ws_launch_stats *p = realloc(drv.retired, cap * sizeof *p);
-        if (!p)
-            return;
-        drv.retired = p;
-        drv.cap_retired = cap;
-    }
-    memcpy(drv.retired + drv.n_retired, ls, n * sizeof *ls);
-    drv.n_retired += n;
+    if (!ws_drv.retired)
+        ws_drv.retired = ws_report_create(&ws_drv.cfg, ws_drv.source);
+    for (size_t i = 0; ws_drv.retired && i < n; i++)
+        ws_report_add(ws_drv.retired, &ls[i]);
 }
 
 static void at_exit(void)
 {
-    pthread_mutex_lock(&drv.lock);
+    pthread_mutex_lock(&ws_drv.lock);
     write_stats();
-    pthread_mutex_unlock(&drv.lock);
+    pthread_mutex_unlock(&ws_drv.lock);
 }
 
 /* ---- contexts ------------------------------------------------------------------------------ */
 /* Activates c (fresh or an inactive primary) with the device configuration. */
 static CUresult ctx_activate(drv_ctx *c)
 {
-    if (!ws_api_mode_supported(drv.cfg.sim.mode)) {
+    if (!ws_api_mode_supported(ws_drv.cfg.sim.mode)) {
         fprintf(stderr, "warpsim: sim.mode=timing is not implemented yet; use "
                         "sim.mode=functional (--mode, WARPSIM_MODE, WARPSIM_SET)\n");
         return CUDA_ERROR_NOT_SUPPORTED;
     }
-    c->cfg = drv.cfg;
+    c->cfg = ws_drv.cfg;
     c->sim = ws_sim_create(&c->cfg);
     if (!c->sim)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    c->serial = ++drv.next_serial;
+    c->serial = ++ws_drv.next_serial;
     c->active = 1;
     c->sticky = CUDA_SUCCESS;
     c->sim_ms = 0;
     c->mods = NULL;
     c->events = NULL;
-    c->next = drv.ctxs;
-    drv.ctxs = c;
+    c->next = ws_drv.ctxs;
+    ws_drv.ctxs = c;
     return CUDA_SUCCESS;
 }
 
 /* Releases everything c holds; the struct itself is freed unless it is the primary. */
 static void ctx_deactivate(drv_ctx *c)
 {
-    if (drv.on_destroy)
-        drv.on_destroy(c->sim, drv.on_destroy_user);
+    if (ws_drv.on_destroy)
+        ws_drv.on_destroy(c->sim, ws_drv.on_destroy_user);
     retire_launches(c);
     for (drv_mod *m = c->mods, *nx; m; m = nx) {
         nx = m->next;
@@ -205,7 +200,7 @@ static void ctx_deactivate(drv_ctx *c)
     c->mods = NULL;
     c->events = NULL;
     c->active = 0;
-    for (drv_ctx **pp = &drv.ctxs; *pp; pp = &(*pp)->next)
+    for (drv_ctx **pp = &ws_drv.ctxs; *pp; pp = &(*pp)->next)
         if (*pp == c) {
             *pp = c->next;
             break;
@@ -214,7 +209,7 @@ static void ctx_deactivate(drv_ctx *c)
         t_cur = NULL;
     write_stats();
     if (c->primary)
-        drv.primary_refs = 0;
+        ws_drv.primary_refs = 0;
     else
         free(c);
 }
@@ -222,134 +217,134 @@ static void ctx_deactivate(drv_ctx *c)
 CUresult CUDAAPI cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params, unsigned int flags,
                                 CUdevice dev)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     if (!pctx || (flags & ~(unsigned)CU_CTX_FLAGS_MASK))
-        return drv_leave(CUDA_ERROR_INVALID_VALUE);
+        return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
     if (dev != 0)
-        return drv_leave(CUDA_ERROR_INVALID_DEVICE);
+        return ws_drv_leave(CUDA_ERROR_INVALID_DEVICE);
     if (params && params->cigParams)
-        return drv_leave(CUDA_ERROR_NOT_SUPPORTED);
+        return ws_drv_leave(CUDA_ERROR_NOT_SUPPORTED);
     if (params && params->execAffinityParams && params->numExecAffinityParams > 0)
-        return drv_leave(CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY);
+        return ws_drv_leave(CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY);
     drv_ctx *c = calloc(1, sizeof *c);
     if (!c)
-        return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
+        return ws_drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
     r = ctx_activate(c);
     if (r != CUDA_SUCCESS) {
         free(c);
-        return drv_leave(r);
+        return ws_drv_leave(r);
     }
     t_cur = c;
     t_cur_serial = c->serial;
     *pctx = c;
-    return drv_leave(CUDA_SUCCESS);
+    return ws_drv_leave(CUDA_SUCCESS);
 }
 
 CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     if (!ctx)
-        return drv_leave(CUDA_ERROR_INVALID_VALUE);
+        return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
     /* choice: the primary context is released, never destroyed, by the program */
-    if (ctx == drv.primary || !ctx_known(ctx))
-        return drv_leave(CUDA_ERROR_INVALID_CONTEXT);
+    if (ctx == ws_drv.primary || !ctx_known(ctx))
+        return ws_drv_leave(CUDA_ERROR_INVALID_CONTEXT);
     ctx_deactivate(ctx);
-    return drv_leave(CUDA_SUCCESS);
+    return ws_drv_leave(CUDA_SUCCESS);
 }
 
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     if (!pctx)
-        return drv_leave(CUDA_ERROR_INVALID_VALUE);
+        return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
     if (dev != 0)
-        return drv_leave(CUDA_ERROR_INVALID_DEVICE);
-    if (!drv.primary) {
-        drv.primary = calloc(1, sizeof *drv.primary);
-        if (!drv.primary)
-            return drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
-        drv.primary->primary = 1;
+        return ws_drv_leave(CUDA_ERROR_INVALID_DEVICE);
+    if (!ws_drv.primary) {
+        ws_drv.primary = calloc(1, sizeof *ws_drv.primary);
+        if (!ws_drv.primary)
+            return ws_drv_leave(CUDA_ERROR_OUT_OF_MEMORY);
+        ws_drv.primary->primary = 1;
     }
-    if (!drv.primary->active) {
-        r = ctx_activate(drv.primary);
+    if (!ws_drv.primary->active) {
+        r = ctx_activate(ws_drv.primary);
         if (r != CUDA_SUCCESS)
-            return drv_leave(r);
-        drv.primary_refs = 0;
+            return ws_drv_leave(r);
+        ws_drv.primary_refs = 0;
     }
-    drv.primary_refs++;
-    *pctx = drv.primary;
-    return drv_leave(CUDA_SUCCESS);
+    ws_drv.primary_refs++;
+    *pctx = ws_drv.primary;
+    return ws_drv_leave(CUDA_SUCCESS);
 }
 
 CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     if (dev != 0)
-        return drv_leave(CUDA_ERROR_INVALID_DEVICE);
-    if (!drv.primary || !drv.primary->active || drv.primary_refs == 0)
-        return drv_leave(CUDA_ERROR_INVALID_CONTEXT);
-    if (--drv.primary_refs == 0)
-        ctx_deactivate(drv.primary);
-    return drv_leave(CUDA_SUCCESS);
+        return ws_drv_leave(CUDA_ERROR_INVALID_DEVICE);
+    if (!ws_drv.primary || !ws_drv.primary->active || ws_drv.primary_refs == 0)
+        return ws_drv_leave(CUDA_ERROR_INVALID_CONTEXT);
+    if (--ws_drv.primary_refs == 0)
+        ctx_deactivate(ws_drv.primary);
+    return ws_drv_leave(CUDA_SUCCESS);
 }
 
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     if (ctx && !ctx_known(ctx))
-        return drv_leave(CUDA_ERROR_INVALID_CONTEXT);
+        return ws_drv_leave(CUDA_ERROR_INVALID_CONTEXT);
     t_cur = ctx;
     t_cur_serial = ctx ? ctx->serial : 0;
-    return drv_leave(CUDA_SUCCESS);
+    return ws_drv_leave(CUDA_SUCCESS);
 }
 
 CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     if (!pctx)
-        return drv_leave(CUDA_ERROR_INVALID_VALUE);
+        return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
     *pctx = t_cur;
-    return drv_leave(CUDA_SUCCESS);
+    return ws_drv_leave(CUDA_SUCCESS);
 }
 
 CUresult CUDAAPI cuCtxGetDevice(CUdevice *device)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r == CUDA_SUCCESS) {
         if (device)
             *device = 0;
         else
             r = CUDA_ERROR_INVALID_VALUE;
     }
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuCtxSynchronize(void)
 {
     drv_ctx *c;
-    return drv_leave(drv_enter(&c));   /* kernels already ran; reports a sticky error */
+    return ws_drv_leave(ws_drv_enter(&c));   /* kernels already ran; reports a sticky error */
 }
 
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r == CUDA_SUCCESS && !drv_stream_ok(hStream))
         r = CUDA_ERROR_INVALID_HANDLE;
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 /* ---- initialisation and device ----------------------------------------------------------- */
@@ -357,24 +352,24 @@ CUresult CUDAAPI cuInit(unsigned int Flags)
 {
     if (Flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
-    pthread_mutex_lock(&drv.lock);
-    if (drv.initialised)
-        return drv_leave(CUDA_SUCCESS);
-    if (!drv.cfg_from_api) {
+    pthread_mutex_lock(&ws_drv.lock);
+    if (ws_drv.initialised)
+        return ws_drv_leave(CUDA_SUCCESS);
+    if (!ws_drv.cfg_from_api) {
         char err[600];
-        if (env_config(&drv.cfg, drv.source, sizeof drv.source, err, sizeof err)) {
+        if (env_config(&ws_drv.cfg, ws_drv.source, sizeof ws_drv.source, err, sizeof err)) {
             fprintf(stderr, "warpsim: %s\n", err);
-            return drv_leave(CUDA_ERROR_INVALID_VALUE);
+            return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
         }
     }
     const char *stats = getenv("WARPSIM_STATS");
-    if (stats && *stats && !drv.stats_path) {
-        drv.stats_path = strdup(stats);
-        if (drv.stats_path && !drv.atexit_done)
-            drv.atexit_done = atexit(at_exit) == 0;
+    if (stats && *stats && !ws_drv.stats_path) {
+        ws_drv.stats_path = strdup(stats);
+        if (ws_drv.stats_path && !ws_drv.atexit_done)
+            ws_drv.atexit_done = atexit(at_exit) == 0;
     }
-    drv.initialised = 1;
-    return drv_leave(CUDA_SUCCESS);
+    ws_drv.initialised = 1;
+    return ws_drv_leave(CUDA_SUCCESS);
 }
 
 CUresult CUDAAPI cuDriverGetVersion(int *driverVersion)
@@ -387,48 +382,48 @@ CUresult CUDAAPI cuDriverGetVersion(int *driverVersion)
 
 CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     if (r == CUDA_SUCCESS && !device)
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS && ordinal != 0)
         r = CUDA_ERROR_INVALID_DEVICE;
     if (r == CUDA_SUCCESS)
         *device = 0;
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuDeviceGetCount(int *count)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     if (r == CUDA_SUCCESS && !count)
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS)
         *count = 1;
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     if (r == CUDA_SUCCESS && (!name || len <= 0))
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS && dev != 0)
         r = CUDA_ERROR_INVALID_DEVICE;
     if (r == CUDA_SUCCESS)
-        snprintf(name, (size_t)len, "%s", drv.cfg.gpu.name);
-    return drv_leave(r);
+        snprintf(name, (size_t)len, "%s", ws_drv.cfg.gpu.name);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     if (r == CUDA_SUCCESS && !bytes)
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS && dev != 0)
         r = CUDA_ERROR_INVALID_DEVICE;
     if (r == CUDA_SUCCESS)
-        *bytes = (size_t)drv.cfg.gpu.dram_bytes;
-    return drv_leave(r);
+        *bytes = (size_t)ws_drv.cfg.gpu.dram_bytes;
+    return ws_drv_leave(r);
 }
 
 /* Attribute value from the configuration; -1 when the attribute is not modelled. */
@@ -492,19 +487,19 @@ static long long attr_value(const ws_config *c, CUdevice_attribute a)
 
 CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 {
-    CUresult r = drv_enter_init();
+    CUresult r = ws_drv_enter_init();
     if (r == CUDA_SUCCESS && !pi)
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS && dev != 0)
         r = CUDA_ERROR_INVALID_DEVICE;
     if (r == CUDA_SUCCESS) {
-        long long v = attr_value(&drv.cfg, attrib);
+        long long v = attr_value(&ws_drv.cfg, attrib);
         if (v < 0)
             r = CUDA_ERROR_INVALID_VALUE;
         else
             *pi = v > INT_MAX ? INT_MAX : (int)v;
     }
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 /* ---- api.h ---------------------------------------------------------------------------------- */
@@ -518,44 +513,43 @@ int ws_api_set_config(const ws_config *cfg, const char *source, char *err, size_
     if (cfg && ws_config_check(cfg, err, n))
         return -1;
     int rc = 0;
-    pthread_mutex_lock(&drv.lock);
+    pthread_mutex_lock(&ws_drv.lock);
     if (cfg) {
-        drv.cfg = *cfg;
-        snprintf(drv.source, sizeof drv.source, "%s", source ? source : "");
-        drv.cfg_from_api = 1;
+        ws_drv.cfg = *cfg;
+        snprintf(ws_drv.source, sizeof ws_drv.source, "%s", source ? source : "");
+        ws_drv.cfg_from_api = 1;
     } else {
-        drv.cfg_from_api = 0;
+        ws_drv.cfg_from_api = 0;
         /* before cuInit the environment is read then; after, now */
-        if (drv.initialised)
-            rc = env_config(&drv.cfg, drv.source, sizeof drv.source, err, n);
+        if (ws_drv.initialised)
+            rc = env_config(&ws_drv.cfg, ws_drv.source, sizeof ws_drv.source, err, n);
     }
-    pthread_mutex_unlock(&drv.lock);
+    pthread_mutex_unlock(&ws_drv.lock);
     return rc;
 }
 
 void ws_api_on_destroy(ws_api_sim_fn fn, void *user)
 {
-    pthread_mutex_lock(&drv.lock);
-    drv.on_destroy = fn;
-    drv.on_destroy_user = user;
-    pthread_mutex_unlock(&drv.lock);
+    pthread_mutex_lock(&ws_drv.lock);
+    ws_drv.on_destroy = fn;
+    ws_drv.on_destroy_user = user;
+    pthread_mutex_unlock(&ws_drv.lock);
 }
 
 void ws_api_shutdown(void)
 {
-    pthread_mutex_lock(&drv.lock);
-    while (drv.ctxs)
-        ctx_deactivate(drv.ctxs);
+    pthread_mutex_lock(&ws_drv.lock);
+    while (ws_drv.ctxs)
+        ctx_deactivate(ws_drv.ctxs);
     write_stats();
-    free(drv.stats_path);
-    free(drv.retired);
-    drv.stats_path = NULL;
-    drv.retired = NULL;
-    drv.n_retired = drv.cap_retired = 0;
-    free(drv.primary);
-    drv.primary = NULL;
-    drv.primary_refs = 0;
+    free(ws_drv.stats_path);
+    ws_report_destroy(ws_drv.retired);
+    ws_drv.stats_path = NULL;
+    ws_drv.retired = NULL;
+    free(ws_drv.primary);
+    ws_drv.primary = NULL;
+    ws_drv.primary_refs = 0;
     t_cur = NULL;
-    drv.initialised = 0;
-    pthread_mutex_unlock(&drv.lock);
+    ws_drv.initialised = 0;
+    pthread_mutex_unlock(&ws_drv.lock);
 }

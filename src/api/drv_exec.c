@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* ---- handles -------------------------------------------------------------------------- */
-drv_mod *drv_find_mod(drv_ctx *c, CUmodule h)
+drv_mod *ws_drv_find_mod(drv_ctx *c, CUmodule h)
 {
     for (drv_mod *m = c->mods; m; m = m->next)
         if (m == h)
@@ -15,7 +15,7 @@ drv_mod *drv_find_mod(drv_ctx *c, CUmodule h)
     return NULL;
 }
 
-drv_func *drv_find_func(drv_ctx *c, CUfunction h)
+drv_func *ws_drv_find_func(drv_ctx *c, CUfunction h)
 {
     uintptr_t p = (uintptr_t)h;
     for (drv_mod *m = c->mods; m; m = m->next) {
@@ -83,26 +83,26 @@ static CUresult mod_load(drv_ctx *c, const char *text, size_t len, const char *f
 CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r == CUDA_SUCCESS && (!module || !image))
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS)
         r = mod_load(c, image, strlen(image), "<cuModuleLoadData>", module);
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     if (!module || !fname)
-        return drv_leave(CUDA_ERROR_INVALID_VALUE);
+        return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
     FILE *f = fopen(fname, "rb");
     if (!f) {
         fprintf(stderr, "warpsim: cuModuleLoad: %s: %s\n", fname, strerror(errno));
-        return drv_leave(CUDA_ERROR_FILE_NOT_FOUND);
+        return ws_drv_leave(CUDA_ERROR_FILE_NOT_FOUND);
     }
     char *buf = NULL;
     size_t len = 0, cap = 0;
@@ -130,15 +130,15 @@ CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname)
         r = mod_load(c, buf, len, fname, module);
     }
     free(buf);
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     for (drv_mod **pp = &c->mods; *pp; pp = &(*pp)->next)
         if (*pp == hmod) {
             drv_mod *m = *pp;
@@ -146,49 +146,49 @@ CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
             ws_module_unload(c->sim, m->m);
             free(m->funcs);
             free(m);
-            return drv_leave(CUDA_SUCCESS);
+            return ws_drv_leave(CUDA_SUCCESS);
         }
-    return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+    return ws_drv_leave(CUDA_ERROR_INVALID_HANDLE);
 }
 
 CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     if (!hfunc || !name)
-        return drv_leave(CUDA_ERROR_INVALID_VALUE);
-    drv_mod *m = drv_find_mod(c, hmod);
+        return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
+    drv_mod *m = ws_drv_find_mod(c, hmod);
     if (!m)
-        return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+        return ws_drv_leave(CUDA_ERROR_INVALID_HANDLE);
     int i = ws_module_kernel(m->m, name);
     if (i < 0 || (uint32_t)i >= m->n_funcs)
-        return drv_leave(CUDA_ERROR_NOT_FOUND);
+        return ws_drv_leave(CUDA_ERROR_NOT_FOUND);
     *hfunc = &m->funcs[i];
-    return drv_leave(CUDA_SUCCESS);
+    return ws_drv_leave(CUDA_SUCCESS);
 }
 
 CUresult CUDAAPI cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod,
                                       const char *name)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     if (!name)
-        return drv_leave(CUDA_ERROR_INVALID_VALUE);
-    drv_mod *m = drv_find_mod(c, hmod);
+        return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
+    drv_mod *m = ws_drv_find_mod(c, hmod);
     if (!m)
-        return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+        return ws_drv_leave(CUDA_ERROR_INVALID_HANDLE);
     uint64_t a = 0, n = 0;
     if (ws_module_global(m->m, name, &a, &n) != WS_OK)
-        return drv_leave(CUDA_ERROR_NOT_FOUND);
+        return ws_drv_leave(CUDA_ERROR_NOT_FOUND);
     if (dptr)
         *dptr = a;
     if (bytes)
         *bytes = (size_t)n;
-    return drv_leave(CUDA_SUCCESS);
+    return ws_drv_leave(CUDA_SUCCESS);
 }
 
 /* ---- functions ------------------------------------------------------------------------ */
@@ -221,14 +221,14 @@ static uint64_t max_threads(const ws_config *cfg, const ptx_func *f)
 CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     if (!pi)
-        return drv_leave(CUDA_ERROR_INVALID_VALUE);
-    drv_func *fn = drv_find_func(c, hfunc);
+        return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
+    drv_func *fn = ws_drv_find_func(c, hfunc);
     if (!fn)
-        return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+        return ws_drv_leave(CUDA_ERROR_INVALID_HANDLE);
     const ptx_module *pm;
     const ptx_func *f = func_ptx(fn, &pm);
     const ws_config *cfg = &c->cfg;
@@ -255,10 +255,10 @@ CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunc
         break;
     }
     case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: v = -1; break;
-    default: return drv_leave(CUDA_ERROR_INVALID_VALUE);
+    default: return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
     }
     *pi = v > 0x7fffffff ? 0x7fffffff : (int)v;
-    return drv_leave(CUDA_SUCCESS);
+    return ws_drv_leave(CUDA_SUCCESS);
 }
 
 /* ---- launches ------------------------------------------------------------------------- */
@@ -348,12 +348,12 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
                                 void **kernelParams, void **extra)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
-    drv_func *fn = drv_find_func(c, f);
+        return ws_drv_leave(r);
+    drv_func *fn = ws_drv_find_func(c, f);
     if (!fn || !drv_stream_ok(hStream))
-        return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+        return ws_drv_leave(CUDA_ERROR_INVALID_HANDLE);
     const ptx_module *pm;
     const ptx_func *pf = func_ptx(fn, &pm);
     const char *kname = ptx_str(pm, pf->name);
@@ -402,5 +402,5 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
         launch_error(kname, r, why);
     }
     free(heap);
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }

@@ -17,20 +17,20 @@ static CUresult mem_result(ws_err e)
 CUresult CUDAAPI cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r == CUDA_SUCCESS && (!free_bytes || !total))
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS) {
         *free_bytes = (size_t)ws_mem_free_bytes(c->sim);
         *total = (size_t)ws_mem_total(c->sim);
     }
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r == CUDA_SUCCESS && (!dptr || bytesize == 0))
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS) {
@@ -39,68 +39,68 @@ CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
         if (r == CUDA_SUCCESS)
             *dptr = a;
     }
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r == CUDA_SUCCESS && dptr != 0)   /* freeing 0 does nothing, as free(NULL) */
         r = mem_result(ws_mem_free(c->sim, dptr));
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r == CUDA_SUCCESS && ByteCount) {
         if (!srcHost || !dstDevice)
             r = CUDA_ERROR_INVALID_VALUE;
         else
             r = mem_result(ws_mem_write(c->sim, dstDevice, srcHost, ByteCount));
     }
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r == CUDA_SUCCESS && ByteCount) {
         if (!dstHost || !srcDevice)
             r = CUDA_ERROR_INVALID_VALUE;
         else
             r = mem_result(ws_mem_read(c->sim, dstHost, srcDevice, ByteCount));
     }
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r == CUDA_SUCCESS && ByteCount) {
         if (!dstDevice || !srcDevice)
             r = CUDA_ERROR_INVALID_VALUE;
         else
             r = mem_result(ws_mem_copy(c->sim, dstDevice, srcDevice, ByteCount));
     }
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 static CUresult memset_n(CUdeviceptr dst, uint32_t v, unsigned size, size_t n)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r == CUDA_SUCCESS && n) {
         if (!dst || dst % size)
             r = CUDA_ERROR_INVALID_VALUE;
         else
             r = mem_result(ws_mem_set(c->sim, dst, v, size, n));
     }
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N)
@@ -119,7 +119,7 @@ CUresult CUDAAPI cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N
 }
 
 /* ---- events ------------------------------------------------------------------------- */
-drv_event *drv_find_event(drv_ctx *c, CUevent h)
+drv_event *ws_drv_find_event(drv_ctx *c, CUevent h)
 {
     for (drv_event *e = c->events; e; e = e->next)
         if (e == h)
@@ -131,13 +131,13 @@ drv_event *drv_find_event(drv_ctx *c, CUevent h)
  * functional mode, where simulated time does not exist. */
 static double event_now(const drv_ctx *c)
 {
-    return c->cfg.sim.mode == WS_MODE_TIMING ? c->sim_ms : drv_host_ms();
+    return c->cfg.sim.mode == WS_MODE_TIMING ? c->sim_ms : ws_drv_host_ms();
 }
 
 CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r == CUDA_SUCCESS &&
         (!phEvent || (Flags & ~(unsigned)(CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING |
                                           CU_EVENT_INTERPROCESS))))
@@ -154,31 +154,31 @@ CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags)
             *phEvent = e;
         }
     }
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuEventRecord(CUevent hEvent, CUstream hStream)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
-    drv_event *e = r == CUDA_SUCCESS ? drv_find_event(c, hEvent) : NULL;
+    CUresult r = ws_drv_enter(&c);
+    drv_event *e = r == CUDA_SUCCESS ? ws_drv_find_event(c, hEvent) : NULL;
     if (r == CUDA_SUCCESS && (!e || !drv_stream_ok(hStream)))
         r = CUDA_ERROR_INVALID_HANDLE;
     if (r == CUDA_SUCCESS) {
         e->ms = event_now(c);
         e->recorded = 1;
     }
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 /* Work completes inside the call that issues it, so every event has completed. */
 CUresult CUDAAPI cuEventQuery(CUevent hEvent)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
-    if (r == CUDA_SUCCESS && !drv_find_event(c, hEvent))
+    CUresult r = ws_drv_enter(&c);
+    if (r == CUDA_SUCCESS && !ws_drv_find_event(c, hEvent))
         r = CUDA_ERROR_INVALID_HANDLE;
-    return drv_leave(r);
+    return ws_drv_leave(r);
 }
 
 CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
@@ -189,33 +189,33 @@ CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
 CUresult CUDAAPI cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEnd)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     if (!pMilliseconds)
-        return drv_leave(CUDA_ERROR_INVALID_VALUE);
-    drv_event *a = drv_find_event(c, hStart), *b = drv_find_event(c, hEnd);
+        return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
+    drv_event *a = ws_drv_find_event(c, hStart), *b = ws_drv_find_event(c, hEnd);
     if (!a || !b || !a->recorded || !b->recorded ||
         ((a->flags | b->flags) & CU_EVENT_DISABLE_TIMING))
-        return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+        return ws_drv_leave(CUDA_ERROR_INVALID_HANDLE);
     *pMilliseconds = (float)(b->ms - a->ms);
-    return drv_leave(CUDA_SUCCESS);
+    return ws_drv_leave(CUDA_SUCCESS);
 }
 
 CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent)
 {
     drv_ctx *c;
-    CUresult r = drv_enter(&c);
+    CUresult r = ws_drv_enter(&c);
     if (r != CUDA_SUCCESS)
-        return drv_leave(r);
+        return ws_drv_leave(r);
     for (drv_event **pp = &c->events; *pp; pp = &(*pp)->next)
         if (*pp == hEvent) {
             drv_event *e = *pp;
             *pp = e->next;
             free(e);
-            return drv_leave(CUDA_SUCCESS);
+            return ws_drv_leave(CUDA_SUCCESS);
         }
-    return drv_leave(CUDA_ERROR_INVALID_HANDLE);
+    return ws_drv_leave(CUDA_ERROR_INVALID_HANDLE);
 }
 
 /* ---- error strings --------------------------------------------------------------------- */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sched.h"
 #include "util/stats.h"
 
 typedef struct {
@@ -14,14 +15,95 @@ typedef struct {
         static_smem, regs, warp_insts, thread_insts, lane_slots, simd_eff, cycles, ipc,
         host_s, thread_rate, warp_rate;
     int mix[MIX__COUNT], mix_pct[MIX__COUNT];
+    /* timing mode */
+    int opc, sim_s, ctas_per_sm, limiter, sched_slots, slot[WR__COUNT], fu_busy[4], fu_slots[4];
+    int tc[32];   /* t_counters[] */
 } rep_defs;
+
+/* Timing-mode counters read straight from ws_timing_stats. */
+static const struct {
+    const char *name, *unit, *desc;
+    unsigned flags;
+    size_t off;
+} t_counters[] = {
+#define TOFF(f) offsetof(ws_timing_stats, f)
+    {"idle_slots", "slots", "scheduler slots with no warp assigned", 0, TOFF(idle_slots)},
+    {"stall_cycles", "cycles", "SM cycles with resident warps and no instruction issued", 0,
+     TOFF(stall_cycles)},
+    {"active_sm_cycles", "cycles", "SM cycles with work, summed over the SMs", 0,
+     TOFF(active_sm_cycles)},
+    {"warps_in_flight_sum", "warps", "warps issued and not finished, summed over active SM cycles",
+     WS_STAT_JSON_ONLY, TOFF(warps_in_flight_sum)},
+    {"resident_warps_sum", "warps", "resident warps, summed over active SM cycles",
+     WS_STAT_JSON_ONLY, TOFF(resident_warps_sum)},
+    {"mem_insts", "insts", "memory instructions through the LD/ST unit", 0, TOFF(mem_insts)},
+    {"mem_reqs", "requests", "memory requests after coalescing", 0, TOFF(mem_reqs)},
+    {"mem_bytes_used", "bytes", "bytes of those requests that threads accessed", 0,
+     TOFF(mem_bytes_used)},
+    {"resfail_csf", "fails", "L1D reservation fails: cache set full (CSF)", 0, TOFF(resfail[0])},
+    {"resfail_mshrf", "fails", "L1D reservation fails: no MSHR entry or merge slot (MSHRF)", 0,
+     TOFF(resfail[1])},
+    {"resfail_mqf", "fails", "L1D reservation fails: miss queue full (MQF)", 0, TOFF(resfail[2])},
+    {"ldst_stall_cycles", "cycles", "cycles the LD/ST pipeline was stalled", 0,
+     TOFF(ldst_stall_cycles)},
+    {"mem_lat_sum", "cycles", "latencies of the memory instructions, summed", WS_STAT_JSON_ONLY,
+     TOFF(mem_lat_sum)},
+    {"mem_lat_n", "insts", "memory instructions completed", WS_STAT_JSON_ONLY, TOFF(mem_lat_n)},
+    {"mem_lat_max", "cycles", "longest memory instruction latency (issue to last access)",
+     WS_STAT_MAX, TOFF(mem_lat_max)},
+    {"shared_conflict_cycles", "cycles", "extra cycles from shared-memory bank conflicts", 0,
+     TOFF(shared_conflict_cycles)},
+    {"ifetch_misses", "misses", "instruction-cache misses", 0, TOFF(ifetch_misses)},
+#undef TOFF
+};
+
+/* Issue-slot outcomes (core/sched.h warp_reason): what each scheduler did each cycle. */
+static const char *const slot_stat[][2] = {
+    [WR_READY] = {"slot_issued", "scheduler slots that issued an instruction"},
+    [WR_IBUF_EMPTY] = {"slot_ibuf_empty", "slots lost: no decoded instruction (fetch, I-cache)"},
+    [WR_SCOREBOARD] = {"slot_scoreboard", "slots lost: register hazard, incl. pending loads"},
+    [WR_UNIT_BUSY] = {"slot_unit_busy", "slots lost: functional unit busy"},
+    [WR_MEM_STALL] = {"slot_mem_stall", "slots lost: LD/ST pipeline stalled"},
+    [WR_BARRIER] = {"slot_barrier", "slots lost: warps waiting at a barrier or fence"},
+    [WR_DONE] = {"slot_done", "slots lost: warps with no instruction left"},
+};
+static const char *const fu_stat[4] = {"sp", "sfu", "dp", "ldst"};
+_Static_assert(sizeof t_counters / sizeof t_counters[0] <= 32, "rep_defs.tc is too small");
+
+/* The strings a ws_launch_stats points to may belong to a simulation that is gone by
+ * the time the report prints, so the report keeps its own copies. */
+typedef struct {
+    char mode[16], policy[64], limiter[32];
+    char *mem_json;           /* owned copy of ls.t.mem_json                   */
+} rep_names;
 
 struct ws_report {
     ws_config cfg;
     char *source;
-    ws_launch_stats *ls;
+    ws_launch_stats *ls;      /* mode and policy NULL: see names                 */
+    rep_names *names;
     size_t n, cap;
     rep_defs d;
+};
+
+/* What each instruction-mix class counts (ws_mix, gpu/sim.h). */
+static const char *const mix_what[MIX__COUNT] = {
+    [MIX_ALU] = "integer, logic, conversion and f16/f32 arithmetic",
+    [MIX_SFU] = "special functions (rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh)",
+    [MIX_DP] = "double-precision arithmetic",
+    [MIX_LD_GLOBAL] = "global-memory loads",
+    [MIX_ST_GLOBAL] = "global-memory stores",
+    [MIX_LD_SHARED] = "shared-memory loads",
+    [MIX_ST_SHARED] = "shared-memory stores",
+    [MIX_LD_LOCAL] = "local-memory loads (per-thread frames)",
+    [MIX_ST_LOCAL] = "local-memory stores (per-thread frames)",
+    [MIX_LD_CONST] = "constant-memory loads",
+    [MIX_LD_PARAM] = "parameter loads",
+    [MIX_ATOMIC] = "atomics and reductions (atom, red)",
+    [MIX_CTRL] = "control flow (bra, brx, call, ret, exit)",
+    [MIX_BAR] = "barriers and fences (bar, barrier, membar, fence)",
+    [MIX_WARP] = "warp collectives (shfl, vote, match, redux, activemask)",
+    [MIX_OTHER] = "other instructions (nop, trap, brkpt, nanosleep, pmevent ...)",
 };
 
 static int keep(int id, int *bad)
@@ -79,15 +161,16 @@ static int defs_init(rep_defs *d)
                                              "fraction of lanes active per issued instruction",
                                              "thread_insts / lane_slots", 0, err, sizeof err));
     for (int i = 0; i < MIX__COUNT; i++) {
-        char name[64], pname[72], desc[128], pdesc[128], expr[160];
+        char name[64], pname[72], desc[200], pdesc[128], expr[160];
         const char *m = ws_mix_name[i] ? ws_mix_name[i] : "unknown";
         size_t k = (size_t)snprintf(name, sizeof name, "mix_");
         for (const char *p = m; *p && k + 1 < sizeof name; p++)
             name[k++] = isalnum((unsigned char)*p) ? (char)tolower((unsigned char)*p) : '_';
         name[k] = 0;
         snprintf(pname, sizeof pname, "%s_pct", name);
-        snprintf(desc, sizeof desc, "warp instructions in the instruction-mix class '%s'", m);
-        snprintf(pdesc, sizeof pdesc, "share of warp instructions in class '%s'", m);
+        snprintf(desc, sizeof desc, "warp instructions of class %s: %s", m,
+                 mix_what[i] ? mix_what[i] : "see gpu/sim.h");
+        snprintf(pdesc, sizeof pdesc, "share of warp instructions of class %s", m);
         snprintf(expr, sizeof expr, "100 * %s / warp_insts", name);
         d->mix[i] = CHECK(ws_stats_add_counter(s, name, "insts", desc, WS_STAT_HIDE_ZERO, err,
                                                sizeof err));
@@ -100,6 +183,64 @@ static int defs_init(rep_defs *d)
     d->ipc = CHECK(ws_stats_add_formula(s, "ipc", "insts/cycle",
                                         "warp instructions per core cycle (timing mode)",
                                         "warp_insts / cycles", 0, err, sizeof err));
+    d->opc = CHECK(ws_stats_add_formula(s, "opc", "ops/cycle",
+                                        "thread instructions (lane operations) per core cycle",
+                                        "thread_insts / cycles", 0, err, sizeof err));
+    d->sim_s = CHECK(ws_stats_add_real(s, "sim_seconds", "s",
+                                       "simulated time: cycles / gpu.core_mhz", 0, err,
+                                       sizeof err));
+    d->ctas_per_sm = CHECK(ws_stats_add_counter(s, "ctas_per_sm", "CTAs",
+                                                "resident CTAs per SM allowed by occupancy",
+                                                WS_STAT_NO_TOTAL, err, sizeof err));
+    d->limiter = CHECK(ws_stats_add_text(s, "occupancy_limiter",
+                                         "resource limiting CTAs per SM", 0, err, sizeof err));
+    d->sched_slots = CHECK(ws_stats_add_counter(s, "sched_slots", "slots",
+                                                "scheduler issue slots: schedulers x active cycles",
+                                                0, err, sizeof err));
+    for (int k = 0; k < WR__COUNT; k++) {
+        char name[40], desc[120];
+        snprintf(name, sizeof name, "%s", k < (int)(sizeof slot_stat / sizeof slot_stat[0]) &&
+                                              slot_stat[k][0] ? slot_stat[k][0] : "slot_other");
+        snprintf(desc, sizeof desc, "%s", k < (int)(sizeof slot_stat / sizeof slot_stat[0]) &&
+                                              slot_stat[k][1] ? slot_stat[k][1] : "slots lost: other");
+        if (ws_stats_find(s, name) >= 0)
+            snprintf(name, sizeof name, "slot_reason%d", k);
+        d->slot[k] = CHECK(ws_stats_add_counter(s, name, "slots", desc, 0, err, sizeof err));
+    }
+    CHECK(ws_stats_add_formula(s, "issue_utilization", "ratio",
+                               "fraction of scheduler slots that issued",
+                               "slot_issued / sched_slots", 0, err, sizeof err));
+    for (size_t k = 0; k < sizeof t_counters / sizeof t_counters[0]; k++)
+        d->tc[k] = CHECK(ws_stats_add_counter(s, t_counters[k].name, t_counters[k].unit,
+                                              t_counters[k].desc, t_counters[k].flags, err,
+                                              sizeof err));
+    CHECK(ws_stats_add_formula(s, "warps_in_flight", "warps",
+                               "mean warps issued and not finished per active SM cycle",
+                               "warps_in_flight_sum / active_sm_cycles", 0, err, sizeof err));
+    CHECK(ws_stats_add_formula(s, "resident_warps", "warps",
+                               "mean resident warps per active SM cycle",
+                               "resident_warps_sum / active_sm_cycles", 0, err, sizeof err));
+    CHECK(ws_stats_add_formula(s, "reqs_per_mem_inst", "requests",
+                               "memory requests per memory instruction (coalescing)",
+                               "mem_reqs / mem_insts", 0, err, sizeof err));
+    CHECK(ws_stats_add_formula(s, "mem_lat_mean", "cycles",
+                               "mean memory latency per memory instruction (issue to last access)",
+                               "mem_lat_sum / mem_lat_n", 0, err, sizeof err));
+    for (int k = 0; k < 4; k++) {
+        char name[40], desc[120], expr[100];
+        snprintf(name, sizeof name, "fu_%s_busy", fu_stat[k]);
+        snprintf(desc, sizeof desc, "unit-cycles the %s pipelines were busy", fu_stat[k]);
+        d->fu_busy[k] = CHECK(ws_stats_add_counter(s, name, "cycles", desc, 0, err, sizeof err));
+        snprintf(name, sizeof name, "fu_%s_slots", fu_stat[k]);
+        snprintf(desc, sizeof desc, "unit-cycles of %s pipelines available: units x SMs x cycles",
+                 fu_stat[k]);
+        d->fu_slots[k] = CHECK(ws_stats_add_counter(s, name, "cycles", desc, WS_STAT_JSON_ONLY,
+                                                     err, sizeof err));
+        snprintf(name, sizeof name, "fu_%s_util", fu_stat[k]);
+        snprintf(desc, sizeof desc, "utilisation of the %s pipelines", fu_stat[k]);
+        snprintf(expr, sizeof expr, "fu_%s_busy / fu_%s_slots", fu_stat[k], fu_stat[k]);
+        CHECK(ws_stats_add_formula(s, name, "ratio", desc, expr, 0, err, sizeof err));
+    }
     d->host_s = CHECK(ws_stats_add_real(s, "host_seconds", "s",
                                         "host wall-clock time spent simulating", 0, err,
                                         sizeof err));
@@ -140,7 +281,10 @@ void ws_report_destroy(ws_report *r)
         return;
     ws_stats_destroy(r->d.s);
     free(r->source);
+    for (size_t i = 0; i < r->n; i++)
+        free(r->names[i].mem_json);
     free(r->ls);
+    free(r->names);
     free(r);
 }
 
@@ -152,9 +296,37 @@ int ws_report_add(ws_report *r, const ws_launch_stats *ls)
         if (!p)
             return -1;
         r->ls = p;
+        rep_names *q = realloc(r->names, cap * sizeof *q);
+        if (!q)
+            return -1;
+        r->names = q;
         r->cap = cap;
     }
-    r->ls[r->n++] = *ls;
+    rep_names *nm = &r->names[r->n];
+    snprintf(nm->mode, sizeof nm->mode, "%s", ls->mode ? ls->mode : "functional");
+    snprintf(nm->policy, sizeof nm->policy, "%s", ls->policy ? ls->policy : "");
+    snprintf(nm->limiter, sizeof nm->limiter, "%s",
+             ls->t.occupancy_limiter ? ls->t.occupancy_limiter : "");
+    nm->mem_json = ls->t.mem_json ? strdup(ls->t.mem_json) : NULL;
+    r->ls[r->n] = *ls;
+    r->ls[r->n].mode = r->ls[r->n].policy = NULL;
+    r->ls[r->n].t.occupancy_limiter = NULL;
+    r->ls[r->n].t.mem_json = NULL;
+    r->n++;
+    return 0;
+}
+
+int ws_report_merge(ws_report *dst, const ws_report *src)
+{
+    for (size_t i = 0; i < src->n; i++) {
+        ws_launch_stats ls = src->ls[i];
+        ls.mode = src->names[i].mode;
+        ls.policy = src->names[i].policy[0] ? src->names[i].policy : NULL;
+        ls.t.occupancy_limiter = src->names[i].limiter[0] ? src->names[i].limiter : NULL;
+        ls.t.mem_json = src->names[i].mem_json;
+        if (ws_report_add(dst, &ls))
+            return -1;
+    }
     return 0;
 }
 
@@ -168,16 +340,45 @@ size_t ws_report_failed(const ws_report *r)
     return k;
 }
 
-static void fill(const ws_report *r, ws_stats_group *g, const ws_launch_stats *ls)
+static void fill_timing(const ws_report *r, ws_stats_group *g, size_t i)
 {
     const rep_defs *d = &r->d;
+    const ws_launch_stats *ls = &r->ls[i];
+    const ws_timing_stats *t = &ls->t;
+    uint64_t cycles = t->cycles ? t->cycles : ls->cycles;
+    ws_stats_set(g, d->cycles, cycles);
+    ws_stats_set_real(g, d->sim_s,
+                      r->cfg.gpu.core_mhz ? (double)cycles / (r->cfg.gpu.core_mhz * 1e6) : 0);
+    ws_stats_set(g, d->ctas_per_sm, t->ctas_per_sm);
+    if (r->names[i].limiter[0])
+        ws_stats_set_text(g, d->limiter, r->names[i].limiter);
+    uint64_t slots = t->idle_slots;
+    for (int k = 0; k < WR__COUNT && k < 8; k++) {
+        ws_stats_set(g, d->slot[k], t->slot[k]);
+        slots += t->slot[k];
+    }
+    ws_stats_set(g, d->sched_slots, slots);
+    for (size_t k = 0; k < sizeof t_counters / sizeof t_counters[0]; k++)
+        ws_stats_set(g, d->tc[k], *(const uint64_t *)((const char *)t + t_counters[k].off));
+    uint32_t n_sm = t->n_sm ? t->n_sm : r->cfg.gpu.n_sm;
+    for (int k = 0; k < 4; k++) {
+        ws_stats_set(g, d->fu_busy[k], t->fu_busy[k]);
+        ws_stats_set(g, d->fu_slots[k], (uint64_t)t->fu_count[k] * n_sm * cycles);
+    }
+}
+
+static void fill(const ws_report *r, ws_stats_group *g, size_t i)
+{
+    const rep_defs *d = &r->d;
+    const ws_launch_stats *ls = &r->ls[i];
+    const rep_names *nm = &r->names[i];
     char kernel[sizeof ls->kernel + 1];
     memcpy(kernel, ls->kernel, sizeof ls->kernel);
     kernel[sizeof ls->kernel] = 0;
     ws_stats_set_text(g, d->kernel, kernel);
-    ws_stats_set_text(g, d->mode, ls->mode ? ls->mode : "functional");
-    if (ls->policy)
-        ws_stats_set_text(g, d->policy, ls->policy);
+    ws_stats_set_text(g, d->mode, nm->mode);
+    if (nm->policy[0])
+        ws_stats_set_text(g, d->policy, nm->policy);
     const char *res = ws_err_name(ls->result);
     ws_stats_set_text(g, d->result, res ? res : "?");
     ws_stats_set_dim3(g, d->grid, ls->grid);
@@ -194,8 +395,8 @@ static void fill(const ws_report *r, ws_stats_group *g, const ws_launch_stats *l
     for (int i = 0; i < MIX__COUNT; i++)
         ws_stats_set(g, d->mix[i], ls->mix[i]);
     /* cycles exist only in timing mode; leaving them unset hides cycles and ipc */
-    if (ls->cycles || (ls->mode && !strcmp(ls->mode, "timing")))
-        ws_stats_set(g, d->cycles, ls->cycles);
+    if (ls->cycles || ls->t.cycles || !strcmp(nm->mode, "timing"))
+        fill_timing(r, g, i);
     ws_stats_set_real(g, d->host_s, ls->host_seconds);
 }
 
@@ -217,7 +418,7 @@ static ws_stats_group **build(const ws_report *r, ws_stats_group **total)
         gs[i] = ws_stats_group_create(r->d.s, title);
         if (!gs[i])
             continue;
-        fill(r, gs[i], &r->ls[i]);
+        fill(r, gs[i], i);
         ws_stats_accumulate(*total, gs[i]);
     }
     ws_stats_set(*total, r->d.launches, r->n);
@@ -306,8 +507,23 @@ cJSON *ws_report_json(const ws_report *r)
     cJSON *arr = cJSON_AddArrayToObject(root, "launches");
     for (size_t i = 0; i < r->n && arr; i++) {
         cJSON *o = gs[i] ? ws_stats_json(gs[i]) : NULL;
-        if (o)
-            cJSON_AddItemToArray(arr, o);
+        if (!o)
+            continue;
+        const ws_timing_stats *t = &r->ls[i].t;
+        if (t->cycles) {
+            /* latency histogram: bucket b counts latencies in [2^b, 2^(b+1)) cycles,
+             * bucket 0 also 0-1, bucket 15 everything from 2^15 */
+            double h[16];
+            for (int k = 0; k < 16; k++)
+                h[k] = (double)t->mem_lat_hist[k];
+            cJSON *a = cJSON_CreateDoubleArray(h, 16);
+            if (a)
+                cJSON_AddItemToObject(o, "mem_lat_hist", a);
+        }
+        cJSON *mem = r->names[i].mem_json ? cJSON_Parse(r->names[i].mem_json) : NULL;
+        if (mem)
+            cJSON_AddItemToObject(o, "mem", mem);
+        cJSON_AddItemToArray(arr, o);
     }
     cJSON *t = ws_stats_json(total);
     if (t)
@@ -354,7 +570,11 @@ void ws_report_print_doc(FILE *f)
           "recomputed from the summed counters, and a formula whose divisor is 0 reports 0.\n"
           "The text report omits zero instruction-mix entries, and beyond 8 launches shows\n"
           "one block per kernel (its launches summed; `warpsim run --all-launches` shows\n"
-          "each). `cycles` and `ipc` appear in timing mode only. The JSON document is\n"
+          "each). Statistics from `cycles` to `fu_ldst_util` exist in timing mode only;\n"
+          "a timing-mode launch also has, in JSON, `mem_lat_hist` (16 buckets of memory\n"
+          "instruction latency: bucket b counts [2^b, 2^(b+1)) cycles, bucket 0 also 0..1,\n"
+          "bucket 15 everything above) and `mem`, the memory model's own statistics.\n"
+          "Statistics marked \"JSON only\" are raw inputs of formulas. The JSON document is\n"
           "`{\"config_source\": ..., \"config\": {...}, \"launches\": [{...}, ...], \"total\": {...}}`\n"
           "where `config` is the effective configuration (docs/CONFIG.md).\n\n"
           "| name | unit | definition |\n|---|---|---|\n",

@@ -23,8 +23,10 @@ typedef struct ws_report ws_report;
 ws_report *ws_report_create(const ws_config *cfg, const char *source);
 void ws_report_destroy(ws_report *r);
 
-/* Adds one launch (copied). Returns 0, or -1 when out of memory. */
+/* Adds one launch (copied, strings included). Returns 0, or -1 when out of memory. */
 int ws_report_add(ws_report *r, const ws_launch_stats *ls);
+/* Adds every launch of src to dst. */
+int ws_report_merge(ws_report *dst, const ws_report *src);
 size_t ws_report_count(const ws_report *r);
 /* Launches whose result is not WS_OK. */
 size_t ws_report_failed(const ws_report *r);

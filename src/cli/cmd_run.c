@@ -26,8 +26,7 @@ void cli_run_help(FILE *f)
           "the statistics of its kernel launches (docs/STATS.md). ARGS go to the workload\n"
           "(e.g. --size small|default|large, --quiet). Without WORKLOAD, runs a small\n"
           "default workload and says which.\n\noptions:\n" CLI_CFG_HELP
-          "  --sched NAME   warp scheduling policy of the timing model (stored; used once\n"
-          "                 the timing model lands)\n"
+          "  --sched NAME   warp scheduling policy of the timing model (core.scheduler)\n"
           "  --json FILE    also write the report as JSON to FILE\n"
           "  --no-report    do not print the text report\n"
           "  --all-launches print every launch; by default, beyond 8 launches the text\n"
@@ -76,10 +75,10 @@ int cli_run(int argc, char **argv)
     if (id < 0)
         return CLI_USAGE;
 
-    /* --sched becomes a configuration override once the timing model has the key */
+    /* --sched NAME is the override core.scheduler=NAME (noted only, were the key gone) */
     char sched_kv[128];
-    if (sched && ws_cfg_find("core", "sched")) {
-        snprintf(sched_kv, sizeof sched_kv, "core.sched=%.100s", sched);
+    if (sched && ws_cfg_find("core", "scheduler")) {
+        snprintf(sched_kv, sizeof sched_kv, "core.scheduler=%.100s", sched);
         if (cli_cfg_opt(&co, CLI_OPT_SET, sched_kv, a.cmd))
             return CLI_USAGE;
         sched = NULL;

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "func/func.h"
+#include "gpu/timing.h"
 
 const char *const ws_mix_name[MIX__COUNT] = {
     "alu", "sfu", "dp", "ld_global", "st_global", "ld_shared", "st_shared", "ld_local",
@@ -47,6 +48,8 @@ void ws_sim_destroy(ws_sim *s)
     while (s->modules)
         ws_module_unload(s, s->modules);
     devmem_fini(&s->mem);
+    for (size_t i = 0; i < s->n_launches; i++)
+        free(s->launches[i].t.mem_json);
     free(s->launches);
     free(s);
 }
@@ -301,10 +304,6 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     err[0] = 0;
     if (!m || !d || func < 0 || (uint32_t)func >= m->ptx->n_funcs || !m->ptx->funcs[func].is_entry)
         return WS_E_INVALID_VALUE;
-    if (s->cfg.sim.mode != WS_MODE_FUNCTIONAL) {
-        snprintf(err, errlen, "timing mode is not available yet (sim.mode=timing)");
-        return WS_E_INVALID_VALUE;
-    }
     const ptx_func *f = &m->ptx->funcs[func];
     uint32_t static_smem = (uint32_t)(m->ptx->shared_static + f->shared_static);
     ws_err rc = check_launch(s, f, d, static_smem, err, errlen);
@@ -345,14 +344,26 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
         return WS_E_OUT_OF_MEMORY;
     }
     double t0 = now_seconds();
-    uint64_t n_cta = (uint64_t)d->grid[0] * d->grid[1] * d->grid[2];
-    func_cta cta;
-    for (uint64_t i = 0; i < n_cta; i++) {
-        if (i)
-            memset(shared, 0, L->shared_bytes);
-        func_cta_init(&cta, L, (uint32_t)i, shared);
-        if (func_run_cta(L, &cta, warps))
-            break;
+    if (s->cfg.sim.mode == WS_MODE_TIMING) {
+        rc = timing_launch(&s->cfg, L, st, err, errlen);
+        if (rc != WS_OK && !L->fault.code) {
+            /* configuration / resource error before anything ran */
+            free(shared);
+            free(warps);
+            free(L);
+            s->n_launches--;
+            return rc;
+        }
+    } else {
+        uint64_t n_cta = (uint64_t)d->grid[0] * d->grid[1] * d->grid[2];
+        func_cta cta;
+        for (uint64_t i = 0; i < n_cta; i++) {
+            if (i)
+                memset(shared, 0, L->shared_bytes);
+            func_cta_init(&cta, L, (uint32_t)i, shared);
+            if (func_run_cta(L, &cta, warps))
+                break;
+        }
     }
     double t1 = now_seconds();
     rc = (ws_err)L->fault.code;
@@ -364,8 +375,9 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     memcpy(st->block, d->block, sizeof st->block);
     st->dyn_smem = d->dyn_smem;
     st->static_smem = static_smem;
-    st->regs_per_thread = f->maxnreg ? f->maxnreg : 0;
-    st->mode = "functional";
+    if (!st->regs_per_thread)
+        st->regs_per_thread = f->maxnreg;
+    st->mode = s->cfg.sim.mode == WS_MODE_TIMING ? "timing" : "functional";
     st->warp_insts = L->warp_insts;
     st->thread_insts = L->thread_insts;
     memcpy(st->mix, L->mix, sizeof st->mix);

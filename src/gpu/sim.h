@@ -63,6 +63,27 @@ typedef enum {
 } ws_mix;
 extern const char *const ws_mix_name[MIX__COUNT];
 
+/* Timing-mode statistics of one launch (docs/STATS.md). */
+typedef struct {
+    uint64_t cycles;             /* core cycles from launch to the last warp's end   */
+    uint32_t n_sm, n_schedulers, warp_size, max_warps_per_sm;
+    uint32_t ctas_per_sm;        /* occupancy limit for this kernel                 */
+    const char *occupancy_limiter;
+    uint32_t regs_per_thread;    /* used for the register limit                     */
+    uint64_t slot[8];            /* scheduler issue slots by outcome (sched.h WR_*)  */
+    uint64_t idle_slots;         /* scheduler-cycles with no warp assigned           */
+    uint64_t stall_cycles;       /* SM-cycles with resident warps and no issue       */
+    uint64_t warps_in_flight_sum, resident_warps_sum, active_sm_cycles;
+    uint64_t fu_busy[4];         /* sp, sfu, dp, ldst unit-cycles                    */
+    uint32_t fu_count[4];
+    uint64_t mem_insts, mem_reqs, mem_bytes_used;
+    uint64_t resfail[3];         /* CSF, MSHRF, MQF                                  */
+    uint64_t ldst_stall_cycles;
+    uint64_t mem_lat_sum, mem_lat_max, mem_lat_n, mem_lat_hist[16];
+    uint64_t shared_conflict_cycles, ifetch_misses;
+    char *mem_json;              /* the memory model's own statistics (JSON text)   */
+} ws_timing_stats;
+
 typedef struct {
     char kernel[128];
     uint32_t grid[3], block[3];
@@ -75,6 +96,7 @@ typedef struct {
     uint64_t cycles;           /* timing mode only                                    */
     double host_seconds;       /* wall time of the launch on the host                 */
     ws_err result;
+    ws_timing_stats t;         /* timing mode only (t.cycles == 0 otherwise)           */
 } ws_launch_stats;
 
 /* Runs a kernel to completion (functional or timing mode per the config). On a fault

@@ -249,6 +249,10 @@ static void put_mods(sbuf *b, const ptx_insn *in)
         mod(b, NAME(pm, in->sub));
         return;
     }
+    case OP_PMEVENT:
+        if (in->sub)
+            mod(b, "mask");
+        return;
     case OP_BRA:
     case OP_CALL:
     case OP_RET:

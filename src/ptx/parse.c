@@ -906,7 +906,9 @@ static void parse_init(parser *P, uint32_t si, const vattr *v, int open, uint64_
     init_value(P, &c, 0);
     if (open) {
         uint64_t row = inner * v->vec;
-        uint64_t n = (c.n + row - 1) / row * row;
+        uint64_t n = row ? (c.n + row - 1) / row * row : 0;
+        if (!row && c.n)
+            FAIL(P, "too many initializers for '%s'", m->strtab + m->syms[si].name);
         uint64_t size = n * c.esz;
         if (size > MAX_INIT_BYTES || c.base + size > MAX_INIT_BYTES)
             FAIL(P, "initialized data too large");
@@ -949,10 +951,11 @@ static uint32_t parse_declarator(parser *P, int space, const vattr *v, int32_t f
     uint64_t count = 1, inner = 1;
     int open = 0, ndims = 0;
     while (P->t.kind == TK_LBRACK) {
+        uint32_t bl = P->t.line, bc = P->t.col;
         next(P);
         if (P->t.kind == TK_RBRACK) {
             if (ndims)
-                FAIL(P, "only the first array dimension may be omitted");
+                fail_at(P, bl, bc, "only the first array dimension may be omitted");
             open = 1;
         } else {
             uint64_t n = expect_uint(P, "an array size", MAX_VAR_BYTES);
@@ -1146,7 +1149,6 @@ static void parse_perf(parser *P, perf *pf)
             break;
         case D_NORETURN:
         case D_EXPLICITCLUSTER: next(P); break;
-        case D_PRAGMA: parse_pragma(P); break;
         default: return;
         }
     }
@@ -1658,6 +1660,10 @@ static const char *apply_word(ptx_insn *in, dstate *st, int w)
         if (w == W_NAN)
             return set_sub(in, st, 1);
         return bad;
+    case OP_PMEVENT:
+        if (w == W_MASK)
+            return set_sub(in, st, 1);
+        return bad;
     case OP_BRA:
     case OP_CALL:
     case OP_RET:
@@ -1887,7 +1893,7 @@ static const char *check_combo(ptx_insn *in, const dstate *st)
     case OP_PREFETCHU:
         if (!in->sub)
             return "needs a cache level (.L1 or .L2)";
-        if (in->space != SP_GENERIC && in->space != SP_GLOBAL && in->space != SP_LOCAL)
+        if (in->space > SP_GENERIC && in->space != SP_GLOBAL && in->space != SP_LOCAL)
             return "needs .global, .local or generic addressing";
         break;
     case OP_BAR:

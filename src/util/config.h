@@ -63,8 +63,12 @@ typedef enum { WS_MODE_FUNCTIONAL, WS_MODE_TIMING } ws_mode;
     X(sim, mode, ENUM, "functional", 0, 0, "", "functional (results only) or timing (cycles)")   \
     X(sim, seed, U64, "1", 0, 18446744073709551615.0, "", "seed of every pseudo-random choice")
 
+#include "core/core_cfg.h"
+#include "mem/mem_cfg.h"
+
 /* Every section, in dump order: X(section, list macro). */
-#define WS_CONFIG_SECTIONS(S) S(gpu, WS_CONFIG_GPU) S(func, WS_CONFIG_FUNC) S(sim, WS_CONFIG_SIM)
+#define WS_CONFIG_SECTIONS(S) S(gpu, WS_CONFIG_GPU) S(func, WS_CONFIG_FUNC) S(sim, WS_CONFIG_SIM) \
+    WS_CONFIG_CORE_SECTIONS(S) WS_CONFIG_MEM_SECTIONS(S)
 
 #define WS_CFG_FIELD_UINT(k) uint32_t k;
 #define WS_CFG_FIELD_INT(k) int32_t k;

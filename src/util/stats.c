@@ -544,7 +544,7 @@ static void fmt_real(char *buf, size_t n, double v)
 static int shown(const ws_stats_group *g, int i)
 {
     const stat_def *d = &g->s->defs[i];
-    if (!ws_stats_is_set(g, i))
+    if (!ws_stats_is_set(g, i) || (d->flags & WS_STAT_JSON_ONLY))
         return 0;
     if ((d->flags & WS_STAT_HIDE_ZERO) && d->kind != WS_STAT_TEXT && d->kind != WS_STAT_DIM3 &&
         ws_stats_value(g, i) == 0)
@@ -637,6 +637,8 @@ void ws_stats_print_doc(const ws_stats *s, FILE *f)
             fprintf(f, "; `= %s`", d->expr);
         if (d->flags & WS_STAT_NO_TOTAL)
             fputs(" (not in totals)", f);
+        if (d->flags & WS_STAT_JSON_ONLY)
+            fputs(" (JSON only)", f);
         fputs(" |\n", f);
     }
 }

@@ -32,6 +32,7 @@ enum {
     WS_STAT_HIDE_ZERO = 1u << 0, /* text printer skips it while its value is 0          */
     WS_STAT_NO_TOTAL = 1u << 1,  /* per-group only: ws_stats_accumulate leaves it unset  */
     WS_STAT_MAX = 1u << 2,       /* accumulate keeps the maximum instead of the sum      */
+    WS_STAT_JSON_ONLY = 1u << 3, /* raw inputs of formulas: in JSON, not in the text     */
 };
 
 typedef struct ws_stats ws_stats;

@@ -90,11 +90,15 @@ static void test_presets(void **state)
     assert_int_equal(c.gpu.mem_mhz, 1375);
     assert_true(c.gpu.dram_bytes == 3ull << 30);
 
-    /* every preset sets every key (so it documents every value) */
+    /* every preset sets every [gpu], [func] and [sim] key, each with its source; the
+     * timing sections may rely on the defaults */
     for (size_t i = 0; ws_config_preset_name(i); i++) {
         const char *t = ws_config_preset(ws_config_preset_name(i));
         assert_non_null(t);
         for (const ws_cfg_param *p = ws_cfg_params; p->key; p++) {
+            if (strcmp(p->section, "gpu") && strcmp(p->section, "func") &&
+                strcmp(p->section, "sim"))
+                continue;
             char pat[96];
             snprintf(pat, sizeof pat, "\n%s = ", p->key);
             if (!strstr(t, pat))
@@ -214,15 +218,24 @@ static void test_file_errors(void **state)
     assert_non_null(strstr(err, want));
     unlink(path);
 
-    write_tmp(path, sizeof path, "[gpu]\nn_sm = 20\n[mem]\nx = 1\n");
+    write_tmp(path, sizeof path, "[gpu]\nn_sm = 20\n[nosuch]\nx = 1\n");
     assert_int_equal(ws_config_load(&c, path, err, sizeof err), -1);
-    snprintf(want, sizeof want, "%s:4: unknown section [mem]", path);
+    snprintf(want, sizeof want, "%s:4: unknown section [nosuch]", path);
     assert_non_null(strstr(err, want));
     unlink(path);
 
     write_tmp(path, sizeof path, "[gpu]\nn_sm = 20\nthis line has no equals sign\n");
     assert_int_equal(ws_config_load(&c, path, err, sizeof err), -1);
     snprintf(want, sizeof want, "%s:3: syntax error", path);
+    assert_non_null(strstr(err, want));
+    unlink(path);
+
+    /* inih reads at most 200 bytes a line; longer lines are an error, not split */
+    char longf[400];
+    snprintf(longf, sizeof longf, "[gpu]\n; %0250d\nn_sm = 20\n", 0);
+    write_tmp(path, sizeof path, longf);
+    assert_int_equal(ws_config_load(&c, path, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:2: line longer than", path);
     assert_non_null(strstr(err, want));
     unlink(path);
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "func/exec.h"
+#include "func/func.h"
 
 #define WS 32
 #define NREG 16
@@ -1110,10 +1111,17 @@ static void test_mov_vector(void **st)
     ptx_insn unpack8 = MK(OP_MOV, PT_B32, v8, R(13));
     ptx_insn sink = MK(OP_MOV, PT_B32, vs, R(14));
     char why[256] = "";
-#ifdef EX_CTX_HAS_POOL
+    /* handlers reach the module's pool through the warp */
+    func_prog prog = {.m = &m};
+    func_launch L;
+    memset(&L, 0, sizeof L);
+    L.prog = &prog;
+    func_warp w;
+    memset(&w, 0, sizeof w);
+    w.L = &L;
     rig g;
     rig_init(&g);
-    g.x.pool = pool;
+    g.x.w = &w;
     fill(&g, 1, 0x89ABCDEF);
     fill(&g, 2, 0x01234567);
     exec_fn fn = exec_bind_int(&m, &f, &pack, why, sizeof why);
@@ -1139,18 +1147,30 @@ static void test_mov_vector(void **st)
     assert_int_equal(*reg(&g, 8, 9), 0x22);
     assert_int_equal(*reg(&g, 9, 9), 0x33);
     assert_int_equal(*reg(&g, 10, 9), 0x44);
+    /* {r6, _}: the sink element is dropped */
     fill(&g, 14, 0xBEEF0000CAFE);
+    fill(&g, 7, SENT);
     fn = exec_bind_int(&m, &f, &sink, why, sizeof why);
     assert_non_null(fn);
     fn(&g.x, &sink);
     assert_int_equal(*reg(&g, 6, 0), 0xCAFE);
-#else
-    /* exec_ctx cannot reach the pool yet: the binder says so instead of guessing */
-    assert_null(exec_bind_int(&m, &f, &pack, why, sizeof why));
+    assert_int_equal(*reg(&g, 7, 0), SENT);
+    /* inactive lanes keep their elements */
+    g.x.mask = 1;
+    fill(&g, 0, 0x1111111122222222);
+    fn = exec_bind_int(&m, &f, &unpack, why, sizeof why);
+    fn(&g.x, &unpack);
+    assert_int_equal(*reg(&g, 1, 0), 0x22222222);
+    assert_int_equal(*reg(&g, 1, 1), 0x76543210);
+
+    /* a vector destination of sinks only, and slots outside the pool, are refused */
+    const ptx_operand vsinks = {.kind = OK_VEC, .r = 6, .n = 2}; /* {_, r7}: fine */
+    ptx_insn ok = MK(OP_MOV, PT_B32, vsinks, R(14));
+    assert_non_null(exec_bind_int(&m, &f, &ok, why, sizeof why));
+    const ptx_operand vout = {.kind = OK_VEC, .r = 10, .n = 4};
+    ptx_insn out = MK(OP_MOV, PT_B64, R(0), vout);
+    assert_null(exec_bind_int(&m, &f, &out, why, sizeof why));
     assert_non_null(strstr(why, "pool"));
-    assert_null(exec_bind_int(&m, &f, &unpack8, why, sizeof why));
-    (void)pack16; (void)unpack; (void)sink;
-#endif
     const ptx_operand v3 = {.kind = OK_VEC, .r = 0, .n = 3};
     ptx_insn three = MK(OP_MOV, PT_B64, R(0), v3);
     assert_null(exec_bind_int(&m, &f, &three, why, sizeof why));
@@ -1250,6 +1270,14 @@ static void test_refusals(void **st)
     refused(&sl, "slct");
     ptx_insn m24 = MK(OP_MUL24, PT_U32, D0, A1, B2);
     refused(&m24, ".lo or .hi");
+    ptx_insn mf = MK(OP_MOV, PT_U64, D0, ((ptx_operand){.kind = OK_FUNC, .r = 0}));
+    refused(&mf, "function address");
+    ptx_insn bad_slot = MK(OP_ADD, PT_U32, D0, A1, R(NREG + 5));
+    ptx_func fn;
+    memset(&fn, 0, sizeof fn);
+    fn.n_regs = NREG;
+    char why[256] = "";
+    assert_null(exec_bind_int(NULL, &fn, &bad_slot, why, sizeof why));
 }
 
 int main(void)

@@ -268,8 +268,11 @@ static void test_report(void **state)
     b.mix[MIX_LD_GLOBAL] = 0;
     b.host_seconds = 1.5;
     b.result = WS_E_ILLEGAL_ADDRESS;
+    char policy[16] = "gto";   /* the report copies strings: the simulation may be gone */
+    b.policy = policy;
     assert_int_equal(ws_report_add(r, &a), 0);
     assert_int_equal(ws_report_add(r, &b), 0);
+    strcpy(policy, "XXX");
     assert_int_equal(ws_report_count(r), 2);
     assert_int_equal(ws_report_failed(r), 1);
 
@@ -292,6 +295,12 @@ static void test_report(void **state)
     assert_true(NUM(l0, "thread_insts_per_sec") == 4800);
     assert_true(NUM(l0, "warp_insts_per_sec") == 200);
     assert_null(cJSON_GetObjectItemCaseSensitive(l0, "cycles"));   /* functional mode */
+    assert_null(cJSON_GetObjectItemCaseSensitive(l0, "policy"));
+    assert_string_equal(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(l, 1), "policy")->valuestring, "gto");
+    assert_string_equal(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(l, 1), "result")->valuestring,
+        ws_err_name(WS_E_ILLEGAL_ADDRESS));
     assert_true(NUM(t, "launches") == 2);
     assert_true(NUM(t, "ctas") == 6);
     assert_true(NUM(t, "warp_insts") == 400);
@@ -347,6 +356,84 @@ static void test_report(void **state)
     free(buf);
 }
 
+/* A timing-mode launch: cycles, rates, issue slots, unit utilisation, memory latency. */
+static void test_report_timing(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);   /* 700 MHz */
+    ws_report *r = ws_report_create(&cfg, "gtx480");
+    ws_launch_stats a;
+    memset(&a, 0, sizeof a);
+    snprintf(a.kernel, sizeof a.kernel, "k");
+    a.grid[0] = a.grid[1] = a.grid[2] = 1;
+    a.block[0] = 64, a.block[1] = a.block[2] = 1;
+    a.mode = "timing";
+    a.policy = "gto";
+    a.warp_insts = 500;
+    a.thread_insts = 16000;
+    a.cycles = a.t.cycles = 1400;            /* 2 us at 700 MHz */
+    a.t.n_sm = 15;
+    a.t.ctas_per_sm = 8;
+    char limiter[16] = "warps", mem[64] = "{\"l2_hits\": 7}";
+    a.t.occupancy_limiter = limiter;
+    a.t.mem_json = mem;
+    a.t.slot[0] = 500;                       /* issued */
+    a.t.slot[2] = 300;                       /* scoreboard */
+    a.t.idle_slots = 200;                    /* 1000 slots */
+    a.t.fu_count[0] = 2;
+    a.t.fu_busy[0] = 4200;                   /* of 2 x 15 x 1400 = 42000 */
+    a.t.mem_insts = 10;
+    a.t.mem_reqs = 40;
+    a.t.mem_lat_sum = 4000;
+    a.t.mem_lat_n = 10;
+    a.t.mem_lat_max = 900;
+    a.t.mem_lat_hist[8] = 10;
+    a.t.warps_in_flight_sum = 3000;
+    a.t.active_sm_cycles = 1000;
+    assert_int_equal(ws_report_add(r, &a), 0);
+    strcpy(limiter, "XXX");   /* copied at add time */
+    strcpy(mem, "garbage");
+    cJSON *j = ws_report_json(r);
+    cJSON *l0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "launches"), 0);
+#define NUM(o, k) (cJSON_GetObjectItemCaseSensitive((o), (k))->valuedouble)
+    assert_true(NUM(l0, "cycles") == 1400);
+    assert_true(NUM(l0, "ipc") == 500.0 / 1400);
+    assert_true(NUM(l0, "opc") == 16000.0 / 1400);
+    assert_true(NUM(l0, "sim_seconds") == 1400 / 700e6);
+    assert_true(NUM(l0, "sched_slots") == 1000);
+    assert_true(NUM(l0, "issue_utilization") == 0.5);
+    assert_true(NUM(l0, "slot_scoreboard") == 300);
+    assert_true(NUM(l0, "fu_sp_util") == 0.1);
+    assert_true(NUM(l0, "reqs_per_mem_inst") == 4);
+    assert_true(NUM(l0, "mem_lat_mean") == 400);
+    assert_true(NUM(l0, "mem_lat_max") == 900);
+    assert_true(NUM(l0, "warps_in_flight") == 3);
+    assert_true(NUM(l0, "ctas_per_sm") == 8);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(l0, "occupancy_limiter")->valuestring,
+                        "warps");
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(l0, "policy")->valuestring, "gto");
+    cJSON *h = cJSON_GetObjectItemCaseSensitive(l0, "mem_lat_hist");
+    assert_int_equal(cJSON_GetArraySize(h), 16);
+    assert_true(cJSON_GetArrayItem(h, 8)->valuedouble == 10);
+    assert_true(NUM(cJSON_GetObjectItemCaseSensitive(l0, "mem"), "l2_hits") == 7);
+#undef NUM
+    cJSON_Delete(j);
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ws_report_print_text(r, f, 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "issue_utilization"));
+    assert_non_null(strstr(buf, "sim_seconds"));
+    assert_non_null(strstr(buf, "timing"));
+    assert_null(strstr(buf, "mem_lat_sum"));          /* JSON only */
+    assert_null(strstr(buf, "warps_in_flight_sum"));
+    free(buf);
+    ws_report_destroy(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +445,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_json, setup, teardown),
         cmocka_unit_test_setup_teardown(test_doc, setup, teardown),
         cmocka_unit_test(test_report),
+        cmocka_unit_test(test_report_timing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,52 @@
+/* core_cfg.h - configuration keys of the SM pipeline ([core]) and the warp
+ * schedulers ([sched]); rows of the parameter table in util/config.h.
+ * X(section, key, type, default, min, max, unit, description).
+ * Defaults are the GTX480 (Fermi) values; latencies and initiation intervals follow
+ * GPGPU-Sim's published GTX480 configuration (ADD/MUL/MAD/DIV per class). */
+#ifndef WS_CORE_CORE_CFG_H
+#define WS_CORE_CORE_CFG_H
+
+#define WS_CONFIG_CORE(X)                                                                        \
+    X(core, scheduler, STR, "gto", 1, 63, "", "warp scheduling policy (warpsim list --scheds)")  \
+    X(core, n_schedulers, UINT, "2", 1, 16, "", "warp schedulers per SM; warp w belongs to scheduler w mod n") \
+    X(core, ibuf_entries, UINT, "2", 1, 16, "insts", "instruction buffer entries per warp")      \
+    X(core, fetch_per_cycle, UINT, "1", 1, 64, "warps", "warps whose instruction buffer is filled per cycle") \
+    X(core, regs_per_thread, UINT, "0", 0, 65536, "registers", "registers per thread for occupancy; 0 = estimate from the PTX (liveness)") \
+    X(core, n_sp, UINT, "2", 0, 64, "units", "SP (integer/fp32) pipelines")                      \
+    X(core, n_sfu, UINT, "1", 0, 64, "units", "SFU pipelines")                                  \
+    X(core, n_dp, UINT, "1", 0, 64, "units", "double-precision pipelines")                      \
+    X(core, n_ldst, UINT, "1", 1, 64, "units", "LD/ST pipelines")                               \
+    X(core, lat_alu, UINT, "4", 1, 10000, "cycles", "latency: integer add/logic/move/compare")   \
+    X(core, ii_alu, UINT, "1", 1, 10000, "cycles", "initiation interval: integer add/logic")     \
+    X(core, lat_imul, UINT, "5", 1, 10000, "cycles", "latency: integer mul/mad")                 \
+    X(core, ii_imul, UINT, "2", 1, 10000, "cycles", "initiation interval: integer mul/mad")      \
+    X(core, lat_idiv, UINT, "145", 1, 10000, "cycles", "latency: integer div/rem")               \
+    X(core, ii_idiv, UINT, "8", 1, 10000, "cycles", "initiation interval: integer div/rem")      \
+    X(core, lat_fp, UINT, "4", 1, 10000, "cycles", "latency: fp32 add/mul/fma, conversions")     \
+    X(core, ii_fp, UINT, "1", 1, 10000, "cycles", "initiation interval: fp32")                   \
+    X(core, lat_fdiv, UINT, "39", 1, 10000, "cycles", "latency: fp32 div")                       \
+    X(core, ii_fdiv, UINT, "4", 1, 10000, "cycles", "initiation interval: fp32 div")             \
+    X(core, lat_dp, UINT, "8", 1, 10000, "cycles", "latency: fp64 add/mul/fma")                  \
+    X(core, ii_dp, UINT, "8", 1, 10000, "cycles", "initiation interval: fp64")                   \
+    X(core, lat_ddiv, UINT, "330", 1, 10000, "cycles", "latency: fp64 div")                      \
+    X(core, ii_ddiv, UINT, "130", 1, 10000, "cycles", "initiation interval: fp64 div")           \
+    X(core, lat_sfu, UINT, "20", 1, 10000, "cycles", "latency: SFU (rcp, sqrt, sin, ex2 ...)")   \
+    X(core, ii_sfu, UINT, "8", 1, 10000, "cycles", "initiation interval: SFU (4 lanes x 8 cycles per warp)") \
+    X(core, lat_shared, UINT, "24", 1, 10000, "cycles", "latency: shared memory access without bank conflicts") \
+    X(core, shared_banks, UINT, "32", 1, 256, "banks", "shared memory banks (4 bytes wide)")     \
+    X(core, lat_const, UINT, "8", 1, 10000, "cycles", "latency: constant/param space hit")       \
+    X(core, lat_branch, UINT, "4", 1, 10000, "cycles", "latency: branch / control instruction")  \
+    X(core, ldst_queue, UINT, "8", 1, 4096, "requests", "a memory instruction issues only while the LD/ST queue toward the L1D holds fewer requests") \
+    X(core, watchdog_cycles, U64, "1000000", 0, 18446744073709551615.0, "cycles", "no instruction issued and no memory progress for this long = deadlock report; 0 = off")
+
+#define WS_CONFIG_SCHED(X)                                                                       \
+    X(sched, two_level_active, UINT, "8", 1, 1024, "warps", "two-level: warps in the active set per scheduler") \
+    X(sched, recency_bits, UINT, "6", 1, 16, "bits", "MOTRR+Recency: width of the saturating recency counter") \
+    X(sched, recency_num, UINT, "1", 0, 1024, "", "MOTRR+Recency: R = 1 for num/den of the active warps (numerator)") \
+    X(sched, recency_den, UINT, "2", 1, 1024, "", "MOTRR+Recency: denominator of that fraction") \
+    X(sched, max_num_warp, UINT, "48", 1, 1024, "", "MOTRR+Recency: priority offset MAX_NUM_WARP of Algorithm 1") \
+    X(sched, lrr_quantum, UINT, "0", 0, 1000000, "cycles", "static-select: LRR time quantum (0 = plain LRR)")
+
+#define WS_CONFIG_CORE_SECTIONS(S) S(core, WS_CONFIG_CORE) S(sched, WS_CONFIG_SCHED)
+
+#endif

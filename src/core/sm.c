@@ -1,0 +1,1188 @@
+/* sm.c - the SM pipeline of the timing model (see sm.h for the stage order).
+ *
+ * Warp slots are grouped by CTA slot: CTA slot k owns warp slots
+ * [k * cta_warps, (k+1) * cta_warps), so a CTA's functional warps are contiguous
+ * (func_cta_try_release wants them so) and nothing fragments. Warp slot w belongs to
+ * scheduler w mod n_schedulers.
+ *
+ * Scoreboard: a pending-write counter per register of the warp's register pool
+ * (frame base + slot), so calls never alias. Calls and returns wait until the warp
+ * has nothing in flight. The carry flag of add.cc/addc is not tracked (the pair is
+ * always adjacent and dependent through registers in nvcc output).
+ *
+ * Completions of fixed-latency work sit in a timing wheel; global/local memory
+ * instructions wait for their requests (mem_req, tag = in-flight instruction).
+ */
+#include "core/sm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/err.h"
+
+const char *const fu_name[FU__COUNT] = {"sp", "sfu", "dp", "ldst"};
+
+/* ---- static instruction info ------------------------------------------------------- */
+static void add_reg(insn_info *ii, uint32_t r, int dst)
+{
+    if (r == UINT32_MAX)
+        return;
+    if (dst && ii->n_dst < 4)
+        ii->dst[ii->n_dst++] = r;
+    else if (!dst && ii->n_src < 8)
+        ii->src[ii->n_src++] = r;
+}
+
+static void operand_regs(const ptx_module *m, const ptx_operand *o, insn_info *ii, int dst)
+{
+    switch (o->kind) {
+    case OK_REG:
+        add_reg(ii, o->r, dst);
+        break;
+    case OK_VEC:
+        for (uint32_t i = 0; i < o->n; i++)
+            add_reg(ii, m->pool[o->r + i], dst);
+        break;
+    case OK_ADDR:
+        if (o->base == OK_REG)
+            add_reg(ii, o->r, 0);
+        break;
+    default:
+        break;
+    }
+}
+
+static int n_dsts(const ptx_insn *in)
+{
+    switch (in->op) {
+    case OP_ST: case OP_RED: case OP_BRA: case OP_BRX: case OP_CALL: case OP_RET: case OP_EXIT:
+    case OP_BARRIER: case OP_MEMBAR: case OP_FENCE: case OP_PREFETCH: case OP_PREFETCHU:
+    case OP_TRAP: case OP_BRKPT: case OP_NANOSLEEP: case OP_PMEVENT: case OP_NOP:
+        return 0;
+    case OP_BAR:
+        return in->sub == BAR_RED_POPC || in->sub == BAR_RED_AND || in->sub == BAR_RED_OR;
+    case OP_SETP: case OP_SHFL: case OP_MATCH:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+static insn_class classify(const ptx_insn *in)
+{
+    int f64 = in->type == PT_F64 || in->type2 == PT_F64;
+    switch (in->op) {
+    case OP_LD: case OP_LDU: case OP_ST:
+        switch (in->space) {
+        case SP_SHARED: return IC_MEM_SHARED;
+        case SP_CONST: return IC_MEM_CONST;
+        case SP_PARAM: return IC_MEM_PARAM;
+        case SP_GLOBAL: return IC_MEM_GLOBAL;
+        case SP_LOCAL: return IC_MEM_LOCAL;
+        default: return IC_MEM_GENERIC;
+        }
+    case OP_ATOM: case OP_RED:
+        return in->space == SP_SHARED ? IC_ATOM_SHARED : IC_ATOM_GLOBAL;
+    case OP_BRA: case OP_BRX: case OP_EXIT:
+        return IC_BRANCH;
+    case OP_CALL: case OP_RET:
+        return IC_CALL;    /* both change the register frame */
+    case OP_BAR: case OP_BARRIER:
+        return IC_BAR;
+    case OP_MEMBAR: case OP_FENCE:
+        return IC_MEMBAR;
+    case OP_DIV: case OP_REM:
+        if (ptx_type_is_float((ptx_type)in->type))
+            return f64 ? IC_DDIV : IC_FDIV;
+        return IC_IDIV;
+    default:
+        break;
+    }
+    if (in->cls == PC_SFU)
+        return f64 ? IC_DP : IC_SFU;
+    if (ptx_type_is_float((ptx_type)in->type) || in->op == OP_CVT) {
+        if (f64 && in->op != OP_MOV && in->op != OP_SELP && in->op != OP_SETP)
+            return IC_DP;
+        return in->op == OP_MOV || in->op == OP_SELP ? IC_ALU : IC_FP;
+    }
+    switch (in->op) {
+    case OP_MUL: case OP_MAD: case OP_MADC: case OP_MUL24: case OP_MAD24: case OP_SAD:
+    case OP_DP4A: case OP_DP2A:
+        return IC_IMUL;
+    default:
+        return IC_ALU;
+    }
+}
+
+int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg)
+{
+    const struct { uint32_t lat, ii; uint8_t fu; } cls[IC__COUNT] = {
+        [IC_ALU] = {cfg->core.lat_alu, cfg->core.ii_alu, FU_SP},
+        [IC_IMUL] = {cfg->core.lat_imul, cfg->core.ii_imul, FU_SP},
+        [IC_IDIV] = {cfg->core.lat_idiv, cfg->core.ii_idiv, FU_SP},
+        [IC_FP] = {cfg->core.lat_fp, cfg->core.ii_fp, FU_SP},
+        [IC_FDIV] = {cfg->core.lat_fdiv, cfg->core.ii_fdiv, FU_SP},
+        [IC_DP] = {cfg->core.lat_dp, cfg->core.ii_dp, FU_DP},
+        [IC_DDIV] = {cfg->core.lat_ddiv, cfg->core.ii_ddiv, FU_DP},
+        [IC_SFU] = {cfg->core.lat_sfu, cfg->core.ii_sfu, FU_SFU},
+        [IC_BRANCH] = {cfg->core.lat_branch, cfg->core.ii_alu, FU_SP},
+        [IC_CALL] = {cfg->core.lat_branch, cfg->core.ii_alu, FU_SP},
+        [IC_BAR] = {cfg->core.lat_alu, cfg->core.ii_alu, FU_SP},
+        [IC_MEMBAR] = {cfg->core.lat_alu, cfg->core.ii_alu, FU_SP},
+        [IC_MEM_SHARED] = {cfg->core.lat_shared, 1, FU_LDST},
+        [IC_MEM_CONST] = {cfg->core.lat_const, 1, FU_LDST},
+        [IC_MEM_PARAM] = {cfg->core.lat_const, 1, FU_LDST},
+        [IC_MEM_GLOBAL] = {1, 1, FU_LDST},
+        [IC_MEM_LOCAL] = {1, 1, FU_LDST},
+        [IC_MEM_GENERIC] = {1, 1, FU_LDST},
+        [IC_ATOM_SHARED] = {cfg->core.lat_shared, 1, FU_LDST},
+        [IC_ATOM_GLOBAL] = {1, 1, FU_LDST},
+    };
+    t->n_funcs = m->n_funcs;
+    t->info = calloc(m->n_funcs ? m->n_funcs : 1, sizeof *t->info);
+    if (!t->info)
+        return -1;
+    for (uint32_t fi = 0; fi < m->n_funcs; fi++) {
+        const ptx_func *f = &m->funcs[fi];
+        if (f->is_decl)
+            continue;
+        t->info[fi] = calloc(f->n_insns ? f->n_insns : 1, sizeof **t->info);
+        if (!t->info[fi])
+            return -1;
+        for (uint32_t k = 0; k < f->n_insns; k++) {
+            const ptx_insn *in = &f->insns[k];
+            insn_info *ii = &t->info[fi][k];
+            insn_class c = classify(in);
+            ii->cls = (uint8_t)c;
+            ii->fu = cls[c].fu;
+            if (ii->fu == FU_DP && cfg->core.n_dp == 0)
+                ii->fu = FU_SP;
+            if (ii->fu == FU_SFU && cfg->core.n_sfu == 0)
+                ii->fu = FU_SP;
+            ii->lat = (uint16_t)(cls[c].lat > 65535 ? 65535 : cls[c].lat);
+            ii->ii = (uint16_t)(cls[c].ii > 65535 ? 65535 : cls[c].ii);
+            if (in->guard >= 0)
+                add_reg(ii, (uint32_t)in->guard, 0);
+            int nd = n_dsts(in);
+            for (uint32_t o = 0; o < in->nops; o++) {
+                const ptx_operand *op = &in->ops[o];
+                int is_dst = (int)o < nd && op->kind != OK_ADDR;
+                operand_regs(m, op, ii, is_dst);
+            }
+        }
+    }
+    return 0;
+}
+
+void insn_table_free(insn_table *t)
+{
+    if (t->info)
+        for (uint32_t i = 0; i < t->n_funcs; i++)
+            free(t->info[i]);
+    free(t->info);
+    t->info = NULL;
+}
+
+/* ---- occupancy ------------------------------------------------------------------------ */
+/* Registers per thread: the config's, or the PTX's own .maxnreg, or an estimate of
+ * peak register pressure: the most 32-bit register units live at once (liveness over
+ * the CFG), plus two for addresses and the stack pointer that ptxas keeps. */
+static uint32_t estimate_regs(const ptx_module *m, const ptx_func *f);
+
+occupancy occupancy_compute(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
+                            uint32_t cta_threads, uint32_t smem_per_cta)
+{
+    occupancy o = {0, smem_per_cta, 0, "ctas"};
+    uint32_t ws = cfg->gpu.warp_size;
+    uint32_t warps = (cta_threads + ws - 1) / ws;
+    o.regs_per_thread = cfg->core.regs_per_thread ? cfg->core.regs_per_thread
+                        : k->maxnreg ? k->maxnreg : estimate_regs(m, k);
+    if (o.regs_per_thread > cfg->gpu.max_regs_per_thread)
+        o.regs_per_thread = cfg->gpu.max_regs_per_thread;
+    uint32_t unit = cfg->gpu.reg_alloc_unit ? cfg->gpu.reg_alloc_unit : 1;
+    uint32_t regs_warp = (o.regs_per_thread * ws + unit - 1) / unit * unit;
+    uint32_t lim = cfg->gpu.max_ctas_per_sm;
+    uint32_t by_threads = cfg->gpu.max_threads_per_sm / (warps * ws);
+    uint32_t by_warps = cfg->gpu.max_warps_per_sm / warps;
+    uint32_t by_regs = regs_warp ? cfg->gpu.regs_per_sm / (regs_warp * warps) : lim;
+    uint32_t by_smem = smem_per_cta ? cfg->gpu.shared_per_sm / smem_per_cta : lim;
+    if (by_threads < lim) { lim = by_threads; o.limiter = "threads"; }
+    if (by_warps < lim) { lim = by_warps; o.limiter = "warps"; }
+    if (by_regs < lim) { lim = by_regs; o.limiter = "registers"; }
+    if (by_smem < lim) { lim = by_smem; o.limiter = "shared"; }
+    o.ctas_per_sm = lim;
+    return o;
+}
+
+static uint32_t reg_units(const ptx_func *f, uint32_t r)
+{
+    switch (ptx_type_size[f->regs[r].type]) {
+    case 8: return 2;
+    case 16: return 4;
+    default: return f->regs[r].type == PT_PRED ? 0 : 1;
+    }
+}
+
+static uint32_t estimate_regs(const ptx_module *m, const ptx_func *f)
+{
+    (void)m;
+    const ptx_cfg *c = f->cfg;
+    if (!c || c->n_blocks == 0 || f->n_regs == 0)
+        return 8;
+    uint32_t words = (f->n_regs + 63) / 64, nb = c->n_blocks;
+    uint64_t *live_in = calloc((size_t)nb * words, 8), *use = calloc((size_t)nb * words, 8);
+    uint64_t *def = calloc((size_t)nb * words, 8), *cur = calloc(words, 8);
+    insn_table one = {0};
+    (void)one;
+    uint32_t best = 0;
+    if (!live_in || !use || !def || !cur)
+        goto out;
+    /* per block use (read before written) and def sets, from the operand layout */
+    for (uint32_t b = 0; b < nb; b++) {
+        uint64_t *u = use + (size_t)b * words, *d = def + (size_t)b * words;
+        for (uint32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
+            insn_info ii;
+            memset(&ii, 0, sizeof ii);
+            const ptx_insn *in = &f->insns[i];
+            if (in->guard >= 0)
+                add_reg(&ii, (uint32_t)in->guard, 0);
+            int nd = n_dsts(in);
+            for (uint32_t o = 0; o < in->nops; o++)
+                operand_regs(m, &in->ops[o], &ii, (int)o < nd && in->ops[o].kind != OK_ADDR);
+            for (uint32_t s = 0; s < ii.n_src; s++)
+                if (ii.src[s] < f->n_regs && !(d[ii.src[s] / 64] >> (ii.src[s] % 64) & 1))
+                    u[ii.src[s] / 64] |= 1ull << (ii.src[s] % 64);
+            for (uint32_t s = 0; s < ii.n_dst; s++)
+                if (ii.dst[s] < f->n_regs)
+                    d[ii.dst[s] / 64] |= 1ull << (ii.dst[s] % 64);
+        }
+    }
+    /* live_in(b) = use(b) | (live_out(b) & ~def(b)), iterated to a fixed point */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t b = nb; b-- > 0;) {
+            memset(cur, 0, words * 8);
+            for (uint32_t s = 0; s < c->blocks[b].n_succ; s++) {
+                const uint64_t *li = live_in + (size_t)c->blocks[b].succ[s] * words;
+                for (uint32_t w = 0; w < words; w++)
+                    cur[w] |= li[w];
+            }
+            uint64_t *li = live_in + (size_t)b * words;
+            for (uint32_t w = 0; w < words; w++) {
+                uint64_t v = use[(size_t)b * words + w] | (cur[w] & ~def[(size_t)b * words + w]);
+                if (v != li[w]) {
+                    li[w] = v;
+                    changed = 1;
+                }
+            }
+        }
+    }
+    /* peak pressure: live-in of each block (a cheap upper bound of the in-block peak
+     * once the block's own definitions are added) */
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t n = 0;
+        for (uint32_t r = 0; r < f->n_regs; r++)
+            if ((live_in[(size_t)b * words + r / 64] >> (r % 64) & 1) ||
+                (def[(size_t)b * words + r / 64] >> (r % 64) & 1))
+                n += reg_units(f, r);
+        if (n > best)
+            best = n;
+    }
+out:
+    free(live_in);
+    free(use);
+    free(def);
+    free(cur);
+    return best + 2;
+}
+
+/* ---- SM state ------------------------------------------------------------------------- */
+typedef struct {
+    uint8_t used;          /* slot holds a warp                                  */
+    uint8_t fetching;      /* instruction fetch outstanding                      */
+    uint8_t ibuf;          /* decoded instructions available                     */
+    uint8_t pad;
+    uint32_t ibuf_pc;      /* pc of the first buffered instruction               */
+    int32_t ibuf_func;
+    uint64_t ibuf_ready;   /* cycle the buffer contents become usable            */
+    uint64_t age;
+    uint16_t *sb;          /* pending writes per pool register                   */
+    uint32_t sb_cap;
+    uint32_t inflight;     /* issued instructions not complete                   */
+    uint32_t mem_inflight; /* of which memory instructions                       */
+} sm_warp;
+
+typedef struct {
+    uint8_t used;
+    func_cta fc;
+    uint8_t *shared;
+    uint32_t warps_left;
+} sm_cta;
+
+typedef struct {          /* a completion in the timing wheel */
+    uint64_t due;
+    uint32_t slot;
+    uint32_t next;
+    uint8_t n;
+    uint8_t is_mem;
+    uint32_t regs[4];
+} sm_event;
+
+typedef struct {          /* a global/local memory instruction in flight */
+    uint32_t slot;
+    uint32_t outstanding;  /* requests not yet done                              */
+    uint32_t next_free;
+    uint8_t n;
+    uint32_t regs[4];
+    uint64_t t_issue;
+} sm_minst;
+
+struct sm {
+    uint32_t id;
+    const ws_config *cfg;
+    func_launch *L;
+    const insn_table *it;
+    memsys *mem;
+    const sched_ops *pol;
+    void **pst;                    /* policy state per scheduler                 */
+    uint32_t n_sched, ws, cta_warps, max_ctas, n_slots;
+    sm_warp *w;
+    func_warp *fw;                 /* functional warps, grouped by CTA slot      */
+    sm_cta *cta;
+    uint32_t resident;             /* warps resident                             */
+    /* functional units: next cycle each pipeline accepts an instruction */
+    uint64_t *fu_free[FU__COUNT];
+    uint32_t n_fu[FU__COUNT];
+    /* timing wheel */
+    uint32_t *wheel;
+    uint32_t wheel_mask;
+    sm_event *ev;
+    uint32_t ev_cap, ev_free, n_events;
+    /* memory */
+    sm_minst *mi;
+    uint32_t mi_cap, mi_free, mi_used;
+    mem_req *rq_pool;              /* free requests                              */
+    mem_req *rq_head, *rq_tail;    /* LD/ST queue toward the L1D                 */
+    uint32_t rq_len;
+    int ldst_stalled;              /* head refused this cycle                    */
+    exec_trace tr;
+    sched_cand *cand;
+    uint32_t fetch_rr;
+    uint64_t local_base;           /* where local memory lives in global space   */
+    uint32_t local_threads;        /* threads interleaved in that region          */
+    sm_stats st, last;             /* last: per-cycle deltas for idle skipping   */
+};
+
+const sm_stats *sm_get_stats(const sm *s) { return &s->st; }
+
+static uint32_t grow_pow2(uint32_t v)
+{
+    uint32_t p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_table *it,
+              memsys *mem, const sched_ops *pol, uint32_t max_ctas)
+{
+    sm *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->id = id;
+    s->cfg = cfg;
+    s->L = L;
+    s->it = it;
+    s->mem = mem;
+    s->pol = pol;
+    s->ws = L->ws;
+    s->cta_warps = L->cta_warps;
+    s->max_ctas = max_ctas;
+    s->n_slots = max_ctas * L->cta_warps;
+    s->n_sched = cfg->core.n_schedulers;
+    s->w = calloc(s->n_slots, sizeof *s->w);
+    s->fw = calloc(s->n_slots, sizeof *s->fw);
+    s->cta = calloc(max_ctas, sizeof *s->cta);
+    s->cand = calloc(s->n_slots, sizeof *s->cand);
+    s->pst = calloc(s->n_sched, sizeof *s->pst);
+    if (!s->w || !s->fw || !s->cta || !s->cand || !s->pst)
+        goto fail;
+    sched_params sp = {cfg->sched.two_level_active, cfg->sched.recency_bits,
+                       cfg->sched.recency_num, cfg->sched.recency_den, cfg->sched.max_num_warp,
+                       cfg->sched.lrr_quantum};
+    for (uint32_t i = 0; i < s->n_sched; i++)
+        if (!(s->pst[i] = pol->create(s->n_slots, &sp)))
+            goto fail;
+    for (uint32_t i = 0; i < max_ctas; i++)
+        if (!(s->cta[i].shared = calloc(L->shared_bytes ? L->shared_bytes : 1, 1)))
+            goto fail;
+    s->n_fu[FU_SP] = cfg->core.n_sp ? cfg->core.n_sp : 1;
+    s->n_fu[FU_SFU] = cfg->core.n_sfu ? cfg->core.n_sfu : 1;
+    s->n_fu[FU_DP] = cfg->core.n_dp ? cfg->core.n_dp : 1;
+    s->n_fu[FU_LDST] = cfg->core.n_ldst;
+    for (int k = 0; k < FU__COUNT; k++)
+        if (!(s->fu_free[k] = calloc(s->n_fu[k], sizeof **s->fu_free)))
+            goto fail;
+    uint32_t maxlat = cfg->core.lat_ddiv;
+    const uint32_t lats[] = {cfg->core.lat_alu, cfg->core.lat_imul, cfg->core.lat_idiv, cfg->core.lat_fp,
+                             cfg->core.lat_fdiv, cfg->core.lat_dp, cfg->core.lat_sfu,
+                             cfg->core.lat_shared + 64 + s->ws, cfg->core.lat_const + s->ws,
+                             cfg->core.lat_branch};
+    for (size_t i = 0; i < sizeof lats / sizeof *lats; i++)
+        if (lats[i] > maxlat)
+            maxlat = lats[i];
+    uint32_t wsz = grow_pow2(maxlat + 2);
+    s->wheel = malloc(wsz * sizeof *s->wheel);
+    if (!s->wheel)
+        goto fail;
+    memset(s->wheel, 0xff, wsz * sizeof *s->wheel);
+    s->wheel_mask = wsz - 1;
+    s->tr.cap = 64;
+    s->tr.a = calloc(64, sizeof *s->tr.a);
+    if (!s->tr.a)
+        goto fail;
+    s->ev_free = s->mi_free = UINT32_MAX;
+    s->local_base = 0x7000000000ull + (uint64_t)id * 0x100000000ull;
+    s->local_threads = s->n_slots * s->ws;
+    return s;
+fail:
+    sm_destroy(s);
+    return NULL;
+}
+
+void sm_destroy(sm *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; s->pst && i < s->n_sched; i++)
+        if (s->pst[i])
+            s->pol->destroy(s->pst[i]);
+    for (uint32_t i = 0; s->cta && i < s->max_ctas; i++)
+        free(s->cta[i].shared);
+    for (uint32_t i = 0; s->fw && i < s->n_slots; i++)
+        func_warp_fini(&s->fw[i]);
+    for (uint32_t i = 0; s->w && i < s->n_slots; i++)
+        free(s->w[i].sb);
+    for (int k = 0; k < FU__COUNT; k++)
+        free(s->fu_free[k]);
+    while (s->rq_pool) {
+        mem_req *r = s->rq_pool;
+        s->rq_pool = r->next;
+        free(r);
+    }
+    while (s->rq_head) {
+        mem_req *r = s->rq_head;
+        s->rq_head = r->next;
+        free(r);
+    }
+    free(s->pst);
+    free(s->w);
+    free(s->fw);
+    free(s->cta);
+    free(s->cand);
+    free(s->wheel);
+    free(s->ev);
+    free(s->mi);
+    free(s->tr.a);
+    free(s);
+}
+
+/* ---- CTA placement ---------------------------------------------------------------------- */
+int sm_can_take_cta(const sm *s)
+{
+    for (uint32_t i = 0; i < s->max_ctas; i++)
+        if (!s->cta[i].used)
+            return 1;
+    return 0;
+}
+
+int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
+{
+    uint32_t k = 0;
+    while (k < s->max_ctas && s->cta[k].used)
+        k++;
+    if (k == s->max_ctas)
+        return -1;
+    sm_cta *c = &s->cta[k];
+    memset(c->shared, 0, s->L->shared_bytes ? s->L->shared_bytes : 1);
+    func_cta_init(&c->fc, s->L, linear, c->shared);
+    c->fc.smid = s->id;
+    c->used = 1;
+    c->warps_left = s->cta_warps;
+    for (uint32_t i = 0; i < s->cta_warps; i++) {
+        uint32_t slot = k * s->cta_warps + i;
+        sm_warp *w = &s->w[slot];
+        if (func_warp_init(&s->fw[slot], s->L, &c->fc, i))
+            return -1;
+        w->used = 1;
+        w->fetching = 0;
+        w->ibuf = 0;
+        w->age = cycle;
+        w->inflight = w->mem_inflight = 0;
+        if (w->sb)
+            memset(w->sb, 0, w->sb_cap * sizeof *w->sb);
+        s->resident++;
+        s->pol->on_warp_start ? s->pol->on_warp_start(s->pst[slot % s->n_sched], slot, cycle) : (void)0;
+    }
+    return 0;
+}
+
+int sm_busy(const sm *s) { return s->resident != 0 || s->rq_len != 0; }
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+static uint32_t reg_base(const sm *s, uint32_t slot)
+{
+    const func_warp *fw = &s->fw[slot];
+    return (uint32_t)(fw->fr[fw->nfr - 1].reg_off / s->ws);
+}
+
+static uint16_t *sb_slot(sm *s, uint32_t slot, uint32_t reg)
+{
+    sm_warp *w = &s->w[slot];
+    if (reg >= w->sb_cap) {
+        uint32_t cap = grow_pow2(reg + 64);
+        uint16_t *n = realloc(w->sb, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        memset(n + w->sb_cap, 0, (cap - w->sb_cap) * sizeof *n);
+        w->sb = n;
+        w->sb_cap = cap;
+    }
+    return &w->sb[reg];
+}
+
+static int sb_busy(const sm *s, uint32_t slot, uint32_t base, const insn_info *ii)
+{
+    const sm_warp *w = &s->w[slot];
+    for (uint32_t i = 0; i < ii->n_src; i++)
+        if (base + ii->src[i] < w->sb_cap && w->sb[base + ii->src[i]])
+            return 1;
+    for (uint32_t i = 0; i < ii->n_dst; i++)
+        if (base + ii->dst[i] < w->sb_cap && w->sb[base + ii->dst[i]])
+            return 1;
+    return 0;
+}
+
+static void release_regs(sm *s, uint32_t slot, const uint32_t *regs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (regs[i] < s->w[slot].sb_cap && s->w[slot].sb[regs[i]])
+            s->w[slot].sb[regs[i]]--;
+}
+
+static int schedule_event(sm *s, uint64_t due, uint32_t slot, const uint32_t *regs, uint32_t n, int is_mem)
+{
+    if (s->ev_free == UINT32_MAX) {
+        uint32_t cap = s->ev_cap ? s->ev_cap * 2 : 256;
+        sm_event *ne = realloc(s->ev, cap * sizeof *ne);
+        if (!ne)
+            return -1;
+        for (uint32_t i = s->ev_cap; i < cap; i++)
+            ne[i].next = i + 1 < cap ? i + 1 : UINT32_MAX;
+        s->ev = ne;
+        s->ev_free = s->ev_cap;
+        s->ev_cap = cap;
+    }
+    uint32_t e = s->ev_free;
+    s->ev_free = s->ev[e].next;
+    sm_event *ev = &s->ev[e];
+    ev->due = due;
+    ev->slot = slot;
+    ev->n = (uint8_t)n;
+    ev->is_mem = (uint8_t)is_mem;
+    memcpy(ev->regs, regs, n * sizeof *regs);
+    uint32_t b = (uint32_t)(due & s->wheel_mask);
+    ev->next = s->wheel[b];
+    s->wheel[b] = e;
+    s->n_events++;
+    return 0;
+}
+
+static mem_req *req_new(sm *s)
+{
+    mem_req *r = s->rq_pool;
+    if (r)
+        s->rq_pool = r->next;
+    else
+        r = malloc(sizeof *r);
+    if (r)
+        memset(r, 0, sizeof *r);
+    return r;
+}
+
+static void req_free(sm *s, mem_req *r)
+{
+    r->next = s->rq_pool;
+    s->rq_pool = r;
+}
+
+static uint32_t minst_new(sm *s)
+{
+    if (s->mi_free == UINT32_MAX) {
+        uint32_t cap = s->mi_cap ? s->mi_cap * 2 : 64;
+        sm_minst *n = realloc(s->mi, cap * sizeof *n);
+        if (!n)
+            return UINT32_MAX;
+        for (uint32_t i = s->mi_cap; i < cap; i++)
+            n[i].next_free = i + 1 < cap ? i + 1 : UINT32_MAX;
+        s->mi = n;
+        s->mi_free = s->mi_cap;
+        s->mi_cap = cap;
+    }
+    uint32_t i = s->mi_free;
+    s->mi_free = s->mi[i].next_free;
+    s->mi_used++;
+    return i;
+}
+
+static void instruction_done(sm *s, uint32_t slot, const uint32_t *regs, uint32_t n, int is_mem,
+                             uint64_t cycle)
+{
+    release_regs(s, slot, regs, n);
+    sm_warp *w = &s->w[slot];
+    w->inflight--;
+    if (is_mem) {
+        w->mem_inflight--;
+        if (s->pol->on_mem_done)
+            s->pol->on_mem_done(s->pst[slot % s->n_sched], slot, cycle);
+    }
+}
+
+static void minst_done(sm *s, uint32_t i, uint64_t cycle)
+{
+    sm_minst *m = &s->mi[i];
+    uint64_t lat = cycle - m->t_issue;
+    s->st.mem_lat_sum += lat;
+    s->st.mem_lat_n++;
+    if (lat > s->st.mem_lat_max)
+        s->st.mem_lat_max = lat;
+    uint32_t b = 0;
+    while (b < 15 && (2ull << b) <= lat)
+        b++;
+    s->st.mem_lat_hist[b]++;
+    instruction_done(s, m->slot, m->regs, m->n, 1, cycle);
+    m->next_free = s->mi_free;
+    s->mi_free = i;
+    s->mi_used--;
+}
+
+/* ---- writeback --------------------------------------------------------------------------- */
+static int writeback(sm *s, uint64_t cycle)
+{
+    int progress = 0;
+    uint32_t b = (uint32_t)(cycle & s->wheel_mask);
+    uint32_t *pp = &s->wheel[b];
+    while (*pp != UINT32_MAX) {
+        sm_event *e = &s->ev[*pp];
+        if (e->due != cycle) {
+            pp = &e->next;
+            continue;
+        }
+        uint32_t idx = *pp;
+        *pp = e->next;
+        instruction_done(s, e->slot, e->regs, e->n, e->is_mem, cycle);
+        s->ev[idx].next = s->ev_free;
+        s->ev_free = idx;
+        s->n_events--;
+        progress = 1;
+    }
+    mem_req *r;
+    while ((r = memsys_pop_done(s->mem, s->id, cycle)) != NULL) {
+        progress = 1;
+        if (r->kind == MR_IFETCH) {
+            sm_warp *w = &s->w[r->warp];
+            w->fetching = 0;
+            w->ibuf = (uint8_t)r->tag;
+            w->ibuf_ready = cycle;
+        } else if (--s->mi[r->tag].outstanding == 0) {
+            minst_done(s, r->tag, cycle);
+        }
+        req_free(s, r);
+    }
+    return progress;
+}
+
+/* ---- LD/ST unit --------------------------------------------------------------------------- */
+static int ldst_send(sm *s, uint64_t cycle)
+{
+    s->ldst_stalled = 0;
+    if (!s->rq_head)
+        return 0;
+    mem_req *r = s->rq_head, *rest = r->next;  /* the memory system owns r->next next */
+    r->t_issue = cycle;
+    mem_access a = memsys_access(s->mem, r, cycle);
+    if (mem_access_refused(a)) {
+        s->ldst_stalled = 1;
+        s->st.ldst_stall_cycles++;
+        s->st.resfail[a - MA_CSF]++;
+        return 0;
+    }
+    s->rq_head = rest;
+    if (!s->rq_head)
+        s->rq_tail = NULL;
+    s->rq_len--;
+    return 1;
+}
+
+/* Coalesces a global/local memory instruction's accesses into line requests. */
+static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base, const ptx_insn *in,
+                        uint64_t cycle)
+{
+    const uint32_t line = 128;
+    uint64_t seg[64];
+    uint32_t used[64], nseg = 0;
+    uint8_t kind = in->op == OP_ST ? MR_STORE : (in->op == OP_ATOM || in->op == OP_RED) ? MR_ATOMIC : MR_LOAD;
+    for (uint32_t i = 0; i < s->tr.n; i++) {
+        const exec_access *a = &s->tr.a[i];
+        uint64_t addr = a->addr;
+        if (a->space == SP_LOCAL) {
+            /* local memory is word-interleaved across threads so that the same
+             * offset of consecutive lanes is contiguous (as on NVIDIA GPUs) */
+            uint64_t t = (uint64_t)slot * s->ws + a->lane;
+            addr = s->local_base + (((addr >> 2) * s->local_threads + t) << 2) + (addr & 3);
+        }
+        uint64_t sg = addr / line;
+        uint32_t k = 0;
+        while (k < nseg && seg[k] != sg)
+            k++;
+        if (k == nseg && nseg < 64) {
+            seg[nseg] = sg;
+            used[nseg++] = 0;
+        }
+        if (k < 64)
+            used[k] += a->size;
+    }
+    uint32_t regs[4];
+    for (uint32_t i = 0; i < ii->n_dst; i++)
+        regs[i] = base + ii->dst[i];
+    if (nseg == 0) {
+        for (uint32_t i = 0; i < ii->n_dst; i++)
+            (*sb_slot(s, slot, regs[i]))++;
+        return schedule_event(s, cycle + 1, slot, regs, ii->n_dst, 1);
+    }
+    uint32_t mi = minst_new(s);
+    if (mi == UINT32_MAX)
+        return -1;
+    sm_minst *m = &s->mi[mi];
+    m->slot = slot;
+    m->outstanding = nseg;
+    m->n = ii->n_dst;
+    memcpy(m->regs, regs, sizeof regs);
+    m->t_issue = cycle;
+    for (uint32_t i = 0; i < ii->n_dst; i++)
+        (*sb_slot(s, slot, regs[i]))++;
+    s->st.mem_insts++;
+    for (uint32_t k = 0; k < nseg; k++) {
+        mem_req *r = req_new(s);
+        if (!r)
+            return -1;
+        r->addr = seg[k] * line;
+        r->size = line;
+        r->bytes_used = used[k];
+        r->kind = kind;
+        r->space = (uint8_t)(s->tr.a[0].space == SP_LOCAL ? SP_LOCAL : SP_GLOBAL);
+        r->cop = in->cop;
+        r->sm = s->id;
+        r->warp = slot;
+        r->tag = mi;
+        r->t_issue = cycle;
+        r->next = NULL;
+        if (s->rq_tail)
+            s->rq_tail->next = r;
+        else
+            s->rq_head = r;
+        s->rq_tail = r;
+        s->rq_len++;
+        s->st.mem_reqs++;
+        s->st.mem_bytes_used += used[k];
+    }
+    return 0;
+}
+
+/* Shared memory: cycles = the most distinct 4-byte words any bank must serve
+ * (same word = broadcast). Atomics also serialise on equal addresses. */
+static uint32_t shared_cycles(const sm *s, int atomic)
+{
+    uint32_t banks = s->cfg->core.shared_banks, worst = 1;
+    uint64_t words[64];
+    uint32_t nw = 0;
+    for (uint32_t i = 0; i < s->tr.n; i++) {
+        uint64_t wd = s->tr.a[i].addr >> 2;
+        uint32_t k = 0;
+        while (k < nw && words[k] != wd)
+            k++;
+        if (k == nw && nw < 64)
+            words[nw++] = wd;
+    }
+    for (uint32_t i = 0; i < nw; i++) {
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < nw; k++)
+            n += words[k] % banks == words[i] % banks;
+        if (n > worst)
+            worst = n;
+    }
+    if (atomic) {
+        for (uint32_t i = 0; i < s->tr.n; i++) {
+            uint32_t n = 0;
+            for (uint32_t k = 0; k < s->tr.n; k++)
+                n += s->tr.a[k].addr == s->tr.a[i].addr;
+            if (n > worst)
+                worst = n;
+        }
+    }
+    return worst;
+}
+
+static uint32_t distinct_addrs(const sm *s)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->tr.n; i++) {
+        uint32_t k = 0;
+        while (k < i && s->tr.a[k].addr != s->tr.a[i].addr)
+            k++;
+        n += k == i;
+    }
+    return n ? n : 1;
+}
+
+/* ---- issue ---------------------------------------------------------------------------------- */
+static int is_mem_cls(uint8_t c) { return c >= IC_MEM_SHARED && c <= IC_ATOM_GLOBAL; }
+static int is_long_cls(uint8_t c)
+{
+    return c == IC_MEM_GLOBAL || c == IC_MEM_LOCAL || c == IC_MEM_GENERIC || c == IC_ATOM_GLOBAL;
+}
+
+static int free_unit(const sm *s, int fu, uint64_t cycle)
+{
+    for (uint32_t i = 0; i < s->n_fu[fu]; i++)
+        if (s->fu_free[fu][i] <= cycle)
+            return (int)i;
+    return -1;
+}
+
+/* Readiness of the warp in `slot` (WR_*); fills *info with its next instruction. */
+static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info **info)
+{
+    sm_warp *w = &s->w[slot];
+    func_warp *fw = &s->fw[slot];
+    if (fw->state == WARP_BARRIER)
+        return WR_BARRIER;
+    if (fw->state != WARP_READY)
+        return WR_DONE;
+    if (w->ibuf == 0 || w->ibuf_ready > cycle)
+        return WR_IBUF_EMPTY;
+    uint32_t pc;
+    uint64_t mask;
+    func_warp_peek(fw, &pc, &mask);
+    int32_t fn = fw->fr[fw->nfr - 1].func;
+    if (fn != w->ibuf_func || pc != w->ibuf_pc) {
+        w->ibuf = 0;   /* path changed under the buffer (reconvergence, return) */
+        return WR_IBUF_EMPTY;
+    }
+    const insn_info *ii = &s->it->info[fn][pc];
+    *info = ii;
+    if (sb_busy(s, slot, reg_base(s, slot), ii))
+        return WR_SCOREBOARD;
+    if (ii->cls == IC_CALL && w->inflight)
+        return WR_SCOREBOARD;   /* frames change only on a drained warp */
+    if (ii->cls == IC_MEMBAR && w->mem_inflight)
+        return WR_BARRIER;
+    if (is_mem_cls(ii->cls)) {
+        if (s->ldst_stalled || s->rq_len >= s->cfg->core.ldst_queue ||
+            free_unit(s, FU_LDST, cycle) < 0)
+            return WR_MEM_STALL;
+        return WR_READY;
+    }
+    if (free_unit(s, ii->fu, cycle) < 0)
+        return WR_UNIT_BUSY;
+    return WR_READY;
+}
+
+static int issue(sm *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
+{
+    sm_warp *w = &s->w[slot];
+    func_warp *fw = &s->fw[slot];
+    uint32_t pc;
+    uint64_t mask;
+    func_warp_peek(fw, &pc, &mask);
+    int32_t fn = fw->fr[fw->nfr - 1].func;
+    const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
+    uint32_t base = reg_base(s, slot);
+    fw->clock = cycle;
+    exec_ctrl rc = func_warp_step(fw, is_mem_cls(ii->cls) ? &s->tr : NULL);
+    s->st.issued++;
+    s->st.thread_insts += (uint64_t)__builtin_popcountll(mask);
+    if (rc == EX_FAULT)
+        return -1;
+    int u = free_unit(s, ii->fu, cycle);
+    uint32_t occupy = ii->ii;
+    w->inflight++;
+    if (s->pol->on_issue)
+        s->pol->on_issue(s->pst[slot % s->n_sched], slot, is_mem_cls(ii->cls), cycle);
+    /* the instruction buffer: consumed; dropped when the path moved elsewhere */
+    if (--w->ibuf) {
+        uint32_t npc;
+        uint64_t nm;
+        if (!func_warp_peek(fw, &npc, &nm) || npc != pc + 1 || fw->fr[fw->nfr - 1].func != fn)
+            w->ibuf = 0;
+        else
+            w->ibuf_pc = npc;
+    }
+    int rcode = 0;
+    if (is_mem_cls(ii->cls)) {
+        w->mem_inflight++;
+        int space = s->tr.n ? s->tr.a[0].space : SP_GLOBAL;
+        uint8_t c = ii->cls;
+        if (c == IC_MEM_GENERIC || c == IC_ATOM_GLOBAL)
+            c = space == SP_SHARED ? (in->op == OP_ATOM || in->op == OP_RED ? IC_ATOM_SHARED : IC_MEM_SHARED)
+              : space == SP_PARAM ? IC_MEM_PARAM : c == IC_ATOM_GLOBAL ? IC_ATOM_GLOBAL : IC_MEM_GLOBAL;
+        if (c == IC_MEM_SHARED || c == IC_ATOM_SHARED) {
+            uint32_t cyc = s->tr.n ? shared_cycles(s, c == IC_ATOM_SHARED) : 1;
+            s->st.shared_conflict_cycles += cyc - 1;
+            occupy = cyc;
+            uint32_t regs[4];
+            for (uint32_t i = 0; i < ii->n_dst; i++) {
+                regs[i] = base + ii->dst[i];
+                (*sb_slot(s, slot, regs[i]))++;
+            }
+            rcode = schedule_event(s, cycle + s->cfg->core.lat_shared + cyc - 1, slot, regs, ii->n_dst, 1);
+        } else if (c == IC_MEM_CONST || c == IC_MEM_PARAM || (c == IC_MEM_LOCAL && in->space == SP_PARAM)) {
+            uint32_t cyc = distinct_addrs(s);
+            occupy = cyc;
+            uint32_t regs[4];
+            for (uint32_t i = 0; i < ii->n_dst; i++) {
+                regs[i] = base + ii->dst[i];
+                (*sb_slot(s, slot, regs[i]))++;
+            }
+            rcode = schedule_event(s, cycle + s->cfg->core.lat_const + cyc - 1, slot, regs, ii->n_dst, 1);
+        } else {
+            rcode = issue_global(s, slot, ii, base, in, cycle);
+        }
+        u = free_unit(s, FU_LDST, cycle);
+    } else {
+        uint32_t regs[4];
+        for (uint32_t i = 0; i < ii->n_dst; i++) {
+            regs[i] = base + ii->dst[i];
+            (*sb_slot(s, slot, regs[i]))++;
+        }
+        rcode = schedule_event(s, cycle + ii->lat, slot, regs, ii->n_dst, 0);
+    }
+    int fu = is_mem_cls(ii->cls) ? FU_LDST : ii->fu;
+    if (u >= 0) {
+        s->fu_free[fu][u] = cycle + occupy;
+        s->st.fu_busy[fu] += occupy;
+    }
+    if (rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET)
+        func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps);
+    return rcode;
+}
+
+/* ---- fetch ---------------------------------------------------------------------------------- */
+static int fetch(sm *s, uint64_t cycle)
+{
+    int progress = 0;
+    uint32_t budget = s->cfg->core.fetch_per_cycle;
+    for (uint32_t k = 0; k < s->n_slots && budget; k++) {
+        uint32_t slot = (s->fetch_rr + k) % s->n_slots;
+        sm_warp *w = &s->w[slot];
+        func_warp *fw = &s->fw[slot];
+        if (!w->used || w->fetching || w->ibuf || fw->state != WARP_READY)
+            continue;
+        uint32_t pc;
+        uint64_t mask;
+        if (!func_warp_peek(fw, &pc, &mask))
+            continue;
+        int32_t fn = fw->fr[fw->nfr - 1].func;
+        const ptx_func *f = &s->L->prog->m->funcs[fn];
+        /* buffer up to ibuf_entries instructions, stopping after a control one */
+        uint32_t n = 0;
+        while (n < s->cfg->core.ibuf_entries && pc + n < f->n_insns) {
+            uint8_t c = s->it->info[fn][pc + n].cls;
+            n++;
+            if (c == IC_BRANCH || c == IC_CALL || c == IC_BAR)
+                break;
+        }
+        if (n == 0)
+            n = 1;
+        mem_req *r = req_new(s);
+        if (!r)
+            return progress;
+        r->addr = ((uint64_t)fn << 24) + (uint64_t)pc * 8;   /* 8 bytes per instruction */
+        r->size = 8 * n;
+        r->kind = MR_IFETCH;
+        r->sm = s->id;
+        r->warp = slot;
+        r->tag = n;
+        r->t_issue = cycle;
+        mem_access a = memsys_access(s->mem, r, cycle);
+        if (mem_access_refused(a)) {
+            req_free(s, r);
+            break;
+        }
+        if (a != MA_HIT)
+            s->st.ifetch_misses++;
+        w->fetching = 1;
+        w->ibuf_pc = pc;
+        w->ibuf_func = fn;
+        budget--;
+        progress = 1;
+        s->fetch_rr = (slot + 1) % s->n_slots;
+    }
+    return progress;
+}
+
+/* ---- one cycle ----------------------------------------------------------------------------- */
+static void retire_warps(sm *s, uint64_t cycle)
+{
+    for (uint32_t k = 0; k < s->max_ctas; k++) {
+        sm_cta *c = &s->cta[k];
+        if (!c->used)
+            continue;
+        for (uint32_t i = 0; i < s->cta_warps; i++) {
+            uint32_t slot = k * s->cta_warps + i;
+            sm_warp *w = &s->w[slot];
+            if (w->used && s->fw[slot].state == WARP_DONE && w->inflight == 0) {
+                w->used = 0;
+                s->resident--;
+                c->warps_left--;
+                if (s->pol->on_warp_end)
+                    s->pol->on_warp_end(s->pst[slot % s->n_sched], slot, cycle);
+            }
+        }
+        if (c->warps_left == 0) {
+            c->used = 0;
+            s->st.ctas_done++;
+        }
+    }
+}
+
+int sm_cycle(sm *s, uint64_t cycle)
+{
+    sm_stats before = s->st;
+    int progress = writeback(s, cycle);
+    progress |= ldst_send(s, cycle);
+    uint32_t issued_any = 0, inflight = 0;
+    for (uint32_t q = 0; q < s->n_sched; q++) {
+        uint32_t n = 0;
+        const insn_info *infos[64];
+        uint8_t best = WR_DONE;
+        for (uint32_t slot = q; slot < s->n_slots; slot += s->n_sched) {
+            if (!s->w[slot].used)
+                continue;
+            const insn_info *ii = NULL;
+            uint8_t r = readiness(s, slot, cycle, &ii);
+            if (r == WR_DONE)
+                continue;
+            sched_cand *c = &s->cand[n];
+            c->slot = slot;
+            c->age = s->w[slot].age;
+            c->reason = r;
+            c->is_mem = ii && is_mem_cls(ii->cls);
+            c->is_long = ii && is_long_cls(ii->cls);
+            c->waiting_mem = s->w[slot].mem_inflight != 0;
+            if (n < 64)
+                infos[n] = ii;
+            n++;
+            /* charge a lost slot to the reason closest to issuing */
+            static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
+            if (rank[r] > rank[best])
+                best = r;
+        }
+        if (n == 0) {
+            s->st.idle_slots++;
+            continue;
+        }
+        int pick = best == WR_READY ? s->pol->pick(s->pst[q], s->cand, n, cycle) : -1;
+        if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
+            if (issue(s, s->cand[pick].slot, infos[pick], cycle))
+                return -1;
+            s->st.slot[WR_READY]++;
+            issued_any = 1;
+        } else {
+            s->st.slot[best == WR_READY ? WR_UNIT_BUSY : best]++;
+        }
+    }
+    progress |= (int)issued_any;
+    if (!issued_any && s->resident)
+        s->st.stall_cycles++;
+    progress |= fetch(s, cycle);
+    retire_warps(s, cycle);
+    for (uint32_t i = 0; i < s->n_slots; i++)
+        inflight += s->w[i].used && s->w[i].inflight;
+    s->st.warps_in_flight_sum += inflight;
+    s->st.resident_warps_sum += s->resident;
+    s->st.active_cycles += s->resident != 0;
+    /* per-cycle deltas for idle skipping */
+    s->last.idle_slots = s->st.idle_slots - before.idle_slots;
+    s->last.stall_cycles = s->st.stall_cycles - before.stall_cycles;
+    s->last.warps_in_flight_sum = inflight;
+    s->last.resident_warps_sum = s->resident;
+    s->last.active_cycles = s->resident != 0;
+    s->last.ldst_stall_cycles = s->st.ldst_stall_cycles - before.ldst_stall_cycles;
+    for (int i = 0; i < 3; i++)
+        s->last.resfail[i] = s->st.resfail[i] - before.resfail[i];
+    for (int i = 0; i < WR__COUNT; i++)
+        s->last.slot[i] = s->st.slot[i] - before.slot[i];
+    return progress;
+}
+
+void sm_repeat_cycle_stats(sm *s, uint64_t n)
+{
+    s->st.idle_slots += n * s->last.idle_slots;
+    s->st.stall_cycles += n * s->last.stall_cycles;
+    s->st.warps_in_flight_sum += n * s->last.warps_in_flight_sum;
+    s->st.resident_warps_sum += n * s->last.resident_warps_sum;
+    s->st.active_cycles += n * s->last.active_cycles;
+    s->st.ldst_stall_cycles += n * s->last.ldst_stall_cycles;
+    for (int i = 0; i < 3; i++)
+        s->st.resfail[i] += n * s->last.resfail[i];
+    for (int i = 0; i < WR__COUNT; i++)
+        s->st.slot[i] += n * s->last.slot[i];
+}
+
+uint64_t sm_next_event(const sm *s, uint64_t cycle)
+{
+    uint64_t next = UINT64_MAX;
+    if (s->n_events) {
+        for (uint64_t d = 1; d <= s->wheel_mask + 1; d++) {
+            uint32_t e = s->wheel[(cycle + d) & s->wheel_mask];
+            for (; e != UINT32_MAX; e = s->ev[e].next)
+                if (s->ev[e].due == cycle + d)
+                    break;
+            if (e != UINT32_MAX) {
+                next = cycle + d;
+                break;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < s->n_slots; i++)
+        if (s->w[i].used && s->w[i].ibuf && s->w[i].ibuf_ready > cycle && s->w[i].ibuf_ready < next)
+            next = s->w[i].ibuf_ready;
+    for (int k = 0; k < FU__COUNT; k++)
+        for (uint32_t i = 0; i < s->n_fu[k]; i++)
+            if (s->fu_free[k][i] > cycle && s->fu_free[k][i] < next)
+                next = s->fu_free[k][i];
+    return next;
+}
+
+int sm_dump(const sm *s, char *buf, size_t n)
+{
+    size_t k = 0;
+    k += (size_t)snprintf(buf + k, n - k, "SM %u: %u warps resident, LD/ST queue %u%s\n", s->id,
+                          s->resident, s->rq_len, s->ldst_stalled ? " (head refused)" : "");
+    for (uint32_t i = 0; i < s->n_slots && k < n; i++) {
+        const sm_warp *w = &s->w[i];
+        const func_warp *fw = &s->fw[i];
+        if (!w->used)
+            continue;
+        uint32_t pc = fw->sp ? fw->stk[fw->sp - 1].pc : 0;
+        static const char *const st[] = {"ready", "barrier", "done", "fault"};
+        k += (size_t)snprintf(buf + k, n - k,
+                              "  warp slot %u (CTA %u, warp %u): pc %u (PTX line %u) %s, ibuf %u%s, "
+                              "in flight %u (memory %u)\n", i, fw->cta ? fw->cta->linear : 0, fw->wid, pc,
+                              fw->sp && fw->nfr ? s->L->prog->m->funcs[fw->fr[fw->nfr - 1].func].insns[pc < s->L->prog->m->funcs[fw->fr[fw->nfr - 1].func].n_insns ? pc : 0].line : 0,
+                              st[fw->state], w->ibuf, w->fetching ? " (fetching)" : "", w->inflight, w->mem_inflight);
+    }
+    return (int)k;
+}

@@ -1,0 +1,112 @@
+/* sm.h - one streaming multiprocessor of the timing model.
+ *
+ * Per core cycle (sm_cycle), evaluated back to front so one copy of state suffices:
+ *   1. writeback: pipeline completions and returned memory requests clear the
+ *      scoreboard (and tell the scheduler policy about memory completions);
+ *   2. LD/ST unit: offers queued memory requests to the L1 (head of line blocks);
+ *   3. issue: each scheduler classifies its warps (sched_cand) and lets its policy
+ *      pick one ready warp; the instruction executes functionally at issue
+ *      (func_warp_step) and occupies its functional unit;
+ *   4. fetch: warps with an empty instruction buffer fetch through the L1I.
+ * Functional execution happens at issue, so results never depend on timing.
+ */
+#ifndef WS_CORE_SM_H
+#define WS_CORE_SM_H
+
+#include <stdint.h>
+
+#include "core/sched.h"
+#include "func/func.h"
+#include "mem/memsys.h"
+#include "util/config.h"
+
+/* Functional-unit pipelines and the instruction classes mapped onto them. */
+typedef enum { FU_SP, FU_SFU, FU_DP, FU_LDST, FU__COUNT } fu_kind;
+extern const char *const fu_name[FU__COUNT];
+
+typedef enum {
+    IC_ALU, IC_IMUL, IC_IDIV, IC_FP, IC_FDIV, IC_DP, IC_DDIV, IC_SFU, IC_BRANCH, IC_BAR,
+    IC_MEM_SHARED, IC_MEM_CONST, IC_MEM_PARAM, IC_MEM_GLOBAL, IC_MEM_LOCAL, IC_MEM_GENERIC,
+    IC_ATOM_SHARED, IC_ATOM_GLOBAL, IC_CALL, IC_MEMBAR, IC__COUNT
+} insn_class;
+
+/* Static timing facts of one instruction, derived once per module. */
+typedef struct {
+    uint8_t cls;         /* insn_class                                        */
+    uint8_t fu;          /* fu_kind                                           */
+    uint8_t n_src, n_dst;
+    uint16_t lat, ii;    /* latency and initiation interval (non-memory)      */
+    uint32_t src[8];     /* register slots read (guard, sources, address base) */
+    uint32_t dst[4];     /* register slots written                             */
+} insn_info;
+
+typedef struct {
+    insn_info **info;    /* [function][insn]                                  */
+    uint32_t n_funcs;
+} insn_table;
+
+int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg);
+void insn_table_free(insn_table *t);
+
+/* Occupancy of one kernel on one SM. */
+typedef struct {
+    uint32_t regs_per_thread;   /* used for the register limit                   */
+    uint32_t smem_per_cta;
+    uint32_t ctas_per_sm;       /* the resulting limit (0: does not fit)          */
+    const char *limiter;        /* "ctas", "threads", "warps", "registers", "shared" */
+} occupancy;
+
+occupancy occupancy_compute(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
+                            uint32_t cta_threads, uint32_t smem_per_cta);
+
+/* Per-SM statistics (summed into the launch statistics). */
+typedef struct {
+    uint64_t issued;                 /* warp instructions issued                */
+    uint64_t thread_insts;
+    uint64_t slot[WR__COUNT];        /* scheduler-cycles by outcome: [WR_READY]
+                                        counts issue slots used; others count
+                                        slots lost, by the reason of the first
+                                        candidate in the policy's view          */
+    uint64_t idle_slots;             /* scheduler-cycles with no warp at all     */
+    uint64_t stall_cycles;           /* cycles in which no scheduler issued      */
+    uint64_t warps_in_flight_sum;    /* per cycle: warps with issued, unfinished
+                                        instructions                            */
+    uint64_t resident_warps_sum;     /* per cycle: warps assigned to the SM      */
+    uint64_t active_cycles;          /* cycles with at least one resident warp   */
+    uint64_t fu_busy[FU__COUNT];     /* unit-cycles occupied (initiation)        */
+    uint64_t mem_insts, mem_reqs;    /* global/local memory instructions, requests */
+    uint64_t mem_bytes_used;         /* bytes the lanes asked for                */
+    uint64_t resfail[3];             /* reservation fails: CSF, MSHRF, MQF (cycles) */
+    uint64_t ldst_stall_cycles;      /* cycles the LD/ST head request was refused */
+    uint64_t mem_lat_sum, mem_lat_max, mem_lat_n; /* per memory instruction:
+                                        issue to last access done              */
+    uint64_t mem_lat_hist[16];       /* log2 buckets of that latency             */
+    uint64_t shared_conflict_cycles; /* extra cycles from bank conflicts         */
+    uint64_t ifetch_misses;
+    uint64_t ctas_done;
+} sm_stats;
+
+typedef struct sm sm;
+
+/* Creates SM `id` for one launch. `shared_bytes` per CTA; max_ctas from occupancy. */
+sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_table *it,
+              memsys *mem, const sched_ops *pol, uint32_t max_ctas);
+void sm_destroy(sm *s);
+
+/* Whether a CTA fits now, and placing it (linear CTA index) at `cycle`. */
+int sm_can_take_cta(const sm *s);
+int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle);
+
+/* One core cycle. Returns nonzero when anything happened (progress). */
+int sm_cycle(sm *s, uint64_t cycle);
+/* Earliest cycle > cycle at which this SM can act again without outside change,
+ * valid right after a sm_cycle() that returned 0; UINT64_MAX if never. */
+uint64_t sm_next_event(const sm *s, uint64_t cycle);
+/* Accounts `n` more cycles identical to the last one (idle skipping). */
+void sm_repeat_cycle_stats(sm *s, uint64_t n);
+int sm_busy(const sm *s);               /* any resident CTA                    */
+const sm_stats *sm_get_stats(const sm *s);
+/* Writes every warp's PC, state and what it waits for (deadlock report). */
+int sm_dump(const sm *s, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,101 @@
+/* memsys.h - the memory system as the SMs see it.
+ *
+ * The SM's LD/ST unit coalesces a warp instruction's accesses into mem_req objects
+ * (one per touched line or sector) and offers them to its L1 data cache with
+ * memsys_access(). The cache either accepts the request (hit or miss; the request
+ * comes back through memsys_pop_done() when its data is available) or refuses it
+ * for this cycle with a reservation-fail cause (SPEC section 1): CSF, MSHRF, MQF.
+ * memsys_probe() answers the same question without side effects, which is what
+ * REOD's selector (SPEC section 5) needs to skip a request that would stall.
+ *
+ * Instruction fetch goes through the same interface with kind MR_IFETCH (L1I).
+ *
+ * Implementations are plug-ins (mem_model): "simple" (fixed latency, bandwidth
+ * limited: the stand-in of the timing model's first version) and "detailed" (L1
+ * caches with MSHRs, crossbar, L2 banks, DRAM channels). Each is one file; both are
+ * registered in memsys.c.
+ *
+ * Time: every call takes the caller's core cycle; the memory system keeps its own
+ * clock domains (interconnect, L2, DRAM) and advances them in memsys_tick().
+ */
+#ifndef WS_MEM_MEMSYS_H
+#define WS_MEM_MEMSYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+typedef enum { MR_LOAD, MR_STORE, MR_ATOMIC, MR_IFETCH } mem_kind;
+
+/* Outcome of an access attempt. */
+typedef enum {
+    MA_HIT = 0,       /* accepted, hit: done after the hit latency             */
+    MA_MISS,          /* accepted, miss: done when the fill returns            */
+    MA_MERGED,        /* accepted, merged into an outstanding miss (MSHR)      */
+    MA_BYPASS,        /* accepted, sent below without allocating (st, .cg ...) */
+    MA_CSF,           /* refused: every line of the set reserved               */
+    MA_MSHRF,         /* refused: no MSHR entry, or no merge slot in it        */
+    MA_MQF,           /* refused: miss queue toward the interconnect full      */
+    MA__COUNT
+} mem_access;
+
+static inline int mem_access_refused(mem_access a) { return a >= MA_CSF; }
+
+typedef struct mem_req mem_req;
+struct mem_req {
+    uint64_t addr;        /* byte address in the global address space            */
+    uint32_t size;        /* bytes of the request (line or sector)               */
+    uint32_t bytes_used;  /* bytes the lanes asked for (coalescing efficiency)   */
+    uint8_t kind;         /* mem_kind                                             */
+    uint8_t space;        /* ptx_space: GLOBAL, LOCAL, CONST, PARAM (ifetch: NONE) */
+    uint8_t cop;          /* ptx_cacheop (.ca .cg .cs .cv .wb .wt)                */
+    uint8_t pad;
+    uint32_t sm;          /* issuing SM                                          */
+    uint32_t warp;        /* warp slot in the SM                                 */
+    uint32_t tag;         /* the SM's own tag (its in-flight instruction)        */
+    uint64_t t_issue;     /* core cycle the request entered the memory system    */
+    uint64_t t_done;      /* core cycle its data is available (set by memsys)    */
+    mem_req *next;        /* intrusive list link, owned by whoever holds it      */
+};
+
+typedef struct memsys memsys;
+
+/* Per-implementation table. */
+typedef struct {
+    const char *name;
+    const char *desc;
+    memsys *(*create)(const void *cfg /* const ws_config * */, uint32_t n_sm);
+    void (*destroy)(memsys *m);
+    mem_access (*access)(memsys *m, mem_req *r, uint64_t cycle);
+    mem_access (*probe)(const memsys *m, const mem_req *r, uint64_t cycle);
+    mem_req *(*pop_done)(memsys *m, uint32_t sm, uint64_t cycle);
+    /* Advances everything below the L1s to core cycle `cycle`; returns nonzero
+     * when something changed (progress, for the deadlock watchdog). */
+    int (*tick)(memsys *m, uint64_t cycle);
+    /* Earliest core cycle > cycle at which anything can happen (for skipping idle
+     * cycles), or UINT64_MAX when nothing is in flight. */
+    uint64_t (*next_event)(const memsys *m, uint64_t cycle);
+    int (*busy)(const memsys *m);                 /* requests in flight       */
+    void (*stats_json)(const memsys *m, cJSON *obj);
+    void (*dump)(const memsys *m, FILE *f);       /* state, for deadlock reports */
+} mem_model;
+
+/* Registry of memory models by exact name ("simple", "detailed"). */
+const mem_model *mem_model_find(const char *name);
+const mem_model *mem_model_at(size_t i);
+
+/* Every model's memsys starts with this header so callers can dispatch. */
+struct memsys {
+    const mem_model *ops;
+};
+
+static inline mem_access memsys_access(memsys *m, mem_req *r, uint64_t c) { return m->ops->access(m, r, c); }
+static inline mem_access memsys_probe(const memsys *m, const mem_req *r, uint64_t c) { return m->ops->probe(m, r, c); }
+static inline mem_req *memsys_pop_done(memsys *m, uint32_t sm, uint64_t c) { return m->ops->pop_done(m, sm, c); }
+static inline int memsys_tick(memsys *m, uint64_t c) { return m->ops->tick(m, c); }
+static inline uint64_t memsys_next_event(const memsys *m, uint64_t c) { return m->ops->next_event(m, c); }
+static inline int memsys_busy(const memsys *m) { return m->ops->busy(m); }
+
+#endif

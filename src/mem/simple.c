@@ -1,0 +1,164 @@
+/* simple.c - the stand-in memory model: every data request takes a fixed latency and
+ * the memory accepts a fixed number of bytes per core cycle (all SMs together), so
+ * bandwidth-bound kernels still queue. Instruction fetches always hit the L1I.
+ * Nothing is ever refused: reservation fails need the detailed model. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/memsys.h"
+#include "util/config.h"
+
+typedef struct {
+    mem_req *head, *tail;    /* in completion order (t_done is monotonic per queue) */
+} fifo;
+
+typedef struct {
+    memsys base;
+    uint32_t n_sm;
+    uint64_t latency, l1_latency;
+    uint64_t bpc;            /* bytes per cycle                                  */
+    uint64_t busy_x;         /* bandwidth clock: cycle x bpc at which it is free  */
+    fifo *data, *inst;       /* per SM                                           */
+    uint64_t in_flight;
+    uint64_t reqs, bytes, lat_sum, ifetches, loads, stores, atomics;
+} simple_mem;
+
+static void push(fifo *q, mem_req *r)
+{
+    r->next = NULL;
+    if (q->tail)
+        q->tail->next = r;
+    else
+        q->head = r;
+    q->tail = r;
+}
+
+static memsys *simple_create(const void *cfgp, uint32_t n_sm)
+{
+    const ws_config *cfg = cfgp;
+    extern const mem_model mem_model_simple;
+    simple_mem *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->base.ops = &mem_model_simple;
+    m->n_sm = n_sm;
+    m->latency = cfg->mem.simple_latency;
+    m->l1_latency = cfg->mem.simple_l1_latency ? cfg->mem.simple_l1_latency : 1;
+    m->bpc = cfg->mem.simple_bytes_per_cycle;
+    m->data = calloc(n_sm, sizeof *m->data);
+    m->inst = calloc(n_sm, sizeof *m->inst);
+    if (!m->data || !m->inst) {
+        free(m->data);
+        free(m->inst);
+        free(m);
+        return NULL;
+    }
+    return &m->base;
+}
+
+static void simple_destroy(memsys *ms)
+{
+    simple_mem *m = (simple_mem *)ms;
+    free(m->data);
+    free(m->inst);
+    free(m);
+}
+
+static mem_access simple_access(memsys *ms, mem_req *r, uint64_t cycle)
+{
+    simple_mem *m = (simple_mem *)ms;
+    if (r->sm >= m->n_sm)
+        return MA_MQF;
+    r->t_issue = cycle;
+    m->in_flight++;
+    if (r->kind == MR_IFETCH) {
+        r->t_done = cycle + m->l1_latency;
+        push(&m->inst[r->sm], r);
+        m->ifetches++;
+        return MA_HIT;
+    }
+    /* the bandwidth clock counts in units of 1/bpc cycles */
+    uint64_t now_x = cycle * m->bpc;
+    uint64_t start_x = m->busy_x > now_x ? m->busy_x : now_x;
+    m->busy_x = start_x + r->size;
+    uint64_t start = (start_x + m->bpc - 1) / m->bpc;
+    r->t_done = start + m->latency;
+    push(&m->data[r->sm], r);
+    m->reqs++;
+    m->bytes += r->size;
+    m->lat_sum += r->t_done - cycle;
+    m->loads += r->kind == MR_LOAD;
+    m->stores += r->kind == MR_STORE;
+    m->atomics += r->kind == MR_ATOMIC;
+    return MA_MISS;
+}
+
+static mem_access simple_probe(const memsys *ms, const mem_req *r, uint64_t cycle)
+{
+    (void)cycle;
+    return r->sm < ((const simple_mem *)ms)->n_sm ? (r->kind == MR_IFETCH ? MA_HIT : MA_MISS) : MA_MQF;
+}
+
+static mem_req *simple_pop(memsys *ms, uint32_t sm, uint64_t cycle)
+{
+    simple_mem *m = (simple_mem *)ms;
+    fifo *qs[2] = {&m->inst[sm], &m->data[sm]};
+    for (int i = 0; i < 2; i++) {
+        mem_req *r = qs[i]->head;
+        if (r && r->t_done <= cycle) {
+            qs[i]->head = r->next;
+            if (!qs[i]->head)
+                qs[i]->tail = NULL;
+            r->next = NULL;
+            m->in_flight--;
+            return r;
+        }
+    }
+    return NULL;
+}
+
+static int simple_tick(memsys *ms, uint64_t cycle)
+{
+    (void)ms;
+    (void)cycle;
+    return 0;
+}
+
+static uint64_t simple_next(const memsys *ms, uint64_t cycle)
+{
+    const simple_mem *m = (const simple_mem *)ms;
+    uint64_t next = UINT64_MAX;
+    for (uint32_t s = 0; s < m->n_sm; s++) {
+        const mem_req *a = m->inst[s].head, *b = m->data[s].head;
+        if (a && a->t_done < next) next = a->t_done;
+        if (b && b->t_done < next) next = b->t_done;
+    }
+    return next <= cycle ? cycle + 1 : next;
+}
+
+static int simple_busy(const memsys *ms) { return ((const simple_mem *)ms)->in_flight != 0; }
+
+static void simple_stats(const memsys *ms, cJSON *o)
+{
+    const simple_mem *m = (const simple_mem *)ms;
+    cJSON_AddStringToObject(o, "model", "simple");
+    cJSON_AddNumberToObject(o, "requests", (double)m->reqs);
+    cJSON_AddNumberToObject(o, "loads", (double)m->loads);
+    cJSON_AddNumberToObject(o, "stores", (double)m->stores);
+    cJSON_AddNumberToObject(o, "atomics", (double)m->atomics);
+    cJSON_AddNumberToObject(o, "bytes", (double)m->bytes);
+    cJSON_AddNumberToObject(o, "ifetches", (double)m->ifetches);
+    cJSON_AddNumberToObject(o, "mean_latency", m->reqs ? (double)m->lat_sum / (double)m->reqs : 0.0);
+}
+
+static void simple_dump(const memsys *ms, FILE *f)
+{
+    const simple_mem *m = (const simple_mem *)ms;
+    fprintf(f, "simple memory: %llu requests in flight\n", (unsigned long long)m->in_flight);
+}
+
+const mem_model mem_model_simple = {
+    "simple", "fixed latency, bandwidth-limited memory (no caches)",
+    simple_create, simple_destroy, simple_access, simple_probe, simple_pop, simple_tick,
+    simple_next, simple_busy, simple_stats, simple_dump,
+};
