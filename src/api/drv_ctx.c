@@ -16,7 +16,7 @@ drv_state ws_drv = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static _Thread_local drv_ctx *t_cur;
 static _Thread_local uint64_t t_cur_serial;
 
-/* The timing model is not there yet: contexts in timing mode are refused. */
+/* Both modes run (gpu/sim.c); a mode the simulator lacks would be refused here. */
 #define DRV_HAVE_TIMING 1
 
 int ws_api_mode_supported(int mode)

@@ -371,7 +371,8 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
     } else if (extra) {
         r = parse_extra(extra, &d.params, &d.params_size, &why);
     } else if (pf->param_size) {
-        uint8_t *buf = pf->param_size <= sizeof stackbuf ? stackbuf : (heap = calloc(1, pf->param_size));
+        uint8_t *buf = pf->param_size <= sizeof stackbuf ? stackbuf
+                                                         : (heap = calloc(1, pf->param_size));
         if (!buf) {
             r = CUDA_ERROR_OUT_OF_MEMORY;
         } else if (!kernelParams) {

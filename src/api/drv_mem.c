@@ -223,7 +223,7 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent)
     X(CUDA_SUCCESS, "no error")                                                             \
     X(CUDA_ERROR_INVALID_VALUE, "invalid argument")                                         \
     X(CUDA_ERROR_OUT_OF_MEMORY, "out of memory")                                            \
-    X(CUDA_ERROR_NOT_INITIALIZED, "initialization error: cuInit has not been called")      \
+    X(CUDA_ERROR_NOT_INITIALIZED, "initialization error (cuInit not called)")      \
     X(CUDA_ERROR_DEINITIALIZED, "driver shutting down")                                     \
     X(CUDA_ERROR_PROFILER_DISABLED, "profiler disabled")                                    \
     X(CUDA_ERROR_PROFILER_NOT_INITIALIZED, "profiler not initialized")                      \
@@ -235,7 +235,7 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent)
     X(CUDA_ERROR_NO_DEVICE, "no CUDA-capable device is detected")                           \
     X(CUDA_ERROR_INVALID_DEVICE, "invalid device ordinal")                                  \
     X(CUDA_ERROR_DEVICE_NOT_LICENSED, "device not licensed")                                \
-    X(CUDA_ERROR_INVALID_IMAGE, "device kernel image is invalid (warpsim loads PTX text)")  \
+    X(CUDA_ERROR_INVALID_IMAGE, "invalid image (warpsim loads PTX text)")  \
     X(CUDA_ERROR_INVALID_CONTEXT, "invalid device context")                                 \
     X(CUDA_ERROR_CONTEXT_ALREADY_CURRENT, "context already current")                        \
     X(CUDA_ERROR_MAP_FAILED, "mapping of buffer object failed")                             \
@@ -251,7 +251,7 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent)
     X(CUDA_ERROR_UNSUPPORTED_LIMIT, "limit is not supported on this architecture")          \
     X(CUDA_ERROR_CONTEXT_ALREADY_IN_USE, "context already in use")                          \
     X(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "peer access is not supported")                   \
-    X(CUDA_ERROR_INVALID_PTX, "a PTX JIT compilation failed (see the message on stderr)")   \
+    X(CUDA_ERROR_INVALID_PTX, "PTX does not load (message on stderr)")   \
     X(CUDA_ERROR_INVALID_GRAPHICS_CONTEXT, "invalid graphics context")                      \
     X(CUDA_ERROR_NVLINK_UNCORRECTABLE, "uncorrectable NVLink error")                        \
     X(CUDA_ERROR_JIT_COMPILER_NOT_FOUND, "PTX JIT compiler not found")                      \
@@ -272,7 +272,7 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent)
     X(CUDA_ERROR_NOT_READY, "device not ready")                                             \
     X(CUDA_ERROR_ILLEGAL_ADDRESS, "an illegal memory access was encountered")               \
     X(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "too many resources requested for launch")        \
-    X(CUDA_ERROR_LAUNCH_TIMEOUT, "the launch timed out (warpsim: no forward progress)")     \
+    X(CUDA_ERROR_LAUNCH_TIMEOUT, "launch timed out (warpsim: no progress)")     \
     X(CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING, "launch uses incompatible texturing mode")  \
     X(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, "peer access is already enabled")             \
     X(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access has not been enabled")               \
@@ -285,7 +285,7 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent)
     X(CUDA_ERROR_HARDWARE_STACK_ERROR, "hardware stack error")                              \
     X(CUDA_ERROR_ILLEGAL_INSTRUCTION, "an illegal instruction was encountered")             \
     X(CUDA_ERROR_MISALIGNED_ADDRESS, "misaligned address")                                  \
-    X(CUDA_ERROR_INVALID_ADDRESS_SPACE, "operation not supported on global/shared address space") \
+    X(CUDA_ERROR_INVALID_ADDRESS_SPACE, "invalid address space") \
     X(CUDA_ERROR_INVALID_PC, "invalid program counter")                                     \
     X(CUDA_ERROR_LAUNCH_FAILED, "unspecified launch failure")                               \
     X(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, "too many blocks in cooperative launch")     \
@@ -293,29 +293,29 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent)
     X(CUDA_ERROR_NOT_PERMITTED, "operation not permitted")                                  \
     X(CUDA_ERROR_NOT_SUPPORTED, "operation not supported")                                  \
     X(CUDA_ERROR_SYSTEM_NOT_READY, "system not yet initialized")                            \
-    X(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, "system has unsupported display driver / cuda driver combination") \
-    X(CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, "forward compatibility was attempted on non supported HW") \
-    X(CUDA_ERROR_MPS_CONNECTION_FAILED, "MPS client failed to connect to the MPS control daemon or the MPS server") \
-    X(CUDA_ERROR_MPS_RPC_FAILURE, "the remote procedural call between the MPS server and the MPS client failed") \
-    X(CUDA_ERROR_MPS_SERVER_NOT_READY, "MPS server is not ready to accept new MPS client requests") \
-    X(CUDA_ERROR_MPS_MAX_CLIENTS_REACHED, "the hardware resources required to create MPS client have been exhausted") \
-    X(CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED, "the hardware resources required to support device connections have been exhausted") \
-    X(CUDA_ERROR_MPS_CLIENT_TERMINATED, "the MPS client has been terminated by the server") \
+    X(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH, "unsupported display driver / CUDA driver combination") \
+    X(CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE, "forward compatibility not supported on this device") \
+    X(CUDA_ERROR_MPS_CONNECTION_FAILED, "MPS client failed to connect") \
+    X(CUDA_ERROR_MPS_RPC_FAILURE, "MPS remote procedure call failed") \
+    X(CUDA_ERROR_MPS_SERVER_NOT_READY, "MPS server not ready") \
+    X(CUDA_ERROR_MPS_MAX_CLIENTS_REACHED, "MPS client limit reached") \
+    X(CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED, "MPS connection limit reached") \
+    X(CUDA_ERROR_MPS_CLIENT_TERMINATED, "MPS client terminated by the server") \
     X(CUDA_ERROR_CDP_NOT_SUPPORTED, "CUDA dynamic parallelism is not supported")            \
     X(CUDA_ERROR_CDP_VERSION_MISMATCH, "CUDA dynamic parallelism version mismatch")         \
-    X(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "operation not permitted when stream is capturing") \
-    X(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "operation failed due to a previous error during capture") \
-    X(CUDA_ERROR_STREAM_CAPTURE_MERGE, "operation would result in a merge of separate capture sequences") \
-    X(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED, "capture was not ended in the same stream as it began") \
+    X(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "not permitted while the stream is capturing") \
+    X(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "capture invalidated by a previous error") \
+    X(CUDA_ERROR_STREAM_CAPTURE_MERGE, "would merge separate capture sequences") \
+    X(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED, "capture not ended in the stream it began in") \
     X(CUDA_ERROR_STREAM_CAPTURE_UNJOINED, "capturing stream has unjoined work")             \
-    X(CUDA_ERROR_STREAM_CAPTURE_ISOLATION, "dependency created on uncaptured work in another stream") \
-    X(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "operation would make the legacy stream depend on a capturing blocking stream") \
-    X(CUDA_ERROR_CAPTURED_EVENT, "operation not permitted on an event last recorded in a capturing stream") \
-    X(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, "attempt to terminate a thread-local capture sequence from another thread") \
+    X(CUDA_ERROR_STREAM_CAPTURE_ISOLATION, "dependency on uncaptured work in another stream") \
+    X(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "legacy stream would depend on a capturing stream") \
+    X(CUDA_ERROR_CAPTURED_EVENT, "event last recorded in a capturing stream") \
+    X(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, "capture ended from another thread") \
     X(CUDA_ERROR_TIMEOUT, "wait operation timed out")                                       \
-    X(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update") \
-    X(CUDA_ERROR_EXTERNAL_DEVICE, "an async error has occurred in an external entity outside of the CUDA driver") \
-    X(CUDA_ERROR_INVALID_CLUSTER_SIZE, "a kernel launch error has occurred due to cluster misconfiguration") \
+    X(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "graph update violates the constraints of instantiated graphs") \
+    X(CUDA_ERROR_EXTERNAL_DEVICE, "asynchronous error in an external device") \
+    X(CUDA_ERROR_INVALID_CLUSTER_SIZE, "invalid cluster size") \
     X(CUDA_ERROR_FUNCTION_NOT_LOADED, "the function handle is not loaded")                  \
     X(CUDA_ERROR_INVALID_RESOURCE_TYPE, "invalid resource type")                            \
     X(CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION, "invalid resource configuration")          \

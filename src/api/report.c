@@ -198,13 +198,14 @@ static int defs_init(rep_defs *d)
                                                 "scheduler issue slots: schedulers x active cycles",
                                                 0, err, sizeof err));
     for (int k = 0; k < WR__COUNT; k++) {
+        /* a reason added to sched.h without a row here still gets a name */
+        int known = k < (int)(sizeof slot_stat / sizeof slot_stat[0]) && slot_stat[k][0];
         char name[40], desc[120];
-        snprintf(name, sizeof name, "%s", k < (int)(sizeof slot_stat / sizeof slot_stat[0]) &&
-                                              slot_stat[k][0] ? slot_stat[k][0] : "slot_other");
-        snprintf(desc, sizeof desc, "%s", k < (int)(sizeof slot_stat / sizeof slot_stat[0]) &&
-                                              slot_stat[k][1] ? slot_stat[k][1] : "slots lost: other");
-        if (ws_stats_find(s, name) >= 0)
+        if (known)
+            snprintf(name, sizeof name, "%s", slot_stat[k][0]);
+        else
             snprintf(name, sizeof name, "slot_reason%d", k);
+        snprintf(desc, sizeof desc, "%s", known ? slot_stat[k][1] : "slots lost: other reason");
         d->slot[k] = CHECK(ws_stats_add_counter(s, name, "slots", desc, 0, err, sizeof err));
     }
     CHECK(ws_stats_add_formula(s, "issue_utilization", "ratio",
@@ -575,8 +576,8 @@ void ws_report_print_doc(FILE *f)
           "instruction latency: bucket b counts [2^b, 2^(b+1)) cycles, bucket 0 also 0..1,\n"
           "bucket 15 everything above) and `mem`, the memory model's own statistics.\n"
           "Statistics marked \"JSON only\" are raw inputs of formulas. The JSON document is\n"
-          "`{\"config_source\": ..., \"config\": {...}, \"launches\": [{...}, ...], \"total\": {...}}`\n"
-          "where `config` is the effective configuration (docs/CONFIG.md).\n\n"
+          "`{\"config_source\": ..., \"config\": {...}, \"launches\": [{...}, ...],\n"
+          "\"total\": {...}}` where `config` is the effective configuration (docs/CONFIG.md).\n\n"
           "| name | unit | definition |\n|---|---|---|\n",
           f);
     memset(&d, 0, sizeof d);

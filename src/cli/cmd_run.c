@@ -7,6 +7,7 @@
 #include "api/report.h"
 #include "bench_registry.h"
 #include "cli/cli.h"
+#include "core/sched.h"
 
 /* The workload run when none is named: the smallest one we know, else the first. */
 static const char *const default_workloads[] = {"vecadd", "scp", "reduction", NULL};
@@ -34,7 +35,8 @@ void cli_run_help(FILE *f)
           "  --help         this text\n\n"
           "The exit code is the workload's (0 PASS, non-zero FAIL), except:\n"
           "  2 bad command line or unknown workload, 3 configuration error,\n"
-          "  4 a kernel faulted (the workload failed and a launch reported an error).\n" CLI_EXIT_HELP,
+          "  4 a kernel faulted (the workload failed and a launch reported an error).\n"
+          CLI_EXIT_HELP,
           f);
 }
 
@@ -156,24 +158,48 @@ int cli_run(int argc, char **argv)
 
 void cli_list_help(FILE *f)
 {
-    fputs("usage: warpsim list\n\nLists the built-in workloads (with descriptions) and the\n"
-          "configuration presets.\n" CLI_EXIT_HELP,
+    fputs("usage: warpsim list [--scheds]\n\n"
+          "Lists the built-in workloads (with descriptions), the configuration presets and\n"
+          "the warp scheduling policies (core.scheduler, --sched). --scheds lists only the\n"
+          "policies.\n" CLI_EXIT_HELP,
           f);
 }
 
+static void list_scheds(int w)
+{
+    for (size_t i = 0; sched_at(i); i++)
+        printf("  %-*s  %s\n", w, sched_at(i)->name, sched_at(i)->desc ? sched_at(i)->desc : "");
+}
+
+enum { OPT_LIST_HELP = 1, OPT_SCHEDS };
+
 int cli_list(int argc, char **argv)
 {
-    if (argc > 1) {
-        if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    static const cli_opt opts[] = {{"help", 0, OPT_LIST_HELP}, {"scheds", 0, OPT_SCHEDS},
+                                   {NULL, 0, 0}};
+    cli_args a = {argc, argv, 1, "warpsim list"};
+    const char *val;
+    int id, only_scheds = 0;
+    while ((id = cli_next(&a, opts, &val)) > 0) {
+        if (id == OPT_LIST_HELP) {
             cli_list_help(stdout);
             return CLI_OK;
         }
-        fprintf(stderr, "warpsim list: unexpected argument '%s'\n", argv[1]);
+        only_scheds = 1;
+    }
+    if (id < 0)
+        return CLI_USAGE;
+    if (a.i < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s'\n", a.cmd, argv[a.i]);
         return CLI_USAGE;
     }
     int w = 8;
     for (const bench_entry *e = bench_registry; e->name; e++)
         w = (int)strlen(e->name) > w ? (int)strlen(e->name) : w;
+    if (only_scheds) {
+        list_scheds(w);
+        return CLI_OK;
+    }
     puts("workloads (warpsim run NAME [--size small|default|large]):");
     for (const bench_entry *e = bench_registry; e->name; e++)
         printf("  %-*s  %s\n", w, e->name, e->desc ? e->desc : "");
@@ -188,5 +214,7 @@ int cli_list(int argc, char **argv)
             printf("  %-*s  %s, %u SMs, warp %u\n", w, n, c.gpu.name, c.gpu.n_sm,
                    c.gpu.warp_size);
     }
+    puts("\nwarp schedulers (--sched NAME, core.scheduler; timing mode):");
+    list_scheds(w);
     return CLI_OK;
 }

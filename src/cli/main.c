@@ -10,8 +10,8 @@ static void cli_help_help(FILE *f);
 static const cli_cmd commands[] = {
     {"run", "[options] [WORKLOAD [ARGS...]]", "run a built-in workload and print its statistics",
      cli_run, cli_run_help},
-    {"list", "", "list the built-in workloads and configuration presets", cli_list,
-     cli_list_help},
+    {"list", "[--scheds]", "list the built-in workloads, configuration presets and schedulers",
+     cli_list, cli_list_help},
     {"config", "[options]", "print the effective configuration (or --doc: CONFIG.md)",
      cli_config, cli_config_help},
     {"stats", "--doc", "print the documentation of every statistic (STATS.md)", cli_stats,

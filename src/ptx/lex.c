@@ -12,6 +12,8 @@ void lex_init(lexer *lx, const char *s, size_t len)
     lx->pos = 0;
     lx->line = 1;
     lx->line_start = 0;
+    if (len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) /* UTF-8 byte order mark */
+        lx->pos = lx->line_start = 3;
 }
 
 static int is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }

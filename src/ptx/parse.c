@@ -35,6 +35,7 @@
 #define MAX_DEPTH 64              /* nested { } blocks                          */
 #define MAX_REGS_PER_DECL 65536u  /* %r<N>                                      */
 #define MAX_REGS (1u << 20)       /* register slots per function                */
+#define MAX_MODULE_REGS (1u << 22)/* and per module (bounds memory on bad input)  */
 #define MAX_INIT_BYTES (256u << 20)
 #define MAX_VAR_BYTES (1ull << 40)
 #define MAX_RAW 8                 /* operands of one instruction as written     */
@@ -251,6 +252,7 @@ typedef struct {
     int32_t fi;               /* function being parsed, or -1                   */
     uint32_t gen;             /* its generation stamp                            */
     size_t regs_cap, insns_cap;
+    size_t module_regs;       /* register slots declared so far, all functions */
     pfix *fix;
     size_t n_fix, fix_cap;
 
@@ -896,24 +898,26 @@ static void parse_init(parser *P, uint32_t si, const vattr *v, int open, uint64_
         uint64_t size = m->syms[si].size;
         if (size > MAX_INIT_BYTES || m->init_len + size > MAX_INIT_BYTES)
             FAIL(P, "initialized data too large");
-        GROW(P, m->init, m->init_cap, m->init_len + size);
-        memset(m->init + m->init_len, 0, size);
-        m->init_len += size;
+        if (size) {
+            GROW(P, m->init, m->init_cap, m->init_len + size);
+            memset(m->init + m->init_len, 0, size);
+            m->init_len += size;
+        }
         c.cap = count * v->vec;
     } else {
-        c.cap = UINT64_MAX;
+        c.cap = inner ? UINT64_MAX : 0; /* x[][0] holds nothing */
     }
     init_value(P, &c, 0);
     if (open) {
         uint64_t row = inner * v->vec;
         uint64_t n = row ? (c.n + row - 1) / row * row : 0;
-        if (!row && c.n)
-            FAIL(P, "too many initializers for '%s'", m->strtab + m->syms[si].name);
         uint64_t size = n * c.esz;
         if (size > MAX_INIT_BYTES || c.base + size > MAX_INIT_BYTES)
             FAIL(P, "initialized data too large");
-        GROW(P, m->init, m->init_cap, c.base + size);
-        memset(m->init + c.base + c.n * c.esz, 0, size - c.n * c.esz);
+        if (size > c.n * c.esz) {
+            GROW(P, m->init, m->init_cap, c.base + size);
+            memset(m->init + c.base + c.n * c.esz, 0, size - c.n * c.esz);
+        }
         m->init_len = c.base + size;
         m->syms[si].size = size;
     }
@@ -1026,7 +1030,7 @@ static void parse_var_decl(parser *P, int space, int is_extern)
 static void add_reg(parser *P, uint32_t name, int type, uint32_t line, uint32_t col)
 {
     ptx_func *f = CURF(P);
-    if (f->n_regs >= MAX_REGS)
+    if (f->n_regs >= MAX_REGS || P->module_regs++ >= MAX_MODULE_REGS)
         fail_at(P, line, col, "too many registers");
     bind(P, name, BK_REG, f->n_regs, line, col);
     GROW(P, f->regs, P->regs_cap, f->n_regs + 1);

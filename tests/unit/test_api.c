@@ -73,7 +73,7 @@ typedef struct {
     int calls;
     size_t launches;
     char kernel[128];
-    uint64_t thread_insts;
+    uint64_t thread_insts, cycles;
 } hook_log;
 
 static void on_destroy(ws_sim *sim, void *user)
@@ -86,6 +86,7 @@ static void on_destroy(ws_sim *sim, void *user)
     if (n) {
         snprintf(h->kernel, sizeof h->kernel, "%s", ls[0].kernel);
         h->thread_insts += ls[0].thread_insts;
+        h->cycles += ls[0].cycles;
     }
 }
 
@@ -549,11 +550,14 @@ static void test_environment(void **state)
     assert_int_equal(cuInit(0), CUDA_ERROR_INVALID_VALUE);
     unsetenv("WARPSIM_CONFIG");
 
+    setenv("WARPSIM_MODE", "fast", 1);
+    assert_int_equal(cuInit(0), CUDA_ERROR_INVALID_VALUE);   /* not a sim.mode */
     setenv("WARPSIM_MODE", "timing", 1);
     assert_int_equal(cuInit(0), CUDA_SUCCESS);
     CUcontext c;
-    if (!ws_api_mode_supported(WS_MODE_TIMING))
-        assert_int_equal(cuCtxCreate(&c, NULL, 0, 0), CUDA_ERROR_NOT_SUPPORTED);
+    assert_int_equal(cuCtxCreate(&c, NULL, 0, 0), ws_api_mode_supported(WS_MODE_TIMING)
+                                                      ? CUDA_SUCCESS
+                                                      : CUDA_ERROR_NOT_SUPPORTED);
     unsetenv("WARPSIM_MODE");
     ws_api_shutdown();
 }
@@ -610,6 +614,59 @@ static void test_stats_file(void **state)
     unlink(path);
 }
 
+/* Timing mode: events measure simulated time, cycles / core clock. */
+static void test_timing_events(void **state)
+{
+    (void)state;
+    hook_log log = {0};
+    ws_config cfg;
+    char err[256];
+    ws_api_shutdown();
+    ws_config_defaults(&cfg);
+    assert_int_equal(ws_config_set(&cfg, "sim.mode=timing", err, sizeof err), 0);
+    assert_int_equal(ws_api_set_config(&cfg, "test timing", err, sizeof err), 0);
+    if (!ws_api_mode_supported(WS_MODE_TIMING))
+        skip();
+    ws_api_on_destroy(on_destroy, &log);
+    assert_int_equal(cuInit(0), CUDA_SUCCESS);
+    CUcontext ctx;
+    CUmodule mod;
+    CUfunction fn;
+    CUevent e0, e1;
+    assert_int_equal(cuCtxCreate(&ctx, NULL, 0, 0), CUDA_SUCCESS);
+    assert_int_equal(cuModuleLoadData(&mod, vecadd_ptx), CUDA_SUCCESS);
+    assert_int_equal(cuModuleGetFunction(&fn, mod, "vecadd"), CUDA_SUCCESS);
+    static float a[N], b[N], c[N];
+    fill(a, b);
+    CUdeviceptr da, db, dc;
+    assert_int_equal(cuMemAlloc(&da, sizeof a), CUDA_SUCCESS);
+    assert_int_equal(cuMemAlloc(&db, sizeof b), CUDA_SUCCESS);
+    assert_int_equal(cuMemAlloc(&dc, sizeof c), CUDA_SUCCESS);
+    assert_int_equal(cuMemcpyHtoD(da, a, sizeof a), CUDA_SUCCESS);
+    assert_int_equal(cuMemcpyHtoD(db, b, sizeof b), CUDA_SUCCESS);
+    assert_int_equal(cuEventCreate(&e0, 0), CUDA_SUCCESS);
+    assert_int_equal(cuEventCreate(&e1, 0), CUDA_SUCCESS);
+    int n = N;
+    void *args[] = {&da, &db, &dc, &n};
+    assert_int_equal(cuEventRecord(e0, NULL), CUDA_SUCCESS);
+    assert_int_equal(cuLaunchKernel(fn, (N + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, args, NULL),
+                     CUDA_SUCCESS);
+    assert_int_equal(cuEventRecord(e1, NULL), CUDA_SUCCESS);
+    assert_int_equal(cuMemcpyDtoH(c, dc, sizeof c), CUDA_SUCCESS);
+    for (int i = 0; i < N; i++)
+        if (c[i] != a[i] + b[i])
+            fail_msg("timing: c[%d] = %g, expected %g", i, (double)c[i], (double)(a[i] + b[i]));
+    float ms = 0;
+    assert_int_equal(cuEventElapsedTime(&ms, e0, e1), CUDA_SUCCESS);
+    assert_int_equal(cuCtxDestroy(ctx), CUDA_SUCCESS);
+    assert_int_equal(log.launches, 1);
+    assert_true(log.cycles > 0);
+    /* 700 MHz: cycles / 700e3 milliseconds */
+    assert_true(ms == (float)((double)log.cycles / 700e3));
+    ws_api_on_destroy(NULL, NULL);
+    ws_api_shutdown();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -618,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_vecadd_flow),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_sticky_fault),    cmocka_unit_test(test_primary),
         cmocka_unit_test(test_environment),     cmocka_unit_test(test_stats_file),
+        cmocka_unit_test(test_timing_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -316,6 +316,27 @@ static void test_doc(void **state)
     free(buf);
 }
 
+/* docs/CONFIG.md is the output of `warpsim config --doc`, kept in the repository. */
+static void test_doc_fresh(void **state)
+{
+    (void)state;
+    char *want = NULL, path[512];
+    size_t wlen = 0;
+    FILE *f = open_memstream(&want, &wlen);
+    ws_config_print_doc(f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/docs/CONFIG.md", WS_SOURCE_DIR);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    char *have = calloc(1, wlen + 2);
+    size_t hlen = fread(have, 1, wlen + 1, f);
+    fclose(f);
+    if (hlen != wlen || memcmp(have, want, wlen))
+        fail_msg("docs/CONFIG.md is stale: run `warpsim config --doc > docs/CONFIG.md`");
+    free(have);
+    free(want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_unknown_key),  cmocka_unit_test(test_bad_type),
         cmocka_unit_test(test_file_errors),  cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_json),         cmocka_unit_test(test_doc),
+        cmocka_unit_test(test_doc_fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

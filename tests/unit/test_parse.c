@@ -939,6 +939,15 @@ static void test_initializers(void **state)
     memcpy(u, m->init + s->init, 16);
     assert_true(u[0] == 1 && u[1] == 2 && u[2] == 3 && u[3] == 4);
     ptx_module_free(m);
+
+    /* empty arrays and empty initializers */
+    m = parse_ok(HDR ".global .u32 e0[0] = {};\n.global .u32 e1[] = {};\n"
+                     ".global .u8 e2[][0] = {};\n");
+    assert_int_equal(sym_in(m, -1, "e0")->size, 0);
+    assert_int_equal(sym_in(m, -1, "e1")->size, 0);
+    assert_int_equal(sym_in(m, -1, "e2")->size, 0);
+    assert_int_equal(sym_in(m, -1, "e2")->init, 0);
+    ptx_module_free(m);
 }
 
 /* Scoped blocks: names declared in a { } block shadow and disappear with it. */
@@ -1134,6 +1143,7 @@ static const err_case err_cases[] = {
     {K("/* never closed"), 9, 1, "unterminated comment"},
     {K(".pragma \"abc;"), 9, 9, "unterminated string"},
     {HDR "\x01", 4, 1, "unexpected character (byte 0x01)"},
+    {"\xef\xbb\xbf#", 1, 1, "unexpected character '#'"}, /* after a byte order mark */
     /* syntax */
     {K("add.s32 %r1, %r2, %r3"), 10, 1, "expected ';', found '}'"},
     {K("add.s32 %r1, %r2 %r3;"), 9, 18, "expected ';', found '%r3'"},
@@ -1236,6 +1246,8 @@ static const err_case err_cases[] = {
     {HDR ".global .u32 a = 1.5;\n", 4, 18, "needs a floating-point operand"},
     {HDR ".shared .u32 s = 1;\n", 4, 16, "only .global and .const variables can be initialized"},
     {HDR ".global .u32 a[];\n", 4, 14, "array size of 'a' is missing"},
+    {HDR ".global .u32 a[][0] = {1};\n", 4, 24, "too many initializers for 'a'"},
+    {HDR ".global .u32 a[0] = {1};\n", 4, 22, "too many initializers for 'a'"},
     {HDR ".global .u32 a[2][];\n", 4, 18, "only the first array dimension may be omitted"},
     {HDR ".global .align 3 .u32 a;\n", 4, 16, "alignment must be a power of two"},
     {HDR ".global .v8 .u32 a;\n", 4, 9, "bad vector width '.v8'"},
@@ -1251,6 +1263,10 @@ static const err_case err_cases[] = {
     {K(".reg .v2 .b32 %q;"), 9, 6, "vector registers are not supported"},
     {K(".reg %q;"), 9, 6, "expected a register type"},
     {K(".reg .b32 %x<70000>;"), 9, 14, "a register count out of range"},
+    {K(".reg .b32 %a<65536>, %b<65536>, %c<65536>, %d<65536>, %e<65536>, %f<65536>,\n"
+       "%g<65536>, %h<65536>, %i<65536>, %j<65536>, %k<65536>, %l<65536>, %m<65536>,\n"
+       "%n<65536>, %o<65536>, %q<65536>;"),
+     11, 1, "too many registers"},
     {K(".shared .u64 .ptr p;"), 9, 14, ".ptr is only allowed on parameters"},
     {HDR ".pol \"\";\n", 4, 6, "empty scheduler policy name"},
     {HDR ".pragma \"warpsim.policy a b\";\n", 4, 9, "malformed scheduler policy name"},

@@ -434,6 +434,27 @@ static void test_report_timing(void **state)
     ws_report_destroy(r);
 }
 
+/* docs/STATS.md is the output of `warpsim stats --doc`, kept in the repository. */
+static void test_doc_fresh(void **state)
+{
+    (void)state;
+    char *want = NULL, path[512];
+    size_t wlen = 0;
+    FILE *f = open_memstream(&want, &wlen);
+    ws_report_print_doc(f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/docs/STATS.md", WS_SOURCE_DIR);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    char *have = calloc(1, wlen + 2);
+    size_t hlen = fread(have, 1, wlen + 1, f);
+    fclose(f);
+    if (hlen != wlen || memcmp(have, want, wlen))
+        fail_msg("docs/STATS.md is stale: run `warpsim stats --doc > docs/STATS.md`");
+    free(have);
+    free(want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +467,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_doc, setup, teardown),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_report_timing),
+        cmocka_unit_test(test_doc_fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,81 @@
+/* sched_gto.c - greedy-then-oldest (SPEC section 2) and pure oldest-first.
+ *
+ * Age is the cycle a warp was assigned to the SM; equal ages go to the lower slot,
+ * which is what a strict `<` over candidates in slot order gives.
+ */
+#include <stdlib.h>
+
+#include "core/sched.h"
+
+#define NO_SLOT UINT32_MAX
+
+typedef struct {
+    uint32_t last; /* the greedy warp: slot issued last, NO_SLOT before any */
+} gto_st;
+
+static void *gto_create(uint32_t n_slots, const sched_params *p)
+{
+    (void)n_slots;
+    (void)p;
+    gto_st *s = malloc(sizeof *s);
+    if (s)
+        s->last = NO_SLOT;
+    return s;
+}
+
+static void gto_destroy(void *st)
+{
+    free(st);
+}
+
+/* Oldest ready candidate, or -1; `greedy` (a slot, or NO_SLOT) wins when ready. */
+static int oldest_ready(const sched_cand *c, uint32_t n, uint32_t greedy)
+{
+    int best = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (c[i].reason != WR_READY)
+            continue;
+        if (c[i].slot == greedy)
+            return (int)i;
+        if (best < 0 || c[i].age < c[best].age)
+            best = (int)i;
+    }
+    return best;
+}
+
+static int gto_pick(void *st, const sched_cand *c, uint32_t n, uint64_t cycle)
+{
+    (void)cycle;
+    return oldest_ready(c, n, ((const gto_st *)st)->last);
+}
+
+static void gto_on_issue(void *st, uint32_t slot, int is_mem, uint64_t cycle)
+{
+    (void)is_mem;
+    (void)cycle;
+    ((gto_st *)st)->last = slot;
+}
+
+static int oldest_pick(void *st, const sched_cand *c, uint32_t n, uint64_t cycle)
+{
+    (void)st;
+    (void)cycle;
+    return oldest_ready(c, n, NO_SLOT);
+}
+
+const sched_ops sched_gto = {
+    .name = "gto",
+    .desc = "greedy then oldest: the warp issued last while it is ready, else the oldest ready warp",
+    .create = gto_create,
+    .destroy = gto_destroy,
+    .pick = gto_pick,
+    .on_issue = gto_on_issue,
+};
+
+const sched_ops sched_oldest = {
+    .name = "oldest",
+    .desc = "oldest first: the ready warp assigned to the SM earliest",
+    .create = gto_create, /* unused state; create must not return NULL */
+    .destroy = gto_destroy,
+    .pick = oldest_pick,
+};

@@ -1,0 +1,72 @@
+/* sched_lrr.c - loose round robin (SPEC section 2; seed 001 section 3.1).
+ *
+ * Start from the warp after the one this scheduler issued last and take the first
+ * ready warp in slot order, wrapping around. With sched.lrr_quantum = Q > 0 the warp
+ * that got the turn keeps it for Q cycles while it stays ready (seed 001's time
+ * quantum); when it stalls or its quantum ends, the turn passes on as above.
+ */
+#include <stdlib.h>
+
+#include "core/sched.h"
+
+#define NO_SLOT UINT32_MAX
+
+typedef struct {
+    uint32_t last;    /* slot issued last; NO_SLOT before the first issue       */
+    uint32_t quantum; /* 0: plain LRR                                           */
+    uint64_t t_turn;  /* cycle `last` got its turn (start of its quantum)       */
+} lrr_st;
+
+static void *lrr_create(uint32_t n_slots, const sched_params *p)
+{
+    (void)n_slots;
+    lrr_st *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->last = NO_SLOT;
+    s->quantum = p ? p->lrr_quantum : 0;
+    return s;
+}
+
+static void lrr_destroy(void *st)
+{
+    free(st);
+}
+
+static int lrr_pick(void *st, const sched_cand *c, uint32_t n, uint64_t cycle)
+{
+    const lrr_st *s = st;
+    int keep = s->quantum && cycle >= s->t_turn && cycle - s->t_turn < s->quantum;
+    int first = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (c[i].reason != WR_READY)
+            continue;
+        if (keep && c[i].slot == s->last)
+            return (int)i;
+        /* slot order: past `last` (which, kept and ready, would have won above) */
+        if (c[i].slot > s->last)
+            return (int)i;
+        if (first < 0)
+            first = (int)i;
+    }
+    return first;
+}
+
+static void lrr_on_issue(void *st, uint32_t slot, int is_mem, uint64_t cycle)
+{
+    (void)is_mem;
+    lrr_st *s = st;
+    if (slot != s->last || cycle < s->t_turn || cycle - s->t_turn >= s->quantum)
+        s->t_turn = cycle;
+    s->last = slot;
+}
+
+const sched_ops sched_lrr = {
+    .name = "lrr",
+    .desc = "loose round robin: first ready warp after the one issued last "
+            "(sched.lrr_quantum > 0: keep a warp for that many cycles)",
+    .create = lrr_create,
+    .destroy = lrr_destroy,
+    .pick = lrr_pick,
+    .on_issue = lrr_on_issue,
+};

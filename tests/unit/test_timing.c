@@ -1,0 +1,230 @@
+/* test_timing.c - the SM pipeline on hand-written PTX whose cycle counts are
+ * derived by hand from the configured latencies.
+ *
+ * Totals include start-up (CTA dispatch, first fetch) and drain, so each test
+ * compares two kernels that differ only in the part being measured: the difference
+ * of their cycle counts is exact. Derivations are in the comments.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sm.h"
+#include "gpu/sim.h"
+
+/* Builds a one-kernel module: `body` is repeated n times between head and tail. */
+static char *kernel(const char *head, const char *body, int n, const char *tail)
+{
+    size_t cap = strlen(head) + strlen(tail) + (strlen(body) + 16) * (size_t)n + 1024;
+    char *s = malloc(cap);
+    size_t k = (size_t)snprintf(s, cap,
+                                ".version 7.5\n.target sm_75\n.address_size 64\n"
+                                ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                                ".reg .pred %%p<4>;\n.reg .b32 %%r<40>;\n.reg .f32 %%f<40>;\n"
+                                ".reg .b64 %%rd<40>;\n%s", head);
+    for (int i = 0; i < n; i++)
+        k += (size_t)snprintf(s + k, cap - k, body, i % 8 + 1, i % 8 + 1);
+    snprintf(s + k, cap - k, "%s\n}\n", tail);
+    return s;
+}
+
+/* Runs kernel k on a 1-SM GPU; returns its cycle count (0 on failure). */
+static uint64_t run(const char *ptx, uint32_t threads, const char *sets, uint64_t *out_host, ws_err *rc_out)
+{
+    ws_config cfg;
+    char err[1024];
+    ws_config_defaults(&cfg);
+    assert_int_equal(ws_config_set(&cfg, "gpu.n_sm=1,sim.mode=timing,mem.model=simple", err, sizeof err), 0);
+    if (sets)
+        assert_int_equal(ws_config_set(&cfg, sets, err, sizeof err), 0);
+    ws_sim *s = ws_sim_create(&cfg);
+    ws_module *m;
+    ws_err rc = ws_module_load(s, ptx, strlen(ptx), "t.ptx", &m, err, sizeof err);
+    if (rc != WS_OK)
+        fprintf(stderr, "%s\n", err);
+    assert_int_equal(rc, WS_OK);
+    uint64_t out, in;
+    assert_int_equal(ws_mem_alloc(s, 4096, &out), WS_OK);
+    assert_int_equal(ws_mem_alloc(s, 4096, &in), WS_OK);
+    uint64_t chain[8];
+    for (int i = 0; i < 8; i++)
+        chain[i] = in;   /* a pointer chase that stays on the first word */
+    assert_int_equal(ws_mem_write(s, in, chain, sizeof chain), WS_OK);
+    uint64_t params[2] = {out, in};
+    ws_launch_desc d = {{1, 1, 1}, {threads, 1, 1}, 0, params, sizeof params};
+    rc = ws_launch(s, m, ws_module_kernel(m, "k"), &d, err, sizeof err);
+    if (rc_out)
+        *rc_out = rc;
+    else if (rc != WS_OK)
+        fprintf(stderr, "%s\n", err);
+    size_t n;
+    const ws_launch_stats *st = ws_sim_launches(s, &n);
+    uint64_t cycles = rc == WS_OK || rc_out ? st[n - 1].t.cycles : 0;
+    if (out_host)
+        ws_mem_read(s, out_host, out, 8 * 8);
+    ws_sim_destroy(s);
+    return cycles;
+}
+
+static const char *HEAD = "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, 1;\n"
+                          "mov.u32 %r2, 2;\nmov.u32 %r3, 3;\nmov.u32 %r4, 4;\nmov.u32 %r5, 5;\n"
+                          "mov.u32 %r6, 6;\nmov.u32 %r7, 7;\nmov.u32 %r8, 8;\nmov.f32 %f9, 0f3F000000;\n";
+static const char *TAIL = "st.global.u32 [%rd1], %r1;\nexit;";
+
+/* A dependent chain: each add reads the previous add's result. It issues the cycle
+ * its source's writeback frees the scoreboard, lat_alu = 4 cycles after the previous
+ * issue; the 2-entry instruction buffer refills during the wait (1-cycle L1I hit).
+ * So 64 more adds take exactly 64 x 4 = 256 more cycles; with lat_alu = 9, 576. */
+static void t_dependent_chain(void **state)
+{
+    (void)state;
+    char *a = kernel(HEAD, "add.s32 %%r1, %%r1, 1;\n", 64, TAIL);
+    char *b = kernel(HEAD, "add.s32 %%r1, %%r1, 1;\n", 128, TAIL);
+    uint64_t ca = run(a, 32, NULL, NULL, NULL), cb = run(b, 32, NULL, NULL, NULL);
+    assert_int_equal(cb - ca, 64 * 4);
+    ca = run(a, 32, "core.lat_alu=9", NULL, NULL);
+    cb = run(b, 32, "core.lat_alu=9", NULL, NULL);
+    assert_int_equal(cb - ca, 64 * 9);
+    free(a);
+    free(b);
+}
+
+/* Independent adds (destinations rotate over 8 registers, far apart in time) from one
+ * warp: one per cycle. After two issues the buffer is empty and the fetch stage
+ * refills it the same cycle; the 1-cycle L1I hit makes it usable the next cycle, so
+ * no bubble: 64 more adds = 64 more cycles. */
+static void t_independent_issue(void **state)
+{
+    (void)state;
+    char *a = kernel(HEAD, "add.s32 %%r%d, %%r%d, 3;\n", 64, TAIL);
+    char *b = kernel(HEAD, "add.s32 %%r%d, %%r%d, 3;\n", 128, TAIL);
+    assert_int_equal(run(b, 32, NULL, NULL, NULL) - run(a, 32, NULL, NULL, NULL), 64);
+    /* two warps, two schedulers: both issue every cycle, still 64 cycles for 64 more
+     * adds per warp; with one scheduler the two warps share one issue slot: 128 */
+    assert_int_equal(run(b, 64, NULL, NULL, NULL) - run(a, 64, NULL, NULL, NULL), 64);
+    assert_int_equal(run(b, 64, "core.n_schedulers=1", NULL, NULL) - run(a, 64, "core.n_schedulers=1", NULL, NULL), 128);
+    free(a);
+    free(b);
+}
+
+/* Independent SFU instructions: one SFU with initiation interval 8 accepts one warp
+ * instruction every 8 cycles, so 32 more take 32 x 8 = 256 more cycles; with two SFUs,
+ * two every 8 cycles: 128. */
+static void t_sfu_initiation_interval(void **state)
+{
+    (void)state;
+    char *a = kernel(HEAD, "sin.approx.f32 %%f%d, %%f9;\n", 32, TAIL);
+    char *b = kernel(HEAD, "sin.approx.f32 %%f%d, %%f9;\n", 64, TAIL);
+    assert_int_equal(run(b, 32, NULL, NULL, NULL) - run(a, 32, NULL, NULL, NULL), 32 * 8);
+    assert_int_equal(run(b, 32, "core.n_sfu=2", NULL, NULL) - run(a, 32, "core.n_sfu=2", NULL, NULL), 32 * 4);
+    free(a);
+    free(b);
+}
+
+/* A pointer chase: each load's address is the previous load's value. The load issues
+ * at t, its request goes to memory at t+1 (the LD/ST unit sends one request per
+ * cycle, starting the cycle after issue), the simple model answers after
+ * mem.simple_latency = 400 cycles, at t+401, and the next load issues that cycle.
+ * So 4 more dependent loads take 4 x 401 more cycles. */
+static void t_dependent_loads(void **state)
+{
+    (void)state;
+    char *a = kernel(HEAD, "ld.global.u64 %%rd2, [%%rd2];\n", 4, TAIL);
+    char *b = kernel(HEAD, "ld.global.u64 %%rd2, [%%rd2];\n", 8, TAIL);
+    assert_int_equal(run(b, 32, NULL, NULL, NULL) - run(a, 32, NULL, NULL, NULL), 4 * 401);
+    assert_int_equal(run(b, 32, "mem.simple_latency=100", NULL, NULL) -
+                         run(a, 32, "mem.simple_latency=100", NULL, NULL), 4 * 101);
+    free(a);
+    free(b);
+}
+
+/* Barrier: warp 1 runs a 64-add chain and then writes shared memory; warp 0 waits at
+ * bar.sync, then reads what warp 1 wrote. Functional execution happens at issue, so
+ * the value is right only if the barrier held warp 0 until warp 1 arrived. */
+static void t_barrier_orders(void **state)
+{
+    (void)state;
+    const char *ptx =
+        ".version 7.5\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+        ".reg .pred %p<4>;\n.reg .b32 %r<40>;\n.reg .b64 %rd<40>;\n"
+        ".shared .align 4 .b32 sm[64];\n"
+        "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\n"
+        "setp.lt.u32 %p1, %r1, 32;\n@%p1 bra WAIT;\n"
+        "LOOP:\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p2, %r2, 64;\n@%p2 bra LOOP;\n"
+        "mov.u32 %r3, sm;\nshl.b32 %r4, %r1, 2;\nadd.s32 %r3, %r3, %r4;\nst.shared.u32 [%r3], %r2;\n"
+        "WAIT:\nbar.sync 0;\n"
+        "setp.ne.u32 %p3, %r1, 0;\n@%p3 bra DONE;\n"
+        "mov.u32 %r5, sm;\nld.shared.u32 %r6, [%r5+160];\nst.global.u32 [%rd1], %r6;\n"
+        "DONE:\nexit;\n}\n";
+    uint64_t out[8];
+    assert_true(run(ptx, 64, NULL, out, NULL) > 64 * 4);
+    assert_int_equal((uint32_t)out[0], 64);   /* sm[40] written by thread 40 */
+}
+
+/* Occupancy on the GTX480 preset (1536 threads, 48 warps, 8 CTAs, 32768 registers in
+ * units of 64 per warp, 48 KB shared per SM):
+ *  256 threads, 20 regs: warp = ceil(20 x 32 / 64) x 64 = 640, CTA = 8 x 640 = 5120
+ *    -> registers 6, threads 6, warps 6, CTAs 8: 6 (threads first)
+ *  + 10 KB shared: 49152 / 10240 = 4 -> 4, limited by shared
+ *  256 threads, 63 regs: warp = 2048, CTA 16384 -> 2, limited by registers
+ *  64 threads, 8 regs: threads 24, warps 24, regs 64 -> the 8-CTA limit */
+static void t_occupancy(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    char err[256];
+    ws_config_defaults(&cfg);
+    ptx_func f;
+    memset(&f, 0, sizeof f);
+    assert_int_equal(ws_config_set(&cfg, "core.regs_per_thread=20", err, sizeof err), 0);
+    occupancy o = occupancy_compute(&cfg, NULL, &f, 256, 0);
+    assert_int_equal(o.ctas_per_sm, 6);
+    assert_string_equal(o.limiter, "threads");
+    o = occupancy_compute(&cfg, NULL, &f, 256, 10240);
+    assert_int_equal(o.ctas_per_sm, 4);
+    assert_string_equal(o.limiter, "shared");
+    assert_int_equal(ws_config_set(&cfg, "core.regs_per_thread=63", err, sizeof err), 0);
+    o = occupancy_compute(&cfg, NULL, &f, 256, 0);
+    assert_int_equal(o.ctas_per_sm, 2);
+    assert_string_equal(o.limiter, "registers");
+    assert_int_equal(ws_config_set(&cfg, "core.regs_per_thread=8", err, sizeof err), 0);
+    o = occupancy_compute(&cfg, NULL, &f, 64, 0);
+    assert_int_equal(o.ctas_per_sm, 8);
+    assert_string_equal(o.limiter, "ctas");
+}
+
+/* A barrier that expects 64 threads in a CTA of 32 never completes: both modes
+ * report a deadlock instead of hanging. */
+static void t_deadlock(void **state)
+{
+    (void)state;
+    const char *ptx = ".version 7.5\n.target sm_75\n.address_size 64\n"
+                      ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                      "bar.sync 0, 64;\nexit;\n}\n";
+    ws_err rc;
+    run(ptx, 32, NULL, NULL, &rc);
+    assert_int_equal(rc, WS_E_DEADLOCK);
+    run(ptx, 32, "sim.mode=functional", NULL, &rc);
+    assert_int_equal(rc, WS_E_DEADLOCK);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_dependent_chain),
+        cmocka_unit_test(t_independent_issue),
+        cmocka_unit_test(t_sfu_initiation_interval),
+        cmocka_unit_test(t_dependent_loads),
+        cmocka_unit_test(t_barrier_orders),
+        cmocka_unit_test(t_occupancy),
+        cmocka_unit_test(t_deadlock),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
