@@ -311,6 +311,11 @@ typedef struct {
     uint32_t sb_cap;
     uint32_t inflight;     /* issued instructions not complete                   */
     uint32_t mem_inflight; /* of which memory instructions                       */
+    /* A scoreboard stall only ends through an event of this warp (a completion, an
+     * issue, a fetch, a barrier release), which sets `dirty`; until then the cached
+     * verdict stands and the warp is not re-examined every cycle. */
+    uint8_t dirty, cached;
+    const insn_info *cached_info;
 } sm_warp;
 
 typedef struct {
@@ -369,6 +374,8 @@ struct sm {
     exec_trace tr;
     sched_cand *cand;
     uint32_t fetch_rr;
+    uint32_t warps_inflight;       /* warps with inflight != 0                   */
+    uint32_t maybe_done;           /* warps may have finished: check retirement   */
     uint64_t local_base;           /* where local memory lives in global space   */
     uint32_t local_threads;        /* threads interleaved in that region          */
     sm_stats st, last;             /* last: per-cycle deltas for idle skipping   */
@@ -520,6 +527,7 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
         w->ibuf = 0;
         w->age = cycle;
         w->inflight = w->mem_inflight = 0;
+        w->dirty = 1;
         if (w->sb)
             memset(w->sb, 0, w->sb_cap * sizeof *w->sb);
         s->resident++;
@@ -529,6 +537,7 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
 }
 
 int sm_busy(const sm *s) { return s->resident != 0 || s->rq_len != 0; }
+int sm_ldst_waiting(const sm *s) { return s->rq_len != 0; }
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 static uint32_t reg_base(const sm *s, uint32_t slot)
@@ -641,7 +650,11 @@ static void instruction_done(sm *s, uint32_t slot, const uint32_t *regs, uint32_
 {
     release_regs(s, slot, regs, n);
     sm_warp *w = &s->w[slot];
-    w->inflight--;
+    w->dirty = 1;
+    if (--w->inflight == 0) {
+        s->warps_inflight--;
+        s->maybe_done++;
+    }
     if (is_mem) {
         w->mem_inflight--;
         if (s->pol->on_mem_done)
@@ -695,6 +708,7 @@ static int writeback(sm *s, uint64_t cycle)
             w->fetching = 0;
             w->ibuf = (uint8_t)r->tag;
             w->ibuf_ready = cycle;
+            w->dirty = 1;
         } else if (--s->mi[r->tag].outstanding == 0) {
             minst_done(s, r->tag, cycle);
         }
@@ -866,6 +880,12 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
 {
     sm_warp *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
+    if (!w->dirty && w->cached == WR_SCOREBOARD) {
+        *info = w->cached_info;
+        return WR_SCOREBOARD;
+    }
+    w->dirty = 0;
+    w->cached = WR_READY;
     if (fw->state == WARP_BARRIER)
         return WR_BARRIER;
     if (fw->state != WARP_READY)
@@ -882,10 +902,12 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
     }
     const insn_info *ii = &s->it->info[fn][pc];
     *info = ii;
-    if (sb_busy(s, slot, reg_base(s, slot), ii))
+    if (sb_busy(s, slot, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
+        /* (frames change only on a drained warp) */
+        w->cached = WR_SCOREBOARD;
+        w->cached_info = ii;
         return WR_SCOREBOARD;
-    if (ii->cls == IC_CALL && w->inflight)
-        return WR_SCOREBOARD;   /* frames change only on a drained warp */
+    }
     if (ii->cls == IC_MEMBAR && w->mem_inflight)
         return WR_BARRIER;
     if (is_mem_cls(ii->cls)) {
@@ -917,7 +939,11 @@ static int issue(sm *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
         return -1;
     int u = free_unit(s, ii->fu, cycle);
     uint32_t occupy = ii->ii;
-    w->inflight++;
+    w->dirty = 1;
+    if (w->inflight++ == 0)
+        s->warps_inflight++;
+    if (fw->state == WARP_DONE)
+        s->maybe_done++;
     if (s->pol->on_issue)
         s->pol->on_issue(s->pst[slot % s->n_sched], slot, is_mem_cls(ii->cls), cycle);
     /* the instruction buffer: consumed; dropped when the path moved elsewhere */
@@ -973,8 +999,10 @@ static int issue(sm *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
         s->fu_free[fu][u] = cycle + occupy;
         s->st.fu_busy[fu] += occupy;
     }
-    if (rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET)
-        func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps);
+    if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
+        func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps))
+        for (uint32_t i = 0; i < s->cta_warps; i++)
+            s->w[(slot / s->cta_warps) * s->cta_warps + i].dirty = 1;
     return rcode;
 }
 
@@ -1035,6 +1063,9 @@ static int fetch(sm *s, uint64_t cycle)
 /* ---- one cycle ----------------------------------------------------------------------------- */
 static void retire_warps(sm *s, uint64_t cycle)
 {
+    if (!s->maybe_done)
+        return;
+    s->maybe_done = 0;
     for (uint32_t k = 0; k < s->max_ctas; k++) {
         sm_cta *c = &s->cta[k];
         if (!c->used)
@@ -1108,8 +1139,7 @@ int sm_cycle(sm *s, uint64_t cycle)
         s->st.stall_cycles++;
     progress |= fetch(s, cycle);
     retire_warps(s, cycle);
-    for (uint32_t i = 0; i < s->n_slots; i++)
-        inflight += s->w[i].used && s->w[i].inflight;
+    inflight = s->warps_inflight;
     s->st.warps_in_flight_sum += inflight;
     s->st.resident_warps_sum += s->resident;
     s->st.active_cycles += s->resident != 0;

@@ -105,6 +105,7 @@ uint64_t sm_next_event(const sm *s, uint64_t cycle);
 /* Accounts `n` more cycles identical to the last one (idle skipping). */
 void sm_repeat_cycle_stats(sm *s, uint64_t n);
 int sm_busy(const sm *s);               /* any resident CTA                    */
+int sm_ldst_waiting(const sm *s);       /* requests queued toward the L1D      */
 const sm_stats *sm_get_stats(const sm *s);
 /* Writes every warp's PC, state and what it waits for (deadlock report). */
 int sm_dump(const sm *s, char *buf, size_t n);

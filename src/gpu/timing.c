@@ -84,22 +84,48 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     uint64_t n_cta = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2], next_cta = 0;
     uint64_t cycle = 0, idle = 0, watchdog = cfg->core.watchdog_cycles;
     uint32_t rr = 0;
+    /* An SM whose cycle changed nothing sleeps until its next event (tick only what
+     * is active); on waking, the skipped cycles count as copies of its idle one. */
+    uint64_t *wake = calloc(n_sm, sizeof *wake), *last = calloc(n_sm, sizeof *last);
+    if (!wake || !last) {
+        free(wake);
+        free(last);
+        rc = WS_E_OUT_OF_MEMORY;
+        goto out;
+    }
     for (;;) {
         int progress = memsys_tick(mem, cycle);
         int busy = 0;
         for (uint32_t i = 0; i < n_sm; i++) {
             if (!sm_busy(sms[i]))
                 continue;
+            busy = 1;
+            if (wake[i] > cycle)
+                continue;
+            if (cycle > last[i] + 1 && last[i] != UINT64_MAX)
+                sm_repeat_cycle_stats(sms[i], cycle - last[i] - 1);
             int r = sm_cycle(sms[i], cycle);
             if (r < 0 || L->fault.code)
                 goto done;
+            last[i] = cycle;
             progress |= r;
-            busy = 1;
+            if (r || !cfg->core.skip_idle) {
+                wake[i] = cycle + 1;
+            } else {
+                /* a refused request may be accepted after any change below the L1 */
+                uint64_t e = sm_next_event(sms[i], cycle);
+                uint64_t me = sm_ldst_waiting(sms[i]) ? memsys_next_event(mem, cycle)
+                                                      : memsys_next_event_sm(mem, i, cycle);
+                wake[i] = e < me ? e : me;
+            }
         }
         /* CTA dispatch: one CTA per SM per cycle, round robin */
         for (uint32_t k = 0; k < n_sm && next_cta < n_cta; k++) {
             uint32_t i = (rr + k) % n_sm;
             if (sm_can_take_cta(sms[i])) {
+                if (!sm_busy(sms[i]))
+                    last[i] = UINT64_MAX;   /* was empty: nothing to account */
+                wake[i] = cycle + 1;
                 if (sm_take_cta(sms[i], (uint32_t)next_cta++, cycle)) {
                     func_fault_set(L, WS_E_OUT_OF_RESOURCES, "out of host memory for warp state");
                     goto done;
@@ -115,13 +141,28 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             cycle++;
             continue;
         }
+        if (!cfg->core.skip_idle) {
+            if (watchdog && ++idle >= watchdog) {
+                deadlock_report(sms, n_sm, mem, L, cycle, "no progress for core.watchdog_cycles cycles");
+                goto done;
+            }
+            if (!memsys_busy(mem) && memsys_next_event(mem, cycle) == UINT64_MAX) {
+                int any = 0;
+                for (uint32_t i = 0; i < n_sm; i++)
+                    any |= sm_busy(sms[i]) && sm_next_event(sms[i], cycle) != UINT64_MAX;
+                if (!any) {
+                    deadlock_report(sms, n_sm, mem, L, cycle, "no warp can issue and nothing is in "
+                                    "flight (a barrier that never completes?)");
+                    goto done;
+                }
+            }
+            cycle++;
+            continue;
+        }
         uint64_t next = memsys_next_event(mem, cycle);
         for (uint32_t i = 0; i < n_sm; i++)
-            if (sm_busy(sms[i])) {
-                uint64_t e = sm_next_event(sms[i], cycle);
-                if (e < next)
-                    next = e;
-            }
+            if (sm_busy(sms[i]) && wake[i] < next)
+                next = wake[i];
         if (next == UINT64_MAX) {
             deadlock_report(sms, n_sm, mem, L, cycle, "no warp can issue and nothing is in flight "
                             "(a barrier that never completes?)");
@@ -133,12 +174,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             deadlock_report(sms, n_sm, mem, L, cycle, "no progress for core.watchdog_cycles cycles");
             goto done;
         }
-        for (uint32_t i = 0; i < n_sm && skip; i++)
-            if (sm_busy(sms[i]))
-                sm_repeat_cycle_stats(sms[i], skip);
         cycle = next;
     }
 done:
+    free(wake);
+    free(last);
     if (L->fault.code)
         rc = (ws_err)L->fault.code;
     /* statistics */

@@ -80,6 +80,10 @@ typedef struct {
     int (*busy)(const memsys *m);                 /* requests in flight       */
     void (*stats_json)(const memsys *m, cJSON *obj);
     void (*dump)(const memsys *m, FILE *f);       /* state, for deadlock reports */
+    /* Optional: earliest core cycle > cycle at which a response for SM `sm` can
+     * be popped (UINT64_MAX: none in flight). NULL: next_event() bounds it. Lets an
+     * SM that only waits for memory sleep instead of being ticked every cycle. */
+    uint64_t (*next_event_sm)(const memsys *m, uint32_t sm, uint64_t cycle);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */
@@ -97,5 +101,9 @@ static inline mem_req *memsys_pop_done(memsys *m, uint32_t sm, uint64_t c) { ret
 static inline int memsys_tick(memsys *m, uint64_t c) { return m->ops->tick(m, c); }
 static inline uint64_t memsys_next_event(const memsys *m, uint64_t c) { return m->ops->next_event(m, c); }
 static inline int memsys_busy(const memsys *m) { return m->ops->busy(m); }
+static inline uint64_t memsys_next_event_sm(const memsys *m, uint32_t sm, uint64_t c)
+{
+    return m->ops->next_event_sm ? m->ops->next_event_sm(m, sm, c) : m->ops->next_event(m, c);
+}
 
 #endif

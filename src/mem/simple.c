@@ -136,6 +136,16 @@ static uint64_t simple_next(const memsys *ms, uint64_t cycle)
     return next <= cycle ? cycle + 1 : next;
 }
 
+static uint64_t simple_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
+{
+    const simple_mem *m = (const simple_mem *)ms;
+    uint64_t next = UINT64_MAX;
+    const mem_req *a = m->inst[sm].head, *b = m->data[sm].head;
+    if (a && a->t_done < next) next = a->t_done;
+    if (b && b->t_done < next) next = b->t_done;
+    return next <= cycle ? cycle + 1 : next;
+}
+
 static int simple_busy(const memsys *ms) { return ((const simple_mem *)ms)->in_flight != 0; }
 
 static void simple_stats(const memsys *ms, cJSON *o)
@@ -160,5 +170,5 @@ static void simple_dump(const memsys *ms, FILE *f)
 const mem_model mem_model_simple = {
     "simple", "fixed latency, bandwidth-limited memory (no caches)",
     simple_create, simple_destroy, simple_access, simple_probe, simple_pop, simple_tick,
-    simple_next, simple_busy, simple_stats, simple_dump,
+    simple_next, simple_busy, simple_stats, simple_dump, simple_next_sm,
 };

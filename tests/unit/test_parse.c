@@ -1266,7 +1266,7 @@ static const err_case err_cases[] = {
     {K(".reg .b32 %a<65536>, %b<65536>, %c<65536>, %d<65536>, %e<65536>, %f<65536>,\n"
        "%g<65536>, %h<65536>, %i<65536>, %j<65536>, %k<65536>, %l<65536>, %m<65536>,\n"
        "%n<65536>, %o<65536>, %q<65536>;"),
-     11, 1, "too many registers"},
+     11, 23, "too many registers"},
     {K(".shared .u64 .ptr p;"), 9, 14, ".ptr is only allowed on parameters"},
     {HDR ".pol \"\";\n", 4, 6, "empty scheduler policy name"},
     {HDR ".pragma \"warpsim.policy a b\";\n", 4, 9, "malformed scheduler policy name"},

@@ -215,6 +215,51 @@ static void t_deadlock(void **state)
     assert_int_equal(rc, WS_E_DEADLOCK);
 }
 
+/* Idle skipping (core.skip_idle) must not change any statistic: run a kernel with
+ * memory waits, divergence and a barrier both ways and compare every timing field. */
+static void t_skip_idle_equivalence(void **state)
+{
+    (void)state;
+    const char *ptx =
+        ".version 7.5\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+        ".reg .pred %p<4>;\n.reg .b32 %r<40>;\n.reg .b64 %rd<40>;\n"
+        "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, 0;\n"
+        "mov.u32 %r4, 0;\n"
+        "LOOP:\nld.global.u64 %rd2, [%rd2];\nand.b32 %r3, %r1, 3;\nsetp.eq.u32 %p1, %r3, 0;\n"
+        "@%p1 bra SKIP;\nmul.lo.s32 %r2, %r2, 7;\nSKIP:\nadd.s32 %r2, %r2, 1;\nbar.sync 0;\n"
+        "add.s32 %r4, %r4, 1;\nsetp.lt.u32 %p2, %r4, 20;\n@%p2 bra LOOP;\nst.global.u32 [%rd1], %r2;\nexit;\n}\n";
+    ws_timing_stats a[2];
+    for (int k = 0; k < 2; k++) {
+        ws_config cfg;
+        char err[512];
+        ws_config_defaults(&cfg);
+        assert_int_equal(ws_config_set(&cfg, k ? "gpu.n_sm=2,sim.mode=timing,core.skip_idle=false"
+                                               : "gpu.n_sm=2,sim.mode=timing", err, sizeof err), 0);
+        ws_sim *s = ws_sim_create(&cfg);
+        ws_module *m;
+        assert_int_equal(ws_module_load(s, ptx, strlen(ptx), "t.ptx", &m, err, sizeof err), WS_OK);
+        uint64_t out, in;
+        assert_int_equal(ws_mem_alloc(s, 4096, &out), WS_OK);
+        assert_int_equal(ws_mem_alloc(s, 4096, &in), WS_OK);
+        assert_int_equal(ws_mem_write(s, in, &in, 8), WS_OK);
+        uint64_t params[2] = {out, in};
+        ws_launch_desc d = {{5, 1, 1}, {96, 1, 1}, 0, params, sizeof params};
+        assert_int_equal(ws_launch(s, m, ws_module_kernel(m, "k"), &d, err, sizeof err), WS_OK);
+        size_t n;
+        a[k] = ws_sim_launches(s, &n)[0].t;
+        a[k].mem_json = NULL;
+        a[k].occupancy_limiter = NULL;
+        ws_sim_destroy(s);
+    }
+    assert_true(a[0].cycles > 20 * 400);
+    assert_int_equal(a[0].cycles, a[1].cycles);
+    assert_int_equal(a[0].stall_cycles, a[1].stall_cycles);
+    assert_int_equal(a[0].warps_in_flight_sum, a[1].warps_in_flight_sum);
+    assert_memory_equal(a[0].slot, a[1].slot, sizeof a[0].slot);
+    assert_memory_equal(&a[0], &a[1], sizeof a[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +270,7 @@ int main(void)
         cmocka_unit_test(t_barrier_orders),
         cmocka_unit_test(t_occupancy),
         cmocka_unit_test(t_deadlock),
+        cmocka_unit_test(t_skip_idle_equivalence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
