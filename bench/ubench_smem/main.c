@@ -21,7 +21,7 @@ int main(int argc, char **argv)
     default: blocks = 8; iters = 512; break;
     }
     int strides[6] = {1, 2, 4, 8, 16, 32}, nstrides = 6;
-    for (int i = 0; i < args.argc; i++) {
+    for (int i = 0; i < args.argc; i += 2) {
         const char *o = args.argv[i], *v = i + 1 < args.argc ? args.argv[i + 1] : NULL;
         if (v && !strcmp(o, "--stride")) {
             strides[0] = atoi(v);
@@ -32,7 +32,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "ubench_smem: bad argument '%s'\n", o);
             return 2;
         }
-        i++;
     }
     if (strides[0] < 0 || iters < 0) {
         fprintf(stderr, "ubench_smem: stride and iters must be >= 0\n");

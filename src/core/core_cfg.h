@@ -46,6 +46,15 @@
     X(sched, recency_num, UINT, "1", 0, 1024, "", "MOTRR+Recency: R = 1 for num/den of the active warps (numerator)") \
     X(sched, recency_den, UINT, "2", 1, 1024, "", "MOTRR+Recency: denominator of that fraction") \
     X(sched, max_num_warp, UINT, "48", 1, 1024, "", "MOTRR+Recency: priority offset MAX_NUM_WARP of Algorithm 1") \
+    X(sched, static_threshold, DBL, "1.0", 0, 1e9, "", "static-select: LRR when the PTX locality score (mean weighted accesses per block) is >= this") \
+    X(sched, static_follow_derived, BOOL, "false", 0, 0, "", "static-select: accesses through pointers derived by add/sub/mad/mov/cvta count for the root pointer's block (false: each register value is its own block, as the seed)") \
+    X(sched, static_global_only, BOOL, "false", 0, 0, "", "static-select: count .global accesses only (false: generic ones too)") \
+    X(sched, static_shared, BOOL, "false", 0, 0, "", "static-select: count .shared accesses (they do not go through the L1D)") \
+    X(sched, static_stores, BOOL, "true", 0, 0, "", "static-select: count stores as well as loads") \
+    X(sched, static_other_spaces, BOOL, "false", 0, 0, "", "static-select: count .param/.const/.local accesses") \
+    X(sched, static_atomics, BOOL, "false", 0, 0, "", "static-select: count atom/red (performed at L2)") \
+    X(sched, static_guards, BOOL, "false", 0, 0, "", "static-select: a predicated (@p) access counts one more branch level") \
+    X(sched, static_directives, BOOL, "true", 0, 0, "", "static-select: a .pol or .pragma warpsim.policy directive in the PTX overrides the analysis") \
     X(sched, lrr_quantum, UINT, "0", 0, 1000000, "cycles", "static-select: LRR time quantum (0 = plain LRR)")
 
 #define WS_CONFIG_CORE_SECTIONS(S) S(core, WS_CONFIG_CORE) S(sched, WS_CONFIG_SCHED)

@@ -135,7 +135,8 @@ static int tl_pick(void *st, const sched_cand *c, uint32_t n, uint64_t cycle)
         int b = -1;
         for (uint32_t i = 0; i < n; i++) {
             uint32_t slot = c[i].slot;
-            if (slot >= s->n_slots || s->mem[slot] != M_PENDING || c[i].waiting_mem ||
+            if (slot >= s->n_slots || s->mem[slot] != M_PENDING ||
+                (c[i].waiting_mem && c[i].reason == WR_SCOREBOARD) ||
                 c[i].reason == WR_BARRIER || c[i].reason == WR_DONE)
                 continue;
             if (b < 0 || s->pseq[slot] < s->pseq[c[b].slot])

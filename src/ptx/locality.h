@@ -64,6 +64,7 @@ typedef struct {
     uint32_t def_insn;       /* REG: instruction that wrote that value, or UINT32_MAX when
                                 the block's value is the register's value on entry      */
     uint32_t first_acc;      /* index of its first access in loc_result.acc              */
+    uint32_t last_acc;       /* and of its last (the end of the `next` chain)            */
     uint32_t n_acc;
     double wcount;
 } loc_block;

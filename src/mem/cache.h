@@ -1,0 +1,133 @@
+/* cache.h - one generic cache model for every level (L1D, L1I, L1C, L2).
+ *
+ * Geometry: sets x ways of `line`-byte lines, each split into line/sector sectors
+ * (sector == line: not sectored). A line is INVALID, VALID, RESERVED (allocated for an
+ * outstanding miss: it cannot be evicted) or MODIFIED (dirty bytes, per-byte mask).
+ *
+ * An access is decided in order: tag lookup (hit, or a line to allocate: none when
+ * every line of the set is RESERVED = CSF), then MSHR (a free entry, or a merge slot
+ * in the line's entry: else MSHRF), then the miss queue toward the level below (room
+ * for the fetch and the victim's write-back: else MQF). A refused access changes
+ * nothing, so cache_probe() == cache_access() without side effects.
+ *
+ * Write policy is chosen per access (the L1D treats global and local stores
+ * differently): write-back (write into the line, dirty bytes), write-through (update
+ * a present line and send the write below) or write-evict (invalidate a present line
+ * and send the write below). Allocation on a write-back miss: none (send below), lazy
+ * (allocate without fetching; the per-byte dirty mask tells what is valid data:
+ * "write-validate") or fetch (fetch-on-write: the write waits in the MSHR for the fill).
+ *
+ * Time is the cache's own cycle count (the caller's clock domain). The miss queue holds
+ * what must go below (fetches, write-backs, bypassed reads/writes/atomics); the caller
+ * drains it and later calls cache_fill() with the MSHR entry a fetch named. Tokens are
+ * the caller's (the request objects); the cache never looks inside them. */
+#ifndef WS_MEM_CACHE_H
+#define WS_MEM_CACHE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mem/memsys.h"
+#include "mem/repl.h"
+
+typedef enum { CL_INVALID, CL_VALID, CL_RESERVED, CL_MODIFIED } cache_lstate;
+typedef enum { CW_BACK, CW_THROUGH, CW_EVICT } cache_wpol;
+typedef enum { CA_NONE, CA_FETCH, CA_LAZY } cache_apol;
+typedef enum { CQ_READ, CQ_WRITE, CQ_ATOMIC } cache_op;
+/* Miss-queue record types. */
+typedef enum { CM_FETCH, CM_READ, CM_WRITE, CM_ATOMIC, CM_WRITEBACK, CM__COUNT } cache_mtype;
+extern const char *const cache_mtype_name[CM__COUNT];
+extern const char *const cache_lstate_name[4];
+
+/* Policy names of the configuration ("back", "through", "evict"; "none", "fetch",
+ * "lazy"): the value, or -1 if unknown. */
+int cache_wpol_find(const char *name);
+int cache_apol_find(const char *name);
+
+typedef struct {
+    uint32_t sets, ways, line, sector;   /* ways <= 64; line/sector <= 32; line <= 4096 */
+    const repl_policy *repl;
+    uint64_t seed;                       /* random replacement                       */
+    uint32_t latency;                    /* cycles from access to data (hit), and to
+                                            the miss record being ready to leave      */
+    uint32_t ports;                      /* accesses per cycle; more are delayed     */
+    uint32_t mshr_entries, mshr_merges;  /* merges: requests per entry, first included */
+    uint32_t miss_queue;                 /* records toward the level below           */
+} cache_cfg;
+
+typedef struct {
+    uint64_t addr;        /* first byte accessed                                      */
+    uint64_t idx;         /* address whose line number picks the set (L2: the
+                             partition-local address; L1: addr)                      */
+    uint32_t size;        /* bytes from addr, clipped to the line                     */
+    uint8_t op;           /* cache_op                                                 */
+    uint8_t wpol, apol;   /* CQ_WRITE: cache_wpol, cache_apol                         */
+    uint8_t bypass;       /* send below without lookup or allocation (ld.cg, atomics
+                             forwarded to L2)                                         */
+    void *tok;            /* caller's token                                           */
+} cache_acc;
+
+typedef struct {
+    uint64_t addr;        /* FETCH, WRITEBACK: line address; else the access address  */
+    uint64_t t_ready;     /* cycle it may leave (access cycle + latency)              */
+    void *tok;            /* READ, WRITE, ATOMIC: the access's token; else NULL       */
+    uint32_t size;        /* bytes: FETCH sectors x sector; WRITEBACK dirty bytes;
+                             else the access size                                     */
+    uint32_t sectors;     /* FETCH: sectors fetched (bit s = sector s)               */
+    uint32_t mshr;        /* FETCH: the entry cache_fill() must name                  */
+    uint8_t type;         /* cache_mtype                                              */
+} cache_miss;
+
+typedef struct {
+    uint64_t accesses, reads, writes, atomics;      /* accepted accesses             */
+    uint64_t hits, misses, merges, bypasses;        /* by outcome                    */
+    uint64_t sector_misses;   /* misses on a present line (missing sectors)          */
+    uint64_t resfail[3];      /* refused attempts: CSF, MSHRF, MQF                   */
+    uint64_t evictions;       /* valid lines replaced                                */
+    uint64_t writebacks;      /* dirty lines written below (evicted or invalidated)  */
+    uint64_t write_evicts;    /* lines invalidated by write-evict stores             */
+    uint64_t fills;           /* fills received                                      */
+    uint64_t port_delay;      /* cycles accesses waited for a port                   */
+    uint64_t mshr_occ_max;    /* most MSHR entries in use at once                    */
+    uint64_t mshr_occ_sum;    /* entries in use summed over cycles up to occ_t       */
+    uint64_t occ_t;
+} cache_stats;
+
+typedef struct cache cache;
+typedef void (*cache_done_fn)(void *ctx, void *tok, uint64_t t);
+
+/* Checks the geometry; NULL with a message on a bad configuration or no memory. */
+cache *cache_create(const cache_cfg *cfg, char *err, size_t n);
+void cache_destroy(cache *c);
+
+/* Decides and performs an access at cycle `now`. Accepted accesses return HIT, MISS,
+ * MERGED or BYPASS; *t_done is the cycle the data (or the write) is done when the
+ * cache completes it by itself (hits, write-back writes), else UINT64_MAX: the token
+ * then comes back through cache_fill(), or travels in a miss record. Refusals (CSF,
+ * MSHRF, MQF) change nothing but the reservation-fail counters. */
+mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done);
+mem_access cache_probe(const cache *c, const cache_acc *a);
+
+/* Fill of `sectors` for MSHR entry `mshr` at cycle `now`: the sectors become valid,
+ * every waiting token whose sectors are all valid completes (fn(ctx, tok, now), in
+ * arrival order; pending writes are applied first) and the entry is released when
+ * nothing is pending. Returns the tokens completed, -1 if `mshr` is not in use. */
+int cache_fill(cache *c, uint32_t mshr, uint32_t sectors, uint64_t now, cache_done_fn fn,
+               void *ctx);
+
+/* Miss queue toward the level below, oldest first. */
+const cache_miss *cache_mq_head(const cache *c);
+void cache_mq_pop(cache *c);
+uint32_t cache_mq_len(const cache *c);
+
+/* Inspection (tests, stats, dumps). */
+const cache_cfg *cache_config(const cache *c);
+const cache_stats *cache_get_stats(const cache *c);
+uint64_t cache_mshr_occ_sum(const cache *c, uint64_t now);  /* integral up to `now`    */
+uint32_t cache_mshr_used(const cache *c);
+cache_lstate cache_line_state(const cache *c, uint64_t addr, uint64_t idx);
+uint32_t cache_line_dirty_bytes(const cache *c, uint64_t addr, uint64_t idx);
+uint32_t cache_line_valid_sectors(const cache *c, uint64_t addr, uint64_t idx);
+void cache_dump(const cache *c, FILE *f, const char *name);
+
+#endif
