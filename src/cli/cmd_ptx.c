@@ -136,8 +136,13 @@ int cli_ptx(int argc, char **argv)
         cli_ptx_help(argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_USAGE : CLI_OK;
     }
+    int cli_ptx_analyze(int, char **), cli_ptx_annotate(int, char **); /* cmd_ptx_analyze.c */
+    if (!strcmp(argv[1], "analyze"))
+        return cli_ptx_analyze(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "annotate"))
+        return cli_ptx_annotate(argc - 1, argv + 1);
     if (strcmp(argv[1], "check")) {
-        fprintf(stderr, "warpsim ptx: unknown subcommand '%s' (only 'check')\n", argv[1]);
+        fprintf(stderr, "warpsim ptx: unknown subcommand '%s' (check, analyze, annotate)\n", argv[1]);
         return CLI_USAGE;
     }
     if (argc < 3) {

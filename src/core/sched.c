@@ -24,6 +24,7 @@ extern const sched_ops sched_two_level;     /* sched_two_level.c */
 extern const sched_ops sched_mto;           /* sched_motrr.c     */
 extern const sched_ops sched_motrr;         /* sched_motrr.c     */
 extern const sched_ops sched_motrr_recency; /* sched_motrr.c     */
+extern const sched_ops sched_static;        /* sched_static.c    */
 
 static const sched_ops *const sched_tab[] = {
     &sched_lrr,
@@ -33,6 +34,7 @@ static const sched_ops *const sched_tab[] = {
     &sched_mto,
     &sched_motrr,
     &sched_motrr_recency,
+    &sched_static,
 };
 
 #define SCHED_N (sizeof sched_tab / sizeof sched_tab[0])

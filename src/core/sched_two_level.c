@@ -11,7 +11,9 @@
  *   - waits at a barrier (the warps it waits for may be pending: forward progress);
  *   - has nothing left to issue (WR_DONE, or no longer among the candidates).
  * A free place goes to the pending warp that entered the FIFO first among those
- * with no memory access outstanding and not at a barrier or done. Demotion and
+ * no longer stalled on memory (not a scoreboard hazard with accesses outstanding)
+ * and not at a barrier or done; so with an active set as large as the scheduler's
+ * warps the policy is exactly LRR. Demotion and
  * promotion are evaluated in pick(), which sees why warps wait; pick() only runs in
  * cycles where some warp is ready, and nothing issues in the others.
  */

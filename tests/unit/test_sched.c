@@ -344,9 +344,10 @@ static void test_motrr(void **state)
  *  5 WRWBR  2 stalls: pending 3 4 0 2; 3 waits at a barrier: skipped;
  *           4 promoted: [1 4]; after 1                             -> 4
  *  6 WBWBR  1 reaches the barrier: out (pending 3 0 2 1); no pending
- *           warp qualifies (3, 1 barrier; 0, 2 loads outstanding)  -> 4
- *  7 RBWBR  0's load returned: promoted (3 still at the barrier):
- *           [4 0]; after 4: wrap                                   -> 0
+ *           warp qualifies (3, 1 barrier; 0, 2 stalled on loads)   -> 4
+ *  7 wBWBR  0's load returned (another access of 0 is still outstanding,
+ *           but 0 no longer stalls on memory): promoted (3 still at the
+ *           barrier): [4 0]; after 4: wrap                         -> 0
  *  8 RRWRR  barrier released, but 1 and 3 are pending; after 0     -> 4
  *  9 RRWR-  warp 4 ended (on_warp_end): 3 (pending longest) joins:
  *           [0 3]; after 4: wrap                                   -> 0
@@ -359,7 +360,7 @@ static void test_two_level(void **state)
     (void)state;
     static const step s1[] = {
         {0, "MRRRR", 0}, {0, "wRRRR", 1}, {0, "WRMRR", 2}, {0, "WRwRR", 1},
-        {0, "WRWBR", 4}, {0, "WBWBR", 4}, {0, "RBWBR", 0}, {0, "RRWRR", 4},
+        {0, "WRWBR", 4}, {0, "WBWBR", 4}, {0, "wBWBR", 0}, {0, "RRWRR", 4},
     };
     static const step s2[] = {
         {0, "RRWR-", 0}, {0, "RRWR-", 3}, {0, "SRWS-", NONE}, {0, "RRRR-", 0},

@@ -1,0 +1,652 @@
+/* cache.c - the generic cache (cache.h): tags, sectors, per-byte dirty masks, MSHRs
+ * and the miss queue. Every access is decided by plan() without side effects and then
+ * carried out by cache_access(), so probing and accessing can never disagree. */
+#include "mem/cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+
+const char *const cache_mtype_name[CM__COUNT] = {"fetch", "read", "write", "atomic", "writeback"};
+const char *const cache_lstate_name[4] = {"invalid", "valid", "reserved", "modified"};
+
+static const char *const wpol_names[] = {"back", "through", "evict"};
+static const char *const apol_names[] = {"none", "fetch", "lazy"};
+
+int cache_wpol_find(const char *name)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(name, wpol_names[i]))
+            return i;
+    return -1;
+}
+
+int cache_apol_find(const char *name)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(name, apol_names[i]))
+            return i;
+    return -1;
+}
+
+typedef struct {
+    uint32_t line;        /* the RESERVED line it serves                        */
+    uint32_t n;           /* tokens waiting                                      */
+} mshr_ent;
+
+typedef struct {
+    void *tok;
+    uint32_t need;        /* sectors the token needs                             */
+    uint16_t off, len;    /* write / atomic: bytes to mark dirty at the fill     */
+    uint8_t op;
+} mshr_slot;
+
+struct cache {
+    cache_cfg cfg;
+    uint32_t nsec, full, dwords, nlines;
+    uint64_t *tag;        /* line address (addr / line)                          */
+    uint8_t *state;
+    uint32_t *valid, *pend, *mshr;
+    uint64_t *dirty;      /* dwords per line, bit b = byte b                     */
+    repl_state rs;
+    mshr_ent *ent;
+    mshr_slot *slot;      /* mshr_merges per entry                               */
+    uint32_t *free_ent, n_free;
+    cache_miss *mq;
+    uint32_t mq_head, mq_len;
+    uint64_t port_x;      /* port clock in 1/ports cycles: next free slot        */
+    cache_stats st;
+};
+
+/* ---- creation ------------------------------------------------------------------------ */
+static void seterr(char *err, size_t n, const char *msg)
+{
+    if (err && n)
+        snprintf(err, n, "%s", msg);
+}
+
+cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
+{
+    const cache_cfg *k = cfg;
+    if (!k->sets || !k->ways || k->ways > 64 || !k->line || k->line > 4096 || !k->sector ||
+        k->line % k->sector || k->line / k->sector > 32) {
+        seterr(err, n, "bad cache geometry (sets >= 1, 1..64 ways, line <= 4096 bytes, "
+                       "line a multiple of sector, at most 32 sectors per line)");
+        return NULL;
+    }
+    if (!k->repl || !k->ports || !k->mshr_entries || !k->mshr_merges || k->miss_queue < 2 ||
+        k->mshr_merges > 65535) {
+        seterr(err, n, "bad cache parameters (a replacement policy, ports >= 1, MSHR entries "
+                       ">= 1, 1..65535 merges, miss queue >= 2: a miss and its write-back)");
+        return NULL;
+    }
+    cache *c = calloc(1, sizeof *c);
+    if (!c) {
+        seterr(err, n, "out of memory");
+        return NULL;
+    }
+    c->cfg = *k;
+    c->nsec = k->line / k->sector;
+    c->full = c->nsec == 32 ? UINT32_MAX : (1u << c->nsec) - 1;
+    c->dwords = (k->line + 63) / 64;
+    uint64_t nl = (uint64_t)k->sets * k->ways;
+    if (nl > 1u << 26) {
+        free(c);
+        seterr(err, n, "cache too large");
+        return NULL;
+    }
+    c->nlines = (uint32_t)nl;
+    c->tag = calloc(nl, sizeof *c->tag);
+    c->state = calloc(nl, sizeof *c->state);
+    c->valid = calloc(nl, sizeof *c->valid);
+    c->pend = calloc(nl, sizeof *c->pend);
+    c->mshr = malloc(nl * sizeof *c->mshr);
+    c->dirty = calloc(nl * c->dwords, sizeof *c->dirty);
+    c->ent = calloc(k->mshr_entries, sizeof *c->ent);
+    c->slot = calloc((size_t)k->mshr_entries * k->mshr_merges, sizeof *c->slot);
+    c->free_ent = malloc(k->mshr_entries * sizeof *c->free_ent);
+    c->mq = calloc(k->miss_queue, sizeof *c->mq);
+    if (!c->tag || !c->state || !c->valid || !c->pend || !c->mshr || !c->dirty || !c->ent ||
+        !c->slot || !c->free_ent || !c->mq || repl_init(&c->rs, c->nlines, k->ways, k->seed)) {
+        cache_destroy(c);
+        seterr(err, n, "out of memory");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < c->nlines; i++)
+        c->mshr[i] = NONE;
+    /* hand out entry 0 first: the stack pops from the end */
+    for (uint32_t i = 0; i < k->mshr_entries; i++)
+        c->free_ent[i] = k->mshr_entries - 1 - i;
+    c->n_free = k->mshr_entries;
+    return c;
+}
+
+void cache_destroy(cache *c)
+{
+    if (!c)
+        return;
+    free(c->tag);
+    free(c->state);
+    free(c->valid);
+    free(c->pend);
+    free(c->mshr);
+    free(c->dirty);
+    free(c->ent);
+    free(c->slot);
+    free(c->free_ent);
+    free(c->mq);
+    repl_free(&c->rs);
+    free(c);
+}
+
+/* ---- small helpers -------------------------------------------------------------------- */
+static uint32_t set_of(const cache *c, uint64_t idx)
+{
+    return (uint32_t)((idx / c->cfg.line) % c->cfg.sets);
+}
+
+static int find(const cache *c, uint64_t addr, uint64_t idx)
+{
+    uint64_t t = addr / c->cfg.line;
+    uint32_t base = set_of(c, idx) * c->cfg.ways;
+    for (uint32_t w = 0; w < c->cfg.ways; w++)
+        if (c->state[base + w] != CL_INVALID && c->tag[base + w] == t)
+            return (int)(base + w);
+    return -1;
+}
+
+/* Byte range of the access inside its line: [*off, *off + *len). */
+static void span(const cache *c, const cache_acc *a, uint32_t *off, uint32_t *len)
+{
+    uint32_t o = (uint32_t)(a->addr % c->cfg.line);
+    uint32_t l = a->size ? a->size : 1;
+    if (l > c->cfg.line - o)
+        l = c->cfg.line - o;
+    *off = o;
+    *len = l;
+}
+
+/* Sectors the bytes touch, and those they cover entirely. */
+static uint32_t touched(const cache *c, uint32_t off, uint32_t len)
+{
+    uint32_t f = off / c->cfg.sector, l = (off + len - 1) / c->cfg.sector;
+    uint32_t m = (l - f + 1 >= 32) ? UINT32_MAX : ((1u << (l - f + 1)) - 1);
+    return (m << f) & c->full;
+}
+
+static uint32_t covered(const cache *c, uint32_t off, uint32_t len)
+{
+    uint32_t s = c->cfg.sector;
+    uint32_t f = (off + s - 1) / s, e = (off + len) / s;   /* [f, e) */
+    if (e <= f)
+        return 0;
+    uint32_t m = (e - f >= 32) ? UINT32_MAX : ((1u << (e - f)) - 1);
+    return (m << f) & c->full;
+}
+
+static int line_dirty(const cache *c, uint32_t h)
+{
+    const uint64_t *d = c->dirty + (size_t)h * c->dwords;
+    for (uint32_t i = 0; i < c->dwords; i++)
+        if (d[i])
+            return 1;
+    return 0;
+}
+
+static uint32_t dirty_bytes(const cache *c, uint32_t h)
+{
+    const uint64_t *d = c->dirty + (size_t)h * c->dwords;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->dwords; i++)
+        n += (uint32_t)__builtin_popcountll(d[i]);
+    return n;
+}
+
+static void mark_dirty(cache *c, uint32_t h, uint32_t off, uint32_t len)
+{
+    uint64_t *d = c->dirty + (size_t)h * c->dwords;
+    for (uint32_t b = off; b < off + len; ) {
+        uint32_t w = b / 64, s = b % 64, k = 64 - s;
+        if (k > off + len - b)
+            k = off + len - b;
+        d[w] |= (k == 64 ? UINT64_MAX : ((1ull << k) - 1)) << s;
+        b += k;
+    }
+}
+
+static void set_state(cache *c, uint32_t h)
+{
+    c->state[h] = c->mshr[h] != NONE ? CL_RESERVED
+                  : line_dirty(c, h) ? CL_MODIFIED
+                  : CL_VALID;
+}
+
+/* Line to allocate in the set: the first invalid way, else the policy's choice among
+ * the lines not reserved; -1 if every line is reserved. */
+static int victim(const cache *c, uint64_t idx)
+{
+    uint32_t set = set_of(c, idx), base = set * c->cfg.ways;
+    uint64_t cand = 0;
+    for (uint32_t w = 0; w < c->cfg.ways; w++) {
+        uint8_t s = c->state[base + w];
+        if (s == CL_INVALID)
+            return (int)(base + w);
+        if (s != CL_RESERVED)
+            cand |= 1ull << w;
+    }
+    if (!cand)
+        return -1;
+    return (int)(base + c->cfg.repl->victim(&c->rs, set, cand));
+}
+
+static void occ_update(cache *c, uint64_t now)
+{
+    uint32_t used = c->cfg.mshr_entries - c->n_free;
+    if (now > c->st.occ_t) {
+        c->st.mshr_occ_sum += (uint64_t)used * (now - c->st.occ_t);
+        c->st.occ_t = now;
+    }
+}
+
+/* ---- deciding an access ------------------------------------------------------------------ */
+typedef enum {
+    P_REFUSE, P_HIT_RD, P_HIT_WB, P_HIT_WT, P_EVICT, P_SEND, P_MERGE, P_SECTOR_MISS,
+    P_MISS_ALLOC, P_LAZY_ALLOC
+} plan_kind;
+
+typedef struct {
+    mem_access out;
+    plan_kind kind;
+    int line;             /* line hit, or line to allocate                        */
+    uint32_t need;        /* sectors the token waits for                          */
+    uint32_t fetch;       /* sectors to fetch                                     */
+    uint32_t off, len;
+    uint32_t mq;          /* miss-queue records it needs                          */
+    int wb;               /* the line evicted / invalidated is dirty              */
+} plan;
+
+/* Read-like access of sectors `need` (a read, an atomic performed here, or a
+ * fetch-on-write) on the present line h or, h < 0, with allocation. */
+static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, plan *p)
+{
+    p->need = need;
+    if (h >= 0) {
+        uint32_t missing = need & ~c->valid[h] & ~c->pend[h];
+        /* unsectored: the line is fetched whole */
+        uint32_t fetch = missing ? (c->nsec == 1 ? c->full & ~c->valid[h] & ~c->pend[h] : missing) : 0;
+        p->line = h;
+        p->fetch = fetch;
+        if (c->mshr[h] != NONE) {
+            if (c->ent[c->mshr[h]].n >= c->cfg.mshr_merges) {
+                p->out = MA_MSHRF;
+                return;
+            }
+            p->kind = P_MERGE;
+            p->mq = fetch ? 1 : 0;
+            p->out = fetch ? MA_MISS : MA_MERGED;
+        } else {
+            if (!c->n_free) {
+                p->out = MA_MSHRF;
+                return;
+            }
+            p->kind = P_SECTOR_MISS;
+            p->mq = 1;
+            p->out = MA_MISS;
+        }
+        return;
+    }
+    int v = victim(c, a->idx);
+    if (v < 0) {
+        p->out = MA_CSF;
+        return;
+    }
+    if (!c->n_free) {
+        p->out = MA_MSHRF;
+        return;
+    }
+    p->kind = P_MISS_ALLOC;
+    p->line = v;
+    p->fetch = c->nsec == 1 ? c->full : need;
+    p->wb = c->state[v] != CL_INVALID && line_dirty(c, (uint32_t)v);
+    p->mq = 1 + (uint32_t)p->wb;
+    p->out = MA_MISS;
+}
+
+static void plan_access(const cache *c, const cache_acc *a, plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->line = -1;
+    span(c, a, &p->off, &p->len);
+    uint32_t need = touched(c, p->off, p->len);
+    if (a->bypass) {
+        p->kind = P_SEND;
+        p->mq = 1;
+        p->out = MA_BYPASS;
+    } else {
+        int h = find(c, a->addr, a->idx);
+        if (a->op != CQ_WRITE) {
+            if (h >= 0 && (c->valid[h] & need) == need) {
+                p->kind = P_HIT_RD;
+                p->line = h;
+                p->out = MA_HIT;
+            } else {
+                plan_fill(c, a, h, need, p);
+            }
+        } else if (a->wpol == CW_EVICT) {
+            p->out = MA_BYPASS;
+            p->mq = 1;
+            if (h >= 0 && c->mshr[h] == NONE) {
+                p->kind = P_EVICT;
+                p->line = h;
+                p->wb = line_dirty(c, (uint32_t)h);
+                p->mq += (uint32_t)p->wb;
+            } else {
+                /* a reserved line stays: its fill is on the way */
+                p->kind = P_SEND;
+            }
+        } else if (a->wpol == CW_THROUGH) {
+            p->mq = 1;
+            if (h >= 0 && (c->valid[h] & need) == need) {
+                p->kind = P_HIT_WT;
+                p->line = h;
+                p->out = MA_HIT;
+            } else {
+                p->kind = P_SEND;
+                p->out = MA_BYPASS;
+            }
+        } else {
+            /* write-back: bytes the write covers whole sectors of need no fetch */
+            uint32_t nf = need & ~covered(c, p->off, p->len);
+            if (h >= 0 && (a->apol != CA_FETCH || (c->valid[h] & nf) == nf)) {
+                p->kind = P_HIT_WB;
+                p->line = h;
+                p->out = MA_HIT;
+            } else if (h >= 0) {
+                plan_fill(c, a, h, nf, p);
+            } else if (a->apol == CA_NONE) {
+                p->kind = P_SEND;
+                p->mq = 1;
+                p->out = MA_BYPASS;
+            } else if (a->apol == CA_LAZY || nf == 0) {
+                int v = victim(c, a->idx);
+                if (v < 0) {
+                    p->out = MA_CSF;
+                    return;
+                }
+                p->kind = P_LAZY_ALLOC;
+                p->line = v;
+                p->wb = c->state[v] != CL_INVALID && line_dirty(c, (uint32_t)v);
+                p->mq = (uint32_t)p->wb;
+                p->out = MA_MISS;
+            } else {
+                plan_fill(c, a, -1, nf, p);
+            }
+        }
+        if (mem_access_refused(p->out))
+            return;
+    }
+    if (c->mq_len + p->mq > c->cfg.miss_queue) {
+        p->kind = P_REFUSE;
+        p->out = MA_MQF;
+    }
+}
+
+mem_access cache_probe(const cache *c, const cache_acc *a)
+{
+    plan p;
+    plan_access(c, a, &p);
+    return p.out;
+}
+
+/* ---- carrying it out ------------------------------------------------------------------------ */
+static void mq_push(cache *c, uint8_t type, uint64_t addr, uint32_t size, uint32_t sectors,
+                    uint32_t mshr, void *tok, uint64_t t)
+{
+    cache_miss *m = &c->mq[(c->mq_head + c->mq_len++) % c->cfg.miss_queue];
+    m->addr = addr;
+    m->t_ready = t;
+    m->tok = tok;
+    m->size = size;
+    m->sectors = sectors;
+    m->mshr = mshr;
+    m->type = type;
+}
+
+/* Evicts (or invalidates) line h, queueing its write-back if dirty. */
+static void drop_line(cache *c, uint32_t h, uint64_t t)
+{
+    if (c->state[h] == CL_INVALID)
+        return;
+    if (line_dirty(c, h)) {
+        mq_push(c, CM_WRITEBACK, c->tag[h] * c->cfg.line, dirty_bytes(c, h), 0, NONE, NULL, t);
+        c->st.writebacks++;
+    }
+    memset(c->dirty + (size_t)h * c->dwords, 0, c->dwords * sizeof *c->dirty);
+    c->state[h] = CL_INVALID;
+    c->valid[h] = c->pend[h] = 0;
+}
+
+static void install(cache *c, uint32_t h, uint64_t addr, uint64_t t)
+{
+    if (c->state[h] != CL_INVALID)
+        c->st.evictions++;
+    drop_line(c, h, t);
+    c->tag[h] = addr / c->cfg.line;
+    c->cfg.repl->insert(&c->rs, h);
+}
+
+static uint32_t ent_alloc(cache *c, uint32_t h, uint64_t now)
+{
+    occ_update(c, now);
+    uint32_t e = c->free_ent[--c->n_free];
+    c->ent[e].line = h;
+    c->ent[e].n = 0;
+    c->mshr[h] = e;
+    uint32_t used = c->cfg.mshr_entries - c->n_free;
+    if (used > c->st.mshr_occ_max)
+        c->st.mshr_occ_max = used;
+    return e;
+}
+
+static void ent_add(cache *c, uint32_t e, const cache_acc *a, const plan *p)
+{
+    mshr_slot *s = &c->slot[(size_t)e * c->cfg.mshr_merges + c->ent[e].n++];
+    s->tok = a->tok;
+    s->need = p->need;
+    s->off = (uint16_t)p->off;
+    s->len = (uint16_t)p->len;
+    s->op = a->op;
+}
+
+mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done)
+{
+    plan p;
+    plan_access(c, a, &p);
+    *t_done = UINT64_MAX;
+    if (mem_access_refused(p.out)) {
+        c->st.resfail[p.out - MA_CSF]++;
+        return p.out;
+    }
+    /* the port clock counts in 1/ports cycles */
+    uint64_t now_x = now * c->cfg.ports;
+    uint64_t ex = c->port_x > now_x ? c->port_x : now_x;
+    c->port_x = ex + 1;
+    uint64_t eff = ex / c->cfg.ports;
+    uint64_t t = eff + c->cfg.latency;
+    c->st.port_delay += eff - now;
+    c->st.accesses++;
+    c->st.reads += a->op == CQ_READ;
+    c->st.writes += a->op == CQ_WRITE;
+    c->st.atomics += a->op == CQ_ATOMIC;
+    uint32_t h = (uint32_t)p.line, e;
+    switch (p.kind) {
+    case P_HIT_RD:
+        c->cfg.repl->touch(&c->rs, h);
+        if (a->op == CQ_ATOMIC) {
+            mark_dirty(c, h, p.off, p.len);
+            set_state(c, h);
+        }
+        *t_done = t;
+        break;
+    case P_HIT_WB:
+        c->cfg.repl->touch(&c->rs, h);
+        mark_dirty(c, h, p.off, p.len);
+        c->valid[h] |= covered(c, p.off, p.len);
+        set_state(c, h);
+        *t_done = t;
+        break;
+    case P_HIT_WT:
+        c->cfg.repl->touch(&c->rs, h);
+        mq_push(c, CM_WRITE, a->addr, p.len, 0, NONE, a->tok, t);
+        break;
+    case P_EVICT:
+        drop_line(c, h, t);
+        c->st.write_evicts++;
+        mq_push(c, CM_WRITE, a->addr, p.len, 0, NONE, a->tok, t);
+        break;
+    case P_SEND:
+        mq_push(c, a->op == CQ_WRITE ? CM_WRITE : a->op == CQ_ATOMIC ? CM_ATOMIC : CM_READ,
+                a->addr, p.len, 0, NONE, a->tok, t);
+        break;
+    case P_MERGE:
+        e = c->mshr[h];
+        ent_add(c, e, a, &p);
+        if (p.fetch) {
+            c->pend[h] |= p.fetch;
+            c->st.sector_misses++;
+            mq_push(c, CM_FETCH, c->tag[h] * c->cfg.line,
+                    (uint32_t)__builtin_popcount(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
+        }
+        break;
+    case P_SECTOR_MISS:
+    case P_MISS_ALLOC:
+        if (p.kind == P_MISS_ALLOC) {
+            install(c, h, a->addr, t);
+        } else {
+            c->st.sector_misses++;
+            c->cfg.repl->touch(&c->rs, h);
+        }
+        e = ent_alloc(c, h, now);
+        ent_add(c, e, a, &p);
+        c->pend[h] |= p.fetch;
+        c->state[h] = CL_RESERVED;
+        mq_push(c, CM_FETCH, c->tag[h] * c->cfg.line,
+                (uint32_t)__builtin_popcount(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
+        break;
+    case P_LAZY_ALLOC:
+        install(c, h, a->addr, t);
+        mark_dirty(c, h, p.off, p.len);
+        c->valid[h] = covered(c, p.off, p.len);
+        set_state(c, h);
+        *t_done = t;
+        break;
+    case P_REFUSE:
+        break;
+    }
+    switch (p.out) {
+    case MA_HIT: c->st.hits++; break;
+    case MA_MISS: c->st.misses++; break;
+    case MA_MERGED: c->st.merges++; break;
+    default: c->st.bypasses++; break;
+    }
+    return p.out;
+}
+
+int cache_fill(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache_done_fn fn, void *ctx)
+{
+    if (e >= c->cfg.mshr_entries || c->mshr[c->ent[e].line] != e)
+        return -1;
+    uint32_t h = c->ent[e].line;
+    sectors &= c->full;
+    c->valid[h] |= sectors;
+    c->pend[h] &= ~sectors;
+    c->st.fills++;
+    mshr_slot *s = &c->slot[(size_t)e * c->cfg.mshr_merges];
+    uint32_t k = 0, n = c->ent[e].n;
+    for (uint32_t i = 0; i < n; i++) {
+        if (s[i].need & ~c->valid[h]) {
+            s[k++] = s[i];              /* still waiting for other sectors */
+            continue;
+        }
+        if (s[i].op != CQ_READ)
+            mark_dirty(c, h, s[i].off, s[i].len);
+        if (fn)
+            fn(ctx, s[i].tok, now);
+    }
+    c->ent[e].n = k;
+    if (!c->pend[h] && !k) {
+        occ_update(c, now);
+        c->mshr[h] = NONE;
+        c->free_ent[c->n_free++] = e;
+    }
+    set_state(c, h);
+    return (int)(n - k);
+}
+
+/* ---- miss queue and inspection ------------------------------------------------------------- */
+const cache_miss *cache_mq_head(const cache *c)
+{
+    return c->mq_len ? &c->mq[c->mq_head] : NULL;
+}
+
+void cache_mq_pop(cache *c)
+{
+    if (!c->mq_len)
+        return;
+    c->mq_head = (c->mq_head + 1) % c->cfg.miss_queue;
+    c->mq_len--;
+}
+
+uint32_t cache_mq_len(const cache *c) { return c->mq_len; }
+const cache_cfg *cache_config(const cache *c) { return &c->cfg; }
+const cache_stats *cache_get_stats(const cache *c) { return &c->st; }
+uint32_t cache_mshr_used(const cache *c) { return c->cfg.mshr_entries - c->n_free; }
+
+uint64_t cache_mshr_occ_sum(const cache *c, uint64_t now)
+{
+    uint64_t s = c->st.mshr_occ_sum;
+    if (now > c->st.occ_t)
+        s += (uint64_t)cache_mshr_used(c) * (now - c->st.occ_t);
+    return s;
+}
+
+cache_lstate cache_line_state(const cache *c, uint64_t addr, uint64_t idx)
+{
+    int h = find(c, addr, idx);
+    return h < 0 ? CL_INVALID : (cache_lstate)c->state[h];
+}
+
+uint32_t cache_line_dirty_bytes(const cache *c, uint64_t addr, uint64_t idx)
+{
+    int h = find(c, addr, idx);
+    return h < 0 ? 0 : dirty_bytes(c, (uint32_t)h);
+}
+
+uint32_t cache_line_valid_sectors(const cache *c, uint64_t addr, uint64_t idx)
+{
+    int h = find(c, addr, idx);
+    return h < 0 ? 0 : c->valid[h];
+}
+
+void cache_dump(const cache *c, FILE *f, const char *name)
+{
+    uint32_t reserved = 0;
+    for (uint32_t i = 0; i < c->nlines; i++)
+        reserved += c->state[i] == CL_RESERVED;
+    fprintf(f, "  %s: %u/%u MSHR entries, miss queue %u/%u, %u reserved lines\n", name,
+            cache_mshr_used(c), c->cfg.mshr_entries, c->mq_len, c->cfg.miss_queue, reserved);
+    for (uint32_t e = 0; e < c->cfg.mshr_entries; e++) {
+        uint32_t h = c->ent[e].line;
+        if (h >= c->nlines || c->mshr[h] != e)
+            continue;
+        fprintf(f, "    mshr %u: line 0x%llx pending sectors 0x%x, %u waiting\n", e,
+                (unsigned long long)(c->tag[h] * c->cfg.line), c->pend[h], c->ent[e].n);
+    }
+    for (uint32_t i = 0; i < c->mq_len; i++) {
+        const cache_miss *m = &c->mq[(c->mq_head + i) % c->cfg.miss_queue];
+        fprintf(f, "    miss queue %u: %s 0x%llx %u bytes ready at %llu\n", i,
+                cache_mtype_name[m->type], (unsigned long long)m->addr, m->size,
+                (unsigned long long)m->t_ready);
+    }
+}

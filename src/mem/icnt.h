@@ -1,0 +1,70 @@
+/* icnt.h - crossbar interconnect: n_src input ports to n_dst output ports, one network
+ * per direction (the memory system builds a request and a reply crossbar).
+ *
+ * Packets are split into flits of `flit` bytes. Each input port has a FIFO input buffer
+ * and each output port an output buffer, both counted in flits. Every cycle each free
+ * output port grants, round-robin from the input after the one it granted last, an
+ * input whose head packet targets it, is ready, whose input link is free, and whose
+ * flits all fit in the output buffer (backpressure: a full output buffer grants
+ * nothing, the inputs fill up, and icnt_can_push() refuses). A granted packet of n flits
+ * holds both links for n cycles (one flit per cycle per port) and is in the output
+ * buffer, ready to be popped, `latency` + n cycles after its grant. Its input-buffer
+ * space is released at the grant, its output-buffer space when it is popped.
+ *
+ * Time is counted in interconnect cycles (its own clock domain); the caller passes the
+ * current cycle. Packets are the caller's objects with an icnt_msg inside. */
+#ifndef WS_MEM_ICNT_H
+#define WS_MEM_ICNT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct icnt_msg icnt_msg;
+struct icnt_msg {
+    icnt_msg *next;
+    uint64_t t_push;      /* cycle it was pushed (latency statistic)                  */
+    uint64_t t_ready;     /* first cycle it may be granted                            */
+    uint64_t t_arr;       /* cycle its last flit is in the output buffer             */
+    uint32_t src, dst, flits;
+};
+
+typedef struct {
+    uint32_t n_src, n_dst;
+    uint32_t flit;        /* bytes per flit                                         */
+    uint32_t in_buf;      /* input buffer, flits (>= the largest packet)            */
+    uint32_t out_buf;     /* output buffer, flits (>= the largest packet)           */
+    uint32_t latency;     /* cycles from grant to the head flit's arrival           */
+} icnt_cfg;
+
+typedef struct {
+    uint64_t packets, flits;      /* popped                                          */
+    uint64_t lat_sum;             /* push to pop, summed over popped packets         */
+    uint64_t grants;
+    uint64_t refused;             /* icnt_can_push() answers "no"                    */
+} icnt_stats;
+
+typedef struct icnt icnt;
+
+icnt *icnt_create(const icnt_cfg *cfg, char *err, size_t n);
+void icnt_destroy(icnt *ic);
+
+uint32_t icnt_flits(const icnt *ic, uint32_t bytes);
+/* Room in src's input buffer for a packet of `bytes`? Counts a refusal when not. */
+int icnt_can_push(icnt *ic, uint32_t src, uint32_t bytes);
+int icnt_has_room(const icnt *ic, uint32_t src, uint32_t bytes);
+/* Queues m (caller checked the room) at cycle `now`; it may be granted from `ready`. */
+void icnt_push(icnt *ic, icnt_msg *m, uint32_t src, uint32_t dst, uint32_t bytes, uint64_t now,
+               uint64_t ready);
+/* One arbitration cycle; returns the packets granted. */
+int icnt_cycle(icnt *ic, uint64_t now);
+/* Head of dst's output buffer if it has arrived by `now`, else NULL. */
+icnt_msg *icnt_peek(const icnt *ic, uint32_t dst, uint64_t now);
+icnt_msg *icnt_pop(icnt *ic, uint32_t dst, uint64_t now);
+/* Earliest cycle > now at which icnt_cycle() or a pop can do something; UINT64_MAX when
+ * empty. A packet blocked by a full output buffer answers now + 1. */
+uint64_t icnt_next(const icnt *ic, uint64_t now);
+uint32_t icnt_in_use(const icnt *ic);           /* packets inside                    */
+const icnt_stats *icnt_get_stats(const icnt *ic);
+void icnt_dump(const icnt *ic, FILE *f, const char *name);
+
+#endif
