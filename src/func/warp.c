@@ -225,7 +225,7 @@ static int push_frame(func_warp *w, int32_t func, uint32_t call_pc)
         fr.local_base = (up->local_base + uf->frame_size + align - 1) & ~(align - 1);
     }
     size_t nregs = (size_t)f->n_regs * w->L->ws;
-    if (ensure_regs(w, fr.reg_off + nregs))
+    if (ensure_regs(w, fr.reg_off + nregs + 1))   /* never NULL, even with no registers */
         return -1;
     memset(w->regpool + fr.reg_off, 0, nregs * sizeof *w->regpool);
     w->local_top = fr.local_base + f->frame_size;

@@ -1,5 +1,7 @@
 /* mem_cfg.h - configuration keys of the memory system; rows of the parameter table
- * in util/config.h. X(section, key, type, default, min, max, unit, description). */
+ * in util/config.h. X(section, key, type, default, min, max, unit, description).
+ * Defaults of [l1d] ... [addr] are the GTX480 (Fermi) values of the detailed model;
+ * docs/MEMORY.md gives the source or the reasoning of each. */
 #ifndef WS_MEM_MEM_CFG_H
 #define WS_MEM_MEM_CFG_H
 
@@ -9,6 +11,105 @@
     X(mem, simple_bytes_per_cycle, UINT, "128", 1, 1000000, "bytes", "simple model: bytes per core cycle the memory accepts (all SMs together)") \
     X(mem, simple_l1_latency, UINT, "1", 0, 100000, "cycles", "simple model: extra cycles of an L1 instruction-cache access")
 
-#define WS_CONFIG_MEM_SECTIONS(S) S(mem, WS_CONFIG_MEM)
+/* Detailed model: one L1 data, instruction and constant cache per SM. */
+#define WS_CONFIG_L1D(X)                                                                         \
+    X(l1d, size, UINT, "16384", 1, 1073741824, "bytes", "L1 data cache capacity per SM (sets = size / (ways x line))") \
+    X(l1d, ways, UINT, "4", 1, 64, "ways", "L1 data cache associativity") \
+    X(l1d, line, UINT, "128", 4, 4096, "bytes", "L1 data cache line size") \
+    X(l1d, sector, UINT, "128", 4, 4096, "bytes", "L1 data cache sector size; < line: a miss fetches only the missing sectors") \
+    X(l1d, repl, STR, "lru", 1, 31, "", "L1 data cache replacement policy: lru, fifo or random") \
+    X(l1d, latency, UINT, "1", 1, 100000, "cycles", "L1 data cache hit latency (core cycles; a miss leaves for L2 after the same time)") \
+    X(l1d, ports, UINT, "1", 1, 64, "accesses", "L1 data cache accesses per core cycle; more wait for the next cycle") \
+    X(l1d, mshr_entries, UINT, "32", 1, 65536, "entries", "L1 data cache MSHR entries (outstanding missed lines)") \
+    X(l1d, mshr_merges, UINT, "8", 1, 65535, "requests", "L1 data cache requests per MSHR entry, the first included") \
+    X(l1d, miss_queue, UINT, "8", 2, 65536, "requests", "L1 data cache miss queue toward the interconnect") \
+    X(l1d, global_store, STR, "evict", 1, 15, "", "L1D policy for global stores: evict (invalidate the line, write to L2), through or back") \
+    X(l1d, local_store, STR, "back", 1, 15, "", "L1D policy for local-memory stores: back (write-back), through or evict") \
+    X(l1d, write_alloc, STR, "lazy", 1, 15, "", "L1D write-back store miss: lazy (allocate, no fetch; per-byte dirty mask), fetch (fetch-on-write) or none")
+
+#define WS_CONFIG_L1I(X)                                                                         \
+    X(l1i, size, UINT, "2048", 1, 1073741824, "bytes", "L1 instruction cache capacity per SM") \
+    X(l1i, ways, UINT, "4", 1, 64, "ways", "L1 instruction cache associativity") \
+    X(l1i, line, UINT, "128", 4, 4096, "bytes", "L1 instruction cache line size") \
+    X(l1i, sector, UINT, "128", 4, 4096, "bytes", "L1 instruction cache sector size (= line: not sectored)") \
+    X(l1i, repl, STR, "lru", 1, 31, "", "L1 instruction cache replacement policy: lru, fifo or random") \
+    X(l1i, latency, UINT, "1", 1, 100000, "cycles", "L1 instruction cache hit latency (core cycles)") \
+    X(l1i, ports, UINT, "1", 1, 64, "accesses", "L1 instruction cache accesses per core cycle") \
+    X(l1i, mshr_entries, UINT, "8", 1, 65536, "entries", "L1 instruction cache MSHR entries") \
+    X(l1i, mshr_merges, UINT, "8", 1, 65535, "requests", "L1 instruction cache requests per MSHR entry") \
+    X(l1i, miss_queue, UINT, "4", 2, 65536, "requests", "L1 instruction cache miss queue toward the interconnect")
+
+#define WS_CONFIG_L1C(X)                                                                         \
+    X(l1c, size, UINT, "8192", 1, 1073741824, "bytes", "L1 constant cache capacity per SM") \
+    X(l1c, ways, UINT, "2", 1, 64, "ways", "L1 constant cache associativity") \
+    X(l1c, line, UINT, "64", 4, 4096, "bytes", "L1 constant cache line size") \
+    X(l1c, sector, UINT, "64", 4, 4096, "bytes", "L1 constant cache sector size (= line: not sectored)") \
+    X(l1c, repl, STR, "lru", 1, 31, "", "L1 constant cache replacement policy: lru, fifo or random") \
+    X(l1c, latency, UINT, "1", 1, 100000, "cycles", "L1 constant cache hit latency (core cycles)") \
+    X(l1c, ports, UINT, "1", 1, 64, "accesses", "L1 constant cache accesses per core cycle") \
+    X(l1c, mshr_entries, UINT, "8", 1, 65536, "entries", "L1 constant cache MSHR entries") \
+    X(l1c, mshr_merges, UINT, "8", 1, 65535, "requests", "L1 constant cache requests per MSHR entry") \
+    X(l1c, miss_queue, UINT, "4", 2, 65536, "requests", "L1 constant cache miss queue toward the interconnect")
+
+/* One L2 bank (or l2.banks banks) per memory partition. */
+#define WS_CONFIG_L2(X)                                                                          \
+    X(l2, size, UINT, "131072", 1, 1073741824, "bytes", "capacity of one L2 bank (GTX480: 6 partitions x 1 bank x 128 KB = 768 KB)") \
+    X(l2, banks, UINT, "1", 1, 64, "banks", "L2 banks per memory partition (lines interleaved over them)") \
+    X(l2, ways, UINT, "8", 1, 64, "ways", "L2 associativity") \
+    X(l2, line, UINT, "128", 4, 4096, "bytes", "L2 line size") \
+    X(l2, sector, UINT, "128", 4, 4096, "bytes", "L2 sector size; < line: a miss fetches only the missing sectors") \
+    X(l2, repl, STR, "lru", 1, 31, "", "L2 replacement policy: lru, fifo or random") \
+    X(l2, latency, UINT, "90", 1, 100000, "cycles", "L2 access pipeline latency (L2 cycles): hit data, or a miss leaving for DRAM") \
+    X(l2, ports, UINT, "1", 1, 64, "accesses", "L2 accesses per L2 cycle per bank") \
+    X(l2, mshr_entries, UINT, "32", 1, 65536, "entries", "L2 MSHR entries per bank") \
+    X(l2, mshr_merges, UINT, "4", 1, 65535, "requests", "L2 requests per MSHR entry, the first included") \
+    X(l2, miss_queue, UINT, "8", 2, 65536, "requests", "L2 miss queue toward DRAM, per bank") \
+    X(l2, store, STR, "back", 1, 15, "", "L2 write policy: back (write-back), through or evict") \
+    X(l2, write_alloc, STR, "lazy", 1, 15, "", "L2 write-back miss: lazy (allocate, no fetch; per-byte dirty mask), fetch or none") \
+    X(l2, in_queue, UINT, "8", 1, 65536, "requests", "requests from the interconnect waiting for an L2 bank") \
+    X(l2, out_queue, UINT, "8", 1, 65536, "replies", "replies of an L2 bank waiting for the interconnect; a full queue stalls the bank") \
+    X(l2, atomic_latency, UINT, "4", 0, 100000, "cycles", "extra L2 cycles of an atomic performed at L2 (its ALU)") \
+    X(l2, mhz, UINT, "700", 1, 100000, "MHz", "L2 clock")
+
+#define WS_CONFIG_ICNT(X)                                                                        \
+    X(icnt, mhz, UINT, "1400", 1, 100000, "MHz", "interconnect clock") \
+    X(icnt, flit, UINT, "32", 1, 4096, "bytes", "flit size: bytes a port moves per interconnect cycle") \
+    X(icnt, header, UINT, "8", 0, 4096, "bytes", "control bytes of every packet (address, type ...), on top of its data") \
+    X(icnt, latency, UINT, "16", 0, 100000, "cycles", "interconnect cycles from the grant of a packet to its head flit at the output") \
+    X(icnt, in_buf, UINT, "16", 1, 65536, "flits", "input buffer per port (at least the largest packet)") \
+    X(icnt, out_buf, UINT, "16", 1, 65536, "flits", "output buffer per port (at least the largest packet)")
+
+#define WS_CONFIG_DRAM(X)                                                                        \
+    X(dram, channels, UINT, "6", 1, 1024, "channels", "memory partitions = DRAM channels (bus width per channel = gpu.mem_bus_bits / channels; clock gpu.mem_mhz)") \
+    X(dram, banks, UINT, "16", 1, 64, "banks", "banks per channel") \
+    X(dram, row_bytes, UINT, "4096", 64, 1073741824, "bytes", "row (page) size of a channel: bytes one ACT opens") \
+    X(dram, queue, UINT, "32", 1, 65536, "requests", "scheduler queue per channel") \
+    X(dram, sched, STR, "frfcfs", 1, 15, "", "scheduler: frfcfs (row hits first, then oldest) or fifo") \
+    X(dram, beats_per_clk, UINT, "4", 1, 16, "beats", "data transfers per command clock (DDR 2, GDDR5 4)") \
+    X(dram, burst, UINT, "8", 1, 64, "beats", "burst length") \
+    X(dram, latency, UINT, "400", 0, 1000000, "cycles", "fixed DRAM cycles added to every read return (controller, PHY, return path)") \
+    X(dram, tccd, UINT, "2", 1, 1000, "cycles", "tCCD: column command to column command") \
+    X(dram, trrd, UINT, "6", 0, 1000, "cycles", "tRRD: ACT to ACT, different banks") \
+    X(dram, trcd, UINT, "12", 0, 1000, "cycles", "tRCD: ACT to RD/WR") \
+    X(dram, tras, UINT, "28", 0, 1000, "cycles", "tRAS: ACT to PRE") \
+    X(dram, trp, UINT, "12", 0, 1000, "cycles", "tRP: PRE to ACT") \
+    X(dram, trc, UINT, "40", 0, 1000, "cycles", "tRC: ACT to ACT, same bank") \
+    X(dram, tcl, UINT, "12", 1, 1000, "cycles", "tCL: RD to first read data") \
+    X(dram, twl, UINT, "4", 0, 1000, "cycles", "tWL: WR to first write data") \
+    X(dram, twr, UINT, "12", 0, 1000, "cycles", "tWR: end of write data to PRE") \
+    X(dram, trtw, UINT, "2", 0, 1000, "cycles", "tRTW: end of read data to start of write data (bus turnaround)") \
+    X(dram, twtr, UINT, "5", 0, 1000, "cycles", "tWTR: end of write data to RD") \
+    X(dram, refresh, BOOL, "false", 0, 1, "", "model refresh (every tREFI cycles all banks precharge and refresh for tRFC)") \
+    X(dram, trefi, UINT, "3604", 1, 10000000, "cycles", "tREFI: refresh interval (3.9 us)") \
+    X(dram, trfc, UINT, "60", 1, 100000, "cycles", "tRFC: refresh duration")
+
+#define WS_CONFIG_ADDR(X)                                                                        \
+    X(addr, map, STR, "linear", 1, 31, "", "address mapping to partitions: linear (chunks round-robin) or superblock (SPEC 6 quadrants)") \
+    X(addr, chunk, UINT, "256", 1, 1073741824, "bytes", "interleaving granularity across partitions") \
+    X(addr, bank_xor, BOOL, "false", 0, 1, "", "XOR the bank index with the low row bits (spreads row conflicts)")
+
+#define WS_CONFIG_MEM_SECTIONS(S) S(mem, WS_CONFIG_MEM) S(l1d, WS_CONFIG_L1D) S(l1i, WS_CONFIG_L1I) \
+    S(l1c, WS_CONFIG_L1C) S(l2, WS_CONFIG_L2) S(icnt, WS_CONFIG_ICNT) S(dram, WS_CONFIG_DRAM)      \
+    S(addr, WS_CONFIG_ADDR)
 
 #endif

@@ -1,0 +1,49 @@
+/* addrmap.h - global address -> memory partition (channel), DRAM bank, row and column,
+ * by a mapping function chosen by name.
+ *
+ *   linear      `chunk`-byte chunks interleaved round-robin over the partitions:
+ *               part = (addr / chunk) mod n_part; the partition-local address packs
+ *               the chunks the partition owns contiguously (GTX480: 256 B over 6).
+ *   superblock  SPEC 6 (AMD Southern Islands, seed 004): `chunk` (256 B) superblocks;
+ *               the two address bits above the superblock bit pick one of 4 quadrants
+ *               (bits 9-10 for 256 B), the superblock bit (bit 8) and, for a channel
+ *               count per quadrant that is not 2, the row/bank bits above bit 10 pick
+ *               the channel inside the quadrant: ((bit8) + (addr >> 11)) mod (n/4),
+ *               which for 2 channels per quadrant is bit 8 XOR bit 11 (choice: the
+ *               seed names "a hash bit of bank and row" without giving it). Needs
+ *               n_part a multiple of 4 and chunk a power of two.
+ *
+ * Inside the partition: column = local mod row_bytes, bank = (local / row_bytes) mod
+ * banks, row = local / (row_bytes x banks); bank_xor: bank ^= row mod banks (a
+ * permutation-based interleave that spreads row conflicts over banks). */
+#ifndef WS_MEM_ADDRMAP_H
+#define WS_MEM_ADDRMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { AM_LINEAR, AM_SUPERBLOCK } addrmap_scheme;
+
+typedef struct {
+    int scheme;
+    uint32_t n_part, chunk, banks, row_bytes;
+    int bank_xor;
+    uint32_t chunk_bits;      /* log2(chunk) when a power of two                 */
+} addrmap;
+
+typedef struct {
+    uint32_t part, bank, row, col;
+    uint64_t local;           /* partition-local address                          */
+} addrmap_loc;
+
+/* Scheme by name: its value, or -1. */
+int addrmap_scheme_find(const char *name);
+const char *addrmap_scheme_name(int s);
+
+int addrmap_init(addrmap *am, const char *scheme, uint32_t n_part, uint32_t chunk, uint32_t banks,
+                 uint32_t row_bytes, int bank_xor, char *err, size_t n);
+void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *out);
+/* Only the partition (the cheap part of addrmap_map). */
+uint32_t addrmap_part(const addrmap *am, uint64_t addr);
+
+#endif

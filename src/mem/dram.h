@@ -1,0 +1,82 @@
+/* dram.h - one DRAM channel: banks with row buffers, the usual timing constraints, a
+ * request queue and its scheduler (FR-FCFS or FIFO, chosen by name).
+ *
+ * Time is the DRAM command clock; the caller passes the current cycle. One command
+ * (ACT, PRE, RD, WR or REF) issues per cycle. Rows stay open after an access (open-page
+ * policy). A request moves `bytes` over a bus of bus_bytes x beats_per_clk bytes per
+ * cycle, in whole bursts of burst_len beats: B = max(burst_len / beats_per_clk,
+ * ceil(bytes / (bus_bytes x beats_per_clk))) cycles of data. Constraints (cycles):
+ *   ACT -> RD/WR same bank tRCD;  ACT -> PRE same bank tRAS;  ACT -> ACT same bank tRC;
+ *   ACT -> ACT any bank tRRD;  PRE -> ACT same bank tRP;
+ *   RD/WR -> RD/WR max(tCCD, B);  RD data at +tCL, WR data at +tWL, for B cycles;
+ *   data bursts never overlap; read data end -> write data start tRTW (bus turnaround);
+ *   write data end -> RD command tWTR;  write data end -> PRE same bank tWR;
+ *   RD -> PRE same bank B (the burst leaves the row first);
+ *   refresh (optional): every tREFI cycles every bank is precharged, then all banks
+ *   wait tRFC before the next ACT.
+ * So a read to a bank open on another row completes tRP + tRCD + tCL + B cycles after
+ * the PRE, and a row hit tCL + B after its RD. */
+#ifndef WS_MEM_DRAM_H
+#define WS_MEM_DRAM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum { DRAM_FRFCFS, DRAM_FIFO } dram_sched;
+
+typedef struct {
+    uint32_t banks;              /* <= 64                                            */
+    uint32_t queue;              /* request queue entries                            */
+    uint32_t bus_bytes;          /* data bus width, bytes                            */
+    uint32_t beats_per_clk;      /* data beats per command clock (DDR 2, GDDR5 4)    */
+    uint32_t burst_len;          /* beats per burst                                  */
+    uint32_t tCCD, tRRD, tRCD, tRAS, tRP, tRC, tCL, tWL, tWR, tRTW, tWTR;
+    uint32_t tREFI, tRFC;        /* tREFI 0: no refresh                              */
+    int sched;                   /* dram_sched                                       */
+} dram_cfg;
+
+typedef struct dram_req dram_req;
+struct dram_req {
+    dram_req *next;
+    uint64_t t_arr;              /* cycle it may be scheduled from (set by dram_push) */
+    uint64_t t_issue;            /* its RD / WR command                              */
+    uint64_t t_done;             /* its last data beat                               */
+    uint32_t bank, row, bytes;
+    uint8_t write;
+    uint8_t act;                 /* an ACT was issued for it: not a row hit          */
+};
+
+typedef struct {
+    uint64_t reads, writes, row_hits, acts, pres, refreshes;
+    uint64_t busy;               /* data-bus cycles                                  */
+    uint64_t q_lat_sum;          /* arrival to RD/WR command, summed                 */
+    uint64_t rd_lat_sum;         /* arrival to last data beat of reads, summed       */
+} dram_stats;
+
+typedef struct dram dram;
+
+/* Scheduler by name ("frfcfs", "fifo"): its value, or -1. */
+int dram_sched_find(const char *name);
+const char *dram_sched_name(int s);
+
+dram *dram_create(const dram_cfg *cfg, char *err, size_t n);
+void dram_destroy(dram *d);
+uint32_t dram_burst_cycles(const dram *d, uint32_t bytes);
+
+int dram_can_push(const dram *d);
+/* Queues r at cycle `now`; it may be scheduled from cycle `ready`. */
+void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready);
+/* One command slot at cycle `now`; returns 1 if a command for a request issued
+ * (refresh commands return 0: they are not progress). */
+int dram_cycle(dram *d, uint64_t now);
+/* A finished request (t_done <= now), in completion order, or NULL. */
+dram_req *dram_pop(dram *d, uint64_t now);
+/* Earliest cycle > now at which a command may issue or a request finish; UINT64_MAX
+ * when idle. Never later than the real next event (it is a lower bound). */
+uint64_t dram_next(const dram *d, uint64_t now);
+uint32_t dram_queued(const dram *d);     /* waiting for their column command         */
+uint32_t dram_in_flight(const dram *d);  /* queued + issued not yet popped           */
+const dram_stats *dram_get_stats(const dram *d);
+void dram_dump(const dram *d, FILE *f, const char *name);
+
+#endif
