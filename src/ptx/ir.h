@@ -112,7 +112,8 @@ typedef enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNA,
  *  setp/set: combine with .and/.or/.xor (BOOL_*)
  *  atom/red/redux: the operation (AOP_*)
  *  vote: VOTE_*; shfl: SHFL_*; match: MATCH_*; bar/barrier: BAR_*
- *  testp: TESTP_*; mul/mad: MUL_HI/LO/WIDE; shf: SHF_L/R; prmt: PRMT_* */
+ *  testp: TESTP_*; mul/mad: MUL_HI/LO/WIDE; shf: SHF_L/R; prmt: PRMT_*
+ *  min/max: 1 = .NaN (propagate NaN); prefetch: 1 = .L1, 2 = .L2; pmevent: 1 = .mask */
 enum {
     BOOL_NONE = 0, BOOL_AND, BOOL_OR, BOOL_XOR,
     AOP_NONE = 0, AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC, AOP_CAS, AOP_EXCH,
@@ -149,7 +150,7 @@ enum {
     MF_SHIFTAMT = 1u << 9,/* bfind.shiftamt                                    */
     MF_SYNC = 1u << 10,   /* .sync variants of vote/shfl/bar                   */
     MF_ALIGNED = 1u << 11,/* barrier.sync.aligned                              */
-    MF_NOINC = 1u << 12,  /* atom .noftz etc. reserved                         */
+    MF_NOINC = 1u << 12,  /* .noftz on atom/red (f16/bf16 adds)                */
     MF_RELU = 1u << 13,   /* .relu on f16 ops                                  */
     MF_TO = 1u << 14,     /* cvta.to.<space> (else cvta.<space>)               */
     MF_B32LO = 1u << 15,  /* mul24/mad24 .hi selects high bits (see MUL_*)    */

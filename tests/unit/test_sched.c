@@ -137,18 +137,29 @@ static void test_registry(void **state)
         const sched_ops *o = sched_find(names[i]);
         assert_non_null(o);
         assert_string_equal(o->name, names[i]);
+    }
+    /* every registered policy: complete, listed once, found by its name; the
+     * registry may hold more policies than the ones above */
+    size_t k = 0;
+    for (; sched_at(k) && k < 64; k++) {
+        const sched_ops *o = sched_at(k);
+        assert_non_null(o->name);
         assert_non_null(o->desc);
         assert_non_null(o->create);
         assert_non_null(o->destroy);
         assert_non_null(o->pick);
-        assert_ptr_equal(sched_at(i), o); /* registry order */
+        assert_ptr_equal(sched_find(o->name), o);
+        for (size_t j = 0; j < k; j++)
+            assert_true(sched_at(j) != o);
     }
-    assert_null(sched_at(n));
+    assert_true(k >= n && k < 64);
+    assert_null(sched_at(k));
+    assert_null(sched_at(k + 1000));
     assert_null(sched_find("LRR"));
     assert_null(sched_find("lrr "));
     assert_null(sched_find("two_level"));
     assert_null(sched_find("motrr-"));
-    assert_null(sched_find("static-select"));
+    assert_null(sched_find("no-such-policy"));
     assert_null(sched_find(""));
     assert_null(sched_find(NULL));
     assert_string_equal(warp_reason_name[WR_READY], "ready");

@@ -1,0 +1,22 @@
+/* detailed.h - the "detailed" memory model (GPGPU-Sim class): per-SM L1 data,
+ * instruction and constant caches with MSHRs and miss queues, a request and a reply
+ * crossbar, and memory partitions of L2 bank(s) and a DRAM channel, each in its own
+ * clock domain. docs/MEMORY.md describes the model and every parameter.
+ * The registry (memsys.c) lists it; nothing here registers itself. */
+#ifndef WS_MEM_DETAILED_H
+#define WS_MEM_DETAILED_H
+
+#include <stddef.h>
+
+#include "mem/memsys.h"
+#include "util/config.h"
+
+extern const mem_model mem_model_detailed;
+
+/* Checks the [l1d] [l1i] [l1c] [l2] [icnt] [dram] [addr] keys (names of policies,
+ * cache geometries, buffer sizes against packet sizes ...): 0, or -1 with a message.
+ * create() runs it too, and returns NULL (after printing the message on stderr) when
+ * it fails, since mem_model.create has no error channel. */
+int mem_detailed_check(const ws_config *cfg, char *err, size_t n);
+
+#endif
