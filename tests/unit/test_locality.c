@@ -310,7 +310,7 @@ static void t_no_memory(void **state)
     ptx_module_free(m);
 }
 
-/* (a) derived pointers: two loads through %rd4 = %rd2 + %rd3 and %rd5 = %rd2 + 128,
+/* (a) derived pointers: two loads through %rd4 = %rd3 + %rd2 and %rd5 = %rd2 + 128,
  * both under the bounds check (w .5). Seed-literal: two blocks of .5 -> 0.5, GTO.
  * Following derivations both root at the parameter: one block of 1 -> LRR. */
 static void t_flag_follow_derived(void **state)
@@ -324,7 +324,7 @@ static void t_flag_follow_derived(void **state)
         "\tsetp.eq.u32 %p1, %r1, 0;\n"
         "\t@%p1 bra $Lend;\n"
         "\tmul.wide.u32 %rd3, %r1, 4;\n"
-        "\tadd.s64 %rd4, %rd2, %rd3;\n"
+        "\tadd.s64 %rd4, %rd3, %rd2;\n"
         "\tld.global.u32 %r2, [%rd4];\n"
         "\tadd.s64 %rd5, %rd2, 128;\n"
         "\tld.global.u32 %r3, [%rd5];\n"
