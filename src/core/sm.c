@@ -373,6 +373,7 @@ struct sm {
     int ldst_stalled;              /* head refused this cycle                    */
     exec_trace tr;
     sched_cand *cand;
+    const insn_info **infos;       /* next instruction of each candidate         */
     uint32_t fetch_rr;
     uint32_t warps_inflight;       /* warps with inflight != 0                   */
     uint32_t maybe_done;           /* warps may have finished: check retirement   */
@@ -412,8 +413,9 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->fw = calloc(s->n_slots, sizeof *s->fw);
     s->cta = calloc(max_ctas, sizeof *s->cta);
     s->cand = calloc(s->n_slots, sizeof *s->cand);
+    s->infos = calloc(s->n_slots, sizeof *s->infos);
     s->pst = calloc(s->n_sched, sizeof *s->pst);
-    if (!s->w || !s->fw || !s->cta || !s->cand || !s->pst)
+    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->pst)
         goto fail;
     sched_params sp = {cfg->sched.two_level_active, cfg->sched.recency_bits,
                        cfg->sched.recency_num, cfg->sched.recency_den, cfg->sched.max_num_warp,
@@ -488,6 +490,7 @@ void sm_destroy(sm *s)
     free(s->fw);
     free(s->cta);
     free(s->cand);
+    free(s->infos);
     free(s->wheel);
     free(s->ev);
     free(s->mi);
@@ -657,7 +660,9 @@ static void instruction_done(sm *s, uint32_t slot, const uint32_t *regs, uint32_
     }
     if (is_mem) {
         w->mem_inflight--;
-        if (s->pol->on_mem_done)
+        /* the policy hears of global/local completions only: shared and constant
+         * accesses are not the long-latency loads the recency register tracks */
+        if (is_mem == 2 && s->pol->on_mem_done)
             s->pol->on_mem_done(s->pst[slot % s->n_sched], slot, cycle);
     }
 }
@@ -674,7 +679,7 @@ static void minst_done(sm *s, uint32_t i, uint64_t cycle)
     while (b < 15 && (2ull << b) <= lat)
         b++;
     s->st.mem_lat_hist[b]++;
-    instruction_done(s, m->slot, m->regs, m->n, 1, cycle);
+    instruction_done(s, m->slot, m->regs, m->n, 2, cycle);
     m->next_free = s->mi_free;
     s->mi_free = i;
     s->mi_used--;
@@ -773,7 +778,7 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
     if (nseg == 0) {
         for (uint32_t i = 0; i < ii->n_dst; i++)
             (*sb_slot(s, slot, regs[i]))++;
-        return schedule_event(s, cycle + 1, slot, regs, ii->n_dst, 1);
+        return schedule_event(s, cycle + 1, slot, regs, ii->n_dst, 2);
     }
     uint32_t mi = minst_new(s);
     if (mi == UINT32_MAX)
@@ -1096,7 +1101,7 @@ int sm_cycle(sm *s, uint64_t cycle)
     uint32_t issued_any = 0, inflight = 0;
     for (uint32_t q = 0; q < s->n_sched; q++) {
         uint32_t n = 0;
-        const insn_info *infos[64];
+        const insn_info **infos = s->infos;
         uint8_t best = WR_DONE;
         for (uint32_t slot = q; slot < s->n_slots; slot += s->n_sched) {
             if (!s->w[slot].used)
@@ -1112,9 +1117,7 @@ int sm_cycle(sm *s, uint64_t cycle)
             c->is_mem = ii && is_mem_cls(ii->cls);
             c->is_long = ii && is_long_cls(ii->cls);
             c->waiting_mem = s->w[slot].mem_inflight != 0;
-            if (n < 64)
-                infos[n] = ii;
-            n++;
+            infos[n++] = ii;
             /* charge a lost slot to the reason closest to issuing */
             static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
             if (rank[r] > rank[best])

@@ -1,0 +1,773 @@
+"""Shared harness of the seed experiments (experiments/README.md).
+
+An experiment runs a matrix of `warpsim run` invocations (workloads x configurations)
+in parallel, one JSON report per run under experiments/out/<experiment>/, then turns
+named statistics of those reports into tables (text, CSV, JSON) and grouped bar charts
+(SVG written here, no plotting library). Python 3 standard library only.
+
+Rules the harness keeps:
+- A run counts only when warpsim exits 0, the workload printed its PASS verdict, every
+  launch reports result "ok" and the JSON parses. Anything else is a failure: it is
+  reported with its reason and shown as FAIL in tables, never turned into a number.
+- A run's JSON is reused when it exists and was produced by the same command (the
+  command is stored beside it in <run>.cmd); --force reruns everything.
+- Orders are the ones given (workloads, configurations) or sorted; output files are
+  byte-for-byte reproducible from the same reports.
+"""
+import argparse
+import concurrent.futures
+import csv
+import glob
+import io
+import json
+import math
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from xml.sax.saxutils import escape
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT_ROOT = os.path.join(REPO, "experiments", "out")
+
+
+class ExperimentError(Exception):
+    """An error the experiment reports and stops on (bad setup, missing statistic)."""
+
+
+class MissingStat(ExperimentError):
+    def __init__(self, key, where, available=()):
+        self.key = key
+        msg = f"statistic '{key}' is missing in {where}"
+        if available:
+            msg += " (present: " + ", ".join(sorted(available)[:40]) + (" ..." if len(available) > 40 else "") + ")"
+        super().__init__(msg)
+
+
+class _Failed:
+    """Cell marker: the run (or the run it is normalised to) failed."""
+
+    def __repr__(self):
+        return "FAIL"
+
+
+FAIL = _Failed()
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------
+# warpsim discovery and probing
+
+def find_warpsim(explicit=None):
+    """--warpsim, else $WARPSIM, else <repo>/build/warpsim, <repo>/build*/warpsim, PATH."""
+    cands = [explicit] if explicit else []
+    if not explicit:
+        if os.environ.get("WARPSIM"):
+            cands.append(os.environ["WARPSIM"])
+        cands.append(os.path.join(REPO, "build", "warpsim"))
+        cands += sorted(glob.glob(os.path.join(REPO, "build*", "warpsim")))
+        w = shutil.which("warpsim")
+        if w:
+            cands.append(w)
+    for c in cands:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return os.path.abspath(c)
+    where = explicit or "$WARPSIM, build/warpsim, build*/warpsim or PATH"
+    raise ExperimentError(f"no warpsim executable found ({where}); build it or pass --warpsim PATH")
+
+
+def _capture(argv):
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ExperimentError(f"{' '.join(argv)}: {e}")
+    return r
+
+
+def list_section(warpsim, header_prefix, args=("list",)):
+    """Names in a section of `warpsim list` output (indented lines after a header line
+    starting with header_prefix), de-duplicated, in listed order."""
+    r = _capture([warpsim, *args])
+    if r.returncode != 0:
+        raise ExperimentError(f"warpsim {' '.join(args)} failed (exit {r.returncode}): {r.stderr.strip()}")
+    names, on = [], False
+    for line in r.stdout.splitlines():
+        if line.startswith(header_prefix):
+            on = True
+            continue
+        if on and (not line.strip() or not line.startswith(" ")):
+            on = line.startswith(header_prefix)
+            continue
+        if on:
+            n = line.split()[0]
+            if n not in names:
+                names.append(n)
+    return names
+
+
+def list_workloads(warpsim):
+    return list_section(warpsim, "workloads")
+
+
+def list_scheds(warpsim):
+    return list_section(warpsim, "warp schedulers", ("list", "--scheds"))
+
+
+def set_keys(sets):
+    return {s.split("=", 1)[0].strip() for s in sets}
+
+
+def probe_mem_model(warpsim, config_args, model="detailed", probe_workload="ubench_chase"):
+    """True when this warpsim can run mem.model=<model>: `warpsim config --set
+    mem.model=<model>` must succeed and, because the config only checks the string, a
+    tiny timing run with it must succeed too (when the probe workload exists)."""
+    r = _capture([warpsim, "config", *config_args, "--set", f"mem.model={model}"])
+    if r.returncode != 0:
+        return False
+    if probe_workload not in list_workloads(warpsim):
+        return True
+    r = _capture([warpsim, "run", "--mode", "timing", *config_args, "--set", f"mem.model={model}",
+                  "--no-report", probe_workload, "--size", "small", "--quiet"])
+    return r.returncode == 0
+
+
+def memory_model_args(warpsim, sets, config_args, model="detailed"):
+    """(extra args, description). A user's --set mem.model=... wins; otherwise the
+    detailed model is used when this warpsim has it, else the default (simple)."""
+    if "mem.model" in set_keys(sets):
+        m = [s.split("=", 1)[1] for s in sets if s.split("=", 1)[0].strip() == "mem.model"][-1]
+        return [], f"mem.model={m} (from --set)"
+    if probe_mem_model(warpsim, config_args, model):
+        return ["--set", f"mem.model={model}"], f"mem.model={model} (available, used by default)"
+    return [], (f"default memory model (mem.model={model} is not available in this warpsim; "
+                "L1D statistics will be n/a)")
+
+
+# ---------------------------------------------------------------------------------
+# running the matrix
+
+class Config:
+    """One column of the matrix: a name and the warpsim options that make it."""
+
+    def __init__(self, name, args):
+        self.name = name
+        self.args = list(args)
+
+    def __repr__(self):
+        return f"Config({self.name!r}, {self.args!r})"
+
+
+class Result:
+    def __init__(self, workload, config, ok, doc=None, error="", seconds=0.0, reused=False, path=""):
+        self.workload = workload
+        self.config = config
+        self.ok = ok
+        self.doc = doc
+        self.error = error
+        self.seconds = seconds
+        self.reused = reused
+        self.path = path
+
+
+class Matrix:
+    """Results of every (workload, config) run, in the given orders."""
+
+    def __init__(self, workloads, configs, results, wall_seconds=0.0):
+        self.workloads = list(workloads)
+        self.configs = [c.name if isinstance(c, Config) else c for c in configs]
+        self.results = results
+        self.wall_seconds = wall_seconds
+
+    def get(self, w, c):
+        return self.results[(w, c)]
+
+    def failures(self):
+        return [self.results[(w, c)] for w in self.workloads for c in self.configs
+                if not self.results[(w, c)].ok]
+
+
+def run_name(workload, config):
+    return f"{workload}__{config}"
+
+
+_VERDICT = re.compile(r"^(\S+) \[([^\]]*)\]: (PASS|FAIL)\b.*$", re.M)
+
+
+def check_run(workload, rc, output, json_path):
+    """(doc, error): the parsed report of a good run, or None and why the run failed."""
+    verdicts = [m for m in _VERDICT.finditer(output) if m.group(1) == workload]
+    bad = [m.group(0) for m in verdicts if m.group(3) == "FAIL"]
+    tail = " | ".join(l for l in output.strip().splitlines()[-3:])
+    if rc != 0:
+        return None, f"exit {rc}" + (f": {bad[0]}" if bad else (f": {tail}" if tail else ""))
+    if bad:
+        return None, bad[0]
+    if not verdicts:
+        return None, "no PASS verdict in the output" + (f": {tail}" if tail else "")
+    try:
+        with open(json_path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        return None, f"no readable JSON report: {e}"
+    if not isinstance(doc, dict) or not isinstance(doc.get("total"), dict):
+        return None, "JSON report has no 'total' object"
+    for i, l in enumerate(doc.get("launches", [])):
+        res = l.get("result", "ok")
+        if res != "ok":
+            return None, f"launch {i} ({l.get('kernel', '?')}) result '{res}'"
+    return doc, ""
+
+
+def _one_run(warpsim, outdir, workload, config, base_args, workload_args, force, timeout):
+    stem = os.path.join(outdir, run_name(workload, config.name))
+    path, cmdpath, logpath, tmp = stem + ".json", stem + ".cmd", stem + ".log", stem + ".json.tmp"
+    # the command minus the executable and file names: what makes the result what it is
+    key = ["run", *base_args, *config.args, "--no-report", "--json", "OUT.json", workload, *workload_args]
+    keytxt = shlex.join(key) + "\n"
+    if not force and os.path.exists(path):
+        old = open(cmdpath).read() if os.path.exists(cmdpath) else ""
+        if old == keytxt:
+            try:
+                with open(path) as f:
+                    return Result(workload, config.name, True, json.load(f), reused=True, path=path)
+            except (OSError, ValueError):
+                pass  # unreadable: run again
+    for p in (path, cmdpath):  # a stale report must never survive a failed rerun
+        if os.path.exists(p):
+            os.remove(p)
+    argv = [warpsim, *[tmp if a == "OUT.json" else a for a in key]]
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           errors="replace", timeout=timeout)
+        rc, out = r.returncode, r.stdout
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        rc, out = 124, out + f"\n(timed out after {timeout} s)"
+    except OSError as e:
+        rc, out = 127, str(e)
+    secs = time.monotonic() - t0
+    with open(logpath, "w") as f:
+        f.write("$ " + shlex.join(argv) + "\n" + out)
+    doc, err = check_run(workload, rc, out, tmp)
+    if doc is None:
+        if os.path.exists(tmp):
+            os.replace(tmp, stem + ".failed.json")
+        return Result(workload, config.name, False, error=err + f" (log: {os.path.relpath(logpath)})",
+                      seconds=secs, path=path)
+    os.replace(tmp, path)
+    with open(cmdpath, "w") as f:
+        f.write(keytxt)
+    return Result(workload, config.name, True, doc, seconds=secs, path=path)
+
+
+def run_matrix(warpsim, outdir, workloads, configs, base_args=(), workload_args=(), jobs=None,
+               force=False, timeout=None, unavailable=None, quiet=False):
+    """Runs every (workload, config) pair, `jobs` at a time. `unavailable` maps a config
+    name to a reason it cannot run (it is then reported as failed without running)."""
+    os.makedirs(outdir, exist_ok=True)
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    unavailable = unavailable or {}
+    pairs = [(w, c) for w in workloads for c in configs]
+    results = {}
+    t0 = time.monotonic()
+    todo = []
+    for w, c in pairs:
+        if c.name in unavailable:
+            results[(w, c.name)] = Result(w, c.name, False, error=unavailable[c.name])
+        else:
+            todo.append((w, c))
+    done = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        futs = {ex.submit(_one_run, warpsim, outdir, w, c, list(base_args), list(workload_args),
+                          force, timeout): (w, c) for w, c in todo}
+        for fut in concurrent.futures.as_completed(futs):
+            w, c = futs[fut]
+            res = fut.result()
+            results[(w, c.name)] = res
+            done += 1
+            if not quiet:
+                what = "reused" if res.reused else ("ok" if res.ok else "FAIL")
+                extra = "" if res.ok else "  " + res.error
+                secs = "" if res.reused else f"{res.seconds:7.1f} s"
+                log(f"[{done:3d}/{len(todo)}] {what:6s} {run_name(w, c.name):32s} {secs}{extra}")
+    return Matrix(workloads, configs, results, time.monotonic() - t0)
+
+
+# ---------------------------------------------------------------------------------
+# statistics
+
+def stat(doc, key, where="the report's 'total' object"):
+    t = doc.get("total", {})
+    if key not in t:
+        raise MissingStat(key, where, t.keys())
+    v = t[key]
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        raise ExperimentError(f"statistic '{key}' in {where} is not a number: {v!r}")
+    return float(v)
+
+
+def div(a, b):
+    """a / b, or None (n/a) when b is 0 or either side is n/a."""
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def total(key):
+    """Metric: the statistic `key` of the report's total."""
+    return lambda doc: stat(doc, key)
+
+
+def ratio_of(num, den):
+    """Metric: total[num] / total[den]."""
+    return lambda doc: div(stat(doc, num), stat(doc, den))
+
+
+def sum_of(*keys):
+    return lambda doc: sum(stat(doc, k) for k in keys)
+
+
+ipc = ratio_of("warp_insts", "cycles")
+warps_in_flight = ratio_of("warps_in_flight_sum", "active_sm_cycles")
+resfails = sum_of("resfail_csf", "resfail_mshrf", "resfail_mqf")
+
+# Where the memory model may keep its L1 data cache statistics, under a launch's "mem".
+L1D_KEYS = ("l1d", "L1D", "l1_data", "l1dcache", "l1d_cache", "dl1")
+_COUNT_KEYS = ("accesses", "hits", "misses", "merges", "hit_reserved", "reserved")
+
+
+def _l1d_objects(mem):
+    """The L1D statistics objects of one launch's "mem" object: a dict, or a list of
+    dicts (one per SM), under one of L1D_KEYS, possibly inside "caches"/"levels"."""
+    for holder in (mem, mem.get("caches"), mem.get("levels"), mem.get("cache")):
+        if not isinstance(holder, dict):
+            continue
+        for k in L1D_KEYS:
+            v = holder.get(k)
+            if isinstance(v, dict):
+                # {"per_sm": [...]} or {"total": {...}}
+                if isinstance(v.get("total"), dict):
+                    return [v["total"]]
+                if isinstance(v.get("per_sm"), list) and not any(c in v for c in _COUNT_KEYS):
+                    return [x for x in v["per_sm"] if isinstance(x, dict)]
+                return [v]
+            if isinstance(v, list):
+                return [x for x in v if isinstance(x, dict)]
+    # flat keys: l1d_hits, l1d_misses, l1d_accesses
+    flat = {k[len(p) + 1:]: v for p in L1D_KEYS for k, v in mem.items() if k.startswith(p + "_")}
+    return [flat] if flat else []
+
+
+def l1d_counts(doc, where="report"):
+    """(misses, accesses) of the L1 data caches summed over launches, or None when the
+    memory model reports no L1D (the simple model). Raises when the model claims to be
+    a cached one but no known L1D statistics are present."""
+    misses = accesses = 0.0
+    found = False
+    models = set()
+    for i, l in enumerate(doc.get("launches", [])):
+        mem = l.get("mem")
+        if not isinstance(mem, dict):
+            continue
+        models.add(str(mem.get("model", "?")))
+        objs = _l1d_objects(mem)
+        for o in objs:
+            m = o.get("misses")
+            a = o.get("accesses")
+            if a is None and "hits" in o and m is not None:
+                a = o["hits"] + m + o.get("merges", o.get("hit_reserved", 0))
+            if m is None or a is None:
+                if "miss_rate" in o and "accesses" in o:
+                    m, a = o["miss_rate"] * o["accesses"], o["accesses"]
+                else:
+                    raise MissingStat("misses/accesses", f"{where}: launch {i} mem L1D statistics",
+                                      o.keys())
+            misses += float(m)
+            accesses += float(a)
+            found = True
+        if not objs and mem.get("model", "simple") != "simple":
+            raise MissingStat("|".join(L1D_KEYS), f"{where}: launch {i} 'mem' object "
+                              f"(model {mem.get('model')!r})", mem.keys())
+    if not found:
+        return None
+    return misses, accesses
+
+
+def l1d_miss_rate(doc):
+    c = l1d_counts(doc)
+    return None if c is None else div(c[0], c[1])
+
+
+# ---------------------------------------------------------------------------------
+# tables
+
+def geomean(vals):
+    """Geometric mean; 0 when a value is 0; None when empty or a value is negative."""
+    vals = list(vals)
+    if not vals or any(v < 0 for v in vals):
+        return None
+    if any(v == 0 for v in vals):
+        return 0.0
+    return math.exp(sum(math.log(v) for v in vals) / len(vals))
+
+
+def amean(vals):
+    vals = list(vals)
+    return sum(vals) / len(vals) if vals else None
+
+
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+class Table:
+    """rows x cols of numbers, None (n/a) or FAIL, plus mean rows over the rows that
+    have a number in every column (so the means of all columns cover the same rows)."""
+
+    def __init__(self, name, title, rows, cols, cells, unit="", fmt="{:.3f}", means=True,
+                 note="", ylabel=None, baseline=None, row_label="workload"):
+        self.name = name
+        self.row_label = row_label
+        self.title = title
+        self.rows = list(rows)
+        self.cols = list(cols)
+        self.cells = dict(cells)
+        self.unit = unit
+        self.fmt = fmt
+        self.note = note
+        self.ylabel = ylabel or (f"{title} ({unit})" if unit else title)
+        self.baseline = baseline
+        self.mean_rows = []
+        self.excluded = []
+        if means:
+            full = [r for r in self.rows if all(is_num(self.cells.get((r, c))) for c in self.cols)]
+            self.excluded = [r for r in self.rows if r not in full]
+            self.means_over = full
+            if full:
+                self.mean_rows = [
+                    ("geomean", {c: geomean(self.cells[(r, c)] for r in full) for c in self.cols}),
+                    ("mean", {c: amean(self.cells[(r, c)] for r in full) for c in self.cols}),
+                ]
+        else:
+            self.means_over = []
+
+    def value(self, row, col):
+        for name, vals in self.mean_rows:
+            if name == row:
+                return vals.get(col)
+        return self.cells.get((row, col))
+
+    def fmt_cell(self, v):
+        if v is FAIL:
+            return "FAIL"
+        if v is None:
+            return "n/a"
+        return self.fmt.format(v)
+
+    def text(self):
+        head = [self.row_label] + self.cols
+        body = [[r] + [self.fmt_cell(self.cells.get((r, c))) for c in self.cols] for r in self.rows]
+        tail = [[n] + [self.fmt_cell(vals[c]) for c in self.cols] for n, vals in self.mean_rows]
+        allrows = [head] + body + tail
+        w = [max(len(x[i]) for x in allrows) for i in range(len(head))]
+
+        def line(cells):
+            return "  ".join(cells[0].ljust(w[0]) if i == 0 else cells[i].rjust(w[i])
+                             for i in range(len(cells))).rstrip()
+
+        sep = "-" * len(line(["-" * x for x in w]))
+        out = [self.title + (f" [{self.unit}]" if self.unit else ""), line(head), sep]
+        out += [line(r) for r in body]
+        if tail:
+            out.append(sep)
+            out += [line(r) for r in tail]
+        notes = []
+        if self.excluded and self.mean_rows:
+            notes.append("means exclude " + ", ".join(self.excluded) + " (FAIL or n/a in some column)")
+        elif self.excluded and len(self.excluded) == len(self.rows) and self.cols:
+            notes.append("no means: every row has FAIL or n/a")
+        if self.note:
+            notes.append(self.note)
+        out += ["  note: " + n for n in notes]
+        return "\n".join(out)
+
+    def csv(self):
+        s = io.StringIO()
+        wr = csv.writer(s, lineterminator="\n")
+        wr.writerow([self.row_label] + self.cols)
+
+        def cell(v):
+            return "FAIL" if v is FAIL else ("n/a" if v is None else repr(float(v)))
+
+        for r in self.rows:
+            wr.writerow([r] + [cell(self.cells.get((r, c))) for c in self.cols])
+        for n, vals in self.mean_rows:
+            wr.writerow([n] + [cell(vals[c]) for c in self.cols])
+        return s.getvalue()
+
+    def to_json(self):
+        def cell(v):
+            return "FAIL" if v is FAIL else (None if v is None else float(v))
+
+        return {
+            "name": self.name,
+            "title": self.title,
+            "unit": self.unit,
+            "columns": self.cols,
+            "row_label": self.row_label,
+            "rows": [{"name": r, "values": {c: cell(self.cells.get((r, c))) for c in self.cols}}
+                     for r in self.rows],
+            "means": {n: {c: cell(vals[c]) for c in self.cols} for n, vals in self.mean_rows},
+            "means_over": self.means_over,
+            "excluded_from_means": self.excluded,
+            "note": self.note,
+        }
+
+
+def _metric(metric, res):
+    try:
+        return metric(res.doc)
+    except MissingStat as e:
+        raise ExperimentError(f"{e} [{os.path.relpath(res.path) if res.path else res.workload}]") from None
+
+
+def metric_table(matrix, name, title, metric, unit="", fmt="{:.3f}", normalise_to=None,
+                 cols=None, rows=None, **kw):
+    """Table of metric(doc) per (workload, config); with normalise_to, each cell is
+    divided by the same workload's value under that config. A failed run, or a failed
+    base run, is FAIL; a metric the report cannot give (None) is n/a."""
+    cols = list(cols or matrix.configs)
+    rows = list(rows or matrix.workloads)
+    cells = {}
+    for r in rows:
+        base = None
+        if normalise_to is not None:
+            br = matrix.get(r, normalise_to)
+            base = _metric(metric, br) if br.ok else FAIL
+        for c in cols:
+            res = matrix.get(r, c)
+            if not res.ok:
+                cells[(r, c)] = FAIL
+                continue
+            v = _metric(metric, res)
+            if normalise_to is not None:
+                v = FAIL if base is FAIL else div(v, base)
+            cells[(r, c)] = v
+    if normalise_to is not None and "note" not in kw:
+        kw["note"] = f"each row divided by its {normalise_to} value"
+    return Table(name, title, rows, cols, cells, unit=unit, fmt=fmt, **kw)
+
+
+def write_table(table, outdir, chart=True):
+    """Writes <name>.csv, <name>.json and (chart) <name>.svg; returns the paths."""
+    os.makedirs(outdir, exist_ok=True)
+    paths = []
+    p = os.path.join(outdir, table.name + ".csv")
+    with open(p, "w") as f:
+        f.write(table.csv())
+    paths.append(p)
+    p = os.path.join(outdir, table.name + ".json")
+    with open(p, "w") as f:
+        json.dump(table.to_json(), f, indent=1, sort_keys=True)
+        f.write("\n")
+    paths.append(p)
+    if chart:
+        p = os.path.join(outdir, table.name + ".svg")
+        with open(p, "w") as f:
+            f.write(svg_bar_chart(table))
+        paths.append(p)
+    return paths
+
+
+def runs_csv(matrix, stats):
+    """One line per run: status, host seconds and the raw statistics named in `stats`."""
+    s = io.StringIO()
+    wr = csv.writer(s, lineterminator="\n")
+    wr.writerow(["workload", "config", "status", "host_seconds"] + list(stats) + ["error"])
+    for w in matrix.workloads:
+        for c in matrix.configs:
+            r = matrix.get(w, c)
+            vals = []
+            for k in stats:
+                t = r.doc.get("total", {}) if r.ok else {}
+                vals.append(repr(float(t[k])) if k in t else "")
+            status = "ok" if r.ok else "FAIL"
+            secs = "" if r.reused or not r.seconds else f"{r.seconds:.2f}"
+            wr.writerow([w, c, status, secs] + vals + [r.error])
+    return s.getvalue()
+
+
+# ---------------------------------------------------------------------------------
+# SVG grouped bar charts
+
+PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948",
+           "#9c755f", "#ff9da7", "#bab0ac")
+
+
+def nice_step(span, target=6):
+    """A 1/2/2.5/5 x 10^k step giving about `target` ticks over span (> 0)."""
+    raw = span / target
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 2.5, 5, 10):
+        if m * mag >= raw:
+            return m * mag
+    return 10 * mag
+
+
+def nice_range(lo, hi):
+    """(lo, hi, step): an axis range covering [lo, hi] on tick multiples, 0 included."""
+    lo, hi = min(0.0, lo), max(0.0, hi)
+    if hi - lo <= 0:
+        hi = 1.0
+    step = nice_step(hi - lo)
+    return math.floor(lo / step + 1e-9) * step, math.ceil(hi / step - 1e-9) * step, step
+
+
+def short(v):
+    """Compact value label: 3 significant digits, k/M/G for large values."""
+    a = abs(v)
+    for lim, suf in ((1e9, "G"), (1e6, "M"), (1e4, "k")):
+        if a >= lim:
+            return f"{v / lim:.3g}{suf}"
+    if a == 0:
+        return "0"
+    if a >= 100:
+        return f"{v:.0f}"
+    return f"{v:.3g}"
+
+
+def tick_label(v, step):
+    if abs(v) >= 1e4:
+        return short(v)
+    dec = max(0, -math.floor(math.log10(step) + 1e-9)) if step < 1 else (1 if step % 1 else 0)
+    return f"{v:.{dec}f}"
+
+
+def svg_bar_chart(table, ylabel=None, width_per_bar=16, group_gap=18):
+    """A grouped bar chart of a Table: one group per row (plus geomean/mean), one bar
+    per column in a fixed colour, values on the bars, FAIL / n/a marked."""
+    cols = table.cols
+    groups = [(r, {c: table.cells.get((r, c)) for c in cols}) for r in table.rows]
+    n_data = len(groups)
+    groups += [(n, dict(v)) for n, v in table.mean_rows]
+    nums = [v for _, g in groups for v in g.values() if is_num(v)]
+    lo, hi, step = nice_range(min(nums, default=0.0), max(nums, default=1.0))
+    if table.baseline is not None:
+        lo, hi, step = nice_range(min(lo, table.baseline), max(hi, table.baseline))
+
+    gw = len(cols) * width_per_bar + group_gap
+    left, right, top, bottom = 78, 24, 104, 64
+    pw = max(len(groups) * gw, 240)
+    ph = 300
+    W, H = left + pw + right, top + ph + bottom
+    ylabel = ylabel or table.ylabel
+
+    def y(v):
+        return top + ph - (v - lo) / (hi - lo) * ph
+
+    o = []
+    a = o.append
+    a(f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
+      f'font-family="Helvetica, Arial, sans-serif">')
+    a(f'<rect x="0" y="0" width="{W}" height="{H}" fill="white"/>')
+    a(f'<text x="{W / 2:.1f}" y="22" text-anchor="middle" font-size="15" font-weight="bold">'
+      f'{escape(table.title)}</text>')
+    # legend: one swatch per column, centred in a row under the title
+    item_w = [18 + 7 * len(c) + 16 for c in cols]
+    lx = max(left, (W - sum(item_w)) / 2)
+    for i, c in enumerate(cols):
+        a(f'<rect x="{lx:.1f}" y="36" width="12" height="12" fill="{PALETTE[i % len(PALETTE)]}"/>')
+        a(f'<text x="{lx + 17:.1f}" y="46.5" font-size="12">{escape(c)}</text>')
+        lx += item_w[i]
+    # grid and y axis
+    nt = int(round((hi - lo) / step))
+    for k in range(nt + 1):
+        v = lo + k * step
+        yy = y(v)
+        a(f'<line x1="{left}" y1="{yy:.1f}" x2="{left + pw}" y2="{yy:.1f}" stroke="#dddddd" stroke-width="1"/>')
+        a(f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" font-size="11">{tick_label(v, step)}</text>')
+    a(f'<text x="16" y="{top + ph / 2:.1f}" text-anchor="middle" font-size="12" '
+      f'transform="rotate(-90 16 {top + ph / 2:.1f})">{escape(ylabel)}</text>')
+    # bars
+    for gi, (gname, vals) in enumerate(groups):
+        gx = left + gi * gw + group_gap / 2
+        for ci, c in enumerate(cols):
+            v = vals.get(c)
+            x = gx + ci * width_per_bar
+            cx = x + width_per_bar / 2
+            if is_num(v):
+                y0, y1 = sorted((y(0.0), y(v)))
+                a(f'<rect x="{x + 1:.1f}" y="{y0:.1f}" width="{width_per_bar - 2}" height="{max(y1 - y0, 0.5):.1f}" '
+                  f'fill="{PALETTE[ci % len(PALETTE)]}"><title>{escape(gname)} / {escape(c)}: {v:.6g}</title></rect>')
+                ty = (y0 - 3) if v >= 0 else (y1 + 3)
+                anchor = "start" if v >= 0 else "end"
+                a(f'<text x="{cx + 3.5:.1f}" y="{ty:.1f}" font-size="9" text-anchor="{anchor}" '
+                  f'transform="rotate(-90 {cx + 3.5:.1f} {ty:.1f})">{short(v)}</text>')
+            else:
+                lab, col = ("FAIL", "#c00000") if v is FAIL else ("n/a", "#888888")
+                ty = y(0.0) - 3
+                a(f'<text x="{cx + 3.5:.1f}" y="{ty:.1f}" font-size="9" fill="{col}" text-anchor="start" '
+                  f'transform="rotate(-90 {cx + 3.5:.1f} {ty:.1f})">{lab}</text>')
+        bold = ' font-weight="bold"' if gi >= n_data else ""
+        a(f'<text x="{gx + len(cols) * width_per_bar / 2:.1f}" y="{top + ph + 18}" text-anchor="middle" '
+          f'font-size="12"{bold}>{escape(gname)}</text>')
+    if n_data < len(groups):
+        sx = left + n_data * gw
+        a(f'<line x1="{sx:.1f}" y1="{top}" x2="{sx:.1f}" y2="{top + ph}" stroke="#999999" stroke-dasharray="3,3"/>')
+    if table.baseline is not None:
+        by = y(table.baseline)
+        a(f'<line x1="{left}" y1="{by:.1f}" x2="{left + pw}" y2="{by:.1f}" stroke="#333333" '
+          f'stroke-width="1" stroke-dasharray="6,3"/>')
+    # axes on top of the bars
+    a(f'<line x1="{left}" y1="{y(0.0):.1f}" x2="{left + pw}" y2="{y(0.0):.1f}" stroke="black"/>')
+    a(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="black"/>')
+    foot = table.note
+    if table.excluded and table.mean_rows:
+        foot = (foot + "; " if foot else "") + "means exclude " + ", ".join(table.excluded)
+    if foot:
+        a(f'<text x="{left}" y="{H - 12}" font-size="10" fill="#555555">{escape(foot)}</text>')
+    a("</svg>")
+    return "\n".join(o) + "\n"
+
+
+# ---------------------------------------------------------------------------------
+# command line
+
+def add_common_args(ap, default_out):
+    ap.add_argument("--size", default="default", choices=("small", "default", "large"),
+                    help="workload input size (default: default)")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="runs at a time (default: the host's cores, %(default)s)")
+    ap.add_argument("--force", action="store_true", help="rerun even when a run's JSON exists")
+    ap.add_argument("--set", action="append", default=[], metavar="K=V",
+                    help="configuration override passed to every run (repeatable)")
+    ap.add_argument("--config", default="gtx480", help="configuration preset or INI file (default: gtx480)")
+    ap.add_argument("--out", default=None,
+                    help=f"output directory (default: {os.path.relpath(default_out, REPO)}[-SIZE] "
+                         "under the repository)")
+    ap.add_argument("--warpsim", default=None, help="warpsim executable (default: $WARPSIM, build/warpsim)")
+    ap.add_argument("--timeout", type=float, default=None, help="seconds allowed per run (default: none)")
+    return ap
+
+
+def out_dir(args, experiment):
+    """--out, else experiments/out/<experiment> (default size) or <experiment>-<size>."""
+    if args.out:
+        return os.path.abspath(args.out)
+    return os.path.join(OUT_ROOT, experiment if args.size == "default" else f"{experiment}-{args.size}")
+
+
+def config_args(args):
+    out = ["--config", args.config]
+    for s in args.set:
+        if "=" not in s:
+            raise ExperimentError(f"--set {s!r}: expected section.key=value")
+        out += ["--set", s]
+    return out

@@ -1,0 +1,1145 @@
+/* detailed.c - the detailed memory model (detailed.h): the composition of the caches,
+ * the crossbars, the address mapping and the DRAM channels.
+ *
+ *   SM --access--> L1D / L1C / L1I --miss queue--> request crossbar (one input per SM)
+ *      --> L2 bank input queue --> L2 (MSHR, miss queue) --> DRAM channel queue
+ *   DRAM --return--> L2 fill --> reply queue --> reply crossbar --> L1 fill --> SM
+ *
+ * Clock domains. The SM side calls tick(c) every core cycle it simulates (it may jump
+ * over idle cycles, using next_event). The interconnect, L2 and DRAM domains run
+ * their own cycles: domain cycle k happens at time k / f (f in MHz), and tick(c)
+ * runs, in global time order, every domain cycle up to time c / f_core that has work
+ * (a domain cycle of equal time: interconnect, then L2, then DRAM). Each domain keeps
+ * `wake`, a lower bound of its next cycle with work; a cycle with nothing to do
+ * changes nothing, so ticking every cycle or jumping gives the same results.
+ *
+ * Hand-offs between domains: an item produced in cycle k of one domain becomes
+ * visible in the first cycle of the next domain strictly after k's time (at most one
+ * consumer cycle of rounding per crossing), except where the producer already added
+ * a latency of >= 1 cycle (L1 miss records: the first interconnect cycle at or after
+ * the record's ready time), and replies reach the SM at the first core cycle at or
+ * after their arrival (the SM reads them after tick).
+ *
+ * Completion: loads when their data reaches the L1 (fill) or, on a hit, after the
+ * hit latency; stores when the L2 accepts them (the acknowledgement travels back
+ * through the reply crossbar) - except write-back stores that the L1 absorbs (local
+ * memory), done after the hit latency; atomics when the L2 has performed them
+ * (its latency + l2.atomic_latency) and the reply is back.
+ *
+ * No allocation per cycle: packets come from a pool grown in chunks (only when a new
+ * high-water mark of packets in flight is reached); every queue is an intrusive list
+ * or a ring buffer preallocated at create(). */
+#include "mem/detailed.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/addrmap.h"
+#include "mem/cache.h"
+#include "mem/dram.h"
+#include "mem/icnt.h"
+#include "mem/repl.h"
+#include "ptx/ir.h"
+
+enum { D_ICNT, D_L2, D_DRAM, D__N };
+enum { L1D, L1C, L1I, L1__N };
+static const char *const l1_name[L1__N] = {"l1d", "l1c", "l1i"};
+
+typedef struct pkt pkt;
+struct pkt {
+    icnt_msg m;            /* crossbar view                                             */
+    dram_req d;            /* DRAM view (L2 -> DRAM traffic)                            */
+    pkt *next;             /* L2 queues, DRAM returns, the free list                    */
+    uint64_t addr;
+    uint64_t idx;          /* L2 set-index address (partition-local, bank removed)      */
+    uint64_t t_ready;      /* in the consumer's clock                                   */
+    void *tok;             /* L1 side: the SM's mem_req; L2 -> DRAM: the L1's packet    */
+    uint32_t size;         /* data bytes                                                */
+    uint32_t sectors, mshr;
+    uint16_t sm;
+    uint8_t type;          /* cache_mtype                                               */
+    uint8_t l1;            /* the L1 that sent it                                       */
+    uint16_t part;
+    uint8_t bank;          /* L2 bank in the partition                                  */
+};
+
+#define PKT_OF_MSG(p) ((pkt *)((char *)(p) - offsetof(pkt, m)))
+#define PKT_OF_DREQ(p) ((pkt *)((char *)(p) - offsetof(pkt, d)))
+
+typedef struct {
+    pkt *h, *t;
+    uint32_t n;
+} pq;
+
+typedef struct {
+    mem_req *h, *t;
+} rq;
+
+enum { Q_HIT, Q_FILL };   /* an L2 bank's two reply queues: pipeline hits, fills */
+
+typedef struct {
+    cache *c;
+    pq in;                 /* from the crossbar; t_ready in L2 cycles                   */
+    pq out[2];             /* replies; t_ready in interconnect cycles                   */
+    pq ret;                /* DRAM returns; t_ready in L2 cycles                        */
+    uint64_t next;         /* next L2 cycle with work (lower bound)                     */
+} l2bank;
+
+typedef struct {
+    l2bank *b;
+    dram *ch;
+    uint64_t next;         /* next DRAM cycle with work (lower bound)                   */
+    uint32_t rr;           /* reply injection: bank served last                         */
+} part;
+
+typedef struct {
+    cache *l1[L1__N];
+    rq done[L1__N + 1];    /* hits of each L1 (t_done monotonic), then replies          */
+    uint32_t rr;           /* miss-queue injection: L1 served last                      */
+    uint32_t n_done;
+} smside;
+
+typedef struct {
+    memsys base;
+    uint32_t n_sm, n_part, n_bank, l2_line;
+    uint64_t f_core, f[D__N];
+    uint64_t k[D__N];      /* last cycle run, per domain                                */
+    uint64_t wake[D__N];   /* next cycle that may have work, per domain                 */
+    uint64_t now;          /* last core cycle ticked                                    */
+    int ticked;
+    smside *sm;
+    part *pt;
+    icnt *req, *rep;
+    addrmap am;
+    uint8_t wpol_global, wpol_local, apol_l1, wpol_l2, apol_l2;
+    uint32_t header, atom_lat, dram_lat, in_cap, out_cap;
+    pkt *free;
+    pkt **chunks;
+    uint32_t n_chunks, cap_chunks;
+    uint64_t pkts_live, pkts_max;
+    uint64_t outstanding;  /* SM requests accepted and not yet popped                   */
+    uint64_t req_n[4], req_lat[4];   /* per mem_kind: popped requests, latency sum      */
+} det;
+
+/* ---- time ------------------------------------------------------------------------------ */
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+/* First cycle of clock `to` at or after cycle t of clock `from`. */
+static uint64_t at_or_after(uint64_t t, uint64_t from, uint64_t to) { return ceil_div(t * to, from); }
+/* First cycle of clock `to` strictly after cycle t of clock `from`. */
+static uint64_t after(uint64_t t, uint64_t from, uint64_t to) { return t * to / from + 1; }
+
+static void poke(det *m, int d, uint64_t t)
+{
+    if (t <= m->k[d])
+        t = m->k[d] + 1;
+    if (t < m->wake[d])
+        m->wake[d] = t;
+}
+
+/* ---- packets and queues ------------------------------------------------------------------ */
+static int pool_grow(det *m)
+{
+    const uint32_t per = 1024;
+    if (m->n_chunks == m->cap_chunks) {
+        uint32_t nc = m->cap_chunks ? m->cap_chunks * 2 : 8;
+        pkt **c = realloc(m->chunks, nc * sizeof *c);
+        if (!c)
+            return -1;
+        m->chunks = c;
+        m->cap_chunks = nc;
+    }
+    pkt *p = calloc(per, sizeof *p);
+    if (!p)
+        return -1;
+    m->chunks[m->n_chunks++] = p;
+    for (uint32_t i = 0; i < per; i++) {
+        p[i].next = m->free;
+        m->free = &p[i];
+    }
+    return 0;
+}
+
+static pkt *pkt_new(det *m)
+{
+    if (!m->free && pool_grow(m))
+        return NULL;
+    pkt *p = m->free;
+    m->free = p->next;
+    memset(p, 0, sizeof *p);
+    if (++m->pkts_live > m->pkts_max)
+        m->pkts_max = m->pkts_live;
+    return p;
+}
+
+static void pkt_free(det *m, pkt *p)
+{
+    p->next = m->free;
+    m->free = p;
+    m->pkts_live--;
+}
+
+static void pq_push(pq *q, pkt *p)
+{
+    p->next = NULL;
+    if (q->t)
+        q->t->next = p;
+    else
+        q->h = p;
+    q->t = p;
+    q->n++;
+}
+
+static pkt *pq_pop(pq *q)
+{
+    pkt *p = q->h;
+    q->h = p->next;
+    if (!q->h)
+        q->t = NULL;
+    q->n--;
+    p->next = NULL;
+    return p;
+}
+
+static void rq_push(rq *q, mem_req *r)
+{
+    r->next = NULL;
+    if (q->t)
+        q->t->next = r;
+    else
+        q->h = r;
+    q->t = r;
+}
+
+/* ---- configuration ------------------------------------------------------------------------ */
+typedef struct {
+    uint32_t size, ways, line, sector, latency, ports, mshr_entries, mshr_merges, miss_queue;
+    const char *repl;
+} lvl_keys;
+
+#define LVL_KEYS(cfg, s)                                                                     \
+    ((lvl_keys){(cfg)->s.size, (cfg)->s.ways, (cfg)->s.line, (cfg)->s.sector, (cfg)->s.latency, \
+                (cfg)->s.ports, (cfg)->s.mshr_entries, (cfg)->s.mshr_merges,                 \
+                (cfg)->s.miss_queue, (cfg)->s.repl})
+
+static int lvl_cfg(const lvl_keys *k, const char *sec, uint64_t seed, cache_cfg *cc, char *err,
+                   size_t n)
+{
+    memset(cc, 0, sizeof *cc);
+    cc->repl = repl_find(k->repl);
+    if (!cc->repl) {
+        snprintf(err, n, "%s.repl: unknown replacement policy '%s' (lru, fifo, random)", sec, k->repl);
+        return -1;
+    }
+    uint64_t per_set = (uint64_t)k->ways * k->line;
+    if (k->size % per_set || k->line % k->sector || k->line / k->sector > 32) {
+        snprintf(err, n, "%s: size %u must be a multiple of ways x line (%llu), line a multiple "
+                 "of sector with at most 32 sectors", sec, k->size, (unsigned long long)per_set);
+        return -1;
+    }
+    cc->sets = (uint32_t)(k->size / per_set);
+    cc->ways = k->ways;
+    cc->line = k->line;
+    cc->sector = k->sector;
+    cc->seed = seed;
+    cc->latency = k->latency;
+    cc->ports = k->ports;
+    cc->mshr_entries = k->mshr_entries;
+    cc->mshr_merges = k->mshr_merges;
+    cc->miss_queue = k->miss_queue;
+    return 0;
+}
+
+static int policy(const char *v, const char *key, int apol, uint8_t *out, char *err, size_t n)
+{
+    int p = apol ? cache_apol_find(v) : cache_wpol_find(v);
+    if (p < 0) {
+        snprintf(err, n, "%s: unknown policy '%s' (%s)", key, v,
+                 apol ? "none, fetch, lazy" : "back, through, evict");
+        return -1;
+    }
+    *out = (uint8_t)p;
+    return 0;
+}
+
+int mem_detailed_check(const ws_config *cfg, char *err, size_t n)
+{
+    char buf[256];
+    if (!err || !n) {
+        err = buf;
+        n = sizeof buf;
+    }
+    cache_cfg cc;
+    lvl_keys lk[4] = {LVL_KEYS(cfg, l1d), LVL_KEYS(cfg, l1c), LVL_KEYS(cfg, l1i), LVL_KEYS(cfg, l2)};
+    static const char *const sec[4] = {"l1d", "l1c", "l1i", "l2"};
+    for (int i = 0; i < 4; i++)
+        if (lvl_cfg(&lk[i], sec[i], 0, &cc, err, n))
+            return -1;
+    for (int i = 0; i < 3; i++)
+        if (lk[i].line > cfg->l2.line) {
+            snprintf(err, n, "%s.line (%u) must not exceed l2.line (%u)", sec[i], lk[i].line,
+                     cfg->l2.line);
+            return -1;
+        }
+    uint8_t p;
+    if (policy(cfg->l1d.global_store, "l1d.global_store", 0, &p, err, n) ||
+        policy(cfg->l1d.local_store, "l1d.local_store", 0, &p, err, n) ||
+        policy(cfg->l1d.write_alloc, "l1d.write_alloc", 1, &p, err, n) ||
+        policy(cfg->l2.store, "l2.store", 0, &p, err, n) ||
+        policy(cfg->l2.write_alloc, "l2.write_alloc", 1, &p, err, n))
+        return -1;
+    if (dram_sched_find(cfg->dram.sched) < 0) {
+        snprintf(err, n, "dram.sched: unknown scheduler '%s' (frfcfs, fifo)", cfg->dram.sched);
+        return -1;
+    }
+    if (cfg->gpu.mem_bus_bits % (8 * cfg->dram.channels)) {
+        snprintf(err, n, "gpu.mem_bus_bits (%u) must split into whole bytes over dram.channels (%u)",
+                 cfg->gpu.mem_bus_bits, cfg->dram.channels);
+        return -1;
+    }
+    if (cfg->dram.burst % cfg->dram.beats_per_clk) {
+        snprintf(err, n, "dram.burst (%u) must be a multiple of dram.beats_per_clk (%u)",
+                 cfg->dram.burst, cfg->dram.beats_per_clk);
+        return -1;
+    }
+    if (cfg->dram.channels > 65535) {
+        snprintf(err, n, "dram.channels: at most 65535");
+        return -1;
+    }
+    uint32_t big = cfg->l2.line;
+    uint32_t flits = (cfg->icnt.header + big + cfg->icnt.flit - 1) / cfg->icnt.flit;
+    if (cfg->icnt.in_buf < flits || cfg->icnt.out_buf < flits) {
+        snprintf(err, n, "icnt.in_buf and icnt.out_buf must hold the largest packet: %u flits "
+                 "(header %u + line %u bytes in %u-byte flits)", flits, cfg->icnt.header, big,
+                 cfg->icnt.flit);
+        return -1;
+    }
+    addrmap am;
+    if (addrmap_init(&am, cfg->addr.map, cfg->dram.channels, cfg->addr.chunk, cfg->dram.banks,
+                     cfg->dram.row_bytes, cfg->addr.bank_xor, buf, sizeof buf)) {
+        snprintf(err, n, "addr.map: %s", buf);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- creation ---------------------------------------------------------------------------- */
+static void det_destroy(memsys *ms);
+
+static memsys *det_create(const void *cfgp, uint32_t n_sm)
+{
+    const ws_config *cfg = cfgp;
+    char err[256];
+    if (!n_sm || n_sm > 65535) {
+        fprintf(stderr, "warpsim: detailed memory model: bad SM count %u\n", n_sm);
+        return NULL;
+    }
+    if (mem_detailed_check(cfg, err, sizeof err)) {
+        fprintf(stderr, "warpsim: detailed memory model: %s\n", err);
+        return NULL;
+    }
+    det *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->base.ops = &mem_model_detailed;
+    m->n_sm = n_sm;
+    m->n_part = cfg->dram.channels;
+    m->n_bank = cfg->l2.banks;
+    m->l2_line = cfg->l2.line;
+    m->f_core = cfg->gpu.core_mhz;
+    m->f[D_ICNT] = cfg->icnt.mhz;
+    m->f[D_L2] = cfg->l2.mhz;
+    m->f[D_DRAM] = cfg->gpu.mem_mhz;
+    for (int d = 0; d < D__N; d++)
+        m->wake[d] = UINT64_MAX;
+    m->header = cfg->icnt.header;
+    m->atom_lat = cfg->l2.atomic_latency;
+    m->dram_lat = cfg->dram.latency;
+    m->in_cap = cfg->l2.in_queue;
+    m->out_cap = cfg->l2.out_queue;
+    policy(cfg->l1d.global_store, "", 0, &m->wpol_global, err, sizeof err);
+    policy(cfg->l1d.local_store, "", 0, &m->wpol_local, err, sizeof err);
+    policy(cfg->l1d.write_alloc, "", 1, &m->apol_l1, err, sizeof err);
+    policy(cfg->l2.store, "", 0, &m->wpol_l2, err, sizeof err);
+    policy(cfg->l2.write_alloc, "", 1, &m->apol_l2, err, sizeof err);
+    addrmap_init(&m->am, cfg->addr.map, m->n_part, cfg->addr.chunk, cfg->dram.banks,
+                 cfg->dram.row_bytes, cfg->addr.bank_xor, err, sizeof err);
+
+    cache_cfg cc[4];
+    lvl_keys lk[4] = {LVL_KEYS(cfg, l1d), LVL_KEYS(cfg, l1c), LVL_KEYS(cfg, l1i), LVL_KEYS(cfg, l2)};
+    m->sm = calloc(n_sm, sizeof *m->sm);
+    m->pt = calloc(m->n_part, sizeof *m->pt);
+    if (!m->sm || !m->pt)
+        goto fail;
+    for (uint32_t s = 0; s < n_sm; s++)
+        for (int l = 0; l < L1__N; l++) {
+            /* a distinct, reproducible random stream per cache */
+            lvl_cfg(&lk[l], l1_name[l], cfg->sim.seed ^ ((uint64_t)s << 8 | (uint64_t)l), &cc[l], err,
+                    sizeof err);
+            if (!(m->sm[s].l1[l] = cache_create(&cc[l], err, sizeof err)))
+                goto fail;
+        }
+    dram_cfg dc = {
+        .banks = cfg->dram.banks, .queue = cfg->dram.queue,
+        .bus_bytes = cfg->gpu.mem_bus_bits / 8 / m->n_part, .beats_per_clk = cfg->dram.beats_per_clk,
+        .burst_len = cfg->dram.burst, .tCCD = cfg->dram.tccd, .tRRD = cfg->dram.trrd,
+        .tRCD = cfg->dram.trcd, .tRAS = cfg->dram.tras, .tRP = cfg->dram.trp, .tRC = cfg->dram.trc,
+        .tCL = cfg->dram.tcl, .tWL = cfg->dram.twl, .tWR = cfg->dram.twr, .tRTW = cfg->dram.trtw,
+        .tWTR = cfg->dram.twtr, .tREFI = cfg->dram.refresh ? cfg->dram.trefi : 0,
+        .tRFC = cfg->dram.trfc, .sched = dram_sched_find(cfg->dram.sched)};
+    for (uint32_t p = 0; p < m->n_part; p++) {
+        part *pt = &m->pt[p];
+        pt->next = UINT64_MAX;
+        if (!(pt->ch = dram_create(&dc, err, sizeof err)) ||
+            !(pt->b = calloc(m->n_bank, sizeof *pt->b)))
+            goto fail;
+        if (dc.tREFI)
+            poke(m, D_DRAM, pt->next = dram_next(pt->ch, 0));
+        for (uint32_t b = 0; b < m->n_bank; b++) {
+            lvl_cfg(&lk[3], "l2", cfg->sim.seed ^ (0x4c32ull << 32 | (uint64_t)p << 8 | b), &cc[3],
+                    err, sizeof err);
+            pt->b[b].next = UINT64_MAX;
+            if (!(pt->b[b].c = cache_create(&cc[3], err, sizeof err)))
+                goto fail;
+        }
+    }
+    icnt_cfg ic = {.n_src = n_sm, .n_dst = m->n_part, .flit = cfg->icnt.flit,
+                   .in_buf = cfg->icnt.in_buf, .out_buf = cfg->icnt.out_buf,
+                   .latency = cfg->icnt.latency};
+    if (!(m->req = icnt_create(&ic, err, sizeof err)))
+        goto fail;
+    ic.n_src = m->n_part;
+    ic.n_dst = n_sm;
+    if (!(m->rep = icnt_create(&ic, err, sizeof err)) || pool_grow(m))
+        goto fail;
+    return &m->base;
+fail:
+    det_destroy(&m->base);
+    return NULL;
+}
+
+static void det_destroy(memsys *ms)
+{
+    det *m = (det *)ms;
+    if (!m)
+        return;
+    if (m->sm)
+        for (uint32_t s = 0; s < m->n_sm; s++)
+            for (int l = 0; l < L1__N; l++)
+                cache_destroy(m->sm[s].l1[l]);
+    if (m->pt)
+        for (uint32_t p = 0; p < m->n_part; p++) {
+            dram_destroy(m->pt[p].ch);
+            if (m->pt[p].b)
+                for (uint32_t b = 0; b < m->n_bank; b++)
+                    cache_destroy(m->pt[p].b[b].c);
+            free(m->pt[p].b);
+        }
+    icnt_destroy(m->req);
+    icnt_destroy(m->rep);
+    for (uint32_t i = 0; i < m->n_chunks; i++)
+        free(m->chunks[i]);
+    free(m->chunks);
+    free(m->sm);
+    free(m->pt);
+    free(m);
+}
+
+/* ---- the SM side: L1 accesses ---------------------------------------------------------- */
+static int l1_of(const mem_req *r)
+{
+    if (r->kind == MR_IFETCH)
+        return L1I;
+    return r->space == SP_CONST || r->space == SP_PARAM ? L1C : L1D;
+}
+
+static void l1_acc(const det *m, const mem_req *r, cache_acc *a)
+{
+    memset(a, 0, sizeof *a);
+    a->addr = a->idx = r->addr;
+    a->size = r->size;
+    a->tok = (void *)r;
+    switch (r->kind) {
+    case MR_STORE:
+        a->op = CQ_WRITE;
+        a->wpol = r->space == SP_LOCAL ? m->wpol_local : m->wpol_global;
+        a->apol = m->apol_l1;
+        break;
+    case MR_ATOMIC:
+        a->op = CQ_ATOMIC;
+        a->bypass = 1;     /* performed at L2 */
+        break;
+    default:
+        a->op = CQ_READ;
+        a->bypass = r->kind == MR_LOAD && (r->cop == CO_CG || r->cop == CO_CV);
+        break;
+    }
+}
+
+static mem_access det_probe(const memsys *ms, const mem_req *r, uint64_t cycle)
+{
+    const det *m = (const det *)ms;
+    (void)cycle;
+    if (r->sm >= m->n_sm)
+        return MA_MQF;
+    cache_acc a;
+    l1_acc(m, r, &a);
+    return cache_probe(m->sm[r->sm].l1[l1_of(r)], &a);
+}
+
+static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    if (r->sm >= m->n_sm)
+        return MA_MQF;
+    smside *s = &m->sm[r->sm];
+    int l = l1_of(r);
+    cache_acc a;
+    l1_acc(m, r, &a);
+    uint32_t before = cache_mq_len(s->l1[l]);
+    uint64_t t_done;
+    mem_access out = cache_access(s->l1[l], &a, cycle, &t_done);
+    if (mem_access_refused(out))
+        return out;
+    r->t_issue = cycle;
+    m->outstanding++;
+    if (t_done != UINT64_MAX) {
+        r->t_done = t_done;
+        rq_push(&s->done[l], r);
+    }
+    if (cache_mq_len(s->l1[l]) != before) {
+        /* the newest record is the last one queued; records of one access share t_ready */
+        const cache_miss *h = cache_mq_head(s->l1[l]);
+        poke(m, D_ICNT, at_or_after(h->t_ready, m->f_core, m->f[D_ICNT]));
+    }
+    return out;
+}
+
+static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    if (sm >= m->n_sm)
+        return NULL;
+    smside *s = &m->sm[sm];
+    int best = -1;
+    uint64_t bt = UINT64_MAX;
+    /* replies first on a tie, then L1D, L1C, L1I hits */
+    static const int order[L1__N + 1] = {L1__N, L1D, L1C, L1I};
+    for (int i = 0; i < L1__N + 1; i++) {
+        const mem_req *r = s->done[order[i]].h;
+        if (r && r->t_done <= cycle && r->t_done < bt) {
+            bt = r->t_done;
+            best = order[i];
+        }
+    }
+    if (best < 0)
+        return NULL;
+    rq *q = &s->done[best];
+    mem_req *r = q->h;
+    q->h = r->next;
+    if (!q->h)
+        q->t = NULL;
+    r->next = NULL;
+    m->outstanding--;
+    if (r->kind < 4) {
+        m->req_n[r->kind]++;
+        m->req_lat[r->kind] += r->t_done - r->t_issue;
+    }
+    return r;
+}
+
+/* ---- interconnect domain ----------------------------------------------------------------- */
+static uint32_t req_bytes(const det *m, uint8_t type, uint32_t size)
+{
+    /* requests carry data for writes and atomics (operands) */
+    return m->header + (type == CM_WRITE || type == CM_WRITEBACK || type == CM_ATOMIC ? size : 0);
+}
+
+static uint32_t rep_bytes(const det *m, const pkt *p)
+{
+    /* replies carry data for reads, fetches and atomics (old values); write acks none */
+    return m->header + (p->type == CM_WRITE ? 0 : p->size);
+}
+
+static void fill_done(void *ctx, void *tok, uint64_t t)
+{
+    mem_req *r = tok;
+    r->t_done = t;
+    rq_push(ctx, r);
+}
+
+/* A reply reaches SM s at interconnect cycle k. */
+static void sm_reply(det *m, uint32_t s, pkt *p, uint64_t k)
+{
+    uint64_t t = at_or_after(k, m->f[D_ICNT], m->f_core);
+    smside *sm = &m->sm[s];
+    if (p->type == CM_FETCH) {
+        cache_fill(sm->l1[p->l1], p->mshr, p->sectors, t, fill_done, &sm->done[L1__N]);
+    } else if (p->tok) {
+        mem_req *r = p->tok;
+        r->t_done = t;
+        rq_push(&sm->done[L1__N], r);
+    }
+    pkt_free(m, p);
+}
+
+/* One miss record of SM s into the request crossbar, round-robin over its L1s. */
+static int sm_inject(det *m, uint32_t s, uint64_t k)
+{
+    smside *sm = &m->sm[s];
+    for (uint32_t j = 1; j <= L1__N; j++) {
+        uint32_t l = (sm->rr + j) % L1__N;
+        const cache_miss *h = cache_mq_head(sm->l1[l]);
+        if (!h || at_or_after(h->t_ready, m->f_core, m->f[D_ICNT]) > k)
+            continue;
+        uint32_t bytes = req_bytes(m, h->type, h->size);
+        if (!icnt_can_push(m->req, s, bytes))
+            return 0;        /* the input buffer is shared by the three L1s */
+        pkt *p = pkt_new(m);
+        if (!p)
+            return 0;
+        p->addr = h->addr;
+        p->size = h->size;
+        p->sectors = h->sectors;
+        p->mshr = h->mshr;
+        p->tok = h->tok;
+        p->type = h->type;
+        p->sm = (uint16_t)s;
+        p->l1 = (uint8_t)l;
+        addrmap_loc loc;
+        addrmap_map(&m->am, p->addr, &loc);
+        uint64_t ln = loc.local / m->l2_line;
+        p->part = (uint16_t)loc.part;
+        p->bank = (uint8_t)(ln % m->n_bank);
+        p->idx = ln / m->n_bank * m->l2_line;
+        icnt_push(m->req, &p->m, s, loc.part, bytes, k, k);
+        cache_mq_pop(sm->l1[l]);
+        sm->rr = l;
+        return 1;
+    }
+    return 0;
+}
+
+static int run_icnt(det *m, uint64_t k)
+{
+    int did = 0;
+    for (uint32_t s = 0; s < m->n_sm; s++) {
+        icnt_msg *msg;
+        while ((msg = icnt_pop(m->rep, s, k)) != NULL) {
+            sm_reply(m, s, PKT_OF_MSG(msg), k);
+            did = 1;
+        }
+        did |= sm_inject(m, s, k);
+    }
+    for (uint32_t p = 0; p < m->n_part; p++) {
+        part *pt = &m->pt[p];
+        icnt_msg *msg = icnt_peek(m->req, p, k);
+        if (msg) {
+            l2bank *b = &pt->b[PKT_OF_MSG(msg)->bank];
+            if (b->in.n < m->in_cap) {
+                pkt *q = PKT_OF_MSG(icnt_pop(m->req, p, k));
+                q->t_ready = after(k, m->f[D_ICNT], m->f[D_L2]);
+                pq_push(&b->in, q);
+                if (q->t_ready < b->next)
+                    b->next = q->t_ready;
+                poke(m, D_L2, q->t_ready);
+                did = 1;
+            }
+        }
+        /* one reply into the reply crossbar, round-robin over the banks' queues */
+        for (uint32_t j = 1; j <= 2 * m->n_bank; j++) {
+            uint32_t x = (pt->rr + j) % (2 * m->n_bank);
+            pq *q = &pt->b[x / 2].out[x % 2];
+            if (!q->h || q->h->t_ready > k)
+                continue;
+            uint32_t bytes = rep_bytes(m, q->h);
+            if (!icnt_can_push(m->rep, p, bytes))
+                break;
+            pkt *r = pq_pop(q);
+            icnt_push(m->rep, &r->m, p, r->sm, bytes, k, k);
+            pt->rr = x;
+            did = 1;
+            break;
+        }
+    }
+    did |= icnt_cycle(m->req, k) > 0;
+    did |= icnt_cycle(m->rep, k) > 0;
+    return did;
+}
+
+static uint64_t wake_icnt(const det *m, uint64_t k)
+{
+    uint64_t w = icnt_next(m->req, k), t = icnt_next(m->rep, k);
+    if (t < w)
+        w = t;
+    for (uint32_t s = 0; s < m->n_sm; s++)
+        for (int l = 0; l < L1__N; l++) {
+            const cache_miss *h = cache_mq_head(m->sm[s].l1[l]);
+            if (h && (t = at_or_after(h->t_ready, m->f_core, m->f[D_ICNT])) < w)
+                w = t;
+        }
+    for (uint32_t p = 0; p < m->n_part; p++)
+        for (uint32_t b = 0; b < m->n_bank; b++)
+            for (int i = 0; i < 2; i++) {
+                const pkt *h = m->pt[p].b[b].out[i].h;
+                if (h && h->t_ready < w)
+                    w = h->t_ready;
+            }
+    return w <= k ? k + 1 : w;
+}
+
+/* ---- L2 domain ------------------------------------------------------------------------------ */
+typedef struct {
+    det *m;
+    l2bank *b;
+    uint64_t k;
+} l2ctx;
+
+/* Reply for the L1's packet q, its data ready at L2 cycle t. */
+static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
+{
+    if (q->type == CM_WRITEBACK) {
+        pkt_free(m, q);   /* nobody waits for a write-back */
+        return;
+    }
+    if (q->type == CM_ATOMIC)
+        t += m->atom_lat;
+    q->t_ready = after(t, m->f[D_L2], m->f[D_ICNT]);
+    pq_push(&b->out[fill ? Q_FILL : Q_HIT], q);
+    poke(m, D_ICNT, q->t_ready);
+}
+
+static void l2_fill_done(void *ctx, void *tok, uint64_t t)
+{
+    l2ctx *c = ctx;
+    l2_reply(c->m, c->b, tok, t, 1);
+}
+
+static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
+{
+    int did = 0;
+    /* 1. one DRAM return */
+    if (b->ret.h && b->ret.h->t_ready <= k) {
+        pkt *r = pq_pop(&b->ret);
+        if (r->type == CM_FETCH) {
+            l2ctx c = {m, b, k};
+            cache_fill(b->c, r->mshr, r->sectors, k, l2_fill_done, &c);
+        } else if (r->tok) {
+            l2_reply(m, b, r->tok, k, 1);   /* a request the L2 sent past itself */
+        }
+        pkt_free(m, r);
+        did = 1;
+    }
+    /* 2. accesses, in order: a refused head blocks the queue */
+    const cache_cfg *cc = cache_config(b->c);
+    for (uint32_t n = 0; n < cc->ports; n++) {
+        pkt *q = b->in.h;
+        if (!q || q->t_ready > k)
+            break;
+        if (q->type != CM_WRITEBACK && b->out[Q_HIT].n + b->out[Q_FILL].n >= m->out_cap)
+            break;
+        cache_acc a = {.addr = q->addr, .idx = q->idx, .size = q->size, .tok = q};
+        if (q->type == CM_FETCH) {
+            /* the sectors the L1 asked for, as one byte range */
+            uint32_t l1s = cache_config(m->sm[q->sm].l1[q->l1])->sector;
+            uint32_t lo = (uint32_t)__builtin_ctz(q->sectors), hi = 31 - (uint32_t)__builtin_clz(q->sectors);
+            a.addr = q->addr + (uint64_t)lo * l1s;
+            a.size = (hi - lo + 1) * l1s;
+        }
+        a.op = q->type == CM_ATOMIC ? CQ_ATOMIC : q->type == CM_WRITE || q->type == CM_WRITEBACK ? CQ_WRITE : CQ_READ;
+        a.wpol = m->wpol_l2;
+        a.apol = m->apol_l2;
+        uint64_t t_done;
+        mem_access out = cache_access(b->c, &a, k, &t_done);
+        if (mem_access_refused(out))
+            break;
+        pq_pop(&b->in);
+        if (t_done != UINT64_MAX)
+            l2_reply(m, b, q, t_done, 0);
+        did = 1;
+    }
+    /* 3. one miss record toward DRAM */
+    const cache_miss *h = cache_mq_head(b->c);
+    if (h && h->t_ready <= k && dram_can_push(pt->ch)) {
+        pkt *r = pkt_new(m);
+        if (r) {
+            r->addr = h->addr;
+            r->size = h->size;
+            r->sectors = h->sectors;
+            r->mshr = h->mshr;
+            r->tok = h->tok;
+            r->type = h->type;
+            r->bank = (uint8_t)(b - pt->b);
+            addrmap_loc loc;
+            addrmap_map(&m->am, r->addr, &loc);
+            r->d.bank = loc.bank;
+            r->d.row = loc.row;
+            r->d.bytes = r->size;
+            r->d.write = r->type == CM_WRITE || r->type == CM_WRITEBACK;
+            uint64_t ready = after(k, m->f[D_L2], m->f[D_DRAM]);
+            dram_push(pt->ch, &r->d, m->k[D_DRAM], ready);
+            cache_mq_pop(b->c);
+            if (ready < pt->next)
+                pt->next = ready;
+            poke(m, D_DRAM, ready);
+            did = 1;
+        }
+    }
+    return did;
+}
+
+static uint64_t bank_next(const det *m, const part *pt, const l2bank *b, uint64_t k)
+{
+    (void)m;
+    uint64_t w = UINT64_MAX;
+    if (b->ret.h)
+        w = b->ret.h->t_ready;
+    if (b->in.h && b->in.h->t_ready < w)
+        w = b->in.h->t_ready;
+    const cache_miss *h = cache_mq_head(b->c);
+    if (h && h->t_ready < w)
+        w = h->t_ready;
+    (void)pt;
+    return w <= k ? k + 1 : w;
+}
+
+static int run_l2(det *m, uint64_t k)
+{
+    int did = 0;
+    uint64_t w = UINT64_MAX;
+    for (uint32_t p = 0; p < m->n_part; p++) {
+        part *pt = &m->pt[p];
+        for (uint32_t i = 0; i < m->n_bank; i++) {
+            l2bank *b = &pt->b[i];
+            if (b->next <= k) {
+                did |= run_bank(m, pt, b, k);
+                b->next = bank_next(m, pt, b, k);
+            }
+            if (b->next < w)
+                w = b->next;
+        }
+    }
+    m->wake[D_L2] = w;
+    return did;
+}
+
+/* ---- DRAM domain ----------------------------------------------------------------------------- */
+static int run_dram(det *m, uint64_t k)
+{
+    int did = 0;
+    uint64_t w = UINT64_MAX;
+    for (uint32_t p = 0; p < m->n_part; p++) {
+        part *pt = &m->pt[p];
+        if (pt->next <= k) {
+            did |= dram_cycle(pt->ch, k);
+            dram_req *d;
+            while ((d = dram_pop(pt->ch, k)) != NULL) {
+                pkt *r = PKT_OF_DREQ(d);
+                did = 1;
+                if (r->type == CM_WRITEBACK || (r->type == CM_WRITE && !r->tok)) {
+                    pkt_free(m, r);
+                    continue;
+                }
+                uint64_t t = d->t_done + (d->write ? 0 : m->dram_lat);
+                r->t_ready = after(t, m->f[D_DRAM], m->f[D_L2]);
+                l2bank *b = &pt->b[r->bank];
+                pq_push(&b->ret, r);
+                if (r->t_ready < b->next)
+                    b->next = r->t_ready;
+                poke(m, D_L2, r->t_ready);
+            }
+            pt->next = dram_next(pt->ch, k);
+        }
+        if (pt->next < w)
+            w = pt->next;
+    }
+    m->wake[D_DRAM] = w;
+    return did;
+}
+
+/* ---- clock ---------------------------------------------------------------------------------- */
+/* Domain whose next cycle with work comes first (ties: interconnect, L2, DRAM), or -1. */
+static int first_domain(const det *m)
+{
+    int best = -1;
+    for (int d = 0; d < D__N; d++) {
+        if (m->wake[d] == UINT64_MAX)
+            continue;
+        if (best < 0 || m->wake[d] * m->f[best] < m->wake[best] * m->f[d])
+            best = d;
+    }
+    return best;
+}
+
+static int det_tick(memsys *ms, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    if (m->ticked && cycle < m->now)
+        return 0;
+    m->ticked = 1;
+    m->now = cycle;
+    int did = 0;
+    for (;;) {
+        int d = first_domain(m);
+        if (d < 0 || m->wake[d] * m->f_core > cycle * m->f[d])
+            break;
+        uint64_t k = m->wake[d];
+        m->k[d] = k;
+        switch (d) {
+        case D_ICNT:
+            did |= run_icnt(m, k);
+            m->wake[D_ICNT] = wake_icnt(m, k);
+            break;
+        case D_L2:
+            did |= run_l2(m, k);
+            break;
+        default:
+            did |= run_dram(m, k);
+            break;
+        }
+    }
+    return did;
+}
+
+static uint64_t det_next(const memsys *ms, uint64_t cycle)
+{
+    const det *m = (const det *)ms;
+    uint64_t next = UINT64_MAX;
+    for (uint32_t s = 0; s < m->n_sm; s++)
+        for (int i = 0; i <= L1__N; i++) {
+            const mem_req *r = m->sm[s].done[i].h;
+            if (r && r->t_done < next)
+                next = r->t_done;
+        }
+    for (int d = 0; d < D__N; d++)
+        if (m->wake[d] != UINT64_MAX) {
+            uint64_t c = at_or_after(m->wake[d], m->f[d], m->f_core);
+            if (c < next)
+                next = c;
+        }
+    if (next == UINT64_MAX)
+        return next;
+    return next <= cycle ? cycle + 1 : next;
+}
+
+static int det_busy(const memsys *ms) { return ((const det *)ms)->outstanding != 0; }
+
+/* ---- statistics ------------------------------------------------------------------------------ */
+static void num(cJSON *o, const char *k, double v) { cJSON_AddNumberToObject(o, k, v); }
+
+static void cache_sum(cache_stats *a, const cache_stats *b)
+{
+    a->accesses += b->accesses;
+    a->reads += b->reads;
+    a->writes += b->writes;
+    a->atomics += b->atomics;
+    a->hits += b->hits;
+    a->misses += b->misses;
+    a->merges += b->merges;
+    a->bypasses += b->bypasses;
+    a->sector_misses += b->sector_misses;
+    for (int i = 0; i < 3; i++)
+        a->resfail[i] += b->resfail[i];
+    a->evictions += b->evictions;
+    a->writebacks += b->writebacks;
+    a->write_evicts += b->write_evicts;
+    a->fills += b->fills;
+    a->port_delay += b->port_delay;
+    if (b->mshr_occ_max > a->mshr_occ_max)
+        a->mshr_occ_max = b->mshr_occ_max;
+    a->mshr_occ_sum += b->mshr_occ_sum;
+}
+
+/* occ_sum of a holds the MSHR integral over `cycles` cycles of `n` caches */
+static void cache_json(cJSON *o, const cache_stats *s, uint64_t cycles, uint32_t n)
+{
+    num(o, "accesses", (double)s->accesses);
+    num(o, "reads", (double)s->reads);
+    num(o, "writes", (double)s->writes);
+    num(o, "atomics", (double)s->atomics);
+    num(o, "hits", (double)s->hits);
+    num(o, "misses", (double)s->misses);
+    num(o, "hit_ratio", s->accesses ? (double)s->hits / (double)s->accesses : 0.0);
+    num(o, "merges", (double)s->merges);
+    num(o, "bypasses", (double)s->bypasses);
+    num(o, "sector_misses", (double)s->sector_misses);
+    num(o, "resfail_csf", (double)s->resfail[0]);
+    num(o, "resfail_mshrf", (double)s->resfail[1]);
+    num(o, "resfail_mqf", (double)s->resfail[2]);
+    num(o, "evictions", (double)s->evictions);
+    num(o, "writebacks", (double)s->writebacks);
+    num(o, "write_evicts", (double)s->write_evicts);
+    num(o, "fills", (double)s->fills);
+    num(o, "port_delay", (double)s->port_delay);
+    num(o, "mshr_occupancy_mean",
+        cycles && n ? (double)s->mshr_occ_sum / (double)cycles / (double)n : 0.0);
+    num(o, "mshr_occupancy_max", (double)s->mshr_occ_max);
+}
+
+static void one_cache(cJSON *arr, const cache *c, uint64_t now)
+{
+    cache_stats st = *cache_get_stats(c);
+    st.mshr_occ_sum = cache_mshr_occ_sum(c, now);
+    cJSON *o = cJSON_CreateObject();
+    cache_json(o, &st, now, 1);
+    cJSON_AddItemToArray(arr, o);
+}
+
+static void icnt_json(cJSON *o, const icnt_stats *s, uint64_t cycles, uint32_t ports)
+{
+    num(o, "packets", (double)s->packets);
+    num(o, "flits", (double)s->flits);
+    num(o, "mean_latency", s->packets ? (double)s->lat_sum / (double)s->packets : 0.0);
+    num(o, "throughput", cycles ? (double)s->flits / (double)cycles : 0.0);
+    num(o, "port_utilization", cycles && ports ? (double)s->flits / (double)cycles / ports : 0.0);
+    num(o, "refused", (double)s->refused);
+}
+
+static void dram_json(cJSON *o, const dram_stats *s, uint64_t cycles, uint32_t n)
+{
+    uint64_t acc = s->reads + s->writes;
+    num(o, "reads", (double)s->reads);
+    num(o, "writes", (double)s->writes);
+    num(o, "row_hits", (double)s->row_hits);
+    num(o, "row_hit_rate", acc ? (double)s->row_hits / (double)acc : 0.0);
+    num(o, "activates", (double)s->acts);
+    num(o, "precharges", (double)s->pres);
+    num(o, "refreshes", (double)s->refreshes);
+    num(o, "busy_cycles", (double)s->busy);
+    num(o, "bandwidth_util", cycles && n ? (double)s->busy / (double)cycles / n : 0.0);
+    num(o, "mean_queue_latency", acc ? (double)s->q_lat_sum / (double)acc : 0.0);
+    num(o, "mean_read_latency", s->reads ? (double)s->rd_lat_sum / (double)s->reads : 0.0);
+}
+
+static void det_stats(const memsys *ms, cJSON *o)
+{
+    const det *m = (const det *)ms;
+    uint64_t core = m->ticked ? m->now + 1 : 0;
+    uint64_t cyc[D__N];
+    for (int d = 0; d < D__N; d++)
+        cyc[d] = m->ticked ? (m->now + 1) * m->f[d] / m->f_core : 0;
+    cJSON_AddStringToObject(o, "model", "detailed");
+    num(o, "core_cycles", (double)core);
+    static const char *const kind[4] = {"load", "store", "atomic", "ifetch"};
+    char key[64];
+    for (int i = 0; i < 4; i++) {
+        snprintf(key, sizeof key, "%s_requests", kind[i]);
+        num(o, key, (double)m->req_n[i]);
+        snprintf(key, sizeof key, "%s_latency_mean", kind[i]);
+        num(o, key, m->req_n[i] ? (double)m->req_lat[i] / (double)m->req_n[i] : 0.0);
+    }
+    for (int l = 0; l < L1__N; l++) {
+        cache_stats sum = {0};
+        cJSON *lv = cJSON_AddObjectToObject(o, l1_name[l]);
+        cJSON *per = cJSON_CreateArray();
+        for (uint32_t s = 0; s < m->n_sm; s++) {
+            const cache *c = m->sm[s].l1[l];
+            cache_stats st = *cache_get_stats(c);
+            st.mshr_occ_sum = cache_mshr_occ_sum(c, core);
+            cache_sum(&sum, &st);
+            one_cache(per, c, core);
+        }
+        cache_json(lv, &sum, core, m->n_sm);
+        cJSON_AddItemToObject(lv, "per_sm", per);
+    }
+    {
+        cache_stats sum = {0};
+        cJSON *lv = cJSON_AddObjectToObject(o, "l2");
+        cJSON *per = cJSON_CreateArray();
+        uint64_t l2c = cyc[D_L2];
+        for (uint32_t p = 0; p < m->n_part; p++)
+            for (uint32_t b = 0; b < m->n_bank; b++) {
+                const cache *c = m->pt[p].b[b].c;
+                cache_stats st = *cache_get_stats(c);
+                st.mshr_occ_sum = cache_mshr_occ_sum(c, l2c);
+                cache_sum(&sum, &st);
+                one_cache(per, c, l2c);
+            }
+        cache_json(lv, &sum, l2c, m->n_part * m->n_bank);
+        cJSON_AddItemToObject(lv, "per_bank", per);
+    }
+    {
+        cJSON *ic = cJSON_AddObjectToObject(o, "icnt");
+        const icnt_stats *a = icnt_get_stats(m->req), *b = icnt_get_stats(m->rep);
+        icnt_stats t = *a;
+        t.packets += b->packets;
+        t.flits += b->flits;
+        t.lat_sum += b->lat_sum;
+        t.refused += b->refused;
+        num(ic, "cycles", (double)cyc[D_ICNT]);
+        icnt_json(ic, &t, cyc[D_ICNT], m->n_sm + m->n_part);
+        icnt_json(cJSON_AddObjectToObject(ic, "request"), a, cyc[D_ICNT], m->n_part);
+        icnt_json(cJSON_AddObjectToObject(ic, "reply"), b, cyc[D_ICNT], m->n_sm);
+        num(ic, "packets_max_in_flight", (double)m->pkts_max);
+    }
+    {
+        cJSON *dr = cJSON_AddObjectToObject(o, "dram");
+        cJSON *per = cJSON_CreateArray();
+        dram_stats sum = {0};
+        for (uint32_t p = 0; p < m->n_part; p++) {
+            const dram_stats *s = dram_get_stats(m->pt[p].ch);
+            sum.reads += s->reads;
+            sum.writes += s->writes;
+            sum.row_hits += s->row_hits;
+            sum.acts += s->acts;
+            sum.pres += s->pres;
+            sum.refreshes += s->refreshes;
+            sum.busy += s->busy;
+            sum.q_lat_sum += s->q_lat_sum;
+            sum.rd_lat_sum += s->rd_lat_sum;
+            cJSON *c = cJSON_CreateObject();
+            dram_json(c, s, cyc[D_DRAM], 1);
+            cJSON_AddItemToArray(per, c);
+        }
+        num(dr, "cycles", (double)cyc[D_DRAM]);
+        dram_json(dr, &sum, cyc[D_DRAM], m->n_part);
+        cJSON_AddItemToObject(dr, "per_channel", per);
+    }
+}
+
+static void det_dump(const memsys *ms, FILE *f)
+{
+    const det *m = (const det *)ms;
+    fprintf(f, "detailed memory at core cycle %llu: %llu requests outstanding, %llu packets "
+            "in flight; next cycles: icnt %llu, l2 %llu, dram %llu\n",
+            (unsigned long long)m->now, (unsigned long long)m->outstanding,
+            (unsigned long long)m->pkts_live, (unsigned long long)m->wake[D_ICNT],
+            (unsigned long long)m->wake[D_L2], (unsigned long long)m->wake[D_DRAM]);
+    char name[64];
+    for (uint32_t s = 0; s < m->n_sm; s++) {
+        uint32_t n[L1__N + 1] = {0};
+        for (int i = 0; i <= L1__N; i++)
+            for (const mem_req *r = m->sm[s].done[i].h; r; r = r->next)
+                n[i]++;
+        int any = n[0] || n[1] || n[2] || n[3];
+        for (int l = 0; l < L1__N; l++)
+            any |= cache_mshr_used(m->sm[s].l1[l]) || cache_mq_len(m->sm[s].l1[l]);
+        if (!any)
+            continue;
+        fprintf(f, " sm %u: done queues l1d %u l1c %u l1i %u replies %u\n", s, n[0], n[1], n[2], n[3]);
+        for (int l = 0; l < L1__N; l++) {
+            snprintf(name, sizeof name, "%s", l1_name[l]);
+            cache_dump(m->sm[s].l1[l], f, name);
+        }
+    }
+    icnt_dump(m->req, f, "request crossbar");
+    icnt_dump(m->rep, f, "reply crossbar");
+    for (uint32_t p = 0; p < m->n_part; p++) {
+        const part *pt = &m->pt[p];
+        for (uint32_t b = 0; b < m->n_bank; b++) {
+            const l2bank *bk = &pt->b[b];
+            fprintf(f, " partition %u bank %u: in %u, replies %u+%u, dram returns %u, next %llu\n",
+                    p, b, bk->in.n, bk->out[0].n, bk->out[1].n, bk->ret.n,
+                    (unsigned long long)bk->next);
+            cache_dump(bk->c, f, "l2");
+        }
+        snprintf(name, sizeof name, "dram %u", p);
+        dram_dump(pt->ch, f, name);
+    }
+}
+
+const mem_model mem_model_detailed = {
+    "detailed", "L1 caches with MSHRs, crossbar, L2 banks and DRAM channels (GPGPU-Sim class)",
+    det_create, det_destroy, det_access, det_probe, det_pop, det_tick,
+    det_next, det_busy, det_stats, det_dump,
+};
