@@ -116,7 +116,7 @@ def list_workloads(warpsim):
 
 
 def list_scheds(warpsim):
-    return list_section(warpsim, "warp schedulers", ("list", "--scheds"))
+    return list_section(warpsim, "warp schedulers")
 
 
 def set_keys(sets):
@@ -231,7 +231,10 @@ def _one_run(warpsim, outdir, workload, config, base_args, workload_args, force,
     key = ["run", *base_args, *config.args, "--no-report", "--json", "OUT.json", workload, *workload_args]
     keytxt = shlex.join(key) + "\n"
     if not force and os.path.exists(path):
-        old = open(cmdpath).read() if os.path.exists(cmdpath) else ""
+        old = ""
+        if os.path.exists(cmdpath):
+            with open(cmdpath) as f:
+                old = f.read()
         if old == keytxt:
             try:
                 with open(path) as f:
@@ -379,10 +382,15 @@ def l1d_counts(doc, where="report"):
         models.add(str(mem.get("model", "?")))
         objs = _l1d_objects(mem)
         for o in objs:
+            # lookups that found their line or had to fetch it: hits + misses + merges
+            # (merged into an outstanding miss); bypasses (writes sent below, .cg
+            # loads) never look for reuse, so they are left out when the model
+            # separates them, as GPGPU-Sim's L1D miss rate does.
             m = o.get("misses")
-            a = o.get("accesses")
-            if a is None and "hits" in o and m is not None:
+            if "hits" in o and m is not None:
                 a = o["hits"] + m + o.get("merges", o.get("hit_reserved", 0))
+            else:
+                a = o.get("accesses")
             if m is None or a is None:
                 if "miss_rate" in o and "accesses" in o:
                     m, a = o["miss_rate"] * o["accesses"], o["accesses"]
@@ -442,7 +450,7 @@ class Table:
         self.unit = unit
         self.fmt = fmt
         self.note = note
-        self.ylabel = ylabel or (f"{title} ({unit})" if unit else title)
+        self.ylabel = ylabel or unit or title
         self.baseline = baseline
         self.mean_rows = []
         self.excluded = []
@@ -631,22 +639,26 @@ def nice_range(lo, hi):
 
 
 def short(v):
-    """Compact value label: 3 significant digits, k/M/G for large values."""
+    """Compact value label: 3 significant digits (trailing zeros kept: 1.00, 0.990),
+    k/M/G for large values."""
     a = abs(v)
-    for lim, suf in ((1e9, "G"), (1e6, "M"), (1e4, "k")):
+    for lim, unit, suf in ((1e9, 1e9, "G"), (1e6, 1e6, "M"), (1e4, 1e3, "k")):
         if a >= lim:
-            return f"{v / lim:.3g}{suf}"
+            return f"{v / unit:.3g}{suf}"
     if a == 0:
         return "0"
     if a >= 100:
         return f"{v:.0f}"
-    return f"{v:.3g}"
+    return f"{v:#.3g}".rstrip(".")
 
 
 def tick_label(v, step):
+    """Tick value with the decimals the step needs (0.25 -> 2, 0.5 -> 1, 20 -> 0)."""
     if abs(v) >= 1e4:
         return short(v)
-    dec = max(0, -math.floor(math.log10(step) + 1e-9)) if step < 1 else (1 if step % 1 else 0)
+    dec = 0
+    while dec < 9 and abs(round(step, dec) - step) > 1e-9 * max(1.0, step):
+        dec += 1
     return f"{v:.{dec}f}"
 
 
@@ -662,11 +674,13 @@ def svg_bar_chart(table, ylabel=None, width_per_bar=16, group_gap=18):
     if table.baseline is not None:
         lo, hi, step = nice_range(min(lo, table.baseline), max(hi, table.baseline))
 
-    gw = len(cols) * width_per_bar + group_gap
+    label_w = max((7.5 * len(g) + 10 for g, _ in groups), default=0)
+    gw = max(len(cols) * width_per_bar + group_gap, label_w)
     left, right, top, bottom = 78, 24, 104, 64
-    pw = max(len(groups) * gw, 240)
+    item_w = [18 + 7 * len(c) + 16 for c in cols]
+    pw = max(len(groups) * gw, 240, 8.5 * len(table.title) + 20 - left - right, sum(item_w) - left)
     ph = 300
-    W, H = left + pw + right, top + ph + bottom
+    W, H = int(math.ceil(left + pw + right)), top + ph + bottom
     ylabel = ylabel or table.ylabel
 
     def y(v):
@@ -680,7 +694,6 @@ def svg_bar_chart(table, ylabel=None, width_per_bar=16, group_gap=18):
     a(f'<text x="{W / 2:.1f}" y="22" text-anchor="middle" font-size="15" font-weight="bold">'
       f'{escape(table.title)}</text>')
     # legend: one swatch per column, centred in a row under the title
-    item_w = [18 + 7 * len(c) + 16 for c in cols]
     lx = max(left, (W - sum(item_w)) / 2)
     for i, c in enumerate(cols):
         a(f'<rect x="{lx:.1f}" y="36" width="12" height="12" fill="{PALETTE[i % len(PALETTE)]}"/>')
@@ -697,7 +710,7 @@ def svg_bar_chart(table, ylabel=None, width_per_bar=16, group_gap=18):
       f'transform="rotate(-90 16 {top + ph / 2:.1f})">{escape(ylabel)}</text>')
     # bars
     for gi, (gname, vals) in enumerate(groups):
-        gx = left + gi * gw + group_gap / 2
+        gx = left + gi * gw + (gw - len(cols) * width_per_bar) / 2
         for ci, c in enumerate(cols):
             v = vals.get(c)
             x = gx + ci * width_per_bar

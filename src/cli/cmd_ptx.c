@@ -142,7 +142,8 @@ int cli_ptx(int argc, char **argv)
     if (!strcmp(argv[1], "annotate"))
         return cli_ptx_annotate(argc - 1, argv + 1);
     if (strcmp(argv[1], "check")) {
-        fprintf(stderr, "warpsim ptx: unknown subcommand '%s' (check, analyze, annotate)\n", argv[1]);
+        fprintf(stderr, "warpsim ptx: unknown subcommand '%s' (check, analyze, annotate)\n",
+                argv[1]);
         return CLI_USAGE;
     }
     if (argc < 3) {

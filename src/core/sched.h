@@ -47,9 +47,14 @@ typedef struct {
     uint32_t recency_bits;       /* MOTRR+Recency: counter width (6)               */
     uint32_t recency_num, recency_den; /* R = 1 for num/den of the active warps (1/2) */
     uint32_t max_num_warp;       /* MOTRR+Recency: priority offset (48)            */
-    uint32_t lrr_quantum;        /* static-select's LRR: time quantum in cycles,
-                                    0 = none (plain LRR)                          */
+    uint32_t lrr_quantum;        /* LRR time quantum in cycles, 0 = none (plain)    */
+    uint8_t static_lrr;          /* static-select: 1 = LRR, 0 = GTO, decided once per
+                                    launch from the kernel's PTX (ptx/locality.h)   */
 } sched_params;
+#define SCHED_HAS_STATIC_LRR 1
+
+/* static-select: the label statistics show for a launch ("static-select(lrr)"). */
+const char *sched_static_choice(const sched_params *p);
 
 typedef struct {
     const char *name;

@@ -393,7 +393,7 @@ static uint32_t grow_pow2(uint32_t v)
 }
 
 sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_table *it,
-              memsys *mem, const sched_ops *pol, uint32_t max_ctas)
+              memsys *mem, const sched_ops *pol, const sched_params *sp, uint32_t max_ctas)
 {
     sm *s = calloc(1, sizeof *s);
     if (!s)
@@ -417,11 +417,8 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->pst = calloc(s->n_sched, sizeof *s->pst);
     if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->pst)
         goto fail;
-    sched_params sp = {cfg->sched.two_level_active, cfg->sched.recency_bits,
-                       cfg->sched.recency_num, cfg->sched.recency_den, cfg->sched.max_num_warp,
-                       cfg->sched.lrr_quantum};
     for (uint32_t i = 0; i < s->n_sched; i++)
-        if (!(s->pst[i] = pol->create(s->n_slots, &sp)))
+        if (!(s->pst[i] = pol->create(s->n_slots, sp)))
             goto fail;
     for (uint32_t i = 0; i < max_ctas; i++)
         if (!(s->cta[i].shared = calloc(L->shared_bytes ? L->shared_bytes : 1, 1)))

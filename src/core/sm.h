@@ -90,7 +90,7 @@ typedef struct sm sm;
 
 /* Creates SM `id` for one launch. `shared_bytes` per CTA; max_ctas from occupancy. */
 sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_table *it,
-              memsys *mem, const sched_ops *pol, uint32_t max_ctas);
+              memsys *mem, const sched_ops *pol, const sched_params *sp, uint32_t max_ctas);
 void sm_destroy(sm *s);
 
 /* Whether a CTA fits now, and placing it (linear CTA index) at `cycle`. */

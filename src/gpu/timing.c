@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/sm.h"
+#include "ptx/locality.h"
 #include "util/err.h"
 
 static void deadlock_report(sm **sms, uint32_t n_sm, memsys *mem, func_launch *L, uint64_t cycle,
@@ -75,8 +76,21 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
+    /* static-select: the kernel's own PTX decides LRR or GTO, once per launch */
+    uint8_t static_lrr = 0;
+    if (pol == sched_find("static-select")) {
+        loc_opts lo;
+        loc_summary ls;
+        loc_opts_from_config(&lo, cfg);
+        static_lrr = !loc_summarize(m, L->kernel, &lo, &ls) && ls.lrr;
+    }
+    sched_params sp = {cfg->sched.two_level_active, cfg->sched.recency_bits, cfg->sched.recency_num,
+                       cfg->sched.recency_den, cfg->sched.max_num_warp, cfg->sched.lrr_quantum,
+                       static_lrr};
+    if (pol == sched_find("static-select"))
+        st->policy = sched_static_choice(&sp);
     for (uint32_t i = 0; i < n_sm; i++)
-        if (!(sms[i] = sm_create(i, cfg, L, &it, mem, pol, oc.ctas_per_sm))) {
+        if (!(sms[i] = sm_create(i, cfg, L, &it, mem, pol, &sp, oc.ctas_per_sm))) {
             rc = WS_E_OUT_OF_MEMORY;
             goto out;
         }

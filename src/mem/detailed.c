@@ -459,6 +459,11 @@ static void l1_acc(const det *m, const mem_req *r, cache_acc *a)
     a->addr = a->idx = r->addr;
     a->size = r->size;
     a->tok = (void *)r;
+    /* mem_req has no byte mask: a store's or atomic's data are taken as its first
+     * bytes_used bytes (the right amount on the wire and in dirty masks; the position
+     * inside the line is approximate) */
+    if ((r->kind == MR_STORE || r->kind == MR_ATOMIC) && r->bytes_used && r->bytes_used < r->size)
+        a->size = r->bytes_used;
     switch (r->kind) {
     case MR_STORE:
         a->op = CQ_WRITE;
@@ -742,9 +747,12 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
         if (q->type == CM_FETCH) {
             /* the sectors the L1 asked for, as one byte range */
             uint32_t l1s = cache_config(m->sm[q->sm].l1[q->l1])->sector;
-            uint32_t lo = (uint32_t)__builtin_ctz(q->sectors), hi = 31 - (uint32_t)__builtin_clz(q->sectors);
-            a.addr = q->addr + (uint64_t)lo * l1s;
-            a.size = (hi - lo + 1) * l1s;
+            if (q->sectors) {
+                uint32_t lo = (uint32_t)__builtin_ctz(q->sectors);
+                uint32_t hi = 31 - (uint32_t)__builtin_clz(q->sectors);
+                a.addr = q->addr + (uint64_t)lo * l1s;
+                a.size = (hi - lo + 1) * l1s;
+            }
         }
         a.op = q->type == CM_ATOMIC ? CQ_ATOMIC : q->type == CM_WRITE || q->type == CM_WRITEBACK ? CQ_WRITE : CQ_READ;
         a.wpol = m->wpol_l2;
@@ -922,6 +930,47 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
     return next <= cycle ? cycle + 1 : next;
 }
 
+/* Lower bound of the next core cycle at which SM sm can pop a response, or see its
+ * L1 miss queues drain (relief of an MQF stall; MSHRF and CSF stalls are relieved by
+ * fills, which are responses). A reply not yet granted to the SM's output port of the
+ * reply crossbar arrives no earlier than the next interconnect cycle with work +
+ * latency + 1 flit. */
+static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
+{
+    const det *m = (const det *)ms;
+    if (sm >= m->n_sm)
+        return UINT64_MAX;
+    const smside *s = &m->sm[sm];
+    uint64_t next = UINT64_MAX, fi = m->f[D_ICNT];
+    for (int i = 0; i <= L1__N; i++)
+        if (s->done[i].h && s->done[i].h->t_done < next)
+            next = s->done[i].h->t_done;
+    uint64_t w = m->wake[D_ICNT];
+    if (w != UINT64_MAX) {
+        uint64_t t = at_or_after(w + icnt_latency(m->rep) + 1, fi, m->f_core);
+        const icnt_msg *h = icnt_out_head(m->rep, sm);
+        if (h && h->t_arr < UINT64_MAX) {
+            uint64_t a = at_or_after(h->t_arr > w ? h->t_arr : w, fi, m->f_core);
+            if (a < t)
+                t = a;
+        }
+        for (int l = 0; l < L1__N; l++) {
+            const cache_miss *q = cache_mq_head(s->l1[l]);
+            if (q) {
+                uint64_t a = at_or_after(q->t_ready, m->f_core, fi);
+                a = at_or_after(a > w ? a : w, fi, m->f_core);
+                if (a < t)
+                    t = a;
+            }
+        }
+        if (t < next)
+            next = t;
+    }
+    if (next == UINT64_MAX)
+        return next;
+    return next <= cycle ? cycle + 1 : next;
+}
+
 static int det_busy(const memsys *ms) { return ((const det *)ms)->outstanding != 0; }
 
 /* ---- statistics ------------------------------------------------------------------------------ */
@@ -976,12 +1025,25 @@ static void cache_json(cJSON *o, const cache_stats *s, uint64_t cycles, uint32_t
     num(o, "mshr_occupancy_max", (double)s->mshr_occ_max);
 }
 
-static void one_cache(cJSON *arr, const cache *c, uint64_t now)
+static void one_cache(cJSON *arr, const cache *c, uint64_t now, int full)
 {
     cache_stats st = *cache_get_stats(c);
     st.mshr_occ_sum = cache_mshr_occ_sum(c, now);
     cJSON *o = cJSON_CreateObject();
-    cache_json(o, &st, now, 1);
+    if (full) {
+        cache_json(o, &st, now, 1);
+    } else {
+        /* per SM: the essentials only (15+ SMs x 3 caches) */
+        num(o, "accesses", (double)st.accesses);
+        num(o, "hits", (double)st.hits);
+        num(o, "misses", (double)st.misses);
+        num(o, "merges", (double)st.merges);
+        num(o, "resfail_csf", (double)st.resfail[0]);
+        num(o, "resfail_mshrf", (double)st.resfail[1]);
+        num(o, "resfail_mqf", (double)st.resfail[2]);
+        num(o, "mshr_occupancy_mean", now ? (double)st.mshr_occ_sum / (double)now : 0.0);
+        num(o, "mshr_occupancy_max", (double)st.mshr_occ_max);
+    }
     cJSON_AddItemToArray(arr, o);
 }
 
@@ -1037,7 +1099,7 @@ static void det_stats(const memsys *ms, cJSON *o)
             cache_stats st = *cache_get_stats(c);
             st.mshr_occ_sum = cache_mshr_occ_sum(c, core);
             cache_sum(&sum, &st);
-            one_cache(per, c, core);
+            one_cache(per, c, core, 0);
         }
         cache_json(lv, &sum, core, m->n_sm);
         cJSON_AddItemToObject(lv, "per_sm", per);
@@ -1053,7 +1115,7 @@ static void det_stats(const memsys *ms, cJSON *o)
                 cache_stats st = *cache_get_stats(c);
                 st.mshr_occ_sum = cache_mshr_occ_sum(c, l2c);
                 cache_sum(&sum, &st);
-                one_cache(per, c, l2c);
+                one_cache(per, c, l2c, 1);
             }
         cache_json(lv, &sum, l2c, m->n_part * m->n_bank);
         cJSON_AddItemToObject(lv, "per_bank", per);
@@ -1141,5 +1203,5 @@ static void det_dump(const memsys *ms, FILE *f)
 const mem_model mem_model_detailed = {
     "detailed", "L1 caches with MSHRs, crossbar, L2 banks and DRAM channels (GPGPU-Sim class)",
     det_create, det_destroy, det_access, det_probe, det_pop, det_tick,
-    det_next, det_busy, det_stats, det_dump,
+    det_next, det_busy, det_stats, det_dump, det_next_sm,
 };

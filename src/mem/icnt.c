@@ -181,6 +181,12 @@ uint64_t icnt_next(const icnt *ic, uint64_t now)
 }
 
 uint32_t icnt_in_use(const icnt *ic) { return ic->inside; }
+uint32_t icnt_latency(const icnt *ic) { return ic->cfg.latency; }
+
+const icnt_msg *icnt_out_head(const icnt *ic, uint32_t dst)
+{
+    return dst < ic->cfg.n_dst ? ic->out[dst].head : NULL;
+}
 const icnt_stats *icnt_get_stats(const icnt *ic) { return &ic->st; }
 
 void icnt_dump(const icnt *ic, FILE *f, const char *name)

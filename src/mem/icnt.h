@@ -64,6 +64,9 @@ icnt_msg *icnt_pop(icnt *ic, uint32_t dst, uint64_t now);
  * empty. A packet blocked by a full output buffer answers now + 1. */
 uint64_t icnt_next(const icnt *ic, uint64_t now);
 uint32_t icnt_in_use(const icnt *ic);           /* packets inside                    */
+/* Head of dst's output buffer, arrived or not (NULL if empty). */
+const icnt_msg *icnt_out_head(const icnt *ic, uint32_t dst);
+uint32_t icnt_latency(const icnt *ic);
 const icnt_stats *icnt_get_stats(const icnt *ic);
 void icnt_dump(const icnt *ic, FILE *f, const char *name);
 

@@ -148,6 +148,10 @@ static void derive(run *R, const ptx_insn *in, uint32_t v)
     case OP_MOV: case OP_CVTA: case OP_CVT:
         if (in->nops >= 2)
             p = src_ptr(R, &in->ops[1], &key);
+        if (!p && in->op == OP_CVTA && in->ops[1].kind == OK_REG && in->ops[1].r < R->f->n_regs) {
+            key = R->cur[in->ops[1].r];  /* an address by definition, rooted at its source */
+            p = 1;
+        }
         break;
     case OP_ADD: case OP_SUB:
         if (in->nops >= 3) {

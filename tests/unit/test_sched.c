@@ -27,7 +27,7 @@
 
 #define NONE (-1)
 
-static const sched_params defp = {8, 6, 1, 2, 48, 0};
+static const sched_params defp = {8, 6, 1, 2, 48, 0, 0};
 
 typedef struct {
     uint64_t cycle; /* 0: the previous step's cycle + 1 */

@@ -1,0 +1,284 @@
+/* test_dram.c - one DRAM channel (src/mem/dram.c): command timing and the FR-FCFS and
+ * FIFO schedulers, with every completion cycle worked out by hand from dram.h.
+ *
+ * Timing used throughout (GTX480 GDDR5 values of docs/MEMORY.md): tRCD 12, tRP 12,
+ * tRAS 28, tRC 40, tCL 12, tWL 4, tCCD 2, tRRD 6, tWR 12, tWTR 5, tRTW 2; a 64-bit
+ * channel at 4 beats per clock moves 32 bytes per cycle, so a 128-byte request takes
+ * B = 4 cycles of data (two BL8 bursts of 2 cycles). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mem/dram.h"
+
+static dram_cfg gddr5(int sched)
+{
+    return (dram_cfg){.banks = 4, .queue = 8, .bus_bytes = 8, .beats_per_clk = 4,
+                      .burst_len = 8, .tCCD = 2, .tRRD = 6, .tRCD = 12, .tRAS = 28, .tRP = 12,
+                      .tRC = 40, .tCL = 12, .tWL = 4, .tWR = 12, .tRTW = 2, .tWTR = 5,
+                      .sched = sched};
+}
+
+static dram_req mk(uint32_t bank, uint32_t row, int write)
+{
+    return (dram_req){.bank = bank, .row = row, .bytes = 128, .write = (uint8_t)write};
+}
+
+/* Runs cycles from `from` until every request is popped (at most `until`); records
+ * the pop order. step: 1 = every cycle, 0 = jump with dram_next. */
+static int run(dram *d, uint64_t from, uint64_t until, int step, dram_req **order, int max)
+{
+    int n = 0;
+    uint64_t t = from;
+    while (t <= until && dram_in_flight(d)) {
+        dram_cycle(d, t);
+        dram_req *r;
+        while ((r = dram_pop(d, t)) != NULL && n < max)
+            order[n++] = r;
+        t = step ? t + 1 : dram_next(d, t);
+    }
+    return n;
+}
+
+static void test_burst_cycles(void **state)
+{
+    (void)state;
+    dram_cfg c = gddr5(DRAM_FRFCFS);
+    dram *d = dram_create(&c, NULL, 0);
+    assert_int_equal(dram_burst_cycles(d, 128), 4);   /* 128 / 32 */
+    assert_int_equal(dram_burst_cycles(d, 32), 2);    /* one whole BL8 burst */
+    assert_int_equal(dram_burst_cycles(d, 4), 2);
+    assert_int_equal(dram_burst_cycles(d, 96), 4);    /* 3 cycles, rounded to bursts */
+    dram_destroy(d);
+    c.beats_per_clk = 2;                               /* plain DDR: the brief's 8 cycles */
+    d = dram_create(&c, NULL, 0);
+    assert_int_equal(dram_burst_cycles(d, 128), 8);
+    dram_destroy(d);
+}
+
+/* Closed bank, open-row conflict, row hit. */
+static void test_row_timing(void **state)
+{
+    (void)state;
+    dram_cfg c = gddr5(DRAM_FRFCFS);
+    dram *d = dram_create(&c, NULL, 0);
+    dram_req a = mk(0, 1, 0), b = mk(0, 2, 0), h = mk(0, 2, 0), *o[4];
+    /* bank closed: ACT at 0, RD at tRCD = 12, data 24..28: done tRCD + tCL + B = 28 */
+    dram_push(d, &a, 0, 0);
+    assert_int_equal(run(d, 0, 1000, 1, o, 4), 1);
+    assert_int_equal(a.t_issue, 12);
+    assert_int_equal(a.t_done, 28);
+    assert_int_equal(a.act, 1);
+    /* row 1 stays open; row 2 at cycle 100: PRE at 100 (tRAS from ACT 0 and the read
+     * burst long past), ACT at 112 (tRP), RD at 124, done 100 + tRP + tRCD + tCL + B = 140 */
+    dram_push(d, &b, 100, 100);
+    assert_int_equal(run(d, 100, 1000, 1, o, 4), 1);
+    assert_int_equal(b.t_done, 100 + 12 + 12 + 12 + 4);
+    /* row 2 open: a row hit at 200 completes tCL + B later */
+    dram_push(d, &h, 200, 200);
+    assert_int_equal(run(d, 200, 1000, 1, o, 4), 1);
+    assert_int_equal(h.t_issue, 200);
+    assert_int_equal(h.t_done, 200 + 12 + 4);
+    const dram_stats *s = dram_get_stats(d);
+    assert_int_equal(s->reads, 3);
+    assert_int_equal(s->row_hits, 1);
+    assert_int_equal(s->acts, 2);
+    assert_int_equal(s->pres, 1);
+    assert_int_equal(s->busy, 12);            /* 3 x 4 data cycles */
+    assert_int_equal(s->q_lat_sum, 12 + 24 + 0);   /* arrival to RD */
+    dram_destroy(d);
+}
+
+/* Queue A(row 1) B(row 2) C(row 1) D(row 2), all bank 0, all at cycle 0.
+ * FR-FCFS: ACT row 1 at 0 (for A); A RD 12 (done 28); C is a row hit: RD at
+ *   max(12 + max(tCCD, B) = 16, bus free 28 - tCL = 16) = 16 (done 32); then PRE at
+ *   max(ACT + tRAS = 28, C's RD + B = 20) = 28; ACT row 2 at max(28 + tRP, 0 + tRC) = 40;
+ *   B RD 52 (done 68); D RD 56 (done 72). Order A C B D, 2 row hits, 2 ACTs.
+ * FIFO: A as above (28); B: PRE 28, ACT 40, RD 52 (68); C: PRE at max(40 + tRAS = 68,
+ *   52 + 4) = 68, ACT at max(68 + 12, 40 + tRC) = 80, RD 92 (108); D: PRE 108, ACT 120,
+ *   RD 132 (148). Order A B C D, no row hits, 4 ACTs. */
+static void sched_case(int sched, int step)
+{
+    dram_cfg c = gddr5(sched);
+    dram *d = dram_create(&c, NULL, 0);
+    dram_req r[4] = {mk(0, 1, 0), mk(0, 2, 0), mk(0, 1, 0), mk(0, 2, 0)}, *o[4];
+    for (int i = 0; i < 4; i++)
+        dram_push(d, &r[i], 0, 0);
+    assert_int_equal(run(d, 0, 10000, step, o, 4), 4);
+    if (sched == DRAM_FRFCFS) {
+        dram_req *want[4] = {&r[0], &r[2], &r[1], &r[3]};
+        uint64_t done[4] = {28, 32, 68, 72};
+        for (int i = 0; i < 4; i++) {
+            assert_ptr_equal(o[i], want[i]);
+            assert_int_equal(o[i]->t_done, done[i]);
+        }
+        assert_int_equal(dram_get_stats(d)->row_hits, 2);
+        assert_int_equal(dram_get_stats(d)->acts, 2);
+    } else {
+        uint64_t done[4] = {28, 68, 108, 148};
+        for (int i = 0; i < 4; i++) {
+            assert_ptr_equal(o[i], &r[i]);
+            assert_int_equal(o[i]->t_done, done[i]);
+        }
+        assert_int_equal(dram_get_stats(d)->row_hits, 0);
+        assert_int_equal(dram_get_stats(d)->acts, 4);
+    }
+    dram_destroy(d);
+}
+
+static void test_frfcfs_order(void **state)
+{
+    (void)state;
+    sched_case(DRAM_FRFCFS, 1);
+}
+
+static void test_fifo_order(void **state)
+{
+    (void)state;
+    sched_case(DRAM_FIFO, 1);
+}
+
+/* Jumping from event to event with dram_next gives the same schedule. */
+static void test_next_event_exact(void **state)
+{
+    (void)state;
+    sched_case(DRAM_FRFCFS, 0);
+    sched_case(DRAM_FIFO, 0);
+    /* a larger random mix: every-cycle and jumping runs agree request by request */
+    for (int sched = 0; sched < 2; sched++) {
+        dram_cfg c = gddr5(sched);
+        c.queue = 64;
+        dram *d1 = dram_create(&c, NULL, 0), *d2 = dram_create(&c, NULL, 0);
+        dram_req a[48], b[48], *o1[48], *o2[48];
+        uint64_t x = 99;
+        for (int i = 0; i < 48; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            a[i] = mk((uint32_t)(x >> 40) % 4, (uint32_t)(x >> 50) % 3, (x >> 20) % 4 == 0);
+            a[i].bytes = (x >> 30) % 2 ? 128 : 32;
+            b[i] = a[i];
+            dram_push(d1, &a[i], 0, (uint64_t)i * 3);
+            dram_push(d2, &b[i], 0, (uint64_t)i * 3);
+        }
+        assert_int_equal(run(d1, 0, 100000, 1, o1, 48), 48);
+        assert_int_equal(run(d2, 0, 100000, 0, o2, 48), 48);
+        for (int i = 0; i < 48; i++) {
+            assert_int_equal(o1[i] - a, o2[i] - b);
+            assert_int_equal(o1[i]->t_done, o2[i]->t_done);
+        }
+        assert_memory_equal(dram_get_stats(d1), dram_get_stats(d2), sizeof(dram_stats));
+        dram_destroy(d1);
+        dram_destroy(d2);
+    }
+}
+
+/* Write then read of the same row: WR at tRCD = 12, data 16..20; the read waits tWTR
+ * after the write data: RD at 25, done 25 + 12 + 4 = 41. Read then write: RD at 12
+ * (data 24..28); the write data may start tRTW after: 30, so WR at 30 - tWL = 26
+ * (data 30..34). */
+static void test_turnaround(void **state)
+{
+    (void)state;
+    dram_cfg c = gddr5(DRAM_FRFCFS);
+    dram *d = dram_create(&c, NULL, 0);
+    dram_req w = mk(0, 1, 1), r = mk(0, 1, 0), *o[2];
+    dram_push(d, &w, 0, 0);
+    dram_push(d, &r, 0, 0);
+    assert_int_equal(run(d, 0, 1000, 1, o, 2), 2);
+    assert_int_equal(w.t_issue, 12);
+    assert_int_equal(w.t_done, 20);
+    assert_int_equal(r.t_issue, 25);
+    assert_int_equal(r.t_done, 41);
+    dram_destroy(d);
+    d = dram_create(&c, NULL, 0);
+    r = mk(1, 1, 0);
+    w = mk(1, 1, 1);
+    dram_push(d, &r, 0, 0);
+    dram_push(d, &w, 0, 0);
+    assert_int_equal(run(d, 0, 1000, 1, o, 2), 2);
+    assert_int_equal(r.t_done, 28);
+    assert_int_equal(w.t_issue, 26);
+    assert_int_equal(w.t_done, 34);
+    assert_int_equal(dram_get_stats(d)->writes, 1);
+    assert_int_equal(dram_get_stats(d)->row_hits, 1);   /* the write found row 1 open */
+    dram_destroy(d);
+}
+
+/* Two banks: their ACTs are tRRD apart. A (bank 0) ACT 0, RD 12, done 28; B (bank 1)
+ * ACT at 6, RD at max(18, 12 + 4 = 16, bus 28 - 12 = 16) = 18, done 34. */
+static void test_bank_parallelism(void **state)
+{
+    (void)state;
+    dram_cfg c = gddr5(DRAM_FRFCFS);
+    dram *d = dram_create(&c, NULL, 0);
+    dram_req a = mk(0, 1, 0), b = mk(1, 7, 0), *o[2];
+    dram_push(d, &a, 0, 0);
+    dram_push(d, &b, 0, 0);
+    assert_int_equal(run(d, 0, 1000, 1, o, 2), 2);
+    assert_int_equal(a.t_done, 28);
+    assert_int_equal(b.t_issue, 18);
+    assert_int_equal(b.t_done, 34);
+    dram_destroy(d);
+}
+
+/* Refresh every 100 cycles for 20: at 100 every bank is closed, so REF issues at 100
+ * and no ACT may come before 120. A read arriving at 105 is ACT 120, RD 132, done 148. */
+static void test_refresh(void **state)
+{
+    (void)state;
+    dram_cfg c = gddr5(DRAM_FRFCFS);
+    c.tREFI = 100;
+    c.tRFC = 20;
+    dram *d = dram_create(&c, NULL, 0);
+    for (uint64_t t = 0; t < 105; t = dram_next(d, t))
+        dram_cycle(d, t);
+    assert_int_equal(dram_get_stats(d)->refreshes, 1);
+    dram_req r = mk(2, 3, 0), *o[1];
+    dram_push(d, &r, 105, 105);
+    assert_int_equal(run(d, 105, 1000, 1, o, 1), 1);
+    assert_int_equal(r.t_done, 148);
+    dram_destroy(d);
+}
+
+static void test_queue_full_and_names(void **state)
+{
+    (void)state;
+    dram_cfg c = gddr5(DRAM_FRFCFS);
+    c.queue = 2;
+    dram *d = dram_create(&c, NULL, 0);
+    dram_req r[2] = {mk(0, 0, 0), mk(0, 0, 0)};
+    assert_true(dram_can_push(d));
+    dram_push(d, &r[0], 0, 0);
+    dram_push(d, &r[1], 0, 0);
+    assert_false(dram_can_push(d));
+    assert_int_equal(dram_next(d, 5), 6);   /* the ACT is legal now: next cycle */
+    dram_destroy(d);
+    assert_int_equal(dram_sched_find("frfcfs"), DRAM_FRFCFS);
+    assert_int_equal(dram_sched_find("fifo"), DRAM_FIFO);
+    assert_int_equal(dram_sched_find("random"), -1);
+    c.burst_len = 6;   /* not a multiple of 4 beats per clock */
+    char err[128] = "";
+    assert_null(dram_create(&c, err, sizeof err));
+    assert_true(strlen(err) > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_burst_cycles),
+        cmocka_unit_test(test_row_timing),
+        cmocka_unit_test(test_frfcfs_order),
+        cmocka_unit_test(test_fifo_order),
+        cmocka_unit_test(test_next_event_exact),
+        cmocka_unit_test(test_turnaround),
+        cmocka_unit_test(test_bank_parallelism),
+        cmocka_unit_test(test_refresh),
+        cmocka_unit_test(test_queue_full_and_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
