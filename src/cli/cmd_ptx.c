@@ -9,8 +9,12 @@
 
 void cli_ptx_help(FILE *f)
 {
-    fputs("usage: warpsim ptx check FILE.ptx...\n\n"
-          "Parses each file as the simulator does and prints, per kernel (.entry) and\n"
+    fputs("usage: warpsim ptx check FILE.ptx...\n"
+          "       warpsim ptx analyze [--json] [--threshold T] [--set K=V]... FILE.ptx...\n"
+          "       warpsim ptx annotate FILE.ptx -o OUT.ptx [--form seed|pragma|both]\n\n"
+          "analyze: the static LRR/GTO choice of seed 001 per kernel (docs/STATIC_SELECT.md);\n"
+          "annotate: writes that choice into the PTX for the static-select scheduler.\n\n"
+          "check: parses each file as the simulator does and prints, per kernel (.entry) and\n"
           "function (.func): parameters (name, size, offset), registers by type, static\n"
           "shared memory, per-thread local frame, basic blocks and natural loops (count\n"
           "and deepest nesting). A parse error is printed as file:line:col: message.\n\n"

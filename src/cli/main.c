@@ -16,7 +16,7 @@ static const cli_cmd commands[] = {
      cli_config, cli_config_help},
     {"stats", "--doc", "print the documentation of every statistic (STATS.md)", cli_stats,
      cli_stats_help},
-    {"ptx", "check FILE.ptx...", "parse PTX files and describe their functions", cli_ptx,
+    {"ptx", "check|analyze|annotate FILE.ptx...", "parse PTX files: describe, analyze, annotate", cli_ptx,
      cli_ptx_help},
     {"help", "[COMMAND]", "show help for a command", cli_help, cli_help_help},
     {NULL, NULL, NULL, NULL, NULL},
