@@ -10,14 +10,15 @@ Rules the harness keeps:
   launch reports result "ok" and the JSON parses. Anything else is a failure: it is
   reported with its reason and shown as FAIL in tables, never turned into a number.
 - A run's JSON is reused when it exists and was produced by the same command (the
-  command is stored beside it in <run>.cmd); --force reruns everything.
+  command is stored beside it in <run>.cmd, with the sha256 of the warpsim that ran
+  it: reuse across a rebuilt warpsim is allowed but flagged); --force reruns everything.
 - Orders are the ones given (workloads, configurations) or sorted; output files are
   byte-for-byte reproducible from the same reports.
 """
-import argparse
 import concurrent.futures
 import csv
 import glob
+import hashlib
 import io
 import json
 import math
@@ -43,7 +44,8 @@ class MissingStat(ExperimentError):
         self.key = key
         msg = f"statistic '{key}' is missing in {where}"
         if available:
-            msg += " (present: " + ", ".join(sorted(available)[:40]) + (" ..." if len(available) > 40 else "") + ")"
+            keys = sorted(available)
+            msg += " (present: " + ", ".join(keys[:40]) + (" ..." if len(keys) > 40 else "") + ")"
         super().__init__(msg)
 
 
@@ -123,30 +125,41 @@ def set_keys(sets):
     return {s.split("=", 1)[0].strip() for s in sets}
 
 
+def check_config(warpsim, config_args):
+    """Raises when `warpsim config` rejects the options (bad preset, --set key or value)."""
+    r = _capture([warpsim, "config", *config_args])
+    if r.returncode != 0:
+        raise ExperimentError(f"the configuration is rejected (`warpsim config` exits {r.returncode}): "
+                              + failure_reason(r.stderr + r.stdout))
+
+
 def probe_mem_model(warpsim, config_args, model="detailed", probe_workload="ubench_chase"):
-    """True when this warpsim can run mem.model=<model>: `warpsim config --set
-    mem.model=<model>` must succeed and, because the config only checks the string, a
-    tiny timing run with it must succeed too (when the probe workload exists)."""
+    """(usable, why not): `warpsim config --set mem.model=<model>` must succeed and,
+    because the config only checks the string, a tiny timing run with it must pass too
+    (when the probe workload exists)."""
     r = _capture([warpsim, "config", *config_args, "--set", f"mem.model={model}"])
     if r.returncode != 0:
-        return False
+        return False, f"`warpsim config --set mem.model={model}` exits {r.returncode}"
     if probe_workload not in list_workloads(warpsim):
-        return True
+        return True, ""
     r = _capture([warpsim, "run", "--mode", "timing", *config_args, "--set", f"mem.model={model}",
                   "--no-report", probe_workload, "--size", "small", "--quiet"])
-    return r.returncode == 0
+    if r.returncode != 0:
+        return False, f"a probe run ({probe_workload} --size small) fails: " + failure_reason(r.stdout + r.stderr)
+    return True, ""
 
 
 def memory_model_args(warpsim, sets, config_args, model="detailed"):
     """(extra args, description). A user's --set mem.model=... wins; otherwise the
-    detailed model is used when this warpsim has it, else the default (simple)."""
+    detailed model is used when this warpsim can run it, else the default (simple)."""
     if "mem.model" in set_keys(sets):
         m = [s.split("=", 1)[1] for s in sets if s.split("=", 1)[0].strip() == "mem.model"][-1]
         return [], f"mem.model={m} (from --set)"
-    if probe_mem_model(warpsim, config_args, model):
+    ok, why = probe_mem_model(warpsim, config_args, model)
+    if ok:
         return ["--set", f"mem.model={model}"], f"mem.model={model} (available, used by default)"
-    return [], (f"default memory model (mem.model={model} is not available in this warpsim; "
-                "L1D statistics will be n/a)")
+    return [], (f"default memory model: mem.model={model} is not usable in this warpsim ({why}); "
+                "L1D statistics will be n/a")
 
 
 # ---------------------------------------------------------------------------------
@@ -172,6 +185,7 @@ class Result:
         self.error = error
         self.seconds = seconds
         self.reused = reused
+        self.other_binary = False  # reused, but made by another warpsim executable
         self.path = path
 
 
@@ -199,17 +213,24 @@ def run_name(workload, config):
 _VERDICT = re.compile(r"^(\S+) \[([^\]]*)\]: (PASS|FAIL)\b.*$", re.M)
 
 
+def failure_reason(output, width=200):
+    """One line saying why a run failed: the simulator's first error line
+    ("warpsim: ..."), else the last line of output; cut to `width` characters."""
+    lines = [l.strip() for l in output.splitlines() if l.strip()]
+    pick = next((l for l in lines if l.startswith("warpsim:")), lines[-1] if lines else "(no output)")
+    return pick if len(pick) <= width else pick[:width - 3] + "..."
+
+
 def check_run(workload, rc, output, json_path):
     """(doc, error): the parsed report of a good run, or None and why the run failed."""
     verdicts = [m for m in _VERDICT.finditer(output) if m.group(1) == workload]
     bad = [m.group(0) for m in verdicts if m.group(3) == "FAIL"]
-    tail = " | ".join(l for l in output.strip().splitlines()[-3:])
     if rc != 0:
-        return None, f"exit {rc}" + (f": {bad[0]}" if bad else (f": {tail}" if tail else ""))
+        return None, f"exit {rc}: " + (bad[0] if bad else failure_reason(output))
     if bad:
         return None, bad[0]
     if not verdicts:
-        return None, "no PASS verdict in the output" + (f": {tail}" if tail else "")
+        return None, "no PASS verdict in the output: " + failure_reason(output)
     try:
         with open(json_path) as f:
             doc = json.load(f)
@@ -224,21 +245,32 @@ def check_run(workload, rc, output, json_path):
     return doc, ""
 
 
-def _one_run(warpsim, outdir, workload, config, base_args, workload_args, force, timeout):
+def file_digest(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _one_run(warpsim, digest, outdir, workload, config, base_args, workload_args, force, timeout):
     stem = os.path.join(outdir, run_name(workload, config.name))
     path, cmdpath, logpath, tmp = stem + ".json", stem + ".cmd", stem + ".log", stem + ".json.tmp"
     # the command minus the executable and file names: what makes the result what it is
     key = ["run", *base_args, *config.args, "--no-report", "--json", "OUT.json", workload, *workload_args]
     keytxt = shlex.join(key) + "\n"
+    stamp = f"# warpsim sha256 {digest}\n"
     if not force and os.path.exists(path):
         old = ""
         if os.path.exists(cmdpath):
             with open(cmdpath) as f:
                 old = f.read()
-        if old == keytxt:
+        if old.split("\n", 1)[0] + "\n" == keytxt:
             try:
                 with open(path) as f:
-                    return Result(workload, config.name, True, json.load(f), reused=True, path=path)
+                    res = Result(workload, config.name, True, json.load(f), reused=True, path=path)
+                res.other_binary = stamp not in old
+                return res
             except (OSError, ValueError):
                 pass  # unreadable: run again
     for p in (path, cmdpath):  # a stale report must never survive a failed rerun
@@ -266,7 +298,7 @@ def _one_run(warpsim, outdir, workload, config, base_args, workload_args, force,
                       seconds=secs, path=path)
     os.replace(tmp, path)
     with open(cmdpath, "w") as f:
-        f.write(keytxt)
+        f.write(keytxt + stamp)
     return Result(workload, config.name, True, doc, seconds=secs, path=path)
 
 
@@ -276,6 +308,7 @@ def run_matrix(warpsim, outdir, workloads, configs, base_args=(), workload_args=
     name to a reason it cannot run (it is then reported as failed without running)."""
     os.makedirs(outdir, exist_ok=True)
     jobs = max(1, jobs or os.cpu_count() or 1)
+    digest = file_digest(warpsim)
     unavailable = unavailable or {}
     pairs = [(w, c) for w in workloads for c in configs]
     results = {}
@@ -288,7 +321,7 @@ def run_matrix(warpsim, outdir, workloads, configs, base_args=(), workload_args=
             todo.append((w, c))
     done = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = {ex.submit(_one_run, warpsim, outdir, w, c, list(base_args), list(workload_args),
+        futs = {ex.submit(_one_run, warpsim, digest, outdir, w, c, list(base_args), list(workload_args),
                           force, timeout): (w, c) for w, c in todo}
         for fut in concurrent.futures.as_completed(futs):
             w, c = futs[fut]
@@ -539,7 +572,8 @@ class Table:
         }
 
 
-def _metric(metric, res):
+def metric_value(metric, res):
+    """metric(res.doc); a missing statistic is reported with the run's file."""
     try:
         return metric(res.doc)
     except MissingStat as e:
@@ -558,13 +592,13 @@ def metric_table(matrix, name, title, metric, unit="", fmt="{:.3f}", normalise_t
         base = None
         if normalise_to is not None:
             br = matrix.get(r, normalise_to)
-            base = _metric(metric, br) if br.ok else FAIL
+            base = metric_value(metric, br) if br.ok else FAIL
         for c in cols:
             res = matrix.get(r, c)
             if not res.ok:
                 cells[(r, c)] = FAIL
                 continue
-            v = _metric(metric, res)
+            v = metric_value(metric, res)
             if normalise_to is not None:
                 v = FAIL if base is FAIL else div(v, base)
             cells[(r, c)] = v
@@ -595,10 +629,11 @@ def write_table(table, outdir, chart=True):
 
 
 def runs_csv(matrix, stats):
-    """One line per run: status, host seconds and the raw statistics named in `stats`."""
+    """One line per run: status, the raw statistics named in `stats` (blank for a
+    failed run) and the error. Only what the reports hold, so it is reproducible."""
     s = io.StringIO()
     wr = csv.writer(s, lineterminator="\n")
-    wr.writerow(["workload", "config", "status", "host_seconds"] + list(stats) + ["error"])
+    wr.writerow(["workload", "config", "status"] + list(stats) + ["error"])
     for w in matrix.workloads:
         for c in matrix.configs:
             r = matrix.get(w, c)
@@ -606,9 +641,7 @@ def runs_csv(matrix, stats):
             for k in stats:
                 t = r.doc.get("total", {}) if r.ok else {}
                 vals.append(repr(float(t[k])) if k in t else "")
-            status = "ok" if r.ok else "FAIL"
-            secs = "" if r.reused or not r.seconds else f"{r.seconds:.2f}"
-            wr.writerow([w, c, status, secs] + vals + [r.error])
+            wr.writerow([w, c, "ok" if r.ok else "FAIL"] + vals + [r.error])
     return s.getvalue()
 
 
@@ -704,11 +737,14 @@ def svg_bar_chart(table, ylabel=None, width_per_bar=16, group_gap=18):
     for k in range(nt + 1):
         v = lo + k * step
         yy = y(v)
-        a(f'<line x1="{left}" y1="{yy:.1f}" x2="{left + pw}" y2="{yy:.1f}" stroke="#dddddd" stroke-width="1"/>')
-        a(f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" font-size="11">{tick_label(v, step)}</text>')
+        a(f'<line x1="{left}" y1="{yy:.1f}" x2="{left + pw}" y2="{yy:.1f}" stroke="#dddddd"/>')
+        a(f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" font-size="11">'
+          f'{tick_label(v, step)}</text>')
     a(f'<text x="16" y="{top + ph / 2:.1f}" text-anchor="middle" font-size="12" '
       f'transform="rotate(-90 16 {top + ph / 2:.1f})">{escape(ylabel)}</text>')
-    # bars
+    # bars; value labels go in `labels`, drawn over the baseline with a white halo
+    labels = []
+    halo = 'stroke="white" stroke-width="2.5" paint-order="stroke"'
     for gi, (gname, vals) in enumerate(groups):
         gx = left + gi * gw + (gw - len(cols) * width_per_bar) / 2
         for ci, c in enumerate(cols):
@@ -717,27 +753,31 @@ def svg_bar_chart(table, ylabel=None, width_per_bar=16, group_gap=18):
             cx = x + width_per_bar / 2
             if is_num(v):
                 y0, y1 = sorted((y(0.0), y(v)))
-                a(f'<rect x="{x + 1:.1f}" y="{y0:.1f}" width="{width_per_bar - 2}" height="{max(y1 - y0, 0.5):.1f}" '
-                  f'fill="{PALETTE[ci % len(PALETTE)]}"><title>{escape(gname)} / {escape(c)}: {v:.6g}</title></rect>')
+                a(f'<rect x="{x + 1:.1f}" y="{y0:.1f}" width="{width_per_bar - 2}" '
+                  f'height="{max(y1 - y0, 0.5):.1f}" fill="{PALETTE[ci % len(PALETTE)]}">'
+                  f'<title>{escape(gname)} / {escape(c)}: {v:.6g}</title></rect>')
                 ty = (y0 - 3) if v >= 0 else (y1 + 3)
                 anchor = "start" if v >= 0 else "end"
-                a(f'<text x="{cx + 3.5:.1f}" y="{ty:.1f}" font-size="9" text-anchor="{anchor}" '
-                  f'transform="rotate(-90 {cx + 3.5:.1f} {ty:.1f})">{short(v)}</text>')
+                labels.append(f'<text x="{cx + 3.5:.1f}" y="{ty:.1f}" font-size="9" text-anchor="{anchor}" '
+                              f'{halo} transform="rotate(-90 {cx + 3.5:.1f} {ty:.1f})">{short(v)}</text>')
             else:
                 lab, col = ("FAIL", "#c00000") if v is FAIL else ("n/a", "#888888")
                 ty = y(0.0) - 3
-                a(f'<text x="{cx + 3.5:.1f}" y="{ty:.1f}" font-size="9" fill="{col}" text-anchor="start" '
-                  f'transform="rotate(-90 {cx + 3.5:.1f} {ty:.1f})">{lab}</text>')
+                labels.append(f'<text x="{cx + 3.5:.1f}" y="{ty:.1f}" font-size="9" fill="{col}" '
+                              f'text-anchor="start" {halo} '
+                              f'transform="rotate(-90 {cx + 3.5:.1f} {ty:.1f})">{lab}</text>')
         bold = ' font-weight="bold"' if gi >= n_data else ""
         a(f'<text x="{gx + len(cols) * width_per_bar / 2:.1f}" y="{top + ph + 18}" text-anchor="middle" '
           f'font-size="12"{bold}>{escape(gname)}</text>')
     if n_data < len(groups):
         sx = left + n_data * gw
-        a(f'<line x1="{sx:.1f}" y1="{top}" x2="{sx:.1f}" y2="{top + ph}" stroke="#999999" stroke-dasharray="3,3"/>')
+        a(f'<line x1="{sx:.1f}" y1="{top}" x2="{sx:.1f}" y2="{top + ph}" stroke="#999999" '
+          'stroke-dasharray="3,3"/>')
     if table.baseline is not None:
         by = y(table.baseline)
         a(f'<line x1="{left}" y1="{by:.1f}" x2="{left + pw}" y2="{by:.1f}" stroke="#333333" '
           f'stroke-width="1" stroke-dasharray="6,3"/>')
+    o.extend(labels)
     # axes on top of the bars
     a(f'<line x1="{left}" y1="{y(0.0):.1f}" x2="{left + pw}" y2="{y(0.0):.1f}" stroke="black"/>')
     a(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="black"/>')

@@ -933,8 +933,11 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
 /* Lower bound of the next core cycle at which SM sm can pop a response, or see its
  * L1 miss queues drain (relief of an MQF stall; MSHRF and CSF stalls are relieved by
  * fills, which are responses). A reply not yet granted to the SM's output port of the
- * reply crossbar arrives no earlier than the next interconnect cycle with work +
- * latency + 1 flit. */
+ * reply crossbar is granted no earlier than the next interconnect cycle with work, nor
+ * before the first interconnect cycle after the next L2 cycle with work (replies come
+ * from L2), nor ... after the next DRAM cycle with work (fills come from DRAM); it
+ * arrives latency + 1 flit after its grant. Work that other SMs inject later produces
+ * replies for them, not for this SM. */
 static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
 {
     const det *m = (const det *)ms;
@@ -945,7 +948,17 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
     for (int i = 0; i <= L1__N; i++)
         if (s->done[i].h && s->done[i].h->t_done < next)
             next = s->done[i].h->t_done;
-    uint64_t w = m->wake[D_ICNT];
+    uint64_t w = m->wake[D_ICNT], l2 = m->wake[D_L2];
+    if (m->wake[D_DRAM] != UINT64_MAX) {
+        uint64_t t = after(m->wake[D_DRAM], m->f[D_DRAM], m->f[D_L2]);
+        if (t < l2)
+            l2 = t;
+    }
+    if (l2 != UINT64_MAX) {
+        uint64_t t = after(l2, m->f[D_L2], fi);
+        if (t < w)
+            w = t;
+    }
     if (w != UINT64_MAX) {
         uint64_t t = at_or_after(w + icnt_latency(m->rep) + 1, fi, m->f_core);
         const icnt_msg *h = icnt_out_head(m->rep, sm);

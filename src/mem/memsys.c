@@ -3,17 +3,13 @@
 
 #include "mem/memsys.h"
 
-extern const mem_model mem_model_simple;
-#if __has_include("mem/detailed.h")
 #include "mem/detailed.h"
-#define WS_HAVE_DETAILED 1
-#endif
+
+extern const mem_model mem_model_simple;
 
 static const mem_model *const models[] = {
     &mem_model_simple,
-#ifdef WS_HAVE_DETAILED
     &mem_model_detailed,
-#endif
 };
 
 const mem_model *mem_model_find(const char *name)

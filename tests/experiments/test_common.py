@@ -268,9 +268,9 @@ class MetricTables(unittest.TestCase):
     def test_runs_csv(self):
         s = C.runs_csv(self.matrix(), ["cycles"])
         lines = s.splitlines()
-        self.assertEqual(lines[0], "workload,config,status,host_seconds,cycles,error")
-        self.assertEqual(lines[1], "w1,lrr,ok,,100.0,")
-        self.assertEqual(lines[3], "w2,lrr,FAIL,,,exit 1")
+        self.assertEqual(lines[0], "workload,config,status,cycles,error")
+        self.assertEqual(lines[1], "w1,lrr,ok,100.0,")
+        self.assertEqual(lines[3], "w2,lrr,FAIL,,exit 1")
 
 
 class L1D(unittest.TestCase):
@@ -343,6 +343,16 @@ class CheckRun(unittest.TestCase):
         self.assertIsNone(doc)
         self.assertTrue(err.startswith("exit 4"), err)
         self.assertIn("boom", err)
+
+    def test_reason_is_the_simulator_error_line(self):
+        out = ("SM 0: 8 warps resident\n  warp slot 0 ...\n"
+               "warpsim: deadlock at cycle 99: no progress\n"
+               "warpsim: cuLaunchKernel(k): CUDA_ERROR_LAUNCH_TIMEOUT\n"
+               "main.c:86: cuLaunchKernel(...) failed\n")
+        doc, err = C.check_run("atax", 4, out, self.p)
+        self.assertEqual(err, "exit 4: warpsim: deadlock at cycle 99: no progress")
+        self.assertEqual(C.failure_reason("x" * 300, 20), "x" * 17 + "...")
+        self.assertEqual(C.failure_reason(""), "(no output)")
 
     def test_fail_verdict_with_exit_0(self):
         doc, err = C.check_run("atax", 0, "atax [small]: FAIL (2 mismatches)\n", self.p)
@@ -423,6 +433,12 @@ class RunMatrix(unittest.TestCase):
         self.assertEqual(self.calls(), 2)                # reused
         self.assertTrue(m.get("good1", "lrr").reused)
         self.assertEqual(m.get("good1", "lrr").doc["total"]["cycles"], 1000)
+        self.assertFalse(m.get("good1", "lrr").other_binary)
+        with open(self.ws, "a") as f:                    # "rebuild" the simulator
+            f.write("# changed\n")
+        m = self.run_m(["good1"])
+        self.assertEqual(self.calls(), 2)                # still reused, but flagged
+        self.assertTrue(m.get("good1", "lrr").other_binary)
         self.run_m(["good1"], force=True)
         self.assertEqual(self.calls(), 4)                # --force reruns
         C.run_matrix(self.ws, self.out, ["good1"], self.configs, ["--mode", "timing"],
@@ -448,19 +464,30 @@ class RunMatrix(unittest.TestCase):
         self.assertEqual(C.list_workloads(self.ws), ["good1", "good2", "ubench_chase"])
         self.assertEqual(C.list_scheds(self.ws), ["lrr", "gto"])
         os.environ["FAKE_CONFIG_RC"] = "3"
-        self.assertFalse(C.probe_mem_model(self.ws, []))
+        ok, why = C.probe_mem_model(self.ws, [])
+        self.assertFalse(ok)
+        self.assertIn("exits 3", why)
         args, desc = C.memory_model_args(self.ws, [], [])
         self.assertEqual(args, [])
-        self.assertIn("not available", desc)
+        self.assertIn("not usable", desc)
         os.environ["FAKE_CONFIG_RC"] = "0"
         os.environ["FAKE_DETAILED_RC"] = "1"              # config accepts it, a run does not
-        self.assertFalse(C.probe_mem_model(self.ws, []))
+        ok, why = C.probe_mem_model(self.ws, [])
+        self.assertFalse(ok)
+        self.assertIn("probe run", why)
         del os.environ["FAKE_DETAILED_RC"]
-        self.assertTrue(C.probe_mem_model(self.ws, []))
+        self.assertEqual(C.probe_mem_model(self.ws, []), (True, ""))
         self.assertEqual(C.memory_model_args(self.ws, [], [])[0], ["--set", "mem.model=detailed"])
         args, desc = C.memory_model_args(self.ws, ["mem.model=simple"], [])
         self.assertEqual(args, [])
         self.assertIn("mem.model=simple (from --set)", desc)
+
+    def test_check_config(self):
+        C.check_config(self.ws, ["--config", "gtx480"])
+        os.environ["FAKE_CONFIG_RC"] = "3"
+        with self.assertRaises(C.ExperimentError) as e:
+            C.check_config(self.ws, ["--set", "gpu.n_sm=0"])
+        self.assertIn("exits 3", str(e.exception))
 
     def test_find_warpsim(self):
         self.assertEqual(C.find_warpsim(self.ws), os.path.abspath(self.ws))

@@ -1,0 +1,532 @@
+/* test_memsys.c - the detailed memory model end to end (src/mem/detailed.c) through the
+ * mem_model interface of memsys.h, and the address mapping (src/mem/addrmap.c).
+ *
+ * The latency of an unloaded request is the sum of the pipeline pieces of
+ * docs/MEMORY.md; each crossing into another clock domain lands on the first cycle of
+ * the consumer strictly after the producer's cycle (L1 miss records: at or after their
+ * ready time; replies reach the SM at the first core cycle at or after their arrival). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mem/addrmap.h"
+#include "mem/detailed.h"
+#include "ptx/ir.h"
+
+static void set(ws_config *c, const char *kv)
+{
+    char err[256];
+    if (ws_config_set(c, kv, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+static mem_req req(uint32_t sm, uint8_t kind, uint64_t addr)
+{
+    return (mem_req){.addr = addr, .size = 128, .bytes_used = 128, .kind = kind,
+                     .space = kind == MR_IFETCH ? SP_NONE : SP_GLOBAL, .sm = sm};
+}
+
+/* Ticks every cycle from `from` until r pops (or `limit`); returns the pop cycle. */
+static uint64_t wait_for(memsys *m, const mem_req *r, uint64_t from, uint64_t limit)
+{
+    for (uint64_t c = from; c < limit; c++) {
+        memsys_tick(m, c);
+        mem_req *d;
+        while ((d = memsys_pop_done(m, r->sm, c)) != NULL)
+            if (d == r) {
+                assert_int_equal(d->t_done, c);
+                return c;
+            }
+    }
+    fail_msg("request never completed");
+    return 0;
+}
+
+/* GTX480 defaults: core 700 MHz, interconnect 1400, L2 700, DRAM 924; L1 latency 1,
+ * interconnect latency 16, L2 latency 90, DRAM tRCD 12 tCL 12, 4 data cycles per 128 B,
+ * DRAM return latency 400, 8-byte headers in 32-byte flits (a read request is 1 flit, a
+ * 128-byte reply 5).
+ * Load at core cycle 0, L1 miss:
+ *   miss record ready at core 1 = interconnect cycle 2 (at or after); granted at 2;
+ *   at the partition at 2 + 16 + 1 = 19; L2 cycle floor(19 / 2) + 1 = 10 (after);
+ *   L2 miss, record ready at 10 + 90 = 100; DRAM cycle floor(100 x 924 / 700) + 1 = 133;
+ *   ACT 133, RD 145, data done 145 + 12 + 4 = 161; + 400 = 561 = L2 cycle
+ *   floor(561 x 700 / 924) + 1 = 426 (561 x 700 / 924 is exactly 425): the fill;
+ *   reply ready at interconnect floor(426 x 2) + 1 = 853; arrives 853 + 16 + 5 = 874;
+ *   core cycle ceil(874 / 2) = 437.
+ * The same line from another SM at core cycle c0 (now an L2 hit): record ready c0 + 1,
+ *   interconnect 2c0 + 2, arrival 2c0 + 19, L2 c0 + 10, hit data at c0 + 100, reply at
+ *   interconnect 2c0 + 201, arrival 2c0 + 222, core c0 + 111.
+ * The same SM again: an L1 hit, c0 + 1. */
+static void test_latency_gtx480(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    memsys *m = mem_model_detailed.create(&cfg, 15);
+    assert_non_null(m);
+    mem_req a = req(0, MR_LOAD, 0x12300);
+    memsys_tick(m, 0);
+    assert_int_equal(memsys_probe(m, &a, 0), MA_MISS);
+    assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
+    assert_true(memsys_busy(m));
+    assert_int_equal(wait_for(m, &a, 1, 10000), 437);
+    assert_false(memsys_busy(m));
+    uint64_t c0 = 500;
+    mem_req b = req(1, MR_LOAD, 0x12300), h = req(0, MR_LOAD, 0x12300);
+    memsys_tick(m, c0);
+    assert_int_equal(memsys_access(m, &b, c0), MA_MISS);
+    assert_int_equal(memsys_access(m, &h, c0), MA_HIT);
+    assert_int_equal(wait_for(m, &h, c0, 10000), c0 + 1);
+    assert_int_equal(wait_for(m, &b, c0 + 2, 10000), c0 + 111);
+    mem_model_detailed.destroy(m);
+}
+
+/* All clocks 700 MHz: every crossing costs exactly one cycle, so (F = reply flits)
+ *   load miss   = L1 1 + (Li + 1 flit) + 1 + L2 + 1 + tRCD + tCL + B + Dl + 1 + 1 + Li + F
+ *               = 2 Li + L2 + tRCD + tCL + B + Dl + F + 6
+ *   store (L2 write-back, lazy allocation, acknowledged by a 1-flit reply; the request
+ *   carries 128 bytes: 5 flits)
+ *               = 1 + (Li + 5) + 1 + L2 + 1 + Li + 1 = 2 Li + L2 + 9
+ *   atomic (4 bytes each way: 1 flit; cold line: performed at the fill, + atomic ALU)
+ *               = 2 Li + L2 + tRCD + tCL + B + Dl + A + 1 + 6
+ * With Li 10, L2 20, tRCD 12, tCL 12, B 4, Dl 30, A 3: 109, 49, 108. */
+static void test_latency_equal_clocks(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    set(&cfg, "icnt.mhz=700,l2.mhz=700,gpu.mem_mhz=700,icnt.latency=10,l2.latency=20,"
+              "dram.latency=30,l2.atomic_latency=3");
+    memsys *m = mem_model_detailed.create(&cfg, 2);
+    assert_non_null(m);
+    mem_req ld = req(0, MR_LOAD, 0x40000);
+    memsys_tick(m, 0);
+    assert_int_equal(memsys_access(m, &ld, 0), MA_MISS);
+    assert_int_equal(wait_for(m, &ld, 1, 10000), 109);
+    mem_req st = req(1, MR_STORE, 0x80000);
+    memsys_tick(m, 1000);
+    assert_int_equal(memsys_access(m, &st, 1000), MA_BYPASS);   /* write-evict: no line */
+    assert_int_equal(wait_for(m, &st, 1001, 10000), 1000 + 49);
+    mem_req at = req(1, MR_ATOMIC, 0xc0000);
+    at.bytes_used = 4;
+    memsys_tick(m, 2000);
+    assert_int_equal(memsys_access(m, &at, 2000), MA_BYPASS);
+    assert_int_equal(wait_for(m, &at, 2001, 10000), 2000 + 108);
+    /* the atomic's line is now in L2: a second one is an L2 hit + ALU:
+     * 1 + (Li + 1) + 1 + L2 + A + 1 + Li + 1 = 2 Li + L2 + A + 5 = 48 */
+    memsys_tick(m, 3000);
+    assert_int_equal(memsys_access(m, &at, 3000), MA_BYPASS);
+    assert_int_equal(wait_for(m, &at, 3001, 10000), 3000 + 48);
+    cJSON *o = cJSON_CreateObject();
+    mem_model_detailed.stats_json(m, o);
+    cJSON *l2 = cJSON_GetObjectItem(o, "l2");
+    assert_int_equal(cJSON_GetObjectItem(l2, "atomics")->valuedouble, 2);
+    assert_int_equal(cJSON_GetObjectItem(l2, "writes")->valuedouble, 1);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "dram"), "reads")->valuedouble, 2);
+    cJSON_Delete(o);
+    mem_model_detailed.destroy(m);
+}
+
+/* ld.cg bypasses the L1 (BYPASS every time, no line allocated); constant and parameter
+ * loads use the L1C, instruction fetches the L1I. */
+static void test_routing(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    memsys *m = mem_model_detailed.create(&cfg, 1);
+    mem_req cg = req(0, MR_LOAD, 0x1000);
+    cg.cop = CO_CG;
+    memsys_tick(m, 0);
+    assert_int_equal(memsys_access(m, &cg, 0), MA_BYPASS);
+    wait_for(m, &cg, 1, 10000);
+    memsys_tick(m, 1000);
+    assert_int_equal(memsys_access(m, &cg, 1000), MA_BYPASS);
+    /* now an L2 hit: the L2-hit round trip of test_latency_gtx480 */
+    assert_int_equal(wait_for(m, &cg, 1001, 10000), 1000 + 111);
+    mem_req k = req(0, MR_LOAD, 0x2000), p = req(0, MR_LOAD, 0x2040), f = req(0, MR_IFETCH, 0x100);
+    k.space = SP_CONST;
+    k.size = 4;
+    p.space = SP_PARAM;
+    f.size = 16;
+    memsys_tick(m, 2000);
+    assert_int_equal(memsys_access(m, &k, 2000), MA_MISS);
+    assert_int_equal(memsys_access(m, &f, 2000), MA_MISS);
+    memsys_tick(m, 2001);
+    assert_int_equal(memsys_access(m, &p, 2001), MA_MISS);   /* next 64-byte L1C line */
+    wait_for(m, &p, 2001, 10000);
+    cJSON *o = cJSON_CreateObject();
+    mem_model_detailed.stats_json(m, o);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l1d"), "bypasses")->valuedouble, 2);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l1d"), "misses")->valuedouble, 0);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l1c"), "misses")->valuedouble, 2);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l1i"), "misses")->valuedouble, 1);
+    /* the two L1C lines 0x2000 and 0x2040 share the L2 line 0x2000: one DRAM read for
+     * them, plus 0x1000 and the instruction line */
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "dram"), "reads")->valuedouble, 3);
+    cJSON_Delete(o);
+    mem_model_detailed.destroy(m);
+}
+
+/* ---- idle-skip equivalence -------------------------------------------------------------- */
+#define NSM 4
+#define NREQ 150
+
+typedef struct {
+    mem_req r[NSM][NREQ];
+    uint64_t at[NSM][NREQ];          /* earliest issue cycle                            */
+    uint64_t accepted[NSM][NREQ], done[NSM][NREQ];
+    uint64_t refusals;
+    cJSON *stats;
+} script;
+
+static void make_script(script *s)
+{
+    memset(s, 0, sizeof *s);
+    uint64_t x = 2024;
+    for (uint32_t sm = 0; sm < NSM; sm++) {
+        uint64_t t = 0;
+        for (int i = 0; i < NREQ; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t r = (uint32_t)(x >> 33);
+            uint32_t k = r % 100;
+            /* 96 lines over 16 KB: conflicts in the small L1, reuse in L2 */
+            uint64_t addr = (uint64_t)((r >> 8) % 96) * 128 + ((r >> 20) % 4) * 0x10000;
+            mem_req q = req(sm, MR_LOAD, addr);
+            if (k < 12)
+                q.kind = MR_STORE, q.bytes_used = 64;
+            else if (k < 17)
+                q.kind = MR_ATOMIC, q.bytes_used = 16;
+            else if (k < 22)
+                q.cop = CO_CG;
+            else if (k < 27)
+                q.space = SP_CONST, q.size = 64;
+            else if (k < 32)
+                q.kind = MR_IFETCH, q.space = SP_NONE, q.size = 16;
+            else if (k < 36)
+                q.space = SP_LOCAL;
+            else if (k < 40)
+                q.kind = MR_STORE, q.space = SP_LOCAL, q.bytes_used = 128;
+            q.tag = (uint32_t)i;
+            s->r[sm][i] = q;
+            /* bursts of back-to-back requests, then gaps */
+            t += (r >> 28) % 4 == 0 ? 40 + (r >> 24) % 200 : 0;
+            s->at[sm][i] = t;
+        }
+    }
+}
+
+/* jump = 0: tick every cycle; 1: jump to the next event (memory or script).
+ * When ticking, each SM also checks memsys_next_event_sm: the bound is taken when the
+ * SM has an event (a pop, an accepted request, or a first refusal) and the SM then
+ * "sleeps": no pop, and no success of a refused request, may come before it. */
+static void run_script(const ws_config *cfg, script *s, int jump)
+{
+    memsys *m = mem_model_detailed.create(cfg, NSM);
+    assert_non_null(m);
+    int next[NSM] = {0}, blocked[NSM] = {0}, left = NSM * NREQ;
+    uint64_t pred[NSM] = {0};
+    uint64_t c = 0;
+    while (left > 0) {
+        assert_true(c < 2000000);
+        memsys_tick(m, c);
+        uint64_t want = UINT64_MAX;
+        int again = 0;
+        for (uint32_t sm = 0; sm < NSM; sm++) {
+            int event = 0;
+            mem_req *d;
+            while ((d = memsys_pop_done(m, sm, c)) != NULL) {
+                /* never popped after its data was ready: nothing was skipped over */
+                assert_int_equal(d->t_done, c);
+                if (!jump)
+                    assert_true(c >= pred[sm]);
+                s->done[sm][d->tag] = c;
+                left--;
+                event = 1;
+            }
+            if (next[sm] < NREQ && s->at[sm][next[sm]] <= c) {
+                mem_req *q = &s->r[sm][next[sm]];
+                mem_access a = memsys_access(m, q, c);
+                if (mem_access_refused(a)) {
+                    s->refusals++;
+                    event |= !blocked[sm];
+                    blocked[sm] = 1;
+                } else {
+                    if (blocked[sm] && !jump)
+                        assert_true(c >= pred[sm]);
+                    event = 1;
+                    blocked[sm] = 0;
+                    s->accepted[sm][next[sm]] = c;
+                    next[sm]++;
+                    /* it may issue again next cycle */
+                    again |= next[sm] < NREQ && s->at[sm][next[sm]] <= c + 1;
+                }
+            }
+            if (next[sm] < NREQ && s->at[sm][next[sm]] > c && s->at[sm][next[sm]] < want)
+                want = s->at[sm][next[sm]];
+            if (event)
+                pred[sm] = memsys_next_event_sm(m, sm, c);
+        }
+        if (!jump) {
+            c++;
+            continue;
+        }
+        /* a refused SM waits for the memory system to change */
+        uint64_t ne = again ? c + 1 : memsys_next_event(m, c);
+        if (want < ne)
+            ne = want;
+        assert_true(ne > c);
+        if (ne == UINT64_MAX)
+            break;
+        c = ne;
+    }
+    assert_int_equal(left, 0);
+    assert_false(memsys_busy(m));
+    s->stats = cJSON_CreateObject();
+    mem_model_detailed.stats_json(m, s->stats);
+    mem_model_detailed.destroy(m);
+}
+
+static void equivalence(const char *overrides, int coverage)
+{
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    /* small buffers so that every kind of refusal and backpressure happens */
+    set(&cfg, "l1d.size=4096,l1d.mshr_entries=4,l1d.mshr_merges=2,l1d.miss_queue=2,"
+              "l2.size=16384,l2.in_queue=2,l2.out_queue=2,l2.mshr_entries=4,l2.mshr_merges=2,"
+              "l2.miss_queue=2,dram.channels=2,gpu.mem_bus_bits=128,dram.queue=4,"
+              "icnt.in_buf=5,icnt.out_buf=5,dram.latency=50");
+    if (overrides)
+        set(&cfg, overrides);
+    script *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    make_script(a);
+    make_script(b);
+    run_script(&cfg, a, 0);
+    run_script(&cfg, b, 1);
+    for (int sm = 0; sm < NSM; sm++)
+        for (int i = 0; i < NREQ; i++) {
+            assert_int_equal(a->accepted[sm][i], b->accepted[sm][i]);
+            assert_int_equal(a->done[sm][i], b->done[sm][i]);
+        }
+    /* everything below the L1s is identical (the L1s' refusal counters differ: the
+     * ticking driver retries every cycle) */
+    static const char *const same[] = {"l2", "icnt", "dram", "load_latency_mean"};
+    for (int i = 0; i < 4; i++)
+        assert_true(cJSON_Compare(cJSON_GetObjectItem(a->stats, same[i]),
+                                  cJSON_GetObjectItem(b->stats, same[i]), 1));
+    /* the base scenario exercises what it should */
+    cJSON *l1d = cJSON_GetObjectItem(a->stats, "l1d"), *l2 = cJSON_GetObjectItem(a->stats, "l2");
+    if (!coverage)
+        goto out;
+    assert_true(cJSON_GetObjectItem(l1d, "resfail_csf")->valuedouble +
+                cJSON_GetObjectItem(l1d, "resfail_mshrf")->valuedouble > 0);
+    assert_true(cJSON_GetObjectItem(l1d, "resfail_mqf")->valuedouble > 0);
+    assert_true(cJSON_GetObjectItem(l1d, "hits")->valuedouble > 0);
+    assert_true(cJSON_GetObjectItem(l2, "hits")->valuedouble > 0);
+    assert_true(cJSON_GetObjectItem(l2, "writebacks")->valuedouble > 0);
+    assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(a->stats, "dram"), "writes")->valuedouble > 0);
+    assert_true(a->refusals > b->refusals);
+out:
+    cJSON_Delete(a->stats);
+    cJSON_Delete(b->stats);
+    free(a);
+    free(b);
+}
+
+static void test_idle_skip_equivalence(void **state)
+{
+    (void)state;
+    equivalence(NULL, 1);
+}
+
+/* Same with other clocks, FIFO DRAM scheduling, sectored caches, fetch-on-write, the
+ * superblock mapping, random replacement and refresh. */
+static void test_idle_skip_equivalence_variants(void **state)
+{
+    (void)state;
+    equivalence("gpu.core_mhz=1000,icnt.mhz=733,l2.mhz=650,gpu.mem_mhz=1375,dram.sched=fifo,"
+                "l1d.sector=32,l2.sector=32,l2.write_alloc=fetch,l1d.repl=random,"
+                "dram.refresh=true,dram.trefi=700", 0);
+    equivalence("dram.channels=4,gpu.mem_bus_bits=256,addr.map=superblock,l2.banks=2,"
+                "l2.repl=fifo,l1d.global_store=through,addr.bank_xor=true", 0);
+}
+
+/* A kernel's worth of streaming misses from one SM through tiny queues: the L1 sees MQF
+ * (the crossbar refuses, the miss queue fills), and everything still completes. */
+static void test_backpressure_mqf(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    set(&cfg, "l1d.miss_queue=2,l2.in_queue=1,icnt.in_buf=5,icnt.out_buf=5,l2.latency=200");
+    memsys *m = mem_model_detailed.create(&cfg, 1);
+    mem_req r[64];
+    int sent = 0, done = 0, mqf = 0;
+    for (uint64_t c = 0; c < 100000 && done < 64; c++) {
+        memsys_tick(m, c);
+        while (memsys_pop_done(m, 0, c))
+            done++;
+        if (sent < 64) {
+            r[sent] = req(0, MR_LOAD, (uint64_t)sent * 256 * 6);   /* all to partition 0 */
+            mem_access a = memsys_access(m, &r[sent], c);
+            if (a == MA_MQF)
+                mqf++;
+            else if (!mem_access_refused(a))
+                sent++;
+        }
+    }
+    assert_int_equal(done, 64);
+    assert_true(mqf > 0);
+    cJSON *o = cJSON_CreateObject();
+    mem_model_detailed.stats_json(m, o);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l1d"), "resfail_mqf")->valuedouble, mqf);
+    assert_true(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "icnt"), "refused")->valuedouble > 0);
+    /* statistics named as documented */
+    static const char *const keys[] = {"hit_ratio", "merges", "resfail_csf", "resfail_mshrf",
+                                       "mshr_occupancy_mean", "mshr_occupancy_max", "writebacks"};
+    for (int i = 0; i < 7; i++) {
+        assert_non_null(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l2"), keys[i]));
+        assert_non_null(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l1d"), keys[i]));
+    }
+    cJSON *dr = cJSON_GetObjectItem(o, "dram");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(dr, "per_channel")), 6);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l2"), "per_bank")), 6);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l1d"), "per_sm")), 1);
+    assert_non_null(cJSON_GetObjectItem(dr, "row_hit_rate"));
+    assert_non_null(cJSON_GetObjectItem(dr, "bandwidth_util"));
+    assert_non_null(cJSON_GetObjectItem(dr, "mean_queue_latency"));
+    assert_non_null(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "icnt"), "mean_latency"));
+    /* 64 lines at 6 x 256 B strides all in partition 0: 64 DRAM reads; rows are
+     * 4 KB of partition-local space = 16 of these lines, so most are row hits */
+    assert_int_equal(cJSON_GetObjectItem(dr, "reads")->valuedouble, 64);
+    assert_true(cJSON_GetObjectItem(dr, "row_hit_rate")->valuedouble > 0.5);
+    cJSON_Delete(o);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    mem_model_detailed.dump(m, f);
+    fclose(f);
+    assert_non_null(strstr(buf, "detailed memory"));
+    free(buf);
+    mem_model_detailed.destroy(m);
+}
+
+static void test_config_errors(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    char err[256];
+    ws_config_defaults(&cfg);
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), 0);
+    set(&cfg, "l1d.global_store=sometimes");
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "l1d.global_store"));
+    ws_config_defaults(&cfg);
+    set(&cfg, "l2.size=100000");
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "l2"));
+    ws_config_defaults(&cfg);
+    set(&cfg, "dram.sched=oldest");
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
+    ws_config_defaults(&cfg);
+    set(&cfg, "addr.map=superblock");   /* 6 channels: not a multiple of 4 */
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
+    ws_config_defaults(&cfg);
+    set(&cfg, "icnt.out_buf=4");        /* a 136-byte reply is 5 flits */
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
+    ws_config_defaults(&cfg);
+    set(&cfg, "l1d.repl=mru");
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "l1d.repl"));
+}
+
+/* linear: 256-byte chunks round-robin over 6 partitions. 0x1234 = chunk 18 (offset
+ * 0x34): partition 18 mod 6 = 0, local (18 / 6) x 256 + 0x34 = 0x334. With 4 KB rows
+ * and 16 banks: column 0x334, bank 0, row 0. Address 6 x 256 x 16 x 16 = 393216 is
+ * the 256th chunk of partition 0: local 65536 = row 1, bank 0. */
+static void test_addrmap_linear(void **state)
+{
+    (void)state;
+    addrmap am;
+    addrmap_loc l;
+    assert_int_equal(addrmap_init(&am, "linear", 6, 256, 16, 4096, 0, NULL, 0), 0);
+    addrmap_map(&am, 0x1234, &l);
+    assert_int_equal(l.part, 0);
+    assert_int_equal(l.local, 0x334);
+    assert_int_equal(l.col, 0x334);
+    assert_int_equal(l.bank, 0);
+    assert_int_equal(l.row, 0);
+    addrmap_map(&am, 0x1334, &l);
+    assert_int_equal(l.part, 1);
+    addrmap_map(&am, 6 * 256 * 16, &l);          /* chunk 96: local 16 x 256 = 4096 */
+    assert_int_equal(l.part, 0);
+    assert_int_equal(l.bank, 1);
+    addrmap_map(&am, 393216, &l);
+    assert_int_equal(l.local, 65536);
+    assert_int_equal(l.bank, 0);
+    assert_int_equal(l.row, 1);
+    /* bank_xor: bank 0 ^ (row 1 mod 16) = 1 */
+    assert_int_equal(addrmap_init(&am, "linear", 6, 256, 16, 4096, 1, NULL, 0), 0);
+    addrmap_map(&am, 393216, &l);
+    assert_int_equal(l.bank, 1);
+    /* uniform: 6000 consecutive chunks give each partition 1000 */
+    uint32_t n[6] = {0};
+    for (uint64_t a = 0; a < 6000 * 256; a += 256)
+        n[addrmap_part(&am, a)]++;
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(n[i], 1000);
+}
+
+/* superblock, 12 channels = 4 quadrants x 3: quadrant = bits 9-10, channel in quadrant
+ * = (bit 8 + (addr >> 11)) mod 3.
+ *   0x000: q0, (0 + 0) mod 3 = 0 -> 0      0x100: q0, 1 -> 1
+ *   0x200: q1, 0 -> 3                      0x700: q3, (1 + 0) -> 10
+ *   0x800: q0, (0 + 1) -> 1                0x1900: q0, (1 + 3) mod 3 = 1 -> 1 */
+static void test_addrmap_superblock(void **state)
+{
+    (void)state;
+    addrmap am;
+    char err[128];
+    assert_int_equal(addrmap_init(&am, "superblock", 12, 256, 16, 2048, 0, err, sizeof err), 0);
+    assert_int_equal(addrmap_part(&am, 0x000), 0);
+    assert_int_equal(addrmap_part(&am, 0x0ff), 0);
+    assert_int_equal(addrmap_part(&am, 0x100), 1);
+    assert_int_equal(addrmap_part(&am, 0x200), 3);
+    assert_int_equal(addrmap_part(&am, 0x700), 10);
+    assert_int_equal(addrmap_part(&am, 0x800), 1);
+    assert_int_equal(addrmap_part(&am, 0x1900), 1);
+    uint32_t n[12] = {0};
+    for (uint64_t a = 0; a < 12 * 256 * 100; a += 256)
+        n[addrmap_part(&am, a)]++;
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(n[i], 100);
+    /* 8 channels = 4 x 2: the in-quadrant bit is bit 8 XOR bit 11 */
+    assert_int_equal(addrmap_init(&am, "superblock", 8, 256, 16, 2048, 0, NULL, 0), 0);
+    assert_int_equal(addrmap_part(&am, 0x100), 1);
+    assert_int_equal(addrmap_part(&am, 0x900), 0);
+    assert_int_equal(addrmap_init(&am, "superblock", 6, 256, 16, 2048, 0, err, sizeof err), -1);
+    assert_int_equal(addrmap_init(&am, "hashed", 6, 256, 16, 2048, 0, err, sizeof err), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_latency_gtx480),
+        cmocka_unit_test(test_latency_equal_clocks),
+        cmocka_unit_test(test_routing),
+        cmocka_unit_test(test_idle_skip_equivalence),
+        cmocka_unit_test(test_idle_skip_equivalence_variants),
+        cmocka_unit_test(test_backpressure_mqf),
+        cmocka_unit_test(test_config_errors),
+        cmocka_unit_test(test_addrmap_linear),
+        cmocka_unit_test(test_addrmap_superblock),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
