@@ -368,8 +368,13 @@ struct sm {
     sm_minst *mi;
     uint32_t mi_cap, mi_free, mi_used;
     mem_req *rq_pool;              /* free requests                              */
-    mem_req *rq_head, *rq_tail;    /* LD/ST queue toward the L1D                 */
-    uint32_t rq_len;
+    mem_req *rq_head, *rq_tail;    /* LD/ST queue toward the L1D, in issue order */
+    uint32_t rq_len;               /* requests in it and in the REOD queues      */
+    uint32_t rq_staged;            /* of which still in the LD/ST queue          */
+    /* REOD (SPEC section 5): per-set FIFO queues between the LD/ST unit and the L1D
+     * and a round-robin selector that sends a head which will not be refused. */
+    uint32_t n_q, q_depth, q_sets, l1_sets, l1_line, q_rr;
+    struct reod_q { mem_req *head, *tail; uint32_t len; } *q;
     int ldst_stalled;              /* head refused this cycle                    */
     exec_trace tr;
     sched_cand *cand;
@@ -449,6 +454,15 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     if (!s->tr.a)
         goto fail;
     s->ev_free = s->mi_free = UINT32_MAX;
+    s->l1_line = cfg->l1d.line ? cfg->l1d.line : 128;
+    s->l1_sets = cfg->l1d.size / (s->l1_line * (cfg->l1d.ways ? cfg->l1d.ways : 1));
+    if (s->l1_sets == 0)
+        s->l1_sets = 1;
+    s->n_q = cfg->l1d.request_queues;
+    s->q_depth = cfg->l1d.queue_depth;
+    s->q_sets = cfg->l1d.sets_per_queue;
+    if (s->n_q && !(s->q = calloc(s->n_q, sizeof *s->q)))
+        goto fail;
     s->local_base = 0x7000000000ull + (uint64_t)id * 0x100000000ull;
     s->local_threads = s->n_slots * s->ws;
     return s;
@@ -486,6 +500,13 @@ void sm_destroy(sm *s)
     free(s->w);
     free(s->fw);
     free(s->cta);
+    for (uint32_t i = 0; s->q && i < s->n_q; i++)
+        while (s->q[i].head) {
+            mem_req *r = s->q[i].head;
+            s->q[i].head = r->next;
+            free(r);
+        }
+    free(s->q);
     free(s->cand);
     free(s->infos);
     free(s->wheel);
@@ -720,13 +741,19 @@ static int writeback(sm *s, uint64_t cycle)
 }
 
 /* ---- LD/ST unit --------------------------------------------------------------------------- */
-static int ldst_send(sm *s, uint64_t cycle)
+static void sent(sm *s, mem_req *r, uint64_t cycle)
 {
-    s->ldst_stalled = 0;
-    if (!s->rq_head)
-        return 0;
-    mem_req *r = s->rq_head, *rest = r->next;  /* the memory system owns r->next next */
+    s->st.queued_cycles += cycle - r->t_issue;   /* t_issue: when it was coalesced */
+    s->st.queued_reqs++;
     r->t_issue = cycle;
+    s->rq_len--;
+}
+
+/* Baseline: the head of the LD/ST queue goes to the L1D or blocks everything
+ * behind it (head-of-line blocking). */
+static int ldst_send_fifo(sm *s, uint64_t cycle)
+{
+    mem_req *r = s->rq_head, *rest = r->next;  /* the memory system owns r->next next */
     mem_access a = memsys_access(s->mem, r, cycle);
     if (mem_access_refused(a)) {
         s->ldst_stalled = 1;
@@ -737,8 +764,85 @@ static int ldst_send(sm *s, uint64_t cycle)
     s->rq_head = rest;
     if (!s->rq_head)
         s->rq_tail = NULL;
-    s->rq_len--;
+    s->rq_staged--;
+    sent(s, r, cycle);
     return 1;
+}
+
+static uint32_t reod_queue_of(const sm *s, uint64_t addr)
+{
+    uint32_t set = (uint32_t)((addr / s->l1_line) % s->l1_sets);
+    return s->q_sets ? (set / s->q_sets) % s->n_q : set % s->n_q;
+}
+
+/* REOD: move requests in issue order into their set's queue (waiting when it is
+ * full), then a round-robin selector sends one head the L1D will accept; heads that
+ * would fail (set full, no MSHR, miss queue full) are skipped this cycle. */
+static int ldst_send_reod(sm *s, uint64_t cycle)
+{
+    int progress = 0;
+    while (s->rq_head) {
+        mem_req *r = s->rq_head;
+        struct reod_q *q = &s->q[reod_queue_of(s, r->addr)];
+        if (q->len >= s->q_depth) {
+            s->st.reod_full_cycles++;
+            break;
+        }
+        s->rq_head = r->next;
+        if (!s->rq_head)
+            s->rq_tail = NULL;
+        s->rq_staged--;
+        r->next = NULL;
+        if (q->tail)
+            q->tail->next = r;
+        else
+            q->head = r;
+        q->tail = r;
+        q->len++;
+        progress = 1;
+    }
+    int first_fail = -1;
+    for (uint32_t k = 0; k < s->n_q; k++) {
+        uint32_t i = (s->q_rr + k) % s->n_q;
+        struct reod_q *q = &s->q[i];
+        if (!q->head)
+            continue;
+        mem_access a = memsys_probe(s->mem, q->head, cycle);
+        if (mem_access_refused(a)) {
+            if (first_fail < 0)
+                first_fail = (int)(a - MA_CSF);
+            continue;
+        }
+        mem_req *r = q->head, *rest = r->next;
+        a = memsys_access(s->mem, r, cycle);
+        if (mem_access_refused(a)) {     /* probe and access must agree */
+            if (first_fail < 0)
+                first_fail = (int)(a - MA_CSF);
+            continue;
+        }
+        q->head = rest;
+        if (!q->head)
+            q->tail = NULL;
+        q->len--;
+        sent(s, r, cycle);
+        s->q_rr = (i + 1) % s->n_q;
+        return 1;
+    }
+    if (first_fail >= 0) {
+        s->ldst_stalled = s->rq_staged != 0;
+        s->st.ldst_stall_cycles++;
+        s->st.resfail[first_fail]++;
+    }
+    return progress;
+}
+
+static int ldst_send(sm *s, uint64_t cycle)
+{
+    s->ldst_stalled = 0;
+    s->st.queue_occupancy_sum += s->rq_len;
+    if (!s->rq_len)
+        return 0;
+    return s->n_q ? ldst_send_reod(s, cycle) : ldst_send_fifo(s, cycle);
 }
 
 /* Coalesces a global/local memory instruction's accesses into line requests. */
@@ -810,6 +914,7 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
             s->rq_head = r;
         s->rq_tail = r;
         s->rq_len++;
+        s->rq_staged++;
         s->st.mem_reqs++;
         s->st.mem_bytes_used += used[k];
     }
@@ -913,7 +1018,7 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
     if (ii->cls == IC_MEMBAR && w->mem_inflight)
         return WR_BARRIER;
     if (is_mem_cls(ii->cls)) {
-        if (s->ldst_stalled || s->rq_len >= s->cfg->core.ldst_queue ||
+        if (s->ldst_stalled || s->rq_staged >= s->cfg->core.ldst_queue ||
             free_unit(s, FU_LDST, cycle) < 0)
             return WR_MEM_STALL;
         return WR_READY;

@@ -77,7 +77,10 @@ typedef struct {
     uint64_t mem_insts, mem_reqs;    /* global/local memory instructions, requests */
     uint64_t mem_bytes_used;         /* bytes the lanes asked for                */
     uint64_t resfail[3];             /* reservation fails: CSF, MSHRF, MQF (cycles) */
-    uint64_t ldst_stall_cycles;      /* cycles the LD/ST head request was refused */
+    uint64_t ldst_stall_cycles;      /* cycles no queued request could be sent    */
+    uint64_t queue_occupancy_sum;    /* per cycle: requests between LD/ST and L1D */
+    uint64_t queued_cycles, queued_reqs; /* cycles requests waited before the L1D */
+    uint64_t reod_full_cycles;       /* cycles the LD/ST queue waited on a full REOD queue */
     uint64_t mem_lat_sum, mem_lat_max, mem_lat_n; /* per memory instruction:
                                         issue to last access done              */
     uint64_t mem_lat_hist[16];       /* log2 buckets of that latency             */

@@ -97,7 +97,8 @@ typedef struct {
     cache *l1[L1__N];
     rq done[L1__N + 1];    /* hits of each L1 (t_done monotonic), then replies          */
     uint32_t rr;           /* miss-queue injection: L1 served last                      */
-    uint32_t n_done;
+    uint64_t inj;          /* interconnect cycle its oldest miss record may leave;
+                              UINT64_MAX when its miss queues are empty                */
 } smside;
 
 typedef struct {
@@ -372,6 +373,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     if (!m->sm || !m->pt)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++)
+        m->sm[s].inj = UINT64_MAX;
+    for (uint32_t s = 0; s < n_sm; s++)
         for (int l = 0; l < L1__N; l++) {
             /* a distinct, reproducible random stream per cache */
             lvl_cfg(&lk[l], l1_name[l], cfg->sim.seed ^ ((uint64_t)s << 8 | (uint64_t)l), &cc[l], err,
@@ -513,9 +516,11 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
         rq_push(&s->done[l], r);
     }
     if (cache_mq_len(s->l1[l]) != before) {
-        /* the newest record is the last one queued; records of one access share t_ready */
-        const cache_miss *h = cache_mq_head(s->l1[l]);
-        poke(m, D_ICNT, at_or_after(h->t_ready, m->f_core, m->f[D_ICNT]));
+        /* the head is ready no later than the new records: a lower bound */
+        uint64_t t = at_or_after(cache_mq_head(s->l1[l])->t_ready, m->f_core, m->f[D_ICNT]);
+        if (t < s->inj)
+            s->inj = t;
+        poke(m, D_ICNT, t);
     }
     return out;
 }
@@ -620,6 +625,13 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         icnt_push(m->req, &p->m, s, loc.part, bytes, k, k);
         cache_mq_pop(sm->l1[l]);
         sm->rr = l;
+        sm->inj = UINT64_MAX;
+        for (int i = 0; i < L1__N; i++) {
+            const cache_miss *q = cache_mq_head(sm->l1[i]);
+            uint64_t t;
+            if (q && (t = at_or_after(q->t_ready, m->f_core, m->f[D_ICNT])) < sm->inj)
+                sm->inj = t;
+        }
         return 1;
     }
     return 0;
@@ -634,7 +646,8 @@ static int run_icnt(det *m, uint64_t k)
             sm_reply(m, s, PKT_OF_MSG(msg), k);
             did = 1;
         }
-        did |= sm_inject(m, s, k);
+        if (m->sm[s].inj <= k)
+            did |= sm_inject(m, s, k);
     }
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
@@ -678,11 +691,8 @@ static uint64_t wake_icnt(const det *m, uint64_t k)
     if (t < w)
         w = t;
     for (uint32_t s = 0; s < m->n_sm; s++)
-        for (int l = 0; l < L1__N; l++) {
-            const cache_miss *h = cache_mq_head(m->sm[s].l1[l]);
-            if (h && (t = at_or_after(h->t_ready, m->f_core, m->f[D_ICNT])) < w)
-                w = t;
-        }
+        if (m->sm[s].inj < w)
+            w = m->sm[s].inj;
     for (uint32_t p = 0; p < m->n_part; p++)
         for (uint32_t b = 0; b < m->n_bank; b++)
             for (int i = 0; i < 2; i++) {

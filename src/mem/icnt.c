@@ -9,13 +9,63 @@ typedef struct {
     uint64_t busy;            /* link busy until this cycle                         */
 } port;
 
+/* Arbitration works on bitsets so that a cycle costs O(ports with traffic), not
+ * O(outputs x inputs): want[o] holds the inputs whose head packet targets output o. */
 struct icnt {
     icnt_cfg cfg;
     port *in, *out;
     uint32_t *rr;             /* per output: input granted last                     */
+    uint32_t wi, wo;          /* 64-bit words of an input set, of an output set     */
+    uint64_t *want;           /* n_dst x wi                                         */
+    uint64_t *out_want;       /* outputs with a nonempty want set                   */
+    uint64_t *in_busy_set;    /* inputs holding packets                             */
+    uint64_t *out_busy_set;   /* outputs holding packets                            */
     uint32_t inside;
     icnt_stats st;
 };
+
+static void bit_set(uint64_t *b, uint32_t i) { b[i / 64] |= 1ull << (i % 64); }
+static void bit_clr(uint64_t *b, uint32_t i) { b[i / 64] &= ~(1ull << (i % 64)); }
+
+static int any(const uint64_t *b, uint32_t w)
+{
+    for (uint32_t i = 0; i < w; i++)
+        if (b[i])
+            return 1;
+    return 0;
+}
+
+/* First set bit at index >= from in [0, n), or n. */
+static uint32_t next_bit(const uint64_t *b, uint32_t n, uint32_t from)
+{
+    if (from >= n)
+        return n;
+    uint32_t w = from / 64;
+    uint64_t x = b[w] & (~0ull << (from % 64));
+    for (;;) {
+        if (x) {
+            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(x);
+            return i < n ? i : n;
+        }
+        if (++w * 64 >= n)
+            return n;
+        x = b[w];
+    }
+}
+
+static void want_add(icnt *ic, uint32_t o, uint32_t i)
+{
+    bit_set(ic->want + (size_t)o * ic->wi, i);
+    bit_set(ic->out_want, o);
+}
+
+static void want_del(icnt *ic, uint32_t o, uint32_t i)
+{
+    uint64_t *w = ic->want + (size_t)o * ic->wi;
+    bit_clr(w, i);
+    if (!any(w, ic->wi))
+        bit_clr(ic->out_want, o);
+}
 
 icnt *icnt_create(const icnt_cfg *cfg, char *err, size_t n)
 {
@@ -25,15 +75,22 @@ icnt *icnt_create(const icnt_cfg *cfg, char *err, size_t n)
         return NULL;
     }
     icnt *ic = calloc(1, sizeof *ic);
+    uint32_t wi = (cfg->n_src + 63) / 64, wo = (cfg->n_dst + 63) / 64;
     if (!ic || !(ic->in = calloc(cfg->n_src, sizeof *ic->in)) ||
         !(ic->out = calloc(cfg->n_dst, sizeof *ic->out)) ||
-        !(ic->rr = calloc(cfg->n_dst, sizeof *ic->rr))) {
+        !(ic->rr = calloc(cfg->n_dst, sizeof *ic->rr)) ||
+        !(ic->want = calloc((size_t)cfg->n_dst * wi, sizeof *ic->want)) ||
+        !(ic->out_want = calloc(wo, sizeof *ic->out_want)) ||
+        !(ic->in_busy_set = calloc(wi, sizeof *ic->in_busy_set)) ||
+        !(ic->out_busy_set = calloc(wo, sizeof *ic->out_busy_set))) {
         icnt_destroy(ic);
         if (err && n)
             snprintf(err, n, "out of memory");
         return NULL;
     }
     ic->cfg = *cfg;
+    ic->wi = wi;
+    ic->wo = wo;
     /* start each round-robin pointer on the last input, so input 0 is first */
     for (uint32_t o = 0; o < cfg->n_dst; o++)
         ic->rr[o] = cfg->n_src - 1;
@@ -47,6 +104,10 @@ void icnt_destroy(icnt *ic)
     free(ic->in);
     free(ic->out);
     free(ic->rr);
+    free(ic->want);
+    free(ic->out_want);
+    free(ic->in_busy_set);
+    free(ic->out_busy_set);
     free(ic);
 }
 
@@ -87,38 +148,64 @@ void icnt_push(icnt *ic, icnt_msg *m, uint32_t src, uint32_t dst, uint32_t bytes
     m->t_push = now;
     m->t_ready = ready > now ? ready : now;
     m->t_arr = UINT64_MAX;
-    ic->in[src].used += m->flits;
-    enqueue(&ic->in[src], m);
+    port *ip = &ic->in[src];
+    if (!ip->head) {
+        want_add(ic, dst, src);
+        bit_set(ic->in_busy_set, src);
+    }
+    ip->used += m->flits;
+    enqueue(ip, m);
     ic->inside++;
+}
+
+/* Grants input i's head to output o. */
+static void grant(icnt *ic, uint32_t o, uint32_t i, uint64_t now)
+{
+    port *ip = &ic->in[i], *op = &ic->out[o];
+    icnt_msg *m = ip->head;
+    ip->head = m->next;
+    want_del(ic, o, i);
+    if (ip->head)
+        want_add(ic, ip->head->dst, i);
+    else {
+        ip->tail = NULL;
+        bit_clr(ic->in_busy_set, i);
+    }
+    ip->used -= m->flits;
+    ip->busy = op->busy = now + m->flits;
+    op->used += m->flits;
+    m->t_arr = now + ic->cfg.latency + m->flits;
+    enqueue(op, m);
+    bit_set(ic->out_busy_set, o);
+    ic->rr[o] = i;
+    ic->st.grants++;
 }
 
 int icnt_cycle(icnt *ic, uint64_t now)
 {
     int granted = 0;
-    const uint32_t ns = ic->cfg.n_src;
-    for (uint32_t o = 0; o < ic->cfg.n_dst; o++) {
+    const uint32_t ns = ic->cfg.n_src, nd = ic->cfg.n_dst;
+    for (uint32_t o = next_bit(ic->out_want, nd, 0); o < nd; o = next_bit(ic->out_want, nd, o + 1)) {
         port *op = &ic->out[o];
         if (op->busy > now)
             continue;
-        for (uint32_t k = 1; k <= ns; k++) {
-            uint32_t i = (ic->rr[o] + k) % ns;
-            port *ip = &ic->in[i];
-            icnt_msg *m = ip->head;
-            if (!m || m->dst != o || m->t_ready > now || ip->busy > now ||
-                op->used + m->flits > ic->cfg.out_buf)
-                continue;
-            ip->head = m->next;
-            if (!ip->head)
-                ip->tail = NULL;
-            ip->used -= m->flits;
-            ip->busy = op->busy = now + m->flits;
-            op->used += m->flits;
-            m->t_arr = now + ic->cfg.latency + m->flits;
-            enqueue(op, m);
-            ic->rr[o] = i;
-            ic->st.grants++;
-            granted++;
-            break;
+        const uint64_t *w = ic->want + (size_t)o * ic->wi;
+        /* round robin: inputs after the last one granted, then from 0 */
+        uint32_t start = ic->rr[o] + 1 < ns ? ic->rr[o] + 1 : 0;
+        for (uint32_t pass = 0; pass < 2; pass++) {
+            uint32_t lo = pass ? 0 : start, hi = pass ? start : ns;
+            uint32_t i;
+            for (i = next_bit(w, hi, lo); i < hi; i = next_bit(w, hi, i + 1)) {
+                const icnt_msg *m = ic->in[i].head;
+                if (m->t_ready <= now && ic->in[i].busy <= now &&
+                    op->used + m->flits <= ic->cfg.out_buf)
+                    break;
+            }
+            if (i < hi) {
+                grant(ic, o, i, now);
+                granted++;
+                break;
+            }
         }
     }
     return granted;
@@ -137,8 +224,10 @@ icnt_msg *icnt_pop(icnt *ic, uint32_t dst, uint64_t now)
     if (!m || m->t_arr > now)
         return NULL;
     op->head = m->next;
-    if (!op->head)
+    if (!op->head) {
         op->tail = NULL;
+        bit_clr(ic->out_busy_set, dst);
+    }
     op->used -= m->flits;
     m->next = NULL;
     ic->inside--;
@@ -151,19 +240,17 @@ icnt_msg *icnt_pop(icnt *ic, uint32_t dst, uint64_t now)
 uint64_t icnt_next(const icnt *ic, uint64_t now)
 {
     uint64_t next = UINT64_MAX;
-    for (uint32_t o = 0; o < ic->cfg.n_dst; o++) {
-        const icnt_msg *m = ic->out[o].head;
-        if (m) {
-            uint64_t t = m->t_arr > now ? m->t_arr : now + 1;
-            if (t < next)
-                next = t;
-        }
+    const uint32_t ns = ic->cfg.n_src, nd = ic->cfg.n_dst;
+    for (uint32_t o = next_bit(ic->out_busy_set, nd, 0); o < nd;
+         o = next_bit(ic->out_busy_set, nd, o + 1)) {
+        uint64_t t = ic->out[o].head->t_arr;
+        if (t < next)
+            next = t;
     }
-    for (uint32_t i = 0; i < ic->cfg.n_src; i++) {
+    for (uint32_t i = next_bit(ic->in_busy_set, ns, 0); i < ns;
+         i = next_bit(ic->in_busy_set, ns, i + 1)) {
         const port *ip = &ic->in[i];
         const icnt_msg *m = ip->head;
-        if (!m)
-            continue;
         const port *op = &ic->out[m->dst];
         uint64_t t = m->t_ready;
         if (ip->busy > t)
@@ -172,12 +259,10 @@ uint64_t icnt_next(const icnt *ic, uint64_t now)
             t = op->busy;
         if (op->used + m->flits > ic->cfg.out_buf)
             t = now + 1;          /* waits for the receiver to pop */
-        if (t <= now)
-            t = now + 1;
         if (t < next)
             next = t;
     }
-    return next;
+    return next <= now ? now + 1 : next;
 }
 
 uint32_t icnt_in_use(const icnt *ic) { return ic->inside; }

@@ -25,7 +25,10 @@
     X(l1d, miss_queue, UINT, "8", 2, 65536, "requests", "L1 data cache miss queue toward the interconnect") \
     X(l1d, global_store, STR, "evict", 1, 15, "", "L1D policy for global stores: evict (invalidate the line, write to L2), through or back") \
     X(l1d, local_store, STR, "back", 1, 15, "", "L1D policy for local-memory stores: back (write-back), through or evict") \
-    X(l1d, write_alloc, STR, "lazy", 1, 15, "", "L1D write-back store miss: lazy (allocate, no fetch; per-byte dirty mask), fetch (fetch-on-write) or none")
+    X(l1d, write_alloc, STR, "lazy", 1, 15, "", "L1D write-back store miss: lazy (allocate, no fetch; per-byte dirty mask), fetch (fetch-on-write) or none") \
+    X(l1d, request_queues, UINT, "0", 0, 4096, "queues", "REOD: per-set request queues between the LD/ST unit and the L1D; 0 = baseline single FIFO (head-of-line blocking)") \
+    X(l1d, queue_depth, UINT, "4", 1, 4096, "requests", "REOD: entries per request queue; a request waits when its queue is full") \
+    X(l1d, sets_per_queue, UINT, "0", 0, 65536, "sets", "REOD: consecutive sets per queue; 0 = set index modulo the queue count")
 
 #define WS_CONFIG_L1I(X)                                                                         \
     X(l1i, size, UINT, "2048", 1, 1073741824, "bytes", "L1 instruction cache capacity per SM") \
