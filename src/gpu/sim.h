@@ -79,6 +79,7 @@ typedef struct {
     uint64_t mem_insts, mem_reqs, mem_bytes_used;
     uint64_t resfail[3];         /* CSF, MSHRF, MQF                                  */
     uint64_t ldst_stall_cycles;
+    uint64_t queue_occupancy_sum, queued_cycles, queued_reqs, reod_full_cycles;
     uint64_t mem_lat_sum, mem_lat_max, mem_lat_n, mem_lat_hist[16];
     uint64_t shared_conflict_cycles, ifetch_misses;
     char *mem_json;              /* the memory model's own statistics (JSON text)   */

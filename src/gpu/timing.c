@@ -223,6 +223,10 @@ done:
         for (int k = 0; k < 3; k++)
             t->resfail[k] += s->resfail[k];
         t->ldst_stall_cycles += s->ldst_stall_cycles;
+        t->queue_occupancy_sum += s->queue_occupancy_sum;
+        t->queued_cycles += s->queued_cycles;
+        t->queued_reqs += s->queued_reqs;
+        t->reod_full_cycles += s->reod_full_cycles;
         t->mem_lat_sum += s->mem_lat_sum;
         t->mem_lat_n += s->mem_lat_n;
         if (s->mem_lat_max > t->mem_lat_max)
