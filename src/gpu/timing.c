@@ -134,8 +134,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             }
         }
         /* CTA dispatch: one CTA per SM per cycle, round robin */
-        for (uint32_t k = 0; k < n_sm && next_cta < n_cta; k++) {
-            uint32_t i = (rr + k) % n_sm;
+        for (uint32_t k = 0, start = rr; k < n_sm && next_cta < n_cta; k++) {
+            uint32_t i = (start + k) % n_sm;
             if (sm_can_take_cta(sms[i])) {
                 if (!sm_busy(sms[i]))
                     last[i] = UINT64_MAX;   /* was empty: nothing to account */

@@ -260,6 +260,36 @@ static void t_skip_idle_equivalence(void **state)
     assert_memory_equal(&a[0], &a[1], sizeof a[0]);
 }
 
+/* CTA dispatch is round robin over SMs, one CTA per SM per cycle: with 3 SMs and
+ * 7 one-warp CTAs (8 fit per SM), CTA c lands on SM c mod 3 (all placed at once). */
+static void t_dispatch_round_robin(void **state)
+{
+    (void)state;
+    const char *ptx = ".version 7.5\n.target sm_75\n.address_size 64\n"
+                      ".visible .entry k(.param .u64 out, .param .u64 in)\n{\n"
+                      ".reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+                      "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %smid;\n"
+                      "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd1, %rd1, %rd2;\n"
+                      "st.global.u32 [%rd1], %r2;\nexit;\n}\n";
+    ws_config cfg;
+    char err[512];
+    ws_config_defaults(&cfg);
+    assert_int_equal(ws_config_set(&cfg, "gpu.n_sm=3,sim.mode=timing", err, sizeof err), 0);
+    ws_sim *s = ws_sim_create(&cfg);
+    ws_module *m;
+    assert_int_equal(ws_module_load(s, ptx, strlen(ptx), "t.ptx", &m, err, sizeof err), WS_OK);
+    uint64_t out;
+    assert_int_equal(ws_mem_alloc(s, 64, &out), WS_OK);
+    uint64_t params[2] = {out, out};
+    ws_launch_desc d = {{7, 1, 1}, {32, 1, 1}, 0, params, sizeof params};
+    assert_int_equal(ws_launch(s, m, ws_module_kernel(m, "k"), &d, err, sizeof err), WS_OK);
+    uint32_t smid[7];
+    assert_int_equal(ws_mem_read(s, smid, out, sizeof smid), WS_OK);
+    for (uint32_t c = 0; c < 7; c++)
+        assert_int_equal(smid[c], c % 3);
+    ws_sim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +301,7 @@ int main(void)
         cmocka_unit_test(t_occupancy),
         cmocka_unit_test(t_deadlock),
         cmocka_unit_test(t_skip_idle_equivalence),
+        cmocka_unit_test(t_dispatch_round_robin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
