@@ -14,6 +14,7 @@
  * instructions wait for their requests (mem_req, tag = in-flight instruction).
  */
 #include "core/sm.h"
+#include "core/ldq.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,13 +369,8 @@ struct sm {
     sm_minst *mi;
     uint32_t mi_cap, mi_free, mi_used;
     mem_req *rq_pool;              /* free requests                              */
-    mem_req *rq_head, *rq_tail;    /* LD/ST queue toward the L1D, in issue order */
-    uint32_t rq_len;               /* requests in it and in the REOD queues      */
-    uint32_t rq_staged;            /* of which still in the LD/ST queue          */
-    /* REOD (SPEC section 5): per-set FIFO queues between the LD/ST unit and the L1D
-     * and a round-robin selector that sends a head which will not be refused. */
-    uint32_t n_q, q_depth, q_sets, l1_sets, l1_line, q_rr;
-    struct reod_q { mem_req *head, *tail; uint32_t len; } *q;
+    ldq *ldq;                      /* requests toward the L1D (baseline / REOD)  */
+    ldq_stats ldq_prev;            /* ldq statistics already added to st         */
     int ldst_stalled;              /* head refused this cycle                    */
     exec_trace tr;
     sched_cand *cand;
@@ -454,14 +450,10 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     if (!s->tr.a)
         goto fail;
     s->ev_free = s->mi_free = UINT32_MAX;
-    s->l1_line = cfg->l1d.line ? cfg->l1d.line : 128;
-    s->l1_sets = cfg->l1d.size / (s->l1_line * (cfg->l1d.ways ? cfg->l1d.ways : 1));
-    if (s->l1_sets == 0)
-        s->l1_sets = 1;
-    s->n_q = cfg->l1d.request_queues;
-    s->q_depth = cfg->l1d.queue_depth;
-    s->q_sets = cfg->l1d.sets_per_queue;
-    if (s->n_q && !(s->q = calloc(s->n_q, sizeof *s->q)))
+    uint32_t line = cfg->l1d.line ? cfg->l1d.line : 128;
+    uint32_t sets = cfg->l1d.size / (line * (cfg->l1d.ways ? cfg->l1d.ways : 1));
+    if (!(s->ldq = ldq_create(cfg->l1d.request_queues, cfg->l1d.queue_depth, cfg->l1d.sets_per_queue,
+                              sets, line)))
         goto fail;
     s->local_base = 0x7000000000ull + (uint64_t)id * 0x100000000ull;
     s->local_threads = s->n_slots * s->ws;
@@ -491,22 +483,11 @@ void sm_destroy(sm *s)
         s->rq_pool = r->next;
         free(r);
     }
-    while (s->rq_head) {
-        mem_req *r = s->rq_head;
-        s->rq_head = r->next;
-        free(r);
-    }
+    ldq_destroy(s->ldq);
     free(s->pst);
     free(s->w);
     free(s->fw);
     free(s->cta);
-    for (uint32_t i = 0; s->q && i < s->n_q; i++)
-        while (s->q[i].head) {
-            mem_req *r = s->q[i].head;
-            s->q[i].head = r->next;
-            free(r);
-        }
-    free(s->q);
     free(s->cand);
     free(s->infos);
     free(s->wheel);
@@ -557,8 +538,8 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
     return 0;
 }
 
-int sm_busy(const sm *s) { return s->resident != 0 || s->rq_len != 0; }
-int sm_ldst_waiting(const sm *s) { return s->rq_len != 0; }
+int sm_busy(const sm *s) { return s->resident != 0 || ldq_len(s->ldq) != 0; }
+int sm_ldst_waiting(const sm *s) { return ldq_len(s->ldq) != 0; }
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 static uint32_t reg_base(const sm *s, uint32_t slot)
@@ -741,108 +722,23 @@ static int writeback(sm *s, uint64_t cycle)
 }
 
 /* ---- LD/ST unit --------------------------------------------------------------------------- */
-static void sent(sm *s, mem_req *r, uint64_t cycle)
-{
-    s->st.queued_cycles += cycle - r->t_issue;   /* t_issue: when it was coalesced */
-    s->st.queued_reqs++;
-    r->t_issue = cycle;
-    s->rq_len--;
-}
-
-/* Baseline: the head of the LD/ST queue goes to the L1D or blocks everything
- * behind it (head-of-line blocking). */
-static int ldst_send_fifo(sm *s, uint64_t cycle)
-{
-    mem_req *r = s->rq_head, *rest = r->next;  /* the memory system owns r->next next */
-    mem_access a = memsys_access(s->mem, r, cycle);
-    if (mem_access_refused(a)) {
-        s->ldst_stalled = 1;
-        s->st.ldst_stall_cycles++;
-        s->st.resfail[a - MA_CSF]++;
-        return 0;
-    }
-    s->rq_head = rest;
-    if (!s->rq_head)
-        s->rq_tail = NULL;
-    s->rq_staged--;
-    sent(s, r, cycle);
-    return 1;
-}
-
-static uint32_t reod_queue_of(const sm *s, uint64_t addr)
-{
-    uint32_t set = (uint32_t)((addr / s->l1_line) % s->l1_sets);
-    return s->q_sets ? (set / s->q_sets) % s->n_q : set % s->n_q;
-}
-
-/* REOD: move requests in issue order into their set's queue (waiting when it is
- * full), then a round-robin selector sends one head the L1D will accept; heads that
- * would fail (set full, no MSHR, miss queue full) are skipped this cycle. */
-static int ldst_send_reod(sm *s, uint64_t cycle)
-{
-    int progress = 0;
-    while (s->rq_head) {
-        mem_req *r = s->rq_head;
-        struct reod_q *q = &s->q[reod_queue_of(s, r->addr)];
-        if (q->len >= s->q_depth) {
-            s->st.reod_full_cycles++;
-            break;
-        }
-        s->rq_head = r->next;
-        if (!s->rq_head)
-            s->rq_tail = NULL;
-        s->rq_staged--;
-        r->next = NULL;
-        if (q->tail)
-            q->tail->next = r;
-        else
-            q->head = r;
-        q->tail = r;
-        q->len++;
-        progress = 1;
-    }
-    int first_fail = -1;
-    for (uint32_t k = 0; k < s->n_q; k++) {
-        uint32_t i = (s->q_rr + k) % s->n_q;
-        struct reod_q *q = &s->q[i];
-        if (!q->head)
-            continue;
-        mem_access a = memsys_probe(s->mem, q->head, cycle);
-        if (mem_access_refused(a)) {
-            if (first_fail < 0)
-                first_fail = (int)(a - MA_CSF);
-            continue;
-        }
-        mem_req *r = q->head, *rest = r->next;
-        a = memsys_access(s->mem, r, cycle);
-        if (mem_access_refused(a)) {     /* probe and access must agree */
-            if (first_fail < 0)
-                first_fail = (int)(a - MA_CSF);
-            continue;
-        }
-        q->head = rest;
-        if (!q->head)
-            q->tail = NULL;
-        q->len--;
-        sent(s, r, cycle);
-        s->q_rr = (i + 1) % s->n_q;
-        return 1;
-    }
-    if (first_fail >= 0) {
-        s->ldst_stalled = s->rq_staged != 0;
-        s->st.ldst_stall_cycles++;
-        s->st.resfail[first_fail]++;
-    }
-    return progress;
-}
-
+/* One cycle of the request path to the L1D; its statistics join the SM's. */
 static int ldst_send(sm *s, uint64_t cycle)
 {
-    s->ldst_stalled = 0;
-    s->st.queue_occupancy_sum += s->rq_len;
-    if (!s->rq_len)
-        return 0;
-    return s->n_q ? ldst_send_reod(s, cycle) : ldst_send_fifo(s, cycle);
+    int stalled;
+    int progress = ldq_cycle(s->ldq, s->mem, cycle, &stalled);
+    s->ldst_stalled = stalled;
+    const ldq_stats *q = ldq_get_stats(s->ldq);
+    ldq_stats *p = &s->ldq_prev;
+    s->st.ldst_stall_cycles += q->stall_cycles - p->stall_cycles;
+    for (int i = 0; i < 3; i++)
+        s->st.resfail[i] += q->resfail[i] - p->resfail[i];
+    s->st.queue_occupancy_sum += q->occupancy_sum - p->occupancy_sum;
+    s->st.queued_cycles += q->queued_cycles - p->queued_cycles;
+    s->st.queued_reqs += q->sent - p->sent;
+    s->st.reod_full_cycles += q->full_cycles - p->full_cycles;
+    *p = *q;
+    return progress;
 }
 
 /* Coalesces a global/local memory instruction's accesses into line requests. */
@@ -907,14 +803,7 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
         r->warp = slot;
         r->tag = mi;
         r->t_issue = cycle;
-        r->next = NULL;
-        if (s->rq_tail)
-            s->rq_tail->next = r;
-        else
-            s->rq_head = r;
-        s->rq_tail = r;
-        s->rq_len++;
-        s->rq_staged++;
+        ldq_push(s->ldq, r, cycle);
         s->st.mem_reqs++;
         s->st.mem_bytes_used += used[k];
     }
@@ -1018,7 +907,7 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
     if (ii->cls == IC_MEMBAR && w->mem_inflight)
         return WR_BARRIER;
     if (is_mem_cls(ii->cls)) {
-        if (s->ldst_stalled || s->rq_staged >= s->cfg->core.ldst_queue ||
+        if (s->ldst_stalled || ldq_staged(s->ldq) >= s->cfg->core.ldst_queue ||
             free_unit(s, FU_LDST, cycle) < 0)
             return WR_MEM_STALL;
         return WR_READY;
@@ -1255,6 +1144,8 @@ int sm_cycle(sm *s, uint64_t cycle)
     s->last.resident_warps_sum = s->resident;
     s->last.active_cycles = s->resident != 0;
     s->last.ldst_stall_cycles = s->st.ldst_stall_cycles - before.ldst_stall_cycles;
+    s->last.queue_occupancy_sum = s->st.queue_occupancy_sum - before.queue_occupancy_sum;
+    s->last.reod_full_cycles = s->st.reod_full_cycles - before.reod_full_cycles;
     for (int i = 0; i < 3; i++)
         s->last.resfail[i] = s->st.resfail[i] - before.resfail[i];
     for (int i = 0; i < WR__COUNT; i++)
@@ -1270,6 +1161,8 @@ void sm_repeat_cycle_stats(sm *s, uint64_t n)
     s->st.resident_warps_sum += n * s->last.resident_warps_sum;
     s->st.active_cycles += n * s->last.active_cycles;
     s->st.ldst_stall_cycles += n * s->last.ldst_stall_cycles;
+    s->st.queue_occupancy_sum += n * s->last.queue_occupancy_sum;
+    s->st.reod_full_cycles += n * s->last.reod_full_cycles;
     for (int i = 0; i < 3; i++)
         s->st.resfail[i] += n * s->last.resfail[i];
     for (int i = 0; i < WR__COUNT; i++)
@@ -1305,7 +1198,7 @@ int sm_dump(const sm *s, char *buf, size_t n)
 {
     size_t k = 0;
     k += (size_t)snprintf(buf + k, n - k, "SM %u: %u warps resident, LD/ST queue %u%s\n", s->id,
-                          s->resident, s->rq_len, s->ldst_stalled ? " (head refused)" : "");
+                          s->resident, ldq_len(s->ldq), s->ldst_stalled ? " (blocked)" : "");
     for (uint32_t i = 0; i < s->n_slots && k < n; i++) {
         const sm_warp *w = &s->w[i];
         const func_warp *fw = &s->fw[i];

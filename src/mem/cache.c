@@ -56,6 +56,8 @@ struct cache {
     cache_miss *mq;
     uint32_t mq_head, mq_len;
     uint64_t port_x;      /* port clock in 1/ports cycles: next free slot        */
+    int line_shift;       /* log2(line), or -1: the set index runs on every retry */
+    uint32_t set_mask;    /* sets - 1 when a power of two, else 0                 */
     cache_stats st;
 };
 
@@ -87,6 +89,8 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
         return NULL;
     }
     c->cfg = *k;
+    c->line_shift = (k->line & (k->line - 1)) ? -1 : __builtin_ctz(k->line);
+    c->set_mask = (k->sets & (k->sets - 1)) ? 0 : k->sets - 1;
     c->nsec = k->line / k->sector;
     c->full = c->nsec == 32 ? UINT32_MAX : (1u << c->nsec) - 1;
     c->dwords = (k->line + 63) / 64;
@@ -141,14 +145,20 @@ void cache_destroy(cache *c)
 }
 
 /* ---- small helpers -------------------------------------------------------------------- */
+static uint64_t line_no(const cache *c, uint64_t addr)
+{
+    return c->line_shift >= 0 ? addr >> c->line_shift : addr / c->cfg.line;
+}
+
 static uint32_t set_of(const cache *c, uint64_t idx)
 {
-    return (uint32_t)((idx / c->cfg.line) % c->cfg.sets);
+    uint64_t l = line_no(c, idx);
+    return (uint32_t)(c->set_mask || c->cfg.sets == 1 ? l & c->set_mask : l % c->cfg.sets);
 }
 
 static int find(const cache *c, uint64_t addr, uint64_t idx)
 {
-    uint64_t t = addr / c->cfg.line;
+    uint64_t t = line_no(c, addr);
     uint32_t base = set_of(c, idx) * c->cfg.ways;
     for (uint32_t w = 0; w < c->cfg.ways; w++)
         if (c->state[base + w] != CL_INVALID && c->tag[base + w] == t)
@@ -403,7 +413,10 @@ mem_access cache_probe(const cache *c, const cache_acc *a)
 static void mq_push(cache *c, uint8_t type, uint64_t addr, uint32_t size, uint32_t sectors,
                     uint32_t mshr, void *tok, uint64_t t)
 {
-    cache_miss *m = &c->mq[(c->mq_head + c->mq_len++) % c->cfg.miss_queue];
+    uint32_t i = c->mq_head + c->mq_len++;
+    if (i >= c->cfg.miss_queue)
+        i -= c->cfg.miss_queue;
+    cache_miss *m = &c->mq[i];
     m->addr = addr;
     m->t_ready = t;
     m->tok = tok;
@@ -432,7 +445,7 @@ static void install(cache *c, uint32_t h, uint64_t addr, uint64_t t)
     if (c->state[h] != CL_INVALID)
         c->st.evictions++;
     drop_line(c, h, t);
-    c->tag[h] = addr / c->cfg.line;
+    c->tag[h] = line_no(c, addr);
     c->cfg.repl->insert(&c->rs, h);
 }
 
@@ -472,7 +485,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
     uint64_t now_x = now * c->cfg.ports;
     uint64_t ex = c->port_x > now_x ? c->port_x : now_x;
     c->port_x = ex + 1;
-    uint64_t eff = ex / c->cfg.ports;
+    uint64_t eff = c->cfg.ports == 1 ? ex : ex / c->cfg.ports;
     uint64_t t = eff + c->cfg.latency;
     c->st.port_delay += eff - now;
     c->st.accesses++;
@@ -594,7 +607,8 @@ void cache_mq_pop(cache *c)
 {
     if (!c->mq_len)
         return;
-    c->mq_head = (c->mq_head + 1) % c->cfg.miss_queue;
+    if (++c->mq_head == c->cfg.miss_queue)
+        c->mq_head = 0;
     c->mq_len--;
 }
 

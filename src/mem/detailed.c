@@ -97,8 +97,9 @@ typedef struct {
     cache *l1[L1__N];
     rq done[L1__N + 1];    /* hits of each L1 (t_done monotonic), then replies          */
     uint32_t rr;           /* miss-queue injection: L1 served last                      */
-    uint64_t inj;          /* interconnect cycle its oldest miss record may leave;
-                              UINT64_MAX when its miss queues are empty                */
+    uint64_t head_t[L1__N];/* interconnect cycle each L1's oldest miss record may
+                              leave (UINT64_MAX: empty); converted once per record     */
+    uint64_t inj;          /* the earliest of them                                      */
 } smside;
 
 typedef struct {
@@ -372,8 +373,11 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->pt = calloc(m->n_part, sizeof *m->pt);
     if (!m->sm || !m->pt)
         goto fail;
-    for (uint32_t s = 0; s < n_sm; s++)
+    for (uint32_t s = 0; s < n_sm; s++) {
         m->sm[s].inj = UINT64_MAX;
+        for (int l = 0; l < L1__N; l++)
+            m->sm[s].head_t[l] = UINT64_MAX;
+    }
     for (uint32_t s = 0; s < n_sm; s++)
         for (int l = 0; l < L1__N; l++) {
             /* a distinct, reproducible random stream per cache */
@@ -515,9 +519,9 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
         r->t_done = t_done;
         rq_push(&s->done[l], r);
     }
-    if (cache_mq_len(s->l1[l]) != before) {
-        /* the head is ready no later than the new records: a lower bound */
+    if (!before && cache_mq_len(s->l1[l])) {
         uint64_t t = at_or_after(cache_mq_head(s->l1[l])->t_ready, m->f_core, m->f[D_ICNT]);
+        s->head_t[l] = t;
         if (t < s->inj)
             s->inj = t;
         poke(m, D_ICNT, t);
@@ -598,10 +602,12 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
 {
     smside *sm = &m->sm[s];
     for (uint32_t j = 1; j <= L1__N; j++) {
-        uint32_t l = (sm->rr + j) % L1__N;
-        const cache_miss *h = cache_mq_head(sm->l1[l]);
-        if (!h || at_or_after(h->t_ready, m->f_core, m->f[D_ICNT]) > k)
+        uint32_t l = sm->rr + j;
+        if (l >= L1__N)
+            l -= L1__N;
+        if (sm->head_t[l] > k)
             continue;
+        const cache_miss *h = cache_mq_head(sm->l1[l]);
         uint32_t bytes = req_bytes(m, h->type, h->size);
         if (!icnt_can_push(m->req, s, bytes))
             return 0;        /* the input buffer is shared by the three L1s */
@@ -625,13 +631,12 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         icnt_push(m->req, &p->m, s, loc.part, bytes, k, k);
         cache_mq_pop(sm->l1[l]);
         sm->rr = l;
+        h = cache_mq_head(sm->l1[l]);
+        sm->head_t[l] = h ? at_or_after(h->t_ready, m->f_core, m->f[D_ICNT]) : UINT64_MAX;
         sm->inj = UINT64_MAX;
-        for (int i = 0; i < L1__N; i++) {
-            const cache_miss *q = cache_mq_head(sm->l1[i]);
-            uint64_t t;
-            if (q && (t = at_or_after(q->t_ready, m->f_core, m->f[D_ICNT])) < sm->inj)
-                sm->inj = t;
-        }
+        for (int i = 0; i < L1__N; i++)
+            if (sm->head_t[i] < sm->inj)
+                sm->inj = sm->head_t[i];
         return 1;
     }
     return 0;

@@ -21,6 +21,7 @@ struct icnt {
     uint64_t *in_busy_set;    /* inputs holding packets                             */
     uint64_t *out_busy_set;   /* outputs holding packets                            */
     uint32_t inside;
+    int flit_shift;           /* log2(flit), or -1                                  */
     icnt_stats st;
 };
 
@@ -89,6 +90,7 @@ icnt *icnt_create(const icnt_cfg *cfg, char *err, size_t n)
         return NULL;
     }
     ic->cfg = *cfg;
+    ic->flit_shift = (cfg->flit & (cfg->flit - 1)) ? -1 : __builtin_ctz(cfg->flit);
     ic->wi = wi;
     ic->wo = wo;
     /* start each round-robin pointer on the last input, so input 0 is first */
@@ -113,7 +115,8 @@ void icnt_destroy(icnt *ic)
 
 uint32_t icnt_flits(const icnt *ic, uint32_t bytes)
 {
-    uint32_t f = (bytes + ic->cfg.flit - 1) / ic->cfg.flit;
+    uint32_t f = ic->flit_shift >= 0 ? (bytes + ic->cfg.flit - 1) >> ic->flit_shift
+                                     : (bytes + ic->cfg.flit - 1) / ic->cfg.flit;
     return f ? f : 1;
 }
 

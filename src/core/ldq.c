@@ -1,0 +1,164 @@
+/* ldq.c - baseline and REOD request paths to the L1D (see ldq.h). */
+#include "core/ldq.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    mem_req *head, *tail;
+    uint32_t len;
+} fifo;
+
+struct ldq {
+    fifo entry;                 /* issue order: the baseline queue / REOD's input */
+    fifo *q;                    /* REOD queues                                     */
+    uint32_t n_q, depth, sets_per_queue, l1_sets, line, rr, held;
+    ldq_stats st;
+};
+
+static void put(fifo *f, mem_req *r)
+{
+    r->next = NULL;
+    if (f->tail)
+        f->tail->next = r;
+    else
+        f->head = r;
+    f->tail = r;
+    f->len++;
+}
+
+static mem_req *take(fifo *f)
+{
+    mem_req *r = f->head;
+    f->head = r->next;
+    if (!f->head)
+        f->tail = NULL;
+    f->len--;
+    return r;
+}
+
+ldq *ldq_create(uint32_t n_queues, uint32_t depth, uint32_t sets_per_queue, uint32_t l1_sets,
+                uint32_t line)
+{
+    ldq *q = calloc(1, sizeof *q);
+    if (!q)
+        return NULL;
+    q->n_q = n_queues;
+    q->depth = depth ? depth : 1;
+    q->sets_per_queue = sets_per_queue;
+    q->l1_sets = l1_sets ? l1_sets : 1;
+    q->line = line ? line : 128;
+    if (n_queues && !(q->q = calloc(n_queues, sizeof *q->q))) {
+        free(q);
+        return NULL;
+    }
+    return q;
+}
+
+static void drain(fifo *f)
+{
+    while (f->head)
+        free(take(f));
+}
+
+void ldq_destroy(ldq *q)
+{
+    if (!q)
+        return;
+    drain(&q->entry);
+    for (uint32_t i = 0; i < q->n_q; i++)
+        drain(&q->q[i]);
+    free(q->q);
+    free(q);
+}
+
+void ldq_push(ldq *q, mem_req *r, uint64_t cycle)
+{
+    r->t_issue = cycle;   /* until sent: when it entered the path */
+    put(&q->entry, r);
+    q->held++;
+}
+
+uint32_t ldq_len(const ldq *q) { return q->held; }
+uint32_t ldq_staged(const ldq *q) { return q->entry.len; }
+const ldq_stats *ldq_get_stats(const ldq *q) { return &q->st; }
+
+static uint32_t queue_of(const ldq *q, uint64_t addr)
+{
+    uint32_t set = (uint32_t)((addr / q->line) % q->l1_sets);
+    return q->sets_per_queue ? (set / q->sets_per_queue) % q->n_q : set % q->n_q;
+}
+
+static void sent(ldq *q, mem_req *r, uint64_t cycle)
+{
+    q->st.queued_cycles += cycle - r->t_issue;
+    q->st.sent++;
+    q->held--;
+    r->t_issue = cycle;   /* from now on: when it entered the memory system */
+}
+
+static void refused(ldq *q, mem_access a)
+{
+    q->st.stall_cycles++;
+    q->st.resfail[a - MA_CSF]++;
+}
+
+int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
+{
+    q->st.occupancy_sum += q->held;
+    *stalled = 0;
+    if (!q->held)
+        return 0;
+    if (!q->n_q) {
+        mem_req *r = q->entry.head, *rest = r->next;   /* memsys owns r->next next */
+        mem_access a = memsys_access(m, r, cycle);
+        if (mem_access_refused(a)) {
+            refused(q, a);
+            *stalled = 1;
+            return 0;
+        }
+        q->entry.head = rest;
+        if (!rest)
+            q->entry.tail = NULL;
+        q->entry.len--;
+        sent(q, r, cycle);
+        return 1;
+    }
+    int progress = 0;
+    while (q->entry.head) {
+        fifo *f = &q->q[queue_of(q, q->entry.head->addr)];
+        if (f->len >= q->depth) {
+            q->st.full_cycles++;
+            break;
+        }
+        put(f, take(&q->entry));
+        progress = 1;
+    }
+    mem_access first = MA_HIT;
+    for (uint32_t k = 0; k < q->n_q; k++) {
+        uint32_t i = (q->rr + k) % q->n_q;
+        fifo *f = &q->q[i];
+        if (!f->head)
+            continue;
+        mem_access a = memsys_probe(m, f->head, cycle);
+        if (!mem_access_refused(a)) {
+            mem_req *r = f->head, *rest = r->next;
+            a = memsys_access(m, r, cycle);
+            if (!mem_access_refused(a)) {
+                f->head = rest;
+                if (!rest)
+                    f->tail = NULL;
+                f->len--;
+                sent(q, r, cycle);
+                q->rr = (i + 1) % q->n_q;
+                *stalled = q->entry.len != 0;
+                return 1;
+            }
+        }
+        if (first == MA_HIT)
+            first = a;
+    }
+    if (first != MA_HIT)
+        refused(q, first);
+    *stalled = q->entry.len != 0;
+    return progress;
+}

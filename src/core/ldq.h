@@ -1,0 +1,45 @@
+/* ldq.h - the request path between the LD/ST unit and the L1 data cache.
+ *
+ * Coalesced requests enter in issue order (ldq_push). Each cycle ldq_cycle sends at
+ * most one of them to the memory system:
+ *  - baseline (0 queues): the oldest request, or nothing when the L1D refuses it —
+ *    one blocked request blocks every later one (head-of-line blocking, SPEC 1);
+ *  - REOD (SPEC 5, seed 003): requests move in issue order into small FIFO queues,
+ *    one per group of cache sets (waiting while their queue is full); a round-robin
+ *    selector sends the first queue head that the L1D will accept (memsys_probe),
+ *    skipping heads that would fail for CSF, MSHRF or MQF this cycle.
+ */
+#ifndef WS_CORE_LDQ_H
+#define WS_CORE_LDQ_H
+
+#include <stdint.h>
+
+#include "mem/memsys.h"
+
+typedef struct {
+    uint64_t stall_cycles;      /* cycles with requests queued and none sent        */
+    uint64_t resfail[3];        /* those cycles by the first refusal's cause:
+                                   CSF, MSHRF, MQF                                  */
+    uint64_t occupancy_sum;     /* requests held, summed per cycle                  */
+    uint64_t queued_cycles;     /* cycles from ldq_push to sent, summed             */
+    uint64_t sent;
+    uint64_t full_cycles;       /* REOD: cycles the entry waited on a full queue    */
+} ldq_stats;
+
+typedef struct ldq ldq;
+
+/* n_queues 0 = baseline. Queue of a request: its L1D set (addr / line mod sets)
+ * modulo n_queues, or set / sets_per_queue when sets_per_queue > 0. */
+ldq *ldq_create(uint32_t n_queues, uint32_t depth, uint32_t sets_per_queue, uint32_t l1_sets,
+                uint32_t line);
+void ldq_destroy(ldq *q);                  /* frees requests still held            */
+void ldq_push(ldq *q, mem_req *r, uint64_t cycle);
+/* Sends at most one request (ownership passes to the memory system). Returns 1 when
+ * something moved, and sets *stalled when requests wait at the entry (the LD/ST unit
+ * must not take more memory instructions this cycle). */
+int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled);
+uint32_t ldq_len(const ldq *q);            /* requests held                        */
+uint32_t ldq_staged(const ldq *q);         /* of which not yet in a REOD queue     */
+const ldq_stats *ldq_get_stats(const ldq *q);
+
+#endif
