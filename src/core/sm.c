@@ -1084,9 +1084,27 @@ static void retire_warps(sm *s, uint64_t cycle)
     }
 }
 
+/* The counters a cycle adds to; idle skipping repeats the last cycle's increments. */
+typedef struct {
+    uint64_t idle_slots, stall_cycles, ldst_stall_cycles, queue_occupancy_sum, reod_full_cycles;
+    uint64_t resfail[3], slot[WR__COUNT];
+} cycle_counts;
+
+static void snap(const sm_stats *st, cycle_counts *c)
+{
+    c->idle_slots = st->idle_slots;
+    c->stall_cycles = st->stall_cycles;
+    c->ldst_stall_cycles = st->ldst_stall_cycles;
+    c->queue_occupancy_sum = st->queue_occupancy_sum;
+    c->reod_full_cycles = st->reod_full_cycles;
+    memcpy(c->resfail, st->resfail, sizeof c->resfail);
+    memcpy(c->slot, st->slot, sizeof c->slot);
+}
+
 int sm_cycle(sm *s, uint64_t cycle)
 {
-    sm_stats before = s->st;
+    cycle_counts before;
+    snap(&s->st, &before);
     int progress = writeback(s, cycle);
     progress |= ldst_send(s, cycle);
     uint32_t issued_any = 0, inflight = 0;
