@@ -446,6 +446,68 @@ def l1d_miss_rate(doc):
     return None if c is None else div(c[0], c[1])
 
 
+def mem_counter(level, key):
+    """Metric: the counter `key` of the memory level `level` ("l1d", "l2", "dram" ...) in
+    each launch's "mem" object (docs/STATS.md), summed over launches; e.g.
+    mem_counter("l2", "misses"). None (n/a) when no launch has a model other than the
+    simple one (no levels); raises when a detailed launch lacks the counter."""
+    def metric(doc):
+        tot, found = 0.0, False
+        for i, l in enumerate(doc.get("launches", [])):
+            mem = l.get("mem")
+            if not isinstance(mem, dict) or mem.get("model", "simple") == "simple":
+                continue
+            where = f"launch {i} 'mem' object (model {mem.get('model')!r})"
+            lv = mem.get(level)
+            if not isinstance(lv, dict):
+                raise MissingStat(level, where, mem.keys())
+            if key not in lv:
+                raise MissingStat(f"{level}.{key}", where, lv.keys())
+            v = lv[key]
+            if not is_num(v):
+                raise ExperimentError(f"statistic '{level}.{key}' in {where} is not a number: {v!r}")
+            tot += float(v)
+            found = True
+        return tot if found else None
+    return metric
+
+
+def l2_mpki(doc):
+    """L2 misses per 1000 warp instructions (seed 001's MPKI), summed over launches;
+    None (n/a) without an L2 (simple memory model)."""
+    m = mem_counter("l2", "misses")(doc)
+    return None if m is None else div(1000.0 * m, stat(doc, "warp_insts"))
+
+
+def launch_policies(doc):
+    """The scheduling policy of each launch (its "policy" field), in launch order; a
+    launch without one (functional mode) is "?"."""
+    return [str(l.get("policy", "?")) for l in doc.get("launches", [])]
+
+
+_CHOICE = re.compile(r"^[^()]*\(([^()]*)\)$")
+
+
+def policy_choice(policy):
+    """What a policy ran as: "static-select(lrr)" -> "lrr"; a plain name is itself."""
+    m = _CHOICE.match(policy)
+    return m.group(1) if m else policy
+
+
+def policy_mix(doc):
+    """The policies the launches ran (policy_choice of each): "lrr" when all ran one,
+    else "lrr 2/gto 1" (most launches first, ties in order of first launch); "" when
+    there are no launches."""
+    counts = {}
+    for p in launch_policies(doc):
+        c = policy_choice(p)
+        counts[c] = counts.get(c, 0) + 1
+    if len(counts) <= 1:
+        return next(iter(counts), "")
+    order = list(counts)
+    return "/".join(f"{c} {counts[c]}" for c in sorted(order, key=lambda c: (-counts[c], order.index(c))))
+
+
 # ---------------------------------------------------------------------------------
 # tables
 
@@ -468,6 +530,9 @@ def is_num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+MEANS = {"geomean": geomean, "mean": amean}
+
+
 class Table:
     """rows x cols of numbers, None (n/a) or FAIL, plus mean rows over the rows that
     have a number in every column (so the means of all columns cover the same rows)."""
@@ -487,15 +552,18 @@ class Table:
         self.baseline = baseline
         self.mean_rows = []
         self.excluded = []
-        if means:
+        # means: True (geomean and mean), False (none) or the names of the rows wanted
+        kinds = ("geomean", "mean") if means is True else tuple(means or ())
+        bad = [k for k in kinds if k not in MEANS]
+        if bad:
+            raise ValueError(f"unknown mean kind(s) {bad}; known: {sorted(MEANS)}")
+        if kinds:
             full = [r for r in self.rows if all(is_num(self.cells.get((r, c))) for c in self.cols)]
             self.excluded = [r for r in self.rows if r not in full]
             self.means_over = full
             if full:
-                self.mean_rows = [
-                    ("geomean", {c: geomean(self.cells[(r, c)] for r in full) for c in self.cols}),
-                    ("mean", {c: amean(self.cells[(r, c)] for r in full) for c in self.cols}),
-                ]
+                self.mean_rows = [(k, {c: MEANS[k](self.cells[(r, c)] for r in full) for c in self.cols})
+                                  for k in kinds]
         else:
             self.means_over = []
 
@@ -605,6 +673,44 @@ def metric_table(matrix, name, title, metric, unit="", fmt="{:.3f}", normalise_t
     if normalise_to is not None and "note" not in kw:
         kw["note"] = f"each row divided by its {normalise_to} value"
     return Table(name, title, rows, cols, cells, unit=unit, fmt=fmt, **kw)
+
+
+def mean_ratio(matrix, metric, num, den, rows=None):
+    """(geomean, arithmetic mean, rows used) of metric[num] / metric[den] per workload,
+    over the workloads (rows, default all) where both runs passed and the ratio exists."""
+    vals, used = [], []
+    for w in rows or matrix.workloads:
+        a, b = matrix.get(w, num), matrix.get(w, den)
+        if not (a.ok and b.ok):
+            continue
+        r = div(metric_value(metric, a), metric_value(metric, b))
+        if r is not None:
+            vals.append(r)
+            used.append(w)
+    return geomean(vals), amean(vals), used
+
+
+def plain_table(title, head, rows, left=1):
+    """Text of a table of strings: the first `left` columns left-aligned, the others
+    right-aligned, a rule under the header (for tables that are not numbers)."""
+    rows = [[str(x) for x in r] for r in rows]
+    head = [str(x) for x in head]
+    w = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+
+    def line(cells):
+        return "  ".join(c.ljust(w[i]) if i < left else c.rjust(w[i]) for i, c in enumerate(cells)).rstrip()
+
+    return "\n".join([title, line(head), "-" * len(line(["-" * x for x in w]))] + [line(r) for r in rows])
+
+
+def rows_csv(head, rows):
+    """CSV text of a header and rows of strings/numbers."""
+    s = io.StringIO()
+    wr = csv.writer(s, lineterminator="\n")
+    wr.writerow(head)
+    for r in rows:
+        wr.writerow(r)
+    return s.getvalue()
 
 
 def write_table(table, outdir, chart=True):

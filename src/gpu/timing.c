@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/sm.h"
+#include "mem/detailed.h"
 #include "ptx/locality.h"
 #include "util/err.h"
 
@@ -52,9 +53,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     }
     const mem_model *mm = mem_model_find(cfg->mem.model);
     if (!mm) {
-        snprintf(err, n, "unknown memory model mem.model=%s", cfg->mem.model);
+        snprintf(err, n, "unknown memory model mem.model=%s (known: simple, detailed)", cfg->mem.model);
         return WS_E_INVALID_VALUE;
     }
+    if (mm == &mem_model_detailed && mem_detailed_check(cfg, err, n))
+        return WS_E_INVALID_VALUE;
     occupancy oc = occupancy_compute(cfg, m, L->kernel, L->cta_threads, L->shared_bytes);
     st->policy = pol->name;
     st->t.ctas_per_sm = oc.ctas_per_sm;
@@ -126,10 +129,10 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             if (r || !cfg->core.skip_idle) {
                 wake[i] = cycle + 1;
             } else {
-                /* a refused request may be accepted after any change below the L1 */
+                /* next_event_sm also bounds when a refused request can be accepted
+                 * (a fill of this SM's L1, a drain of its miss queue) */
                 uint64_t e = sm_next_event(sms[i], cycle);
-                uint64_t me = sm_ldst_waiting(sms[i]) ? memsys_next_event(mem, cycle)
-                                                      : memsys_next_event_sm(mem, i, cycle);
+                uint64_t me = memsys_next_event_sm(mem, i, cycle);
                 wake[i] = e < me ? e : me;
             }
         }

@@ -43,6 +43,11 @@ int addrmap_init(addrmap *am, const char *scheme, uint32_t n_part, uint32_t chun
     am->bank_xor = bank_xor;
     if (is_pow2(chunk))
         am->chunk_bits = (uint32_t)__builtin_ctz(chunk);
+    am->div_chunk = amap_div_make(chunk);
+    am->div_part = amap_div_make(n_part);
+    am->div_row = amap_div_make(row_bytes);
+    am->div_banks = amap_div_make(banks);
+    am->div_per = amap_div_make(n_part >= 4 ? n_part / 4 : 1);
     return 0;
 }
 
@@ -52,20 +57,23 @@ uint32_t addrmap_part(const addrmap *am, uint64_t addr)
         uint32_t b = am->chunk_bits, per = am->n_part / 4;
         uint32_t quad = (uint32_t)(addr >> (b + 1)) & 3;
         uint64_t sel = ((addr >> b) & 1) + (addr >> (b + 3));
-        return quad * per + (uint32_t)(sel % per);
+        return quad * per + (uint32_t)(sel - amap_div_q(&am->div_per, sel) * per);
     }
-    return (uint32_t)((addr / am->chunk) % am->n_part);
+    uint64_t c = amap_div_q(&am->div_chunk, addr);
+    return (uint32_t)(c - amap_div_q(&am->div_part, c) * am->n_part);
 }
 
 void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *o)
 {
     o->part = addrmap_part(am, addr);
     /* both schemes give each partition one chunk in n_part, in address order */
-    o->local = addr / ((uint64_t)am->chunk * am->n_part) * am->chunk + addr % am->chunk;
-    o->col = (uint32_t)(o->local % am->row_bytes);
-    uint64_t t = o->local / am->row_bytes;
-    o->bank = (uint32_t)(t % am->banks);
-    o->row = (uint32_t)(t / am->banks);
+    uint64_t c = amap_div_q(&am->div_chunk, addr);
+    o->local = amap_div_q(&am->div_part, c) * am->chunk + (addr - c * am->chunk);
+    uint64_t t = amap_div_q(&am->div_row, o->local);
+    o->col = (uint32_t)(o->local - t * am->row_bytes);
+    uint64_t r = amap_div_q(&am->div_banks, t);
+    o->bank = (uint32_t)(t - r * am->banks);
+    o->row = (uint32_t)r;
     if (am->bank_xor)
         o->bank = is_pow2(am->banks) ? (o->bank ^ (o->row & (am->banks - 1)))
                                      : (uint32_t)((o->bank + o->row) % am->banks);

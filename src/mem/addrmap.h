@@ -22,6 +22,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Exact division by a run-time constant without a divide instruction (the memory
+ * system divides by the same few numbers for every request): q = floor(x / d) for
+ * every 64-bit x. m = floor((2^64 - 1) / d) underestimates x / d by less than 2, so at
+ * most two corrections follow the multiply. */
+typedef struct {
+    uint64_t d, m;
+} amap_div;
+
+static inline amap_div amap_div_make(uint64_t d)
+{
+    amap_div v = {d ? d : 1, 0};
+    v.m = UINT64_MAX / v.d;
+    return v;
+}
+
+static inline uint64_t amap_div_q(const amap_div *v, uint64_t x)
+{
+    uint64_t q = (uint64_t)(((unsigned __int128)x * v->m) >> 64);
+    while (x - q * v->d >= v->d)
+        q++;
+    return q;
+}
+
 typedef enum { AM_LINEAR, AM_SUPERBLOCK } addrmap_scheme;
 
 typedef struct {
@@ -29,6 +52,7 @@ typedef struct {
     uint32_t n_part, chunk, banks, row_bytes;
     int bank_xor;
     uint32_t chunk_bits;      /* log2(chunk) when a power of two                 */
+    amap_div div_chunk, div_part, div_row, div_banks, div_per;
 } addrmap;
 
 typedef struct {

@@ -56,6 +56,12 @@ struct cache {
     cache_miss *mq;
     uint32_t mq_head, mq_len;
     uint64_t port_x;      /* port clock in 1/ports cycles: next free slot        */
+    /* A refused access is retried every cycle until something changes: the last
+     * refusal is remembered with the state version (bumped by every change) */
+    uint64_t version;
+    uint64_t memo_version;
+    cache_acc memo_acc;
+    mem_access memo_out;
     int line_shift;       /* log2(line), or -1: the set index runs on every retry */
     uint32_t set_mask;    /* sets - 1 when a power of two, else 0                 */
     cache_stats st;
@@ -89,6 +95,7 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
         return NULL;
     }
     c->cfg = *k;
+    c->memo_version = UINT64_MAX;
     c->line_shift = (k->line & (k->line - 1)) ? -1 : __builtin_ctz(k->line);
     c->set_mask = (k->sets & (k->sets - 1)) ? 0 : k->sets - 1;
     c->nsec = k->line / k->sector;
@@ -402,8 +409,18 @@ static void plan_access(const cache *c, const cache_acc *a, plan *p)
     }
 }
 
+static int memo_hit(const cache *c, const cache_acc *a)
+{
+    const cache_acc *m = &c->memo_acc;
+    return c->memo_version == c->version && m->addr == a->addr && m->idx == a->idx &&
+           m->size == a->size && m->op == a->op && m->wpol == a->wpol && m->apol == a->apol &&
+           m->bypass == a->bypass;
+}
+
 mem_access cache_probe(const cache *c, const cache_acc *a)
 {
+    if (memo_hit(c, a))
+        return c->memo_out;
     plan p;
     plan_access(c, a, &p);
     return p.out;
@@ -474,13 +491,21 @@ static void ent_add(cache *c, uint32_t e, const cache_acc *a, const plan *p)
 
 mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done)
 {
+    *t_done = UINT64_MAX;
+    if (memo_hit(c, a)) {
+        c->st.resfail[c->memo_out - MA_CSF]++;
+        return c->memo_out;
+    }
     plan p;
     plan_access(c, a, &p);
-    *t_done = UINT64_MAX;
     if (mem_access_refused(p.out)) {
         c->st.resfail[p.out - MA_CSF]++;
+        c->memo_acc = *a;
+        c->memo_out = p.out;
+        c->memo_version = c->version;
         return p.out;
     }
+    c->version++;
     /* the port clock counts in 1/ports cycles */
     uint64_t now_x = now * c->cfg.ports;
     uint64_t ex = c->port_x > now_x ? c->port_x : now_x;
@@ -570,6 +595,7 @@ int cache_fill(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache_done_
 {
     if (e >= c->cfg.mshr_entries || c->mshr[c->ent[e].line] != e)
         return -1;
+    c->version++;
     uint32_t h = c->ent[e].line;
     sectors &= c->full;
     c->valid[h] |= sectors;
@@ -607,6 +633,7 @@ void cache_mq_pop(cache *c)
 {
     if (!c->mq_len)
         return;
+    c->version++;
     if (++c->mq_head == c->cfg.miss_queue)
         c->mq_head = 0;
     c->mq_len--;

@@ -2,8 +2,8 @@
  * the crossbars, the address mapping and the DRAM channels.
  *
  *   SM --access--> L1D / L1C / L1I --miss queue--> request crossbar (one input per SM)
- *      --> L2 bank input queue --> L2 (MSHR, miss queue) --> DRAM channel queue
- *   DRAM --return--> L2 fill --> reply queue --> reply crossbar --> L1 fill --> SM
+ *      --> L2 pipeline --> bank input queue --> L2 (MSHR, miss queue) --> DRAM channel
+ *   DRAM --return--> L2 fill --> reply queues --> reply crossbar --> L1 fill --> SM
  *
  * Clock domains. The SM side calls tick(c) every core cycle it simulates (it may jump
  * over idle cycles, using next_event). The interconnect, L2 and DRAM domains run
@@ -42,7 +42,7 @@
 #include "mem/repl.h"
 #include "ptx/ir.h"
 
-enum { D_ICNT, D_L2, D_DRAM, D__N };
+enum { D_ICNT, D_L2, D_DRAM, D__N, C_CORE = D__N };   /* clocks: the domains, then core */
 enum { L1D, L1C, L1I, L1__N };
 static const char *const l1_name[L1__N] = {"l1d", "l1c", "l1i"};
 
@@ -69,18 +69,25 @@ struct pkt {
 
 typedef struct {
     pkt *h, *t;
+    uint64_t ht;           /* the head's t_ready (UINT64_MAX: empty): polled every
+                              cycle, so kept here rather than read from the packet      */
     uint32_t n;
 } pq;
 
 typedef struct {
     mem_req *h, *t;
+    uint64_t ht;           /* the head's t_done (UINT64_MAX: empty)                     */
 } rq;
 
 enum { Q_HIT, Q_FILL };   /* an L2 bank's two reply queues: pipeline hits, fills */
 
 typedef struct {
     cache *c;
-    pq in;                 /* from the crossbar; t_ready in L2 cycles                   */
+    pq in;                 /* from the crossbar; t_ready in L2 cycles (arrival + the L2
+                              pipeline latency)                                         */
+    pkt *unready;          /* first entry of `in` still in the pipeline                 */
+    uint32_t n_wait;       /* entries through the pipeline, waiting for the bank: the
+                              input queue proper (l2.in_queue bounds it)                */
     pq out[2];             /* replies; t_ready in interconnect cycles                   */
     pq ret;                /* DRAM returns; t_ready in L2 cycles                        */
     uint64_t next;         /* next L2 cycle with work (lower bound)                     */
@@ -90,12 +97,14 @@ typedef struct {
     l2bank *b;
     dram *ch;
     uint64_t next;         /* next DRAM cycle with work (lower bound)                   */
+    uint64_t out_t;        /* earliest head of its banks' reply queues (UINT64_MAX: none) */
     uint32_t rr;           /* reply injection: bank served last                         */
 } part;
 
 typedef struct {
     cache *l1[L1__N];
     rq done[L1__N + 1];    /* hits of each L1 (t_done monotonic), then replies          */
+    uint64_t done_t;       /* the earliest of their heads' t_done (pop_done's fast path) */
     uint32_t rr;           /* miss-queue injection: L1 served last                      */
     uint64_t head_t[L1__N];/* interconnect cycle each L1's oldest miss record may
                               leave (UINT64_MAX: empty); converted once per record     */
@@ -105,17 +114,24 @@ typedef struct {
 typedef struct {
     memsys base;
     uint32_t n_sm, n_part, n_bank, l2_line;
-    uint64_t f_core, f[D__N];
+    uint64_t f_core, f[D__N + 1];   /* MHz; f[C_CORE] == f_core                       */
+    /* clock conversions, cycle t of clock a -> clock b: t x p[a][b] / q[a][b] with the
+     * fraction reduced, q as a multiply-shift divider (requests cross clocks often) */
+    uint64_t cp[D__N + 1][D__N + 1];
+    amap_div cq[D__N + 1][D__N + 1];
     uint64_t k[D__N];      /* last cycle run, per domain                                */
     uint64_t wake[D__N];   /* next cycle that may have work, per domain                 */
     uint64_t now;          /* last core cycle ticked                                    */
     int ticked;
+    int exhaustive;        /* run every cycle of every domain (tests of the wake bounds) */
     smside *sm;
+    uint64_t *inj_set;     /* SMs with miss records queued                              */
     part *pt;
     icnt *req, *rep;
     addrmap am;
+    amap_div div_l2line, div_nbank;
     uint8_t wpol_global, wpol_local, apol_l1, wpol_l2, apol_l2;
-    uint32_t header, atom_lat, dram_lat, in_cap, out_cap;
+    uint32_t header, atom_lat, dram_lat, in_cap, out_cap, l2_pipe;
     pkt *free;
     pkt **chunks;
     uint32_t n_chunks, cap_chunks;
@@ -125,11 +141,31 @@ typedef struct {
 } det;
 
 /* ---- time ------------------------------------------------------------------------------ */
-static uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
-/* First cycle of clock `to` at or after cycle t of clock `from`. */
-static uint64_t at_or_after(uint64_t t, uint64_t from, uint64_t to) { return ceil_div(t * to, from); }
-/* First cycle of clock `to` strictly after cycle t of clock `from`. */
-static uint64_t after(uint64_t t, uint64_t from, uint64_t to) { return t * to / from + 1; }
+/* Last cycle of clock b at or before cycle t of clock a. */
+static uint64_t conv_floor(const det *m, int a, int b, uint64_t t)
+{
+    return amap_div_q(&m->cq[a][b], t * m->cp[a][b]);
+}
+
+/* First cycle of clock b at or after cycle t of clock a. */
+static uint64_t at_or_after(const det *m, int a, int b, uint64_t t)
+{
+    uint64_t x = t * m->cp[a][b], q = amap_div_q(&m->cq[a][b], x);
+    return q + (q * m->cq[a][b].d != x);
+}
+
+/* First cycle of clock b strictly after cycle t of clock a. */
+static uint64_t after(const det *m, int a, int b, uint64_t t) { return conv_floor(m, a, b, t) + 1; }
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
 
 static void poke(det *m, int d, uint64_t t)
 {
@@ -181,13 +217,22 @@ static void pkt_free(det *m, pkt *p)
     m->pkts_live--;
 }
 
+static void pq_init(pq *q)
+{
+    memset(q, 0, sizeof *q);
+    q->ht = UINT64_MAX;
+}
+
+/* p->t_ready is set by the caller first */
 static void pq_push(pq *q, pkt *p)
 {
     p->next = NULL;
-    if (q->t)
+    if (q->t) {
         q->t->next = p;
-    else
+    } else {
         q->h = p;
+        q->ht = p->t_ready;
+    }
     q->t = p;
     q->n++;
 }
@@ -196,20 +241,59 @@ static pkt *pq_pop(pq *q)
 {
     pkt *p = q->h;
     q->h = p->next;
-    if (!q->h)
+    if (q->h) {
+        q->ht = q->h->t_ready;
+    } else {
         q->t = NULL;
+        q->ht = UINT64_MAX;
+    }
     q->n--;
     p->next = NULL;
     return p;
 }
 
-static void rq_push(rq *q, mem_req *r)
+static void bit_set(uint64_t *b, uint32_t i) { b[i / 64] |= 1ull << (i % 64); }
+static void bit_clr(uint64_t *b, uint32_t i) { b[i / 64] &= ~(1ull << (i % 64)); }
+
+/* First set bit >= from in [0, n), or n. */
+static inline uint32_t next_bit(const uint64_t *b, uint32_t n, uint32_t from)
 {
+    if (n <= 64) {        /* the common case: one word */
+        uint64_t x = from < 64 ? b[0] >> from : 0;
+        return x ? from + (uint32_t)__builtin_ctzll(x) : n;
+    }
+    while (from < n) {
+        uint64_t x = b[from / 64] >> (from % 64);
+        if (x) {
+            from += (uint32_t)__builtin_ctzll(x);
+            return from < n ? from : n;
+        }
+        from = (from / 64 + 1) * 64;
+    }
+    return n;
+}
+
+/* Counts the input-queue entries of b that are through the pipeline by L2 cycle t. */
+static void in_settle(l2bank *b, uint64_t t)
+{
+    while (b->unready && b->unready->t_ready <= t) {
+        b->n_wait++;
+        b->unready = b->unready->next;
+    }
+}
+
+/* r->t_done is set by the caller first; *min tracks the earliest head of a group */
+static void rq_push(rq *q, mem_req *r, uint64_t *min)
+{
+    if (r->t_done < *min)
+        *min = r->t_done;
     r->next = NULL;
-    if (q->t)
+    if (q->t) {
         q->t->next = r;
-    else
+    } else {
         q->h = r;
+        q->ht = r->t_done;
+    }
     q->t = r;
 }
 
@@ -348,16 +432,26 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->n_part = cfg->dram.channels;
     m->n_bank = cfg->l2.banks;
     m->l2_line = cfg->l2.line;
+    m->div_l2line = amap_div_make(m->l2_line);
+    m->div_nbank = amap_div_make(m->n_bank);
     m->f_core = cfg->gpu.core_mhz;
     m->f[D_ICNT] = cfg->icnt.mhz;
     m->f[D_L2] = cfg->l2.mhz;
     m->f[D_DRAM] = cfg->gpu.mem_mhz;
+    m->f[C_CORE] = m->f_core;
+    for (int a = 0; a <= D__N; a++)
+        for (int b = 0; b <= D__N; b++) {
+            uint64_t g = gcd(m->f[a], m->f[b]);
+            m->cp[a][b] = m->f[b] / g;
+            m->cq[a][b] = amap_div_make(m->f[a] / g);
+        }
     for (int d = 0; d < D__N; d++)
         m->wake[d] = UINT64_MAX;
     m->header = cfg->icnt.header;
     m->atom_lat = cfg->l2.atomic_latency;
     m->dram_lat = cfg->dram.latency;
     m->in_cap = cfg->l2.in_queue;
+    m->l2_pipe = cfg->l2.pipeline;
     m->out_cap = cfg->l2.out_queue;
     policy(cfg->l1d.global_store, "", 0, &m->wpol_global, err, sizeof err);
     policy(cfg->l1d.local_store, "", 0, &m->wpol_local, err, sizeof err);
@@ -371,10 +465,14 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     lvl_keys lk[4] = {LVL_KEYS(cfg, l1d), LVL_KEYS(cfg, l1c), LVL_KEYS(cfg, l1i), LVL_KEYS(cfg, l2)};
     m->sm = calloc(n_sm, sizeof *m->sm);
     m->pt = calloc(m->n_part, sizeof *m->pt);
-    if (!m->sm || !m->pt)
+    m->inj_set = calloc((n_sm + 63) / 64, sizeof *m->inj_set);
+    if (!m->sm || !m->pt || !m->inj_set)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++) {
         m->sm[s].inj = UINT64_MAX;
+        m->sm[s].done_t = UINT64_MAX;
+        for (int i = 0; i <= L1__N; i++)
+            m->sm[s].done[i].ht = UINT64_MAX;
         for (int l = 0; l < L1__N; l++)
             m->sm[s].head_t[l] = UINT64_MAX;
     }
@@ -397,6 +495,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
         pt->next = UINT64_MAX;
+        pt->out_t = UINT64_MAX;
         if (!(pt->ch = dram_create(&dc, err, sizeof err)) ||
             !(pt->b = calloc(m->n_bank, sizeof *pt->b)))
             goto fail;
@@ -406,6 +505,10 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             lvl_cfg(&lk[3], "l2", cfg->sim.seed ^ (0x4c32ull << 32 | (uint64_t)p << 8 | b), &cc[3],
                     err, sizeof err);
             pt->b[b].next = UINT64_MAX;
+            pq_init(&pt->b[b].in);
+            pq_init(&pt->b[b].out[0]);
+            pq_init(&pt->b[b].out[1]);
+            pq_init(&pt->b[b].ret);
             if (!(pt->b[b].c = cache_create(&cc[3], err, sizeof err)))
                 goto fail;
         }
@@ -448,6 +551,7 @@ static void det_destroy(memsys *ms)
         free(m->chunks[i]);
     free(m->chunks);
     free(m->sm);
+    free(m->inj_set);
     free(m->pt);
     free(m);
 }
@@ -517,13 +621,14 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     m->outstanding++;
     if (t_done != UINT64_MAX) {
         r->t_done = t_done;
-        rq_push(&s->done[l], r);
+        rq_push(&s->done[l], r, &s->done_t);
     }
     if (!before && cache_mq_len(s->l1[l])) {
-        uint64_t t = at_or_after(cache_mq_head(s->l1[l])->t_ready, m->f_core, m->f[D_ICNT]);
+        uint64_t t = at_or_after(m, C_CORE, D_ICNT, cache_mq_head(s->l1[l])->t_ready);
         s->head_t[l] = t;
         if (t < s->inj)
             s->inj = t;
+        bit_set(m->inj_set, r->sm);
         poke(m, D_ICNT, t);
     }
     return out;
@@ -535,14 +640,16 @@ static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
     if (sm >= m->n_sm)
         return NULL;
     smside *s = &m->sm[sm];
+    if (s->done_t > cycle)
+        return NULL;      /* the SM asks every cycle; usually nothing is due */
     int best = -1;
     uint64_t bt = UINT64_MAX;
     /* replies first on a tie, then L1D, L1C, L1I hits */
     static const int order[L1__N + 1] = {L1__N, L1D, L1C, L1I};
     for (int i = 0; i < L1__N + 1; i++) {
-        const mem_req *r = s->done[order[i]].h;
-        if (r && r->t_done <= cycle && r->t_done < bt) {
-            bt = r->t_done;
+        uint64_t t = s->done[order[i]].ht;
+        if (t <= cycle && t < bt) {
+            bt = t;
             best = order[i];
         }
     }
@@ -551,8 +658,16 @@ static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
     rq *q = &s->done[best];
     mem_req *r = q->h;
     q->h = r->next;
-    if (!q->h)
+    if (q->h) {
+        q->ht = q->h->t_done;
+    } else {
         q->t = NULL;
+        q->ht = UINT64_MAX;
+    }
+    s->done_t = UINT64_MAX;
+    for (int i = 0; i <= L1__N; i++)
+        if (s->done[i].ht < s->done_t)
+            s->done_t = s->done[i].ht;
     r->next = NULL;
     m->outstanding--;
     if (r->kind < 4) {
@@ -577,22 +692,23 @@ static uint32_t rep_bytes(const det *m, const pkt *p)
 
 static void fill_done(void *ctx, void *tok, uint64_t t)
 {
+    smside *sm = ctx;
     mem_req *r = tok;
     r->t_done = t;
-    rq_push(ctx, r);
+    rq_push(&sm->done[L1__N], r, &sm->done_t);
 }
 
 /* A reply reaches SM s at interconnect cycle k. */
 static void sm_reply(det *m, uint32_t s, pkt *p, uint64_t k)
 {
-    uint64_t t = at_or_after(k, m->f[D_ICNT], m->f_core);
+    uint64_t t = at_or_after(m, D_ICNT, C_CORE, k);
     smside *sm = &m->sm[s];
     if (p->type == CM_FETCH) {
-        cache_fill(sm->l1[p->l1], p->mshr, p->sectors, t, fill_done, &sm->done[L1__N]);
+        cache_fill(sm->l1[p->l1], p->mshr, p->sectors, t, fill_done, sm);
     } else if (p->tok) {
         mem_req *r = p->tok;
         r->t_done = t;
-        rq_push(&sm->done[L1__N], r);
+        rq_push(&sm->done[L1__N], r, &sm->done_t);
     }
     pkt_free(m, p);
 }
@@ -624,19 +740,21 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         p->l1 = (uint8_t)l;
         addrmap_loc loc;
         addrmap_map(&m->am, p->addr, &loc);
-        uint64_t ln = loc.local / m->l2_line;
+        uint64_t ln = amap_div_q(&m->div_l2line, loc.local), lb = amap_div_q(&m->div_nbank, ln);
         p->part = (uint16_t)loc.part;
-        p->bank = (uint8_t)(ln % m->n_bank);
-        p->idx = ln / m->n_bank * m->l2_line;
+        p->bank = (uint8_t)(ln - lb * m->n_bank);
+        p->idx = lb * m->l2_line;
         icnt_push(m->req, &p->m, s, loc.part, bytes, k, k);
         cache_mq_pop(sm->l1[l]);
         sm->rr = l;
         h = cache_mq_head(sm->l1[l]);
-        sm->head_t[l] = h ? at_or_after(h->t_ready, m->f_core, m->f[D_ICNT]) : UINT64_MAX;
+        sm->head_t[l] = h ? at_or_after(m, C_CORE, D_ICNT, h->t_ready) : UINT64_MAX;
         sm->inj = UINT64_MAX;
         for (int i = 0; i < L1__N; i++)
             if (sm->head_t[i] < sm->inj)
                 sm->inj = sm->head_t[i];
+        if (sm->inj == UINT64_MAX)
+            bit_clr(m->inj_set, s);
         return 1;
     }
     return 0;
@@ -645,24 +763,34 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
 static int run_icnt(det *m, uint64_t k)
 {
     int did = 0;
-    for (uint32_t s = 0; s < m->n_sm; s++) {
+    /* only the ports with traffic */
+    for (uint32_t s = icnt_next_out(m->rep, 0); s < m->n_sm; s = icnt_next_out(m->rep, s + 1)) {
         icnt_msg *msg;
         while ((msg = icnt_pop(m->rep, s, k)) != NULL) {
             sm_reply(m, s, PKT_OF_MSG(msg), k);
             did = 1;
         }
+    }
+    for (uint32_t s = next_bit(m->inj_set, m->n_sm, 0); s < m->n_sm;
+         s = next_bit(m->inj_set, m->n_sm, s + 1))
         if (m->sm[s].inj <= k)
             did |= sm_inject(m, s, k);
-    }
+    uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
         icnt_msg *msg = icnt_peek(m->req, p, k);
         if (msg) {
             l2bank *b = &pt->b[PKT_OF_MSG(msg)->bank];
-            if (b->in.n < m->in_cap) {
+            /* the pipeline always accepts; the queue after it is bounded */
+            if (lk == UINT64_MAX)
+                lk = conv_floor(m, D_ICNT, D_L2, k);
+            in_settle(b, lk);
+            if (b->n_wait < m->in_cap) {
                 pkt *q = PKT_OF_MSG(icnt_pop(m->req, p, k));
-                q->t_ready = after(k, m->f[D_ICNT], m->f[D_L2]);
+                q->t_ready = after(m, D_ICNT, D_L2, k) + m->l2_pipe;
                 pq_push(&b->in, q);
+                if (!b->unready)
+                    b->unready = q;
                 if (q->t_ready < b->next)
                     b->next = q->t_ready;
                 poke(m, D_L2, q->t_ready);
@@ -670,10 +798,12 @@ static int run_icnt(det *m, uint64_t k)
             }
         }
         /* one reply into the reply crossbar, round-robin over the banks' queues */
-        for (uint32_t j = 1; j <= 2 * m->n_bank; j++) {
-            uint32_t x = (pt->rr + j) % (2 * m->n_bank);
+        const uint32_t nq = 2 * m->n_bank;
+        for (uint32_t j = 1, x = pt->rr; pt->out_t <= k && j <= nq; j++) {
+            if (++x == nq)
+                x = 0;
             pq *q = &pt->b[x / 2].out[x % 2];
-            if (!q->h || q->h->t_ready > k)
+            if (q->ht > k)
                 continue;
             uint32_t bytes = rep_bytes(m, q->h);
             if (!icnt_can_push(m->rep, p, bytes))
@@ -681,6 +811,11 @@ static int run_icnt(det *m, uint64_t k)
             pkt *r = pq_pop(q);
             icnt_push(m->rep, &r->m, p, r->sm, bytes, k, k);
             pt->rr = x;
+            pt->out_t = UINT64_MAX;
+            for (uint32_t i = 0; i < m->n_bank; i++)
+                for (int h = 0; h < 2; h++)
+                    if (pt->b[i].out[h].ht < pt->out_t)
+                        pt->out_t = pt->b[i].out[h].ht;
             did = 1;
             break;
         }
@@ -695,16 +830,13 @@ static uint64_t wake_icnt(const det *m, uint64_t k)
     uint64_t w = icnt_next(m->req, k), t = icnt_next(m->rep, k);
     if (t < w)
         w = t;
-    for (uint32_t s = 0; s < m->n_sm; s++)
+    for (uint32_t s = next_bit(m->inj_set, m->n_sm, 0); s < m->n_sm;
+         s = next_bit(m->inj_set, m->n_sm, s + 1))
         if (m->sm[s].inj < w)
             w = m->sm[s].inj;
     for (uint32_t p = 0; p < m->n_part; p++)
-        for (uint32_t b = 0; b < m->n_bank; b++)
-            for (int i = 0; i < 2; i++) {
-                const pkt *h = m->pt[p].b[b].out[i].h;
-                if (h && h->t_ready < w)
-                    w = h->t_ready;
-            }
+        if (m->pt[p].out_t < w)
+            w = m->pt[p].out_t;
     return w <= k ? k + 1 : w;
 }
 
@@ -712,7 +844,6 @@ static uint64_t wake_icnt(const det *m, uint64_t k)
 typedef struct {
     det *m;
     l2bank *b;
-    uint64_t k;
 } l2ctx;
 
 /* Reply for the L1's packet q, its data ready at L2 cycle t. */
@@ -724,8 +855,10 @@ static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
     }
     if (q->type == CM_ATOMIC)
         t += m->atom_lat;
-    q->t_ready = after(t, m->f[D_L2], m->f[D_ICNT]);
+    q->t_ready = after(m, D_L2, D_ICNT, t);
     pq_push(&b->out[fill ? Q_FILL : Q_HIT], q);
+    if (q->t_ready < m->pt[q->part].out_t)
+        m->pt[q->part].out_t = q->t_ready;
     poke(m, D_ICNT, q->t_ready);
 }
 
@@ -739,10 +872,10 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
 {
     int did = 0;
     /* 1. one DRAM return */
-    if (b->ret.h && b->ret.h->t_ready <= k) {
+    if (b->ret.ht <= k) {
         pkt *r = pq_pop(&b->ret);
         if (r->type == CM_FETCH) {
-            l2ctx c = {m, b, k};
+            l2ctx c = {m, b};
             cache_fill(b->c, r->mshr, r->sectors, k, l2_fill_done, &c);
         } else if (r->tok) {
             l2_reply(m, b, r->tok, k, 1);   /* a request the L2 sent past itself */
@@ -752,10 +885,11 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
     }
     /* 2. accesses, in order: a refused head blocks the queue */
     const cache_cfg *cc = cache_config(b->c);
+    in_settle(b, k);
     for (uint32_t n = 0; n < cc->ports; n++) {
-        pkt *q = b->in.h;
-        if (!q || q->t_ready > k)
+        if (b->in.ht > k)
             break;
+        pkt *q = b->in.h;
         if (q->type != CM_WRITEBACK && b->out[Q_HIT].n + b->out[Q_FILL].n >= m->out_cap)
             break;
         cache_acc a = {.addr = q->addr, .idx = q->idx, .size = q->size, .tok = q};
@@ -777,6 +911,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
         if (mem_access_refused(out))
             break;
         pq_pop(&b->in);
+        b->n_wait--;
         if (t_done != UINT64_MAX)
             l2_reply(m, b, q, t_done, 0);
         did = 1;
@@ -799,7 +934,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
             r->d.row = loc.row;
             r->d.bytes = r->size;
             r->d.write = r->type == CM_WRITE || r->type == CM_WRITEBACK;
-            uint64_t ready = after(k, m->f[D_L2], m->f[D_DRAM]);
+            uint64_t ready = after(m, D_L2, D_DRAM, k);
             dram_push(pt->ch, &r->d, m->k[D_DRAM], ready);
             cache_mq_pop(b->c);
             if (ready < pt->next)
@@ -811,18 +946,14 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
     return did;
 }
 
-static uint64_t bank_next(const det *m, const part *pt, const l2bank *b, uint64_t k)
+static uint64_t bank_next(const l2bank *b, uint64_t k)
 {
-    (void)m;
-    uint64_t w = UINT64_MAX;
-    if (b->ret.h)
-        w = b->ret.h->t_ready;
-    if (b->in.h && b->in.h->t_ready < w)
-        w = b->in.h->t_ready;
+    uint64_t w = b->ret.ht;
+    if (b->in.ht < w)
+        w = b->in.ht;
     const cache_miss *h = cache_mq_head(b->c);
     if (h && h->t_ready < w)
         w = h->t_ready;
-    (void)pt;
     return w <= k ? k + 1 : w;
 }
 
@@ -834,9 +965,9 @@ static int run_l2(det *m, uint64_t k)
         part *pt = &m->pt[p];
         for (uint32_t i = 0; i < m->n_bank; i++) {
             l2bank *b = &pt->b[i];
-            if (b->next <= k) {
+            if (b->next <= k || m->exhaustive) {
                 did |= run_bank(m, pt, b, k);
-                b->next = bank_next(m, pt, b, k);
+                b->next = bank_next(b, k);
             }
             if (b->next < w)
                 w = b->next;
@@ -853,8 +984,9 @@ static int run_dram(det *m, uint64_t k)
     uint64_t w = UINT64_MAX;
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
-        if (pt->next <= k) {
-            did |= dram_cycle(pt->ch, k);
+        if (pt->next <= k || m->exhaustive) {
+            int cmd = dram_cycle(pt->ch, k);
+            did |= cmd;
             dram_req *d;
             while ((d = dram_pop(pt->ch, k)) != NULL) {
                 pkt *r = PKT_OF_DREQ(d);
@@ -864,14 +996,15 @@ static int run_dram(det *m, uint64_t k)
                     continue;
                 }
                 uint64_t t = d->t_done + (d->write ? 0 : m->dram_lat);
-                r->t_ready = after(t, m->f[D_DRAM], m->f[D_L2]);
+                r->t_ready = after(m, D_DRAM, D_L2, t);
                 l2bank *b = &pt->b[r->bank];
                 pq_push(&b->ret, r);
                 if (r->t_ready < b->next)
                     b->next = r->t_ready;
                 poke(m, D_L2, r->t_ready);
             }
-            pt->next = dram_next(pt->ch, k);
+            /* as for the interconnect: exact only after an idle cycle */
+            pt->next = cmd ? k + 1 : dram_next(pt->ch, k);
         }
         if (pt->next < w)
             w = pt->next;
@@ -910,8 +1043,15 @@ static int det_tick(memsys *ms, uint64_t cycle)
         m->k[d] = k;
         switch (d) {
         case D_ICNT:
-            did |= run_icnt(m, k);
-            m->wake[D_ICNT] = wake_icnt(m, k);
+            /* after a cycle that did something, the next cycle is a valid lower bound
+             * (and usually busy too); the exact bound is worth computing after an
+             * idle one */
+            if (run_icnt(m, k)) {
+                did = 1;
+                m->wake[D_ICNT] = k + 1;
+            } else {
+                m->wake[D_ICNT] = wake_icnt(m, k);
+            }
             break;
         case D_L2:
             did |= run_l2(m, k);
@@ -920,6 +1060,8 @@ static int det_tick(memsys *ms, uint64_t cycle)
             did |= run_dram(m, k);
             break;
         }
+        if (m->exhaustive && m->wake[d] != UINT64_MAX)
+            m->wake[d] = k + 1;
     }
     return did;
 }
@@ -929,14 +1071,11 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
     const det *m = (const det *)ms;
     uint64_t next = UINT64_MAX;
     for (uint32_t s = 0; s < m->n_sm; s++)
-        for (int i = 0; i <= L1__N; i++) {
-            const mem_req *r = m->sm[s].done[i].h;
-            if (r && r->t_done < next)
-                next = r->t_done;
-        }
+        if (m->sm[s].done_t < next)
+            next = m->sm[s].done_t;
     for (int d = 0; d < D__N; d++)
         if (m->wake[d] != UINT64_MAX) {
-            uint64_t c = at_or_after(m->wake[d], m->f[d], m->f_core);
+            uint64_t c = at_or_after(m, d, C_CORE, m->wake[d]);
             if (c < next)
                 next = c;
         }
@@ -959,34 +1098,32 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
     if (sm >= m->n_sm)
         return UINT64_MAX;
     const smside *s = &m->sm[sm];
-    uint64_t next = UINT64_MAX, fi = m->f[D_ICNT];
-    for (int i = 0; i <= L1__N; i++)
-        if (s->done[i].h && s->done[i].h->t_done < next)
-            next = s->done[i].h->t_done;
+    uint64_t next = UINT64_MAX;
+    next = s->done_t;
     uint64_t w = m->wake[D_ICNT], l2 = m->wake[D_L2];
     if (m->wake[D_DRAM] != UINT64_MAX) {
-        uint64_t t = after(m->wake[D_DRAM], m->f[D_DRAM], m->f[D_L2]);
+        uint64_t t = after(m, D_DRAM, D_L2, m->wake[D_DRAM]);
         if (t < l2)
             l2 = t;
     }
     if (l2 != UINT64_MAX) {
-        uint64_t t = after(l2, m->f[D_L2], fi);
+        uint64_t t = after(m, D_L2, D_ICNT, l2);
         if (t < w)
             w = t;
     }
     if (w != UINT64_MAX) {
-        uint64_t t = at_or_after(w + icnt_latency(m->rep) + 1, fi, m->f_core);
+        uint64_t t = at_or_after(m, D_ICNT, C_CORE, w + icnt_latency(m->rep) + 1);
         const icnt_msg *h = icnt_out_head(m->rep, sm);
         if (h && h->t_arr < UINT64_MAX) {
-            uint64_t a = at_or_after(h->t_arr > w ? h->t_arr : w, fi, m->f_core);
+            uint64_t a = at_or_after(m, D_ICNT, C_CORE, h->t_arr > w ? h->t_arr : w);
             if (a < t)
                 t = a;
         }
         for (int l = 0; l < L1__N; l++) {
             const cache_miss *q = cache_mq_head(s->l1[l]);
             if (q) {
-                uint64_t a = at_or_after(q->t_ready, m->f_core, fi);
-                a = at_or_after(a > w ? a : w, fi, m->f_core);
+                uint64_t a = at_or_after(m, C_CORE, D_ICNT, q->t_ready);
+                a = at_or_after(m, D_ICNT, C_CORE, a > w ? a : w);
                 if (a < t)
                     t = a;
             }
@@ -997,6 +1134,12 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
     if (next == UINT64_MAX)
         return next;
     return next <= cycle ? cycle + 1 : next;
+}
+
+void mem_detailed_exhaustive(memsys *ms, int on)
+{
+    det *m = (det *)ms;
+    m->exhaustive = on;
 }
 
 static int det_busy(const memsys *ms) { return ((const det *)ms)->outstanding != 0; }

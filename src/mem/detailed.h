@@ -19,4 +19,9 @@ extern const mem_model mem_model_detailed;
  * it fails, since mem_model.create has no error channel. */
 int mem_detailed_check(const ws_config *cfg, char *err, size_t n);
 
+/* Tests only: on, every cycle of every clock domain runs while anything is in flight,
+ * instead of only the cycles the components' next-event bounds name. Results must not
+ * change: that checks the bounds. m must be a "detailed" memsys. */
+void mem_detailed_exhaustive(memsys *m, int on);
+
 #endif

@@ -5,18 +5,23 @@
 #include <string.h>
 
 typedef struct {
-    uint8_t open;
-    uint32_t row;
     uint64_t t_act;           /* earliest ACT                                       */
     uint64_t t_pre;           /* earliest PRE                                       */
     uint64_t t_col;           /* earliest RD/WR (ACT + tRCD)                        */
+    uint64_t head_arr, head_seq;   /* its oldest request's (scanned every cycle:
+                                      kept here rather than read from the request) */
+    uint32_t row, head_row;
     uint32_t hits;            /* queued requests for the open row                   */
+    uint8_t open;
+    dram_req *qh, *qt;        /* its queued requests, in arrival order              */
 } bank;
 
 struct dram {
     dram_cfg cfg;
     bank *bk;
-    dram_req *qh, *qt;        /* waiting, in arrival order                          */
+    uint64_t busy_banks;      /* banks with queued requests                         */
+    uint64_t hit_banks;       /* banks with queued requests for their open row      */
+    uint64_t seq;
     uint32_t qn;
     dram_req *dh, *dt;        /* issued, in completion order                        */
     uint32_t dn;
@@ -28,6 +33,7 @@ struct dram {
     uint64_t t_ref;           /* next refresh due                                   */
     uint64_t ref_until;       /* refresh in progress until                          */
     uint32_t min_burst;       /* cycles of one burst                                */
+    int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
     dram_stats st;
 };
 
@@ -62,6 +68,9 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     }
     d->cfg = *cfg;
     d->min_burst = cfg->burst_len / cfg->beats_per_clk;
+    uint32_t per = cfg->bus_bytes * cfg->beats_per_clk;
+    d->per_shift = per & (per - 1) ? -1 : __builtin_ctz(per);
+    d->mb_shift = d->min_burst & (d->min_burst - 1) ? -1 : __builtin_ctz(d->min_burst);
     d->t_ref = cfg->tREFI ? cfg->tREFI : UINT64_MAX;
     return d;
 }
@@ -77,9 +86,10 @@ void dram_destroy(dram *d)
 uint32_t dram_burst_cycles(const dram *d, uint32_t bytes)
 {
     uint32_t per = d->cfg.bus_bytes * d->cfg.beats_per_clk;
-    uint32_t c = (bytes + per - 1) / per;
+    uint32_t c = d->per_shift >= 0 ? (bytes + per - 1) >> d->per_shift : (bytes + per - 1) / per;
     /* whole bursts */
-    c = (c + d->min_burst - 1) / d->min_burst * d->min_burst;
+    c = d->mb_shift >= 0 ? (c + d->min_burst - 1) >> d->mb_shift << d->mb_shift
+                         : (c + d->min_burst - 1) / d->min_burst * d->min_burst;
     return c ? c : d->min_burst;
 }
 
@@ -93,16 +103,24 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     r->next = NULL;
     r->t_arr = ready > now ? ready : now;
     r->act = 0;
+    r->seq = d->seq++;
     r->bank %= d->cfg.banks;
-    if (d->qt)
-        d->qt->next = r;
-    else
-        d->qh = r;
-    d->qt = r;
-    d->qn++;
     bank *b = &d->bk[r->bank];
-    if (b->open && b->row == r->row)
+    if (b->qt) {
+        b->qt->next = r;
+    } else {
+        b->qh = r;
+        b->head_arr = r->t_arr;
+        b->head_seq = r->seq;
+        b->head_row = r->row;
+    }
+    b->qt = r;
+    d->busy_banks |= 1ull << r->bank;
+    d->qn++;
+    if (b->open && b->row == r->row) {
         b->hits++;
+        d->hit_banks |= 1ull << r->bank;
+    }
 }
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -133,6 +151,14 @@ static uint64_t row_time(const dram *d, const dram_req *r)
     return max64(max64(b->t_act, d->t_act_any), max64(r->t_arr, d->ref_until));
 }
 
+/* row_time() of bank k's oldest request, from the bank alone */
+static uint64_t head_row_time(const dram *d, const bank *b)
+{
+    if (b->open)
+        return max64(b->t_pre, b->head_arr);
+    return max64(max64(b->t_act, d->t_act_any), max64(b->head_arr, d->ref_until));
+}
+
 static int row_hit(const dram *d, const dram_req *r)
 {
     const bank *b = &d->bk[r->bank];
@@ -141,16 +167,25 @@ static int row_hit(const dram *d, const dram_req *r)
 
 static void issue_col(dram *d, dram_req *r, dram_req *prev, uint64_t now)
 {
-    /* unlink */
-    if (prev)
-        prev->next = r->next;
-    else
-        d->qh = r->next;
-    if (d->qt == r)
-        d->qt = prev;
-    d->qn--;
     bank *b = &d->bk[r->bank];
-    b->hits--;
+    /* unlink from its bank */
+    if (prev) {
+        prev->next = r->next;
+    } else {
+        b->qh = r->next;
+        if (b->qh) {
+            b->head_arr = b->qh->t_arr;
+            b->head_seq = b->qh->seq;
+            b->head_row = b->qh->row;
+        }
+    }
+    if (b->qt == r)
+        b->qt = prev;
+    if (!b->qh)
+        d->busy_banks &= ~(1ull << r->bank);
+    d->qn--;
+    if (!--b->hits)
+        d->hit_banks &= ~(1ull << r->bank);
     uint32_t B = dram_burst_cycles(d, r->bytes);
     uint64_t start = now + (r->write ? d->cfg.tWL : d->cfg.tCL);
     r->t_issue = now;
@@ -190,8 +225,10 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
     b->t_act = now + d->cfg.tRC;
     d->t_act_any = now + d->cfg.tRRD;
     b->hits = 0;
-    for (dram_req *q = d->qh; q; q = q->next)
-        b->hits += q->bank == r->bank && q->row == r->row;
+    for (dram_req *q = b->qh; q; q = q->next)
+        b->hits += q->row == r->row;
+    if (b->hits)
+        d->hit_banks |= 1ull << r->bank;
     r->act = 1;
     d->st.acts++;
 }
@@ -201,6 +238,7 @@ static void do_pre(dram *d, uint32_t k, uint64_t now)
     bank *b = &d->bk[k];
     b->open = 0;
     b->hits = 0;
+    d->hit_banks &= ~(1ull << k);
     b->t_act = max64(b->t_act, now + d->cfg.tRP);
     d->st.pres++;
 }
@@ -239,10 +277,20 @@ int dram_cycle(dram *d, uint64_t now)
         refresh(d, now);
         return 0;        /* housekeeping, not progress (the deadlock watchdog) */
     }
-    if (!d->qh)
+    if (!d->qn)
         return 0;
     if (d->cfg.sched == DRAM_FIFO) {
-        dram_req *r = d->qh;
+        /* the oldest request overall: the bank head with the lowest sequence number */
+        uint32_t kb = 0;
+        uint64_t seq = UINT64_MAX;
+        for (uint64_t m = d->busy_banks; m; m &= m - 1) {
+            uint32_t k = (uint32_t)__builtin_ctzll(m);
+            if (d->bk[k].head_seq < seq) {
+                seq = d->bk[k].head_seq;
+                kb = k;
+            }
+        }
+        dram_req *r = d->bk[kb].qh;
         if (r->t_arr > now)
             return 0;
         if (row_hit(d, r)) {
@@ -260,32 +308,44 @@ int dram_cycle(dram *d, uint64_t now)
         return 1;
     }
     /* FR-FCFS: the oldest row hit whose column command can issue ... */
-    dram_req *prev = NULL;
-    for (dram_req *r = d->qh; r; prev = r, r = r->next)
-        if (r->t_arr <= now && row_hit(d, r) && col_time(d, r) <= now) {
-            issue_col(d, r, prev, now);
-            return 1;
-        }
-    /* ... else a row command for the oldest request of a bank; a bank with queued hits
-     * for its open row is not precharged */
-    uint64_t claimed = 0;
-    for (dram_req *r = d->qh; r; r = r->next) {
-        if (r->t_arr > now)
+    dram_req *best = NULL, *best_prev = NULL;
+    for (uint64_t m = d->hit_banks; m; m &= m - 1) {
+        const bank *b = &d->bk[__builtin_ctzll(m)];
+        if (b->t_col > now)
             continue;
-        uint64_t bit = 1ull << r->bank;
-        if (claimed & bit)
-            continue;
-        claimed |= bit;
-        bank *b = &d->bk[r->bank];
-        if (row_hit(d, r) || (b->open && b->hits) || row_time(d, r) > now)
-            continue;
-        if (b->open)
-            do_pre(d, r->bank, now);
-        else
-            do_act(d, r, now);
+        dram_req *prev = NULL;
+        for (dram_req *r = b->qh; r && r->t_arr <= now; prev = r, r = r->next)
+            if (r->row == b->row && col_time(d, r) <= now) {
+                if (!best || r->seq < best->seq) {
+                    best = r;
+                    best_prev = prev;
+                }
+                break;
+            }
+    }
+    if (best) {
+        issue_col(d, best, best_prev, now);
         return 1;
     }
-    return 0;
+    /* ... else a row command for the oldest request of a bank, the oldest such bank
+     * first; a bank with queued hits for its open row is not precharged */
+    uint32_t kb = 0;
+    uint64_t seq = UINT64_MAX;
+    for (uint64_t m = d->busy_banks & ~d->hit_banks; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctzll(m);
+        const bank *b = &d->bk[k];
+        if (b->head_seq < seq && head_row_time(d, b) <= now) {
+            seq = b->head_seq;
+            kb = k;
+        }
+    }
+    if (seq == UINT64_MAX)
+        return 0;
+    if (d->bk[kb].open)
+        do_pre(d, kb, now);
+    else
+        do_act(d, d->bk[kb].qh, now);
+    return 1;
 }
 
 dram_req *dram_pop(dram *d, uint64_t now)
@@ -310,12 +370,34 @@ uint64_t dram_next(const dram *d, uint64_t now)
         next = d->t_ref;      /* refresh runs on schedule, busy or idle */
     if (d->t_ref <= now)
         return now + 1;
-    for (const dram_req *r = d->qh; r; r = r->next) {
-        uint64_t t = row_hit(d, r) ? col_time(d, r) : row_time(d, r);
+    /* per bank: its oldest request's row command, and the column command of its first
+     * row hit of each kind (reads and writes differ in turnaround): a lower bound of
+     * anything it can issue */
+    if (d->cfg.sched == DRAM_FIFO) {
+        /* only bank heads can go, whatever hits are queued */
+        for (uint64_t m = d->busy_banks; m; m &= m - 1) {
+            const bank *b = &d->bk[__builtin_ctzll(m)];
+            uint64_t t = b->open && b->row == b->head_row ? col_time(d, b->qh) : head_row_time(d, b);
+            if (t < next)
+                next = t;
+        }
+        return next > now ? next : now + 1;
+    }
+    for (uint64_t m = d->busy_banks & ~d->hit_banks; m; m &= m - 1) {
+        uint64_t t = head_row_time(d, &d->bk[__builtin_ctzll(m)]);
         if (t < next)
             next = t;
-        if (d->cfg.sched == DRAM_FIFO)
-            break;
+    }
+    for (uint64_t m = d->hit_banks; m; m &= m - 1) {
+        const bank *b = &d->bk[__builtin_ctzll(m)];
+        int seen[2] = {0, 0};
+        for (const dram_req *r = b->qh; r && !(seen[0] && seen[1]); r = r->next)
+            if (r->row == b->row && !seen[r->write]) {
+                uint64_t t;
+                seen[r->write] = 1;
+                if ((t = col_time(d, r)) < next)
+                    next = t;
+            }
     }
     return next > now ? next : now + 1;
 }
@@ -324,12 +406,19 @@ void dram_dump(const dram *d, FILE *f, const char *name)
 {
     fprintf(f, "  %s: %u queued, %u issued; data bus free at %llu\n", name, d->qn, d->dn,
             (unsigned long long)d->bus_free);
-    uint32_t i = 0;
-    for (const dram_req *r = d->qh; r && i < 16; r = r->next, i++)
-        fprintf(f, "    queue %u: %s bank %u row %u, %u bytes, arrived %llu\n", i,
-                r->write ? "write" : "read", r->bank, r->row, r->bytes,
-                (unsigned long long)r->t_arr);
-    for (uint32_t k = 0; k < d->cfg.banks; k++)
-        if (d->bk[k].open)
-            fprintf(f, "    bank %u: row %u open\n", k, d->bk[k].row);
+    for (uint32_t k = 0; k < d->cfg.banks; k++) {
+        const bank *b = &d->bk[k];
+        if (!b->open && !b->qh)
+            continue;
+        fprintf(f, "    bank %u: ", k);
+        if (b->open)
+            fprintf(f, "row %u open, %u hits queued", b->row, b->hits);
+        else
+            fprintf(f, "closed");
+        uint32_t i = 0;
+        for (const dram_req *r = b->qh; r && i < 8; r = r->next, i++)
+            fprintf(f, "%s %s row %u (%u B, arrived %llu)", i ? "," : ";", r->write ? "write" : "read",
+                    r->row, r->bytes, (unsigned long long)r->t_arr);
+        fprintf(f, "\n");
+    }
 }

@@ -37,7 +37,8 @@ typedef struct {
 
 typedef struct dram_req dram_req;
 struct dram_req {
-    dram_req *next;
+    dram_req *next;              /* queue of its bank, then the completion list      */
+    uint64_t seq;                /* arrival order                                    */
     uint64_t t_arr;              /* cycle it may be scheduled from (set by dram_push) */
     uint64_t t_issue;            /* its RD / WR command                              */
     uint64_t t_done;             /* its last data beat                               */
@@ -64,7 +65,8 @@ void dram_destroy(dram *d);
 uint32_t dram_burst_cycles(const dram *d, uint32_t bytes);
 
 int dram_can_push(const dram *d);
-/* Queues r at cycle `now`; it may be scheduled from cycle `ready`. */
+/* Queues r at cycle `now`; it may be scheduled from cycle `ready`. Ready cycles must
+ * not decrease from one push to the next. */
 void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready);
 /* One command slot at cycle `now`; returns 1 if a command for a request issued
  * (refresh commands return 0: they are not progress). */

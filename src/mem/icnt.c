@@ -5,8 +5,11 @@
 
 typedef struct {
     icnt_msg *head, *tail;
-    uint32_t used;            /* flits buffered                                     */
     uint64_t busy;            /* link busy until this cycle                         */
+    uint64_t head_t;          /* head's t_ready (input) or t_arr (output): polled
+                                 every cycle, so kept here rather than in the packet */
+    uint32_t used;            /* flits buffered                                     */
+    uint32_t head_dst, head_flits;   /* input: the head's                           */
 } port;
 
 /* Arbitration works on bitsets so that a cycle costs O(ports with traffic), not
@@ -37,12 +40,14 @@ static int any(const uint64_t *b, uint32_t w)
 }
 
 /* First set bit at index >= from in [0, n), or n. */
-static uint32_t next_bit(const uint64_t *b, uint32_t n, uint32_t from)
+static inline uint32_t next_bit(const uint64_t *b, uint32_t n, uint32_t from)
 {
     if (from >= n)
         return n;
     uint32_t w = from / 64;
     uint64_t x = b[w] & (~0ull << (from % 64));
+    if (n <= 64)          /* the common case: one word */
+        return x ? (uint32_t)__builtin_ctzll(x) : n;
     for (;;) {
         if (x) {
             uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(x);
@@ -132,13 +137,22 @@ int icnt_can_push(icnt *ic, uint32_t src, uint32_t bytes)
     return ok;
 }
 
-static void enqueue(port *p, icnt_msg *m)
+static void set_head(port *p, const icnt_msg *m, int out)
+{
+    p->head_t = out ? m->t_arr : m->t_ready;
+    p->head_dst = m->dst;
+    p->head_flits = m->flits;
+}
+
+static void enqueue(port *p, icnt_msg *m, int out)
 {
     m->next = NULL;
-    if (p->tail)
+    if (p->tail) {
         p->tail->next = m;
-    else
+    } else {
         p->head = m;
+        set_head(p, m, out);
+    }
     p->tail = m;
 }
 
@@ -157,7 +171,7 @@ void icnt_push(icnt *ic, icnt_msg *m, uint32_t src, uint32_t dst, uint32_t bytes
         bit_set(ic->in_busy_set, src);
     }
     ip->used += m->flits;
-    enqueue(ip, m);
+    enqueue(ip, m, 0);
     ic->inside++;
 }
 
@@ -168,9 +182,10 @@ static void grant(icnt *ic, uint32_t o, uint32_t i, uint64_t now)
     icnt_msg *m = ip->head;
     ip->head = m->next;
     want_del(ic, o, i);
-    if (ip->head)
-        want_add(ic, ip->head->dst, i);
-    else {
+    if (ip->head) {
+        set_head(ip, ip->head, 0);
+        want_add(ic, ip->head_dst, i);
+    } else {
         ip->tail = NULL;
         bit_clr(ic->in_busy_set, i);
     }
@@ -178,7 +193,7 @@ static void grant(icnt *ic, uint32_t o, uint32_t i, uint64_t now)
     ip->busy = op->busy = now + m->flits;
     op->used += m->flits;
     m->t_arr = now + ic->cfg.latency + m->flits;
-    enqueue(op, m);
+    enqueue(op, m, 1);
     bit_set(ic->out_busy_set, o);
     ic->rr[o] = i;
     ic->st.grants++;
@@ -199,9 +214,9 @@ int icnt_cycle(icnt *ic, uint64_t now)
             uint32_t lo = pass ? 0 : start, hi = pass ? start : ns;
             uint32_t i;
             for (i = next_bit(w, hi, lo); i < hi; i = next_bit(w, hi, i + 1)) {
-                const icnt_msg *m = ic->in[i].head;
-                if (m->t_ready <= now && ic->in[i].busy <= now &&
-                    op->used + m->flits <= ic->cfg.out_buf)
+                const port *ip = &ic->in[i];
+                if (ip->head_t <= now && ip->busy <= now &&
+                    op->used + ip->head_flits <= ic->cfg.out_buf)
                     break;
             }
             if (i < hi) {
@@ -216,18 +231,20 @@ int icnt_cycle(icnt *ic, uint64_t now)
 
 icnt_msg *icnt_peek(const icnt *ic, uint32_t dst, uint64_t now)
 {
-    icnt_msg *m = ic->out[dst].head;
-    return m && m->t_arr <= now ? m : NULL;
+    const port *op = &ic->out[dst];
+    return op->head && op->head_t <= now ? op->head : NULL;
 }
 
 icnt_msg *icnt_pop(icnt *ic, uint32_t dst, uint64_t now)
 {
     port *op = &ic->out[dst];
     icnt_msg *m = op->head;
-    if (!m || m->t_arr > now)
+    if (!m || op->head_t > now)
         return NULL;
     op->head = m->next;
-    if (!op->head) {
+    if (op->head) {
+        set_head(op, op->head, 1);
+    } else {
         op->tail = NULL;
         bit_clr(ic->out_busy_set, dst);
     }
@@ -246,21 +263,20 @@ uint64_t icnt_next(const icnt *ic, uint64_t now)
     const uint32_t ns = ic->cfg.n_src, nd = ic->cfg.n_dst;
     for (uint32_t o = next_bit(ic->out_busy_set, nd, 0); o < nd;
          o = next_bit(ic->out_busy_set, nd, o + 1)) {
-        uint64_t t = ic->out[o].head->t_arr;
+        uint64_t t = ic->out[o].head_t;
         if (t < next)
             next = t;
     }
     for (uint32_t i = next_bit(ic->in_busy_set, ns, 0); i < ns;
          i = next_bit(ic->in_busy_set, ns, i + 1)) {
         const port *ip = &ic->in[i];
-        const icnt_msg *m = ip->head;
-        const port *op = &ic->out[m->dst];
-        uint64_t t = m->t_ready;
+        const port *op = &ic->out[ip->head_dst];
+        uint64_t t = ip->head_t;
         if (ip->busy > t)
             t = ip->busy;
         if (op->busy > t)
             t = op->busy;
-        if (op->used + m->flits > ic->cfg.out_buf)
+        if (op->used + ip->head_flits > ic->cfg.out_buf)
             t = now + 1;          /* waits for the receiver to pop */
         if (t < next)
             next = t;
@@ -270,6 +286,11 @@ uint64_t icnt_next(const icnt *ic, uint64_t now)
 
 uint32_t icnt_in_use(const icnt *ic) { return ic->inside; }
 uint32_t icnt_latency(const icnt *ic) { return ic->cfg.latency; }
+
+uint32_t icnt_next_out(const icnt *ic, uint32_t from)
+{
+    return next_bit(ic->out_busy_set, ic->cfg.n_dst, from);
+}
 
 const icnt_msg *icnt_out_head(const icnt *ic, uint32_t dst)
 {

@@ -67,6 +67,9 @@ uint32_t icnt_in_use(const icnt *ic);           /* packets inside               
 /* Head of dst's output buffer, arrived or not (NULL if empty). */
 const icnt_msg *icnt_out_head(const icnt *ic, uint32_t dst);
 uint32_t icnt_latency(const icnt *ic);
+/* The first output >= from holding packets, or n_dst: lets a receiver visit only the
+ * ports with traffic. */
+uint32_t icnt_next_out(const icnt *ic, uint32_t from);
 const icnt_stats *icnt_get_stats(const icnt *ic);
 void icnt_dump(const icnt *ic, FILE *f, const char *name);
 

@@ -6,7 +6,7 @@
 #define WS_MEM_MEM_CFG_H
 
 #define WS_CONFIG_MEM(X)                                                                         \
-    X(mem, model, STR, "simple", 1, 63, "", "memory model: simple (fixed latency, bandwidth limited) or detailed") \
+    X(mem, model, STR, "detailed", 1, 63, "", "memory model: detailed (caches, MSHRs, crossbar, L2, DRAM) or simple (fixed latency, bandwidth limited)") \
     X(mem, simple_latency, UINT, "400", 1, 100000, "cycles", "simple model: core cycles from request to data") \
     X(mem, simple_bytes_per_cycle, UINT, "128", 1, 1000000, "bytes", "simple model: bytes per core cycle the memory accepts (all SMs together)") \
     X(mem, simple_l1_latency, UINT, "1", 0, 100000, "cycles", "simple model: extra cycles of an L1 instruction-cache access")
@@ -62,14 +62,15 @@
     X(l2, line, UINT, "128", 4, 4096, "bytes", "L2 line size") \
     X(l2, sector, UINT, "128", 4, 4096, "bytes", "L2 sector size; < line: a miss fetches only the missing sectors") \
     X(l2, repl, STR, "lru", 1, 31, "", "L2 replacement policy: lru, fifo or random") \
-    X(l2, latency, UINT, "90", 1, 100000, "cycles", "L2 access pipeline latency (L2 cycles): hit data, or a miss leaving for DRAM") \
+    X(l2, pipeline, UINT, "80", 0, 100000, "cycles", "L2 cycles from a request's arrival at its partition to its tag lookup (the ROP pipeline; every request pays it)") \
+    X(l2, latency, UINT, "10", 1, 100000, "cycles", "L2 hit latency (L2 cycles, tag lookup to data); a miss leaves for DRAM after the same time") \
     X(l2, ports, UINT, "1", 1, 64, "accesses", "L2 accesses per L2 cycle per bank") \
-    X(l2, mshr_entries, UINT, "32", 1, 65536, "entries", "L2 MSHR entries per bank") \
+    X(l2, mshr_entries, UINT, "128", 1, 65536, "entries", "L2 MSHR entries per bank (cover the DRAM bandwidth-delay product)") \
     X(l2, mshr_merges, UINT, "4", 1, 65535, "requests", "L2 requests per MSHR entry, the first included") \
     X(l2, miss_queue, UINT, "8", 2, 65536, "requests", "L2 miss queue toward DRAM, per bank") \
     X(l2, store, STR, "back", 1, 15, "", "L2 write policy: back (write-back), through or evict") \
     X(l2, write_alloc, STR, "lazy", 1, 15, "", "L2 write-back miss: lazy (allocate, no fetch; per-byte dirty mask), fetch or none") \
-    X(l2, in_queue, UINT, "8", 1, 65536, "requests", "requests from the interconnect waiting for an L2 bank") \
+    X(l2, in_queue, UINT, "8", 1, 65536, "requests", "requests through the L2 pipeline waiting for their bank; when full, the interconnect holds the next") \
     X(l2, out_queue, UINT, "8", 1, 65536, "replies", "replies of an L2 bank waiting for the interconnect; a full queue stalls the bank") \
     X(l2, atomic_latency, UINT, "4", 0, 100000, "cycles", "extra L2 cycles of an atomic performed at L2 (its ALU)") \
     X(l2, mhz, UINT, "700", 1, 100000, "MHz", "L2 clock")

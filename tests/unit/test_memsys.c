@@ -49,19 +49,21 @@ static uint64_t wait_for(memsys *m, const mem_req *r, uint64_t from, uint64_t li
 }
 
 /* GTX480 defaults: core 700 MHz, interconnect 1400, L2 700, DRAM 924; L1 latency 1,
- * interconnect latency 16, L2 latency 90, DRAM tRCD 12 tCL 12, 4 data cycles per 128 B,
- * DRAM return latency 400, 8-byte headers in 32-byte flits (a read request is 1 flit, a
- * 128-byte reply 5).
+ * interconnect latency 16, L2 pipeline 80 + L2 hit latency 10, DRAM tRCD 12 tCL 12,
+ * 4 data cycles per 128 B, DRAM return latency 400, 8-byte headers in 32-byte flits (a
+ * read request is 1 flit, a 128-byte reply 5).
  * Load at core cycle 0, L1 miss:
  *   miss record ready at core 1 = interconnect cycle 2 (at or after); granted at 2;
- *   at the partition at 2 + 16 + 1 = 19; L2 cycle floor(19 / 2) + 1 = 10 (after);
- *   L2 miss, record ready at 10 + 90 = 100; DRAM cycle floor(100 x 924 / 700) + 1 = 133;
+ *   at the partition at 2 + 16 + 1 = 19; L2 cycle floor(19 / 2) + 1 = 10 (after), through
+ *   the pipeline at 10 + 80 = 90: tag lookup, miss, record ready at 90 + 10 = 100;
+ *   DRAM cycle floor(100 x 924 / 700) + 1 = 133;
  *   ACT 133, RD 145, data done 145 + 12 + 4 = 161; + 400 = 561 = L2 cycle
  *   floor(561 x 700 / 924) + 1 = 426 (561 x 700 / 924 is exactly 425): the fill;
  *   reply ready at interconnect floor(426 x 2) + 1 = 853; arrives 853 + 16 + 5 = 874;
  *   core cycle ceil(874 / 2) = 437.
  * The same line from another SM at core cycle c0 (now an L2 hit): record ready c0 + 1,
- *   interconnect 2c0 + 2, arrival 2c0 + 19, L2 c0 + 10, hit data at c0 + 100, reply at
+ *   interconnect 2c0 + 2, arrival 2c0 + 19, L2 c0 + 10, lookup c0 + 90, hit data at
+ *   c0 + 100, reply at
  *   interconnect 2c0 + 201, arrival 2c0 + 222, core c0 + 111.
  * The same SM again: an L1 hit, c0 + 1. */
 static void test_latency_gtx480(void **state)
@@ -88,7 +90,8 @@ static void test_latency_gtx480(void **state)
     mem_model_detailed.destroy(m);
 }
 
-/* All clocks 700 MHz: every crossing costs exactly one cycle, so (F = reply flits)
+/* All clocks 700 MHz: every crossing costs exactly one cycle, so (F = reply flits; L2 =
+ * the L2 pipeline + the L2 hit latency, which a miss also waits before leaving)
  *   load miss   = L1 1 + (Li + 1 flit) + 1 + L2 + 1 + tRCD + tCL + B + Dl + 1 + 1 + Li + F
  *               = 2 Li + L2 + tRCD + tCL + B + Dl + F + 6
  *   store (L2 write-back, lazy allocation, acknowledged by a 1-flit reply; the request
@@ -96,13 +99,13 @@ static void test_latency_gtx480(void **state)
  *               = 1 + (Li + 5) + 1 + L2 + 1 + Li + 1 = 2 Li + L2 + 9
  *   atomic (4 bytes each way: 1 flit; cold line: performed at the fill, + atomic ALU)
  *               = 2 Li + L2 + tRCD + tCL + B + Dl + A + 1 + 6
- * With Li 10, L2 20, tRCD 12, tCL 12, B 4, Dl 30, A 3: 109, 49, 108. */
+ * With Li 10, L2 15 + 5, tRCD 12, tCL 12, B 4, Dl 30, A 3: 109, 49, 108. */
 static void test_latency_equal_clocks(void **state)
 {
     (void)state;
     ws_config cfg;
     ws_config_defaults(&cfg);
-    set(&cfg, "icnt.mhz=700,l2.mhz=700,gpu.mem_mhz=700,icnt.latency=10,l2.latency=20,"
+    set(&cfg, "icnt.mhz=700,l2.mhz=700,gpu.mem_mhz=700,icnt.latency=10,l2.pipeline=15,l2.latency=5,"
               "dram.latency=30,l2.atomic_latency=3");
     memsys *m = mem_model_detailed.create(&cfg, 2);
     assert_non_null(m);
@@ -223,7 +226,8 @@ static void make_script(script *s)
     }
 }
 
-/* jump = 0: tick every cycle; 1: jump to the next event (memory or script).
+/* jump = 0: tick every cycle; 1: jump to the next event (memory or script); 2: tick
+ * every cycle, and the memory system runs every cycle of every domain.
  * When ticking, each SM also checks memsys_next_event_sm: the bound is taken when the
  * SM has an event (a pop, an accepted request, or a first refusal) and the SM then
  * "sleeps": no pop, and no success of a refused request, may come before it. */
@@ -231,6 +235,10 @@ static void run_script(const ws_config *cfg, script *s, int jump)
 {
     memsys *m = mem_model_detailed.create(cfg, NSM);
     assert_non_null(m);
+    if (jump == 2) {
+        mem_detailed_exhaustive(m, 1);
+        jump = 0;
+    }
     int next[NSM] = {0}, blocked[NSM] = {0}, left = NSM * NREQ;
     uint64_t pred[NSM] = {0};
     uint64_t c = 0;
@@ -302,19 +310,28 @@ static void equivalence(const char *overrides, int coverage)
     set(&cfg, "l1d.size=4096,l1d.mshr_entries=4,l1d.mshr_merges=2,l1d.miss_queue=2,"
               "l2.size=16384,l2.in_queue=2,l2.out_queue=2,l2.mshr_entries=4,l2.mshr_merges=2,"
               "l2.miss_queue=2,dram.channels=2,gpu.mem_bus_bits=128,dram.queue=4,"
-              "icnt.in_buf=5,icnt.out_buf=5,dram.latency=50");
+              "icnt.in_buf=5,icnt.out_buf=5,dram.latency=50,l2.out_queue=1,l2.latency=20,"
+              "icnt.mhz=700");
     if (overrides)
         set(&cfg, overrides);
-    script *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    script *a = malloc(sizeof *a), *b = malloc(sizeof *b), *e = malloc(sizeof *e);
     make_script(a);
     make_script(b);
+    make_script(e);
     run_script(&cfg, a, 0);
     run_script(&cfg, b, 1);
+    run_script(&cfg, e, 2);
     for (int sm = 0; sm < NSM; sm++)
         for (int i = 0; i < NREQ; i++) {
             assert_int_equal(a->accepted[sm][i], b->accepted[sm][i]);
             assert_int_equal(a->done[sm][i], b->done[sm][i]);
+            assert_int_equal(a->accepted[sm][i], e->accepted[sm][i]);
+            assert_int_equal(a->done[sm][i], e->done[sm][i]);
         }
+    /* running every domain cycle changes nothing at all */
+    assert_true(cJSON_Compare(a->stats, e->stats, 1));
+    cJSON_Delete(e->stats);
+    free(e);
     /* everything below the L1s is identical (the L1s' refusal counters differ: the
      * ticking driver retries every cycle) */
     static const char *const same[] = {"l2", "icnt", "dram", "load_latency_mean"};
