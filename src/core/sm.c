@@ -871,50 +871,77 @@ static int free_unit(const sm *s, int fu, uint64_t cycle)
     return -1;
 }
 
-/* Readiness of the warp in `slot` (WR_*); fills *info with its next instruction. */
-static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info **info)
+/* Whether a memory / other instruction can go to its unit this cycle. */
+static uint8_t unit_check(const sm *s, const insn_info *ii, uint64_t cycle)
 {
-    sm_warp *w = &s->w[slot];
-    func_warp *fw = &s->fw[slot];
-    if (!w->dirty && w->cached == WR_SCOREBOARD) {
-        *info = w->cached_info;
-        return WR_SCOREBOARD;
-    }
-    w->dirty = 0;
-    w->cached = WR_READY;
-    if (fw->state == WARP_BARRIER)
-        return WR_BARRIER;
-    if (fw->state != WARP_READY)
-        return WR_DONE;
-    if (w->ibuf == 0 || w->ibuf_ready > cycle)
-        return WR_IBUF_EMPTY;
-    uint32_t pc;
-    uint64_t mask;
-    func_warp_peek(fw, &pc, &mask);
-    int32_t fn = fw->fr[fw->nfr - 1].func;
-    if (fn != w->ibuf_func || pc != w->ibuf_pc) {
-        w->ibuf = 0;   /* path changed under the buffer (reconvergence, return) */
-        return WR_IBUF_EMPTY;
-    }
-    const insn_info *ii = &s->it->info[fn][pc];
-    *info = ii;
-    if (sb_busy(s, slot, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
-        /* (frames change only on a drained warp) */
-        w->cached = WR_SCOREBOARD;
-        w->cached_info = ii;
-        return WR_SCOREBOARD;
-    }
-    if (ii->cls == IC_MEMBAR && w->mem_inflight)
-        return WR_BARRIER;
     if (is_mem_cls(ii->cls)) {
         if (s->ldst_stalled || ldq_staged(s->ldq) >= s->cfg->core.ldst_queue ||
             free_unit(s, FU_LDST, cycle) < 0)
             return WR_MEM_STALL;
         return WR_READY;
     }
-    if (free_unit(s, ii->fu, cycle) < 0)
-        return WR_UNIT_BUSY;
-    return WR_READY;
+    return free_unit(s, ii->fu, cycle) < 0 ? WR_UNIT_BUSY : WR_READY;
+}
+
+/* Readiness of the warp in `slot` (WR_*); fills *info with its next instruction.
+ * The warp's own part of the verdict (instruction buffer, scoreboard, barrier) only
+ * changes through an event of this warp, which sets `dirty`; until then it is
+ * reused and only the shared resources (units, LD/ST) are looked at again. */
+static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info **info)
+{
+    sm_warp *w = &s->w[slot];
+    func_warp *fw = &s->fw[slot];
+    if (!w->dirty) {
+        switch (w->cached) {
+        case WR_SCOREBOARD:
+            *info = w->cached_info;
+            return WR_SCOREBOARD;
+        case WR_BARRIER:
+            return WR_BARRIER;
+        case WR_READY:
+            *info = w->cached_info;
+            return unit_check(s, w->cached_info, cycle);
+        case WR_IBUF_EMPTY:
+            if (w->ibuf == 0 || w->ibuf_ready > cycle)
+                return WR_IBUF_EMPTY;
+            break;
+        default:
+            break;
+        }
+    }
+    w->dirty = 0;
+    w->cached = WR_DONE;
+    if (fw->state == WARP_BARRIER) {
+        w->cached = WR_BARRIER;
+        return WR_BARRIER;
+    }
+    if (fw->state != WARP_READY)
+        return WR_DONE;
+    if (w->ibuf == 0 || w->ibuf_ready > cycle) {
+        w->cached = WR_IBUF_EMPTY;
+        return WR_IBUF_EMPTY;
+    }
+    uint32_t pc;
+    uint64_t mask;
+    func_warp_peek(fw, &pc, &mask);
+    int32_t fn = fw->fr[fw->nfr - 1].func;
+    if (fn != w->ibuf_func || pc != w->ibuf_pc) {
+        w->ibuf = 0;   /* path changed under the buffer (reconvergence, return) */
+        w->cached = WR_IBUF_EMPTY;
+        return WR_IBUF_EMPTY;
+    }
+    const insn_info *ii = &s->it->info[fn][pc];
+    *info = ii;
+    w->cached_info = ii;
+    if (sb_busy(s, slot, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
+        /* (frames change only on a drained warp) */
+        w->cached = WR_SCOREBOARD;
+        return WR_SCOREBOARD;
+    }
+    if (ii->cls == IC_MEMBAR && w->mem_inflight)
+        return WR_BARRIER;   /* not cached: ends with a memory completion */
+    w->cached = WR_READY;    /* its own part is clear; shared resources decide */
+    return unit_check(s, ii, cycle);
 }
 
 static int issue(sm *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
@@ -1007,8 +1034,9 @@ static int fetch(sm *s, uint64_t cycle)
 {
     int progress = 0;
     uint32_t budget = s->cfg->core.fetch_per_cycle;
-    for (uint32_t k = 0; k < s->n_slots && budget; k++) {
-        uint32_t slot = (s->fetch_rr + k) % s->n_slots;
+    for (uint32_t k = 0, slot = s->fetch_rr; k < s->n_slots && budget; k++, slot++) {
+        if (slot >= s->n_slots)
+            slot -= s->n_slots;
         sm_warp *w = &s->w[slot];
         func_warp *fw = &s->fw[slot];
         if (!w->used || w->fetching || w->ibuf || fw->state != WARP_READY)

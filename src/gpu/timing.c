@@ -104,9 +104,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     /* An SM whose cycle changed nothing sleeps until its next event (tick only what
      * is active); on waking, the skipped cycles count as copies of its idle one. */
     uint64_t *wake = calloc(n_sm, sizeof *wake), *last = calloc(n_sm, sizeof *last);
-    if (!wake || !last) {
+    uint8_t *active = calloc(n_sm, 1);   /* sm_busy, refreshed whenever the SM runs */
+    if (!wake || !last || !active) {
         free(wake);
         free(last);
+        free(active);
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
@@ -114,7 +116,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         int progress = memsys_tick(mem, cycle);
         int busy = 0;
         for (uint32_t i = 0; i < n_sm; i++) {
-            if (!sm_busy(sms[i]))
+            if (!active[i])
                 continue;
             busy = 1;
             if (wake[i] > cycle)
@@ -125,6 +127,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             if (r < 0 || L->fault.code)
                 goto done;
             last[i] = cycle;
+            active[i] = (uint8_t)sm_busy(sms[i]);
             progress |= r;
             if (r || !cfg->core.skip_idle) {
                 wake[i] = cycle + 1;
@@ -140,8 +143,9 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         for (uint32_t k = 0, start = rr; k < n_sm && next_cta < n_cta; k++) {
             uint32_t i = (start + k) % n_sm;
             if (sm_can_take_cta(sms[i])) {
-                if (!sm_busy(sms[i]))
+                if (!active[i])
                     last[i] = UINT64_MAX;   /* was empty: nothing to account */
+                active[i] = 1;
                 wake[i] = cycle + 1;
                 if (sm_take_cta(sms[i], (uint32_t)next_cta++, cycle)) {
                     func_fault_set(L, WS_E_OUT_OF_RESOURCES, "out of host memory for warp state");
@@ -178,7 +182,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         }
         uint64_t next = memsys_next_event(mem, cycle);
         for (uint32_t i = 0; i < n_sm; i++)
-            if (sm_busy(sms[i]) && wake[i] < next)
+            if (active[i] && wake[i] < next)
                 next = wake[i];
         if (next == UINT64_MAX) {
             deadlock_report(sms, n_sm, mem, L, cycle, "no warp can issue and nothing is in flight "
@@ -196,6 +200,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
 done:
     free(wake);
     free(last);
+    free(active);
     if (L->fault.code)
         rc = (ws_err)L->fault.code;
     /* statistics */
