@@ -62,11 +62,15 @@ int main(int argc, char **argv)
     CU(cuLaunchKernel(f_copy, blocks, 1, 1, THREADS, 1, 1, 0, NULL, ca, NULL));
     CU(cuCtxSynchronize());
 
-    /* References: per-thread wrapping sums in the kernel's visiting order, the fill
-     * pattern, and the source array. */
+    /* References: per-thread wrapping sums of the words the kernel visits (thread t
+     * reads the 4-word groups t, t + nthreads, ... and then the tail words
+     * 4 * (n / 4) + t, ...), the fill pattern, and the source array. */
+    int n4 = n / 4;
     for (int t = 0; t < nthreads; t++) {
         uint32_t acc = 0;
-        for (int i = t; i < n; i += nthreads)
+        for (int i = t; i < n4; i += nthreads)
+            acc += a[4 * i] + a[4 * i + 1] + a[4 * i + 2] + a[4 * i + 3];
+        for (int i = 4 * n4 + t; i < n; i += nthreads)
             acc += a[i];
         part_ref[t] = acc;
     }

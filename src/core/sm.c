@@ -187,8 +187,9 @@ void insn_table_free(insn_table *t)
 
 /* ---- occupancy ------------------------------------------------------------------------ */
 /* Registers per thread: the config's, or the PTX's own .maxnreg, or an estimate of
- * peak register pressure: the most 32-bit register units live at once (liveness over
- * the CFG), plus two for addresses and the stack pointer that ptxas keeps. */
+ * peak register pressure: the most 32-bit register units live at once at any
+ * instruction (liveness over the CFG; 64-bit registers count two, predicates none),
+ * plus two for the registers ptxas reserves. */
 static uint32_t estimate_regs(const ptx_module *m, const ptx_func *f);
 
 occupancy occupancy_compute(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
@@ -279,17 +280,55 @@ static uint32_t estimate_regs(const ptx_module *m, const ptx_func *f)
             }
         }
     }
-    /* peak pressure: live-in of each block (a cheap upper bound of the in-block peak
-     * once the block's own definitions are added) */
+    /* peak pressure: walk each block backwards from its live-out set; after an
+     * instruction its definitions die and its sources become live */
+    uint8_t *live = calloc(f->n_regs, 1);
+    if (!live)
+        goto out;
     for (uint32_t b = 0; b < nb; b++) {
+        memset(live, 0, f->n_regs);
         uint32_t n = 0;
-        for (uint32_t r = 0; r < f->n_regs; r++)
-            if ((live_in[(size_t)b * words + r / 64] >> (r % 64) & 1) ||
-                (def[(size_t)b * words + r / 64] >> (r % 64) & 1))
-                n += reg_units(f, r);
+        for (uint32_t sidx = 0; sidx < c->blocks[b].n_succ; sidx++) {
+            const uint64_t *li = live_in + (size_t)c->blocks[b].succ[sidx] * words;
+            for (uint32_t r = 0; r < f->n_regs; r++)
+                if ((li[r / 64] >> (r % 64) & 1) && !live[r]) {
+                    live[r] = 1;
+                    n += reg_units(f, r);
+                }
+        }
         if (n > best)
             best = n;
+        for (uint32_t i = c->blocks[b].last + 1; i-- > c->blocks[b].first;) {
+            insn_info ii;
+            memset(&ii, 0, sizeof ii);
+            const ptx_insn *in = &f->insns[i];
+            if (in->guard >= 0)
+                add_reg(&ii, (uint32_t)in->guard, 0);
+            int nd = n_dsts(in);
+            for (uint32_t o = 0; o < in->nops; o++)
+                operand_regs(m, &in->ops[o], &ii, (int)o < nd && in->ops[o].kind != OK_ADDR);
+            /* at this instruction its results and its live sources coexist */
+            uint32_t at = n;
+            for (uint32_t d = 0; d < ii.n_dst; d++)
+                if (ii.dst[d] < f->n_regs && !live[ii.dst[d]])
+                    at += reg_units(f, ii.dst[d]);
+            if (at > best)
+                best = at;
+            for (uint32_t d = 0; d < ii.n_dst; d++)
+                if (ii.dst[d] < f->n_regs && live[ii.dst[d]] && in->guard < 0) {
+                    live[ii.dst[d]] = 0;   /* a guarded write does not kill */
+                    n -= reg_units(f, ii.dst[d]);
+                }
+            for (uint32_t u = 0; u < ii.n_src; u++)
+                if (ii.src[u] < f->n_regs && !live[ii.src[u]]) {
+                    live[ii.src[u]] = 1;
+                    n += reg_units(f, ii.src[u]);
+                }
+            if (n > best)
+                best = n;
+        }
     }
+    free(live);
 out:
     free(live_in);
     free(use);
