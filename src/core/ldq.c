@@ -88,12 +88,13 @@ static uint32_t queue_of(const ldq *q, uint64_t addr)
     return q->sets_per_queue ? (set / q->sets_per_queue) % q->n_q : set % q->n_q;
 }
 
-static void sent(ldq *q, mem_req *r, uint64_t cycle)
+/* t_entered: the request's ldq_push cycle, read before memsys_access (which sets
+ * t_issue to the cycle the memory system took it). */
+static void sent(ldq *q, uint64_t t_entered, uint64_t cycle)
 {
-    q->st.queued_cycles += cycle - r->t_issue;
+    q->st.queued_cycles += cycle - t_entered;
     q->st.sent++;
     q->held--;
-    r->t_issue = cycle;   /* from now on: when it entered the memory system */
 }
 
 static void refused(ldq *q, mem_access a)
@@ -110,6 +111,7 @@ int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
         return 0;
     if (!q->n_q) {
         mem_req *r = q->entry.head, *rest = r->next;   /* memsys owns r->next next */
+        uint64_t t0 = r->t_issue;
         mem_access a = memsys_access(m, r, cycle);
         if (mem_access_refused(a)) {
             refused(q, a);
@@ -120,7 +122,7 @@ int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
         if (!rest)
             q->entry.tail = NULL;
         q->entry.len--;
-        sent(q, r, cycle);
+        sent(q, t0, cycle);
         return 1;
     }
     int progress = 0;
@@ -142,13 +144,14 @@ int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
         mem_access a = memsys_probe(m, f->head, cycle);
         if (!mem_access_refused(a)) {
             mem_req *r = f->head, *rest = r->next;
+            uint64_t t0 = r->t_issue;
             a = memsys_access(m, r, cycle);
             if (!mem_access_refused(a)) {
                 f->head = rest;
                 if (!rest)
                     f->tail = NULL;
                 f->len--;
-                sent(q, r, cycle);
+                sent(q, t0, cycle);
                 q->rr = (i + 1) % q->n_q;
                 *stalled = q->entry.len != 0;
                 return 1;

@@ -5,7 +5,6 @@ experiments/seed001/run and experiments/seed003/run against a fake warpsim.
 Run from anywhere:  python3 -m unittest discover -s tests/experiments
 """
 import csv
-import io
 import json
 import os
 import stat as st

@@ -46,7 +46,8 @@ static mem_access mock_access(memsys *m, mem_req *r, uint64_t cycle)
     mem_access a = verdict(r, cycle);
     if (!mem_access_refused(a)) {
         ((mock *)m)->sent_at[r->tag] = cycle;
-        free(r);   /* the memory system owns it now */
+        r->t_issue = cycle;   /* as real models do: the ldq must not rely on it */
+        free(r);              /* the memory system owns it now */
     }
     return a;
 }
