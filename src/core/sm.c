@@ -414,6 +414,7 @@ struct sm {
     exec_trace tr;
     sched_cand *cand;
     const insn_info **infos;       /* next instruction of each candidate         */
+    uint64_t *want;                /* warps whose empty buffer needs a fetch     */
     uint32_t fetch_rr;
     uint32_t warps_inflight;       /* warps with inflight != 0                   */
     uint32_t maybe_done;           /* warps may have finished: check retirement   */
@@ -430,6 +431,20 @@ static uint32_t grow_pow2(uint32_t v)
     while (p < v)
         p <<= 1;
     return p;
+}
+
+static void want_set(sm *s, uint32_t slot) { s->want[slot / 64] |= 1ull << (slot % 64); }
+static void want_clr(sm *s, uint32_t slot) { s->want[slot / 64] &= ~(1ull << (slot % 64)); }
+
+/* Next warp slot >= from whose buffer wants a fetch, or UINT32_MAX. */
+static uint32_t want_next(const sm *s, uint32_t from)
+{
+    for (uint32_t w = from / 64; w < (s->n_slots + 63) / 64; w++) {
+        uint64_t bits = s->want[w] & (w == from / 64 ? ~0ull << (from % 64) : ~0ull);
+        if (bits)
+            return w * 64 + (uint32_t)__builtin_ctzll(bits);
+    }
+    return UINT32_MAX;
 }
 
 sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_table *it,
@@ -454,8 +469,9 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->cta = calloc(max_ctas, sizeof *s->cta);
     s->cand = calloc(s->n_slots, sizeof *s->cand);
     s->infos = calloc(s->n_slots, sizeof *s->infos);
+    s->want = calloc((s->n_slots + 63) / 64, sizeof *s->want);
     s->pst = calloc(s->n_sched, sizeof *s->pst);
-    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->pst)
+    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst)
         goto fail;
     for (uint32_t i = 0; i < s->n_sched; i++)
         if (!(s->pst[i] = pol->create(s->n_slots, sp)))
@@ -529,6 +545,7 @@ void sm_destroy(sm *s)
     free(s->cta);
     free(s->cand);
     free(s->infos);
+    free(s->want);
     free(s->wheel);
     free(s->ev);
     free(s->mi);
@@ -566,6 +583,7 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
         w->used = 1;
         w->fetching = 0;
         w->ibuf = 0;
+        want_set(s, slot);
         w->age = cycle;
         w->inflight = w->mem_inflight = 0;
         w->dirty = 1;
@@ -750,6 +768,7 @@ static int writeback(sm *s, uint64_t cycle)
             sm_warp *w = &s->w[r->warp];
             w->fetching = 0;
             w->ibuf = (uint8_t)r->tag;
+            want_clr(s, r->warp);
             w->ibuf_ready = cycle;
             w->dirty = 1;
         } else if (--s->mi[r->tag].outstanding == 0) {
@@ -966,6 +985,7 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
     int32_t fn = fw->fr[fw->nfr - 1].func;
     if (fn != w->ibuf_func || pc != w->ibuf_pc) {
         w->ibuf = 0;   /* path changed under the buffer (reconvergence, return) */
+        want_set(s, slot);
         w->cached = WR_IBUF_EMPTY;
         return WR_IBUF_EMPTY;
     }
@@ -1017,6 +1037,8 @@ static int issue(sm *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
         else
             w->ibuf_pc = npc;
     }
+    if (!w->ibuf)
+        want_set(s, slot);
     int rcode = 0;
     if (is_mem_cls(ii->cls)) {
         w->mem_inflight++;
@@ -1073,13 +1095,27 @@ static int fetch(sm *s, uint64_t cycle)
 {
     int progress = 0;
     uint32_t budget = s->cfg->core.fetch_per_cycle;
-    for (uint32_t k = 0, slot = s->fetch_rr; k < s->n_slots && budget; k++, slot++) {
-        if (slot >= s->n_slots)
-            slot -= s->n_slots;
+    /* round robin over the warps that want a fetch, starting at fetch_rr */
+    uint32_t slot = want_next(s, s->fetch_rr), wrapped = 0;
+    for (; budget; slot = want_next(s, slot + 1)) {
+        if (slot == UINT32_MAX) {
+            if (wrapped || s->fetch_rr == 0)
+                break;
+            wrapped = 1;
+            slot = want_next(s, 0);
+            if (slot == UINT32_MAX)
+                break;
+        }
+        if (wrapped && slot >= s->fetch_rr)
+            break;
         sm_warp *w = &s->w[slot];
         func_warp *fw = &s->fw[slot];
-        if (!w->used || w->fetching || w->ibuf || fw->state != WARP_READY)
+        if (!w->used || w->fetching || w->ibuf) {
+            want_clr(s, slot);
             continue;
+        }
+        if (fw->state != WARP_READY)
+            continue;   /* at a barrier: fetches once released */
         uint32_t pc;
         uint64_t mask;
         if (!func_warp_peek(fw, &pc, &mask))
@@ -1114,6 +1150,7 @@ static int fetch(sm *s, uint64_t cycle)
         if (a != MA_HIT)
             s->st.ifetch_misses++;
         w->fetching = 1;
+        want_clr(s, slot);
         w->ibuf_pc = pc;
         w->ibuf_func = fn;
         budget--;
@@ -1138,6 +1175,7 @@ static void retire_warps(sm *s, uint64_t cycle)
             sm_warp *w = &s->w[slot];
             if (w->used && s->fw[slot].state == WARP_DONE && w->inflight == 0) {
                 w->used = 0;
+                want_clr(s, slot);
                 s->resident--;
                 c->warps_left--;
                 if (s->pol->on_warp_end)
