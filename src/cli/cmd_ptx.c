@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/err.h"
 #include "ptx/cfg.h"
 #include "ptx/ir.h"
 
@@ -22,40 +23,6 @@ void cli_ptx_help(FILE *f)
           f);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (!got)
-            break;
-    }
-    if (buf && ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        *len = n;
-    }
-    return buf;
-}
 
 static void describe_func(const ptx_module *m, const ptx_func *f)
 {
@@ -112,7 +79,7 @@ static int check_file(const char *path)
 {
     size_t len = 0;
     errno = 0;
-    char *text = slurp(path, &len);
+    char *text = ws_read_file(path, &len, SIZE_MAX, NULL, 0);
     if (!text) {
         fprintf(stderr, "%s: %s\n", path, errno ? strerror(errno) : "cannot read");
         return CLI_FAIL;

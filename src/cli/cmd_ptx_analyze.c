@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/err.h"
 #include "ptx/ir.h"
 #include "ptx/locality.h"
 
@@ -47,46 +48,12 @@ static void annotate_help(FILE *f)
           f);
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (!got)
-            break;
-    }
-    if (buf && ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        *len = n;
-    }
-    return buf;
-}
 
 /* Reads and parses path; NULL after printing the error. *text gets the text. */
 static ptx_module *load(const char *path, char **text, size_t *len)
 {
     errno = 0;
-    *text = read_file(path, len);
+    *text = ws_read_file(path, len, SIZE_MAX, NULL, 0);
     if (!*text) {
         fprintf(stderr, "%s: %s\n", path, errno ? strerror(errno) : "cannot read");
         return NULL;

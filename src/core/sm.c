@@ -25,49 +25,15 @@
 const char *const fu_name[FU__COUNT] = {"sp", "sfu", "dp", "ldst"};
 
 /* ---- static instruction info ------------------------------------------------------- */
-static void add_reg(insn_info *ii, uint32_t r, int dst)
+/* Fills the registers an instruction reads and writes. */
+static void insn_regs(const ptx_module *m, const ptx_insn *in, insn_info *ii)
 {
-    if (r == UINT32_MAX)
-        return;
-    if (dst && ii->n_dst < 4)
-        ii->dst[ii->n_dst++] = r;
-    else if (!dst && ii->n_src < 8)
-        ii->src[ii->n_src++] = r;
-}
-
-static void operand_regs(const ptx_module *m, const ptx_operand *o, insn_info *ii, int dst)
-{
-    switch (o->kind) {
-    case OK_REG:
-        add_reg(ii, o->r, dst);
-        break;
-    case OK_VEC:
-        for (uint32_t i = 0; i < o->n; i++)
-            add_reg(ii, m->pool[o->r + i], dst);
-        break;
-    case OK_ADDR:
-        if (o->base == OK_REG)
-            add_reg(ii, o->r, 0);
-        break;
-    default:
-        break;
-    }
-}
-
-static int n_dsts(const ptx_insn *in)
-{
-    switch (in->op) {
-    case OP_ST: case OP_RED: case OP_BRA: case OP_BRX: case OP_CALL: case OP_RET: case OP_EXIT:
-    case OP_BARRIER: case OP_MEMBAR: case OP_FENCE: case OP_PREFETCH: case OP_PREFETCHU:
-    case OP_TRAP: case OP_BRKPT: case OP_NANOSLEEP: case OP_PMEVENT: case OP_NOP:
-        return 0;
-    case OP_BAR:
-        return in->sub == BAR_RED_POPC || in->sub == BAR_RED_AND || in->sub == BAR_RED_OR;
-    case OP_SETP: case OP_SHFL: case OP_MATCH:
-        return 2;
-    default:
-        return 1;
-    }
+    uint32_t dst[4], src[8], nd = 4, ns = 8;
+    ptx_insn_regs(m, in, dst, &nd, src, &ns);
+    ii->n_dst = (uint8_t)nd;
+    ii->n_src = (uint8_t)ns;
+    memcpy(ii->dst, dst, nd * sizeof *dst);
+    memcpy(ii->src, src, ns * sizeof *src);
 }
 
 static insn_class classify(const ptx_insn *in)
@@ -163,14 +129,7 @@ int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg)
                 ii->fu = FU_SP;
             ii->lat = (uint16_t)(cls[c].lat > 65535 ? 65535 : cls[c].lat);
             ii->ii = (uint16_t)(cls[c].ii > 65535 ? 65535 : cls[c].ii);
-            if (in->guard >= 0)
-                add_reg(ii, (uint32_t)in->guard, 0);
-            int nd = n_dsts(in);
-            for (uint32_t o = 0; o < in->nops; o++) {
-                const ptx_operand *op = &in->ops[o];
-                int is_dst = (int)o < nd && op->kind != OK_ADDR;
-                operand_regs(m, op, ii, is_dst);
-            }
+            insn_regs(m, in, ii);
         }
     }
     return 0;
@@ -245,13 +204,8 @@ static uint32_t estimate_regs(const ptx_module *m, const ptx_func *f)
         uint64_t *u = use + (size_t)b * words, *d = def + (size_t)b * words;
         for (uint32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
             insn_info ii;
-            memset(&ii, 0, sizeof ii);
             const ptx_insn *in = &f->insns[i];
-            if (in->guard >= 0)
-                add_reg(&ii, (uint32_t)in->guard, 0);
-            int nd = n_dsts(in);
-            for (uint32_t o = 0; o < in->nops; o++)
-                operand_regs(m, &in->ops[o], &ii, (int)o < nd && in->ops[o].kind != OK_ADDR);
+            insn_regs(m, in, &ii);
             for (uint32_t s = 0; s < ii.n_src; s++)
                 if (ii.src[s] < f->n_regs && !(d[ii.src[s] / 64] >> (ii.src[s] % 64) & 1))
                     u[ii.src[s] / 64] |= 1ull << (ii.src[s] % 64);
@@ -300,13 +254,8 @@ static uint32_t estimate_regs(const ptx_module *m, const ptx_func *f)
             best = n;
         for (uint32_t i = c->blocks[b].last + 1; i-- > c->blocks[b].first;) {
             insn_info ii;
-            memset(&ii, 0, sizeof ii);
             const ptx_insn *in = &f->insns[i];
-            if (in->guard >= 0)
-                add_reg(&ii, (uint32_t)in->guard, 0);
-            int nd = n_dsts(in);
-            for (uint32_t o = 0; o < in->nops; o++)
-                operand_regs(m, &in->ops[o], &ii, (int)o < nd && in->ops[o].kind != OK_ADDR);
+            insn_regs(m, in, &ii);
             /* at this instruction its results and its live sources coexist */
             uint32_t at = n;
             for (uint32_t d = 0; d < ii.n_dst; d++)

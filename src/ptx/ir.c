@@ -473,3 +473,56 @@ int ptx_insn_format(const ptx_module *m, const ptx_func *f, const ptx_insn *in, 
     put(&b, ";");
     return b.len > INT32_MAX ? INT32_MAX : (int)b.len;
 }
+
+/* ---- registers read and written ------------------------------------------------------- */
+static unsigned n_dsts(const ptx_insn *in)
+{
+    switch (in->op) {
+    case OP_ST: case OP_RED: case OP_BRA: case OP_BRX: case OP_CALL: case OP_RET: case OP_EXIT:
+    case OP_BARRIER: case OP_MEMBAR: case OP_FENCE: case OP_PREFETCH: case OP_PREFETCHU:
+    case OP_TRAP: case OP_BRKPT: case OP_NANOSLEEP: case OP_PMEVENT: case OP_NOP:
+        return 0;
+    case OP_BAR:
+        return in->sub == BAR_RED_POPC || in->sub == BAR_RED_AND || in->sub == BAR_RED_OR;
+    case OP_SETP: case OP_SHFL: case OP_MATCH:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+static void add_reg_to(uint32_t *v, uint32_t *n, uint32_t cap, uint32_t r)
+{
+    if (r != UINT32_MAX && *n < cap)
+        v[(*n)++] = r;
+}
+
+void ptx_insn_regs(const ptx_module *m, const ptx_insn *in, uint32_t *dst, uint32_t *n_dst,
+                   uint32_t *src, uint32_t *n_src)
+{
+    uint32_t dcap = *n_dst, scap = *n_src;
+    *n_dst = *n_src = 0;
+    if (in->guard >= 0)
+        add_reg_to(src, n_src, scap, (uint32_t)in->guard);
+    unsigned nd = n_dsts(in);
+    for (uint32_t i = 0; i < in->nops; i++) {
+        const ptx_operand *o = &in->ops[i];
+        int is_dst = i < nd && o->kind != OK_ADDR;
+        uint32_t *v = is_dst ? dst : src, *n = is_dst ? n_dst : n_src, cap = is_dst ? dcap : scap;
+        switch (o->kind) {
+        case OK_REG:
+            add_reg_to(v, n, cap, o->r);
+            break;
+        case OK_VEC:
+            for (uint32_t j = 0; j < o->n && (size_t)o->r + j < m->pool_len; j++)
+                add_reg_to(v, n, cap, m->pool[o->r + j]);
+            break;
+        case OK_ADDR:
+            if (o->base == OK_REG)
+                add_reg_to(src, n_src, scap, o->r);
+            break;
+        default:
+            break;
+        }
+    }
+}

@@ -342,6 +342,13 @@ void ptx_module_free(ptx_module *m);
 int ptx_find_func(const ptx_module *m, const char *name);
 int ptx_find_sym(const ptx_module *m, const char *name);
 
+/* Registers an instruction writes (dst) and reads (src: guard, sources, address
+ * base, stored values), following the operand layout above; vector elements are
+ * expanded and `_` sinks skipped. Returns the counts through *n_dst / *n_src (at most
+ * the capacities given in them on entry). */
+void ptx_insn_regs(const ptx_module *m, const ptx_insn *in, uint32_t *dst, uint32_t *n_dst,
+                   uint32_t *src, uint32_t *n_src);
+
 /* Writes one instruction back as PTX text (for traces, errors and tests). */
 int ptx_insn_format(const ptx_module *m, const ptx_func *f, const ptx_insn *in, char *buf,
                     size_t n);

@@ -45,39 +45,13 @@ void loc_opts_from_config(loc_opts *o, const struct ws_config *c)
 }
 
 /* Registers written: the leading operands, as many as the opcode has destinations. */
-static uint32_t n_dests(const ptx_insn *in)
-{
-    switch (in->op) {
-    case OP_ST: case OP_RED: case OP_BRA: case OP_BRX: case OP_CALL: case OP_RET: case OP_EXIT:
-    case OP_BARRIER: case OP_MEMBAR: case OP_FENCE: case OP_PREFETCH: case OP_PREFETCHU:
-    case OP_TRAP: case OP_BRKPT: case OP_NANOSLEEP: case OP_PMEVENT: case OP_NOP:
-        return 0;
-    case OP_BAR:
-        return in->sub == BAR_RED_POPC || in->sub == BAR_RED_AND || in->sub == BAR_RED_OR;
-    case OP_SETP: case OP_SHFL: case OP_MATCH:
-        return 2;
-    default:
-        return 1;
-    }
-}
-
 #define MAX_DESTS 8
 
 static uint32_t dests(const ptx_module *m, const ptx_insn *in, uint32_t *out)
 {
-    uint32_t nd = n_dests(in), k = 0;
-    for (uint32_t i = 0; i < nd && i < in->nops; i++) {
-        const ptx_operand *o = &in->ops[i];
-        if (o->kind == OK_REG) {
-            if (k < MAX_DESTS)
-                out[k++] = o->r;
-        } else if (o->kind == OK_VEC) {
-            for (uint32_t j = 0; j < o->n && k < MAX_DESTS; j++)
-                if ((size_t)o->r + j < m->pool_len)
-                    out[k++] = m->pool[o->r + j];
-        }
-    }
-    return k;
+    uint32_t src[8], nd = MAX_DESTS, ns = 8;
+    ptx_insn_regs(m, in, out, &nd, src, &ns);
+    return nd;
 }
 
 static int counted(const ptx_insn *in, const loc_opts *o)

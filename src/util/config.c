@@ -1,5 +1,6 @@
 /* config.c - parameter table, INI loading, overrides, checks and dumps (config.h). */
 #include "util/config.h"
+#include "util/err.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -41,17 +42,6 @@ static const char *const ctype_name[] = {"uint", "int", "uint64", "double", "boo
                                          "string", "enum"};
 
 /* ---- small helpers ------------------------------------------------------------------ */
-static void seterr(char *err, size_t n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t n, const char *fmt, ...)
-{
-    if (!err || !n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
 
 const ws_cfg_param *ws_cfg_find(const char *section, const char *key)
 {
@@ -125,11 +115,11 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
     case WS_CT_U64: {
         uint64_t v;
         if (parse_u64(text, &v)) {
-            seterr(why, n, "expected an unsigned integer in [%s, %s]", lo, hi);
+            ws_seterr(why, n, "expected an unsigned integer in [%s, %s]", lo, hi);
             return -1;
         }
         if ((double)v < p->lo || (double)v > p->hi) {
-            seterr(why, n, "out of range [%s, %s]", lo, hi);
+            ws_seterr(why, n, "out of range [%s, %s]", lo, hi);
             return -1;
         }
         if (p->type == WS_CT_UINT)
@@ -147,12 +137,12 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
             neg = *s++ == '-';
         uint64_t v;
         if (parse_u64(s, &v) || v > (uint64_t)INT32_MAX + neg) {
-            seterr(why, n, "expected an integer in [%s, %s]", lo, hi);
+            ws_seterr(why, n, "expected an integer in [%s, %s]", lo, hi);
             return -1;
         }
         double d = neg ? -(double)v : (double)v;
         if (d < p->lo || d > p->hi) {
-            seterr(why, n, "out of range [%s, %s]", lo, hi);
+            ws_seterr(why, n, "out of range [%s, %s]", lo, hi);
             return -1;
         }
         *(int32_t *)field(c, p) = (int32_t)d;
@@ -165,11 +155,11 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
         while (end != text && isspace((unsigned char)*end))
             end++;
         if (end == text || *end || errno || !isfinite(v)) {
-            seterr(why, n, "expected a number in [%s, %s]", lo, hi);
+            ws_seterr(why, n, "expected a number in [%s, %s]", lo, hi);
             return -1;
         }
         if (v < p->lo || v > p->hi) {
-            seterr(why, n, "out of range [%s, %s]", lo, hi);
+            ws_seterr(why, n, "out of range [%s, %s]", lo, hi);
             return -1;
         }
         *(double *)field(c, p) = v;
@@ -188,7 +178,7 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
                 return 0;
             }
         }
-        seterr(why, n, "expected true or false");
+        ws_seterr(why, n, "expected true or false");
         return -1;
     }
     case WS_CT_ENUM: {
@@ -210,7 +200,7 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
             len -= 2;
         }
         if ((double)len < p->lo || (double)len > p->hi || len >= WS_CFG_STR) {
-            seterr(why, n, "expected a string of %s to %s characters", lo, hi);
+            ws_seterr(why, n, "expected a string of %s to %s characters", lo, hi);
             return -1;
         }
         char *dst = field(c, p);
@@ -219,7 +209,7 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
         return 0;
     }
     }
-    seterr(why, n, "bad parameter type");
+    ws_seterr(why, n, "bad parameter type");
     return -1;
 }
 
@@ -360,61 +350,17 @@ int ws_config_apply_ini(ws_config *c, const char *text, const char *file, char *
     if (rc == 0 && !st.err_line)
         return 0;
     if (rc < 0) {
-        seterr(err, n, "%s: cannot parse (error %d)", st.file, rc);
+        ws_seterr(err, n, "%s: cannot parse (error %d)", st.file, rc);
         return -1;
     }
     if (st.err_line && (rc == 0 || st.err_line <= rc))
-        seterr(err, n, "%s:%d: %s", st.file, st.err_line, st.msg);
+        ws_seterr(err, n, "%s:%d: %s", st.file, st.err_line, st.msg);
     else
-        seterr(err, n, "%s:%d: syntax error (expected '[section]' or 'key = value')", st.file,
+        ws_seterr(err, n, "%s:%d: syntax error (expected '[section]' or 'key = value')", st.file,
                rc);
     return -1;
 }
 
-static char *read_file(const char *path, char *err, size_t n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        seterr(err, n, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (len + 1 >= cap) {
-            if (cap >= ((size_t)16 << 20)) {
-                seterr(err, n, "%s: file too large for a configuration", path);
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                seterr(err, n, "%s: read error", path);
-                free(buf);
-                buf = NULL;
-            } else {
-                buf[len] = 0;
-            }
-            break;
-        }
-    }
-    if (!buf && err && n && !err[0])
-        seterr(err, n, "%s: out of memory", path);
-    fclose(f);
-    return buf;
-}
 
 static int looks_like_path(const char *s)
 {
@@ -428,7 +374,7 @@ int ws_config_load(ws_config *c, const char *preset_or_file, char *err, size_t n
         err[0] = 0;
     ws_config_defaults(c);
     if (!preset_or_file || !*preset_or_file) {
-        seterr(err, n, "empty configuration name");
+        ws_seterr(err, n, "empty configuration name");
         return -1;
     }
     const char *text = looks_like_path(preset_or_file) ? NULL : ws_config_preset(preset_or_file);
@@ -445,13 +391,13 @@ int ws_config_load(ws_config *c, const char *preset_or_file, char *err, size_t n
             for (size_t i = 0; ws_config_preset_name(i) && k < sizeof list; i++)
                 k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
                                       ws_config_preset_name(i));
-            seterr(err, n, "'%s' is neither a preset (%s) nor a readable file",
+            ws_seterr(err, n, "'%s' is neither a preset (%s) nor a readable file",
                    preset_or_file, list);
             return -1;
         }
         if (probe)
             fclose(probe);
-        char *buf = read_file(preset_or_file, err, n);
+        char *buf = ws_read_file(preset_or_file, NULL, (size_t)16 << 20, err, n);
         if (!buf)
             return -1;
         rc = ws_config_apply_ini(c, buf, preset_or_file, err, n);
@@ -461,7 +407,7 @@ int ws_config_load(ws_config *c, const char *preset_or_file, char *err, size_t n
         return -1;
     char why[256];
     if (ws_config_check(c, why, sizeof why)) {
-        seterr(err, n, "%s: %s", preset_or_file, why);
+        ws_seterr(err, n, "%s: %s", preset_or_file, why);
         return -1;
     }
     return 0;
@@ -476,7 +422,7 @@ static int set_one(ws_config *c, const char *item, size_t len, char *err, size_t
     while (len && isspace((unsigned char)item[len - 1]))
         len--;
     if (len >= sizeof buf) {
-        seterr(err, n, "override too long: '%.40s...'", item);
+        ws_seterr(err, n, "override too long: '%.40s...'", item);
         return -1;
     }
     memcpy(buf, item, len);
@@ -484,7 +430,7 @@ static int set_one(ws_config *c, const char *item, size_t len, char *err, size_t
     char *eq = strchr(buf, '=');
     char *dot = strchr(buf, '.');
     if (!eq || !dot || dot > eq) {
-        seterr(err, n, "'%s': expected section.key=value", buf);
+        ws_seterr(err, n, "'%s': expected section.key=value", buf);
         return -1;
     }
     *eq = 0;
@@ -497,12 +443,12 @@ static int set_one(ws_config *c, const char *item, size_t len, char *err, size_t
         value++;
     const ws_cfg_param *p = ws_cfg_find(buf, key);
     if (!p) {
-        seterr(err, n, "unknown key '%s.%s'", buf, key);
+        ws_seterr(err, n, "unknown key '%s.%s'", buf, key);
         return -1;
     }
     char why[256];
     if (parse_value(c, p, value, why, sizeof why)) {
-        seterr(err, n, "%s.%s: bad value '%s': %s", buf, key, value, why);
+        ws_seterr(err, n, "%s.%s: bad value '%s': %s", buf, key, value, why);
         return -1;
     }
     return 0;
@@ -511,7 +457,7 @@ static int set_one(ws_config *c, const char *item, size_t len, char *err, size_t
 int ws_config_set(ws_config *c, const char *kv, char *err, size_t n)
 {
     if (!kv) {
-        seterr(err, n, "empty override");
+        ws_seterr(err, n, "empty override");
         return -1;
     }
     const char *s = kv;
@@ -539,40 +485,40 @@ int ws_config_set(ws_config *c, const char *kv, char *err, size_t n)
 int ws_config_check(const ws_config *c, char *err, size_t n)
 {
     if (c->gpu.warp_size != 32 && c->gpu.warp_size != 64) {
-        seterr(err, n, "gpu.warp_size: %u is not 32 or 64", c->gpu.warp_size);
+        ws_seterr(err, n, "gpu.warp_size: %u is not 32 or 64", c->gpu.warp_size);
         return -1;
     }
     if ((uint64_t)c->gpu.max_threads_per_sm > (uint64_t)c->gpu.max_warps_per_sm * c->gpu.warp_size) {
-        seterr(err, n,
+        ws_seterr(err, n,
                "gpu.max_threads_per_sm (%u) exceeds gpu.max_warps_per_sm x gpu.warp_size (%u x %u)",
                c->gpu.max_threads_per_sm, c->gpu.max_warps_per_sm, c->gpu.warp_size);
         return -1;
     }
     if (c->gpu.max_threads_per_cta > c->gpu.max_threads_per_sm) {
-        seterr(err, n, "gpu.max_threads_per_cta (%u) exceeds gpu.max_threads_per_sm (%u)",
+        ws_seterr(err, n, "gpu.max_threads_per_cta (%u) exceeds gpu.max_threads_per_sm (%u)",
                c->gpu.max_threads_per_cta, c->gpu.max_threads_per_sm);
         return -1;
     }
     const uint32_t dims[3] = {c->gpu.max_block_x, c->gpu.max_block_y, c->gpu.max_block_z};
     for (int i = 0; i < 3; i++)
         if (dims[i] > c->gpu.max_threads_per_cta) {
-            seterr(err, n, "gpu.max_block_%c (%u) exceeds gpu.max_threads_per_cta (%u)",
+            ws_seterr(err, n, "gpu.max_block_%c (%u) exceeds gpu.max_threads_per_cta (%u)",
                    "xyz"[i], dims[i], c->gpu.max_threads_per_cta);
             return -1;
         }
     if (c->gpu.max_shared_per_cta > c->gpu.shared_per_sm) {
-        seterr(err, n, "gpu.max_shared_per_cta (%u) exceeds gpu.shared_per_sm (%u)",
+        ws_seterr(err, n, "gpu.max_shared_per_cta (%u) exceeds gpu.shared_per_sm (%u)",
                c->gpu.max_shared_per_cta, c->gpu.shared_per_sm);
         return -1;
     }
     if ((uint64_t)c->gpu.max_regs_per_thread * c->gpu.warp_size > c->gpu.regs_per_sm) {
-        seterr(err, n,
+        ws_seterr(err, n,
                "one warp at gpu.max_regs_per_thread (%u x %u lanes) exceeds gpu.regs_per_sm (%u)",
                c->gpu.max_regs_per_thread, c->gpu.warp_size, c->gpu.regs_per_sm);
         return -1;
     }
     if (c->gpu.reg_alloc_unit > c->gpu.regs_per_sm) {
-        seterr(err, n, "gpu.reg_alloc_unit (%u) exceeds gpu.regs_per_sm (%u)",
+        ws_seterr(err, n, "gpu.reg_alloc_unit (%u) exceeds gpu.regs_per_sm (%u)",
                c->gpu.reg_alloc_unit, c->gpu.regs_per_sm);
         return -1;
     }

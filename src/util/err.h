@@ -19,4 +19,13 @@ typedef enum {
 } ws_err;
 const char *ws_err_name(ws_err e);
 
+#include <stddef.h>
+
+/* printf into err[n] when err is non-NULL and n > 0 (error-message out-parameters). */
+void ws_seterr(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Reads a whole file into a NUL-terminated buffer (caller frees); *len gets its size.
+ * On failure returns NULL with "path: reason" in err. Files over max bytes fail. */
+char *ws_read_file(const char *path, size_t *len, size_t max, char *err, size_t n);
+
 #endif

@@ -1,5 +1,6 @@
 /* stats.c - statistics registry, formulas and printers (stats.h). */
 #include "util/stats.h"
+#include "util/err.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -47,17 +48,6 @@ struct ws_stats_group {
     stat_val *v;
 };
 
-static void seterr(char *err, size_t n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t n, const char *fmt, ...)
-{
-    if (!err || !n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
 
 static char *dupstr(const char *s)
 {
@@ -119,22 +109,22 @@ static int add_def(ws_stats *s, const char *name, const char *unit, const char *
                    ws_stat_kind kind, unsigned flags, char *err, size_t n)
 {
     if (s->n_groups) {
-        seterr(err, n, "%s: statistics must be registered before the first group", name);
+        ws_seterr(err, n, "%s: statistics must be registered before the first group", name);
         return -1;
     }
     if (!valid_name(name)) {
-        seterr(err, n, "'%s': a statistic name is [a-z_][a-z0-9_]*", name ? name : "");
+        ws_seterr(err, n, "'%s': a statistic name is [a-z_][a-z0-9_]*", name ? name : "");
         return -1;
     }
     if (ws_stats_find(s, name) >= 0) {
-        seterr(err, n, "%s: registered twice", name);
+        ws_seterr(err, n, "%s: registered twice", name);
         return -1;
     }
     if (s->n == s->cap) {
         int cap = s->cap ? 2 * s->cap : 32;
         stat_def *d = realloc(s->defs, (size_t)cap * sizeof *d);
         if (!d) {
-            seterr(err, n, "out of memory");
+            ws_seterr(err, n, "out of memory");
             return -1;
         }
         s->defs = d;
@@ -151,7 +141,7 @@ static int add_def(ws_stats *s, const char *name, const char *unit, const char *
         free(d->name);
         free(d->unit);
         free(d->desc);
-        seterr(err, n, "out of memory");
+        ws_seterr(err, n, "out of memory");
         return -1;
     }
     return s->n++;
@@ -196,7 +186,7 @@ static void fp_emit(fparse *f, uint8_t op, int32_t id, double k)
 {
     if (f->n == RPN_MAX) {
         if (!f->failed)
-            seterr(f->err, f->errn, "formula too long");
+            ws_seterr(f->err, f->errn, "formula too long");
         f->failed = 1;
         return;
     }
@@ -212,7 +202,7 @@ static void fp_skip(fparse *f)
 static void fp_fail(fparse *f, const char *what)
 {
     if (!f->failed)
-        seterr(f->err, f->errn, "%s at '%.20s'", what, *f->p ? f->p : "end");
+        ws_seterr(f->err, f->errn, "%s at '%.20s'", what, *f->p ? f->p : "end");
     f->failed = 1;
 }
 
@@ -260,14 +250,14 @@ static void fp_primary(fparse *f, int depth)
         int id = ws_stats_find(f->s, name);
         if (id < 0) {
             if (!f->failed)
-                seterr(f->err, f->errn, "unknown statistic '%s' in formula", name);
+                ws_seterr(f->err, f->errn, "unknown statistic '%s' in formula", name);
             f->failed = 1;
             return;
         }
         ws_stat_kind kd = f->s->defs[id].kind;
         if (kd == WS_STAT_TEXT || kd == WS_STAT_DIM3) {
             if (!f->failed)
-                seterr(f->err, f->errn, "statistic '%s' is not a number", name);
+                ws_seterr(f->err, f->errn, "statistic '%s' is not a number", name);
             f->failed = 1;
             return;
         }
@@ -315,7 +305,7 @@ int ws_stats_add_formula(ws_stats *s, const char *name, const char *unit, const 
     if (!f.failed && *f.p)
         fp_fail(&f, "unexpected text");
     if (f.failed) {
-        seterr(err, n, "%s: %s", name ? name : "?", why);
+        ws_seterr(err, n, "%s: %s", name ? name : "?", why);
         return -1;
     }
     int id = add_def(s, name, unit, desc, WS_STAT_FORMULA, flags, err, n);
@@ -325,7 +315,7 @@ int ws_stats_add_formula(ws_stats *s, const char *name, const char *unit, const 
     d->expr = dupstr(expr);
     d->rpn = malloc(f.n * sizeof *d->rpn);
     if (!d->expr || !d->rpn) {
-        seterr(err, n, "out of memory");
+        ws_seterr(err, n, "out of memory");
         s->n--;
         free(d->name);
         free(d->unit);
