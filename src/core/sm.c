@@ -1276,7 +1276,8 @@ int sm_dump(const sm *s, char *buf, size_t n)
         const func_warp *fw = &s->fw[i];
         if (!w->used)
             continue;
-        uint32_t pc = fw->sp ? fw->stk[fw->sp - 1].pc : 0;
+        int path = fw->sp ? s->L->div->select(fw) : -1;
+        uint32_t pc = path >= 0 ? fw->stk[path].pc : 0;
         static const char *const st[] = {"ready", "barrier", "done", "fault"};
         k += (size_t)snprintf(buf + k, n - k,
                               "  warp slot %u (CTA %u, warp %u): pc %u (PTX line %u) %s, ibuf %u%s, "

@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "func/div.h"
 #include "func/exec.h"
 #include "ptx/cfg.h"
 #include "ptx/ir.h"
@@ -68,6 +69,7 @@ typedef struct {
 
 typedef struct func_launch {
     const func_prog *prog;
+    const div_ops *div;          /* divergence policy (func.divergence)            */
     const ptx_func *kernel;
     devmem *mem;
     const uint8_t *params;
@@ -104,7 +106,7 @@ typedef struct {
     uint32_t bar_waiting[16];    /* warps waiting                                  */
 } func_cta;
 
-/* SIMT stack entry: pc, reconvergence pc, lanes, call frame. */
+/* A path of a warp (div.h): pc, reconvergence pc, lanes, call frame. */
 typedef struct {
     uint32_t pc, rpc;
     uint32_t frame;

@@ -156,20 +156,6 @@ uint64_t ex_src_slow(const exec_ctx *x, const ptx_operand *o, unsigned lane)
 }
 
 /* ---- stack and frames ---------------------------------------------------------------- */
-static int push(func_warp *w, uint32_t pc, uint32_t rpc, uint64_t mask, uint32_t frame)
-{
-    if (w->sp == w->stk_cap) {
-        uint32_t cap = w->stk_cap ? w->stk_cap * 2 : 16;
-        simt_entry *ns = realloc(w->stk, cap * sizeof *ns);
-        if (!ns)
-            return -1;
-        w->stk = ns;
-        w->stk_cap = cap;
-    }
-    w->stk[w->sp++] = (simt_entry){pc, rpc, frame, 0, mask};
-    return 0;
-}
-
 static int ensure_regs(func_warp *w, size_t need)
 {
     if (need <= w->reg_cap)
@@ -259,7 +245,7 @@ int func_warp_init(func_warp *w, func_launch *L, func_cta *cta, uint32_t wid)
         return -1;
     if (w->local && w->local_cap)
         memset(w->local, 0, (size_t)L->ws * w->local_cap);
-    return push(w, 0, NO_PC, w->valid, 0);
+    return L->div->add(w, 0, NO_PC, w->valid, 0);
 }
 
 void func_warp_fini(func_warp *w)
@@ -273,70 +259,28 @@ void func_warp_fini(func_warp *w)
 
 int func_warp_peek(const func_warp *w, uint32_t *pc, uint64_t *mask)
 {
-    if (w->state != WARP_READY || w->sp == 0)
+    int p;
+    if (w->state != WARP_READY || (p = w->L->div->select(w)) < 0)
         return 0;
-    *pc = w->stk[w->sp - 1].pc;
-    *mask = w->stk[w->sp - 1].mask;
+    *pc = w->stk[p].pc;
+    *mask = w->stk[p].mask;
     return 1;
 }
 
-/* Pops finished entries and frames; marks the warp done when nothing is left. */
+/* Lets the divergence policy drop finished paths, then pops call frames no path
+ * runs in any more; marks the warp done when nothing is left. */
 static void settle(func_warp *w)
 {
-    while (w->sp) {
-        simt_entry *e = &w->stk[w->sp - 1];
-        if (e->mask && e->pc != e->rpc)
-            break;
-        w->sp--;
-    }
-    if (w->sp == 0) {
+    if (w->L->div->settle(w) == 0) {
         w->state = WARP_DONE;
         return;
     }
-    while (w->nfr - 1 > w->stk[w->sp - 1].frame)
+    uint32_t top = 0;
+    for (uint32_t i = 0; i < w->sp; i++)
+        if (w->stk[i].frame > top)
+            top = w->stk[i].frame;
+    while (w->nfr - 1 > top)
         w->nfr--;
-}
-
-static void remove_lanes(func_warp *w, uint64_t lanes, uint32_t min_frame)
-{
-    for (uint32_t i = w->sp; i-- > 0 && w->stk[i].frame >= min_frame;)
-        w->stk[i].mask &= ~lanes;
-}
-
-static void do_branch(func_warp *w, const func_prog *p, const ptx_func *f, uint32_t pc,
-                      uint32_t target, uint64_t taken)
-{
-    simt_entry *e = &w->stk[w->sp - 1];
-    uint64_t active = e->mask;
-    if (taken == active) {
-        e->pc = target;
-        return;
-    }
-    if (taken == 0) {
-        e->pc = pc + 1;
-        return;
-    }
-    (void)p;
-    uint32_t reconv = f->cfg ? f->cfg->reconv[pc] : NO_PC;
-    uint64_t nt = active & ~taken;
-    uint32_t frame = e->frame;
-    if (e->rpc == reconv) {
-        /* same reconvergence point as the enclosing entry: a path that goes straight
-         * there is already represented by the entry below; reuse e for the other */
-        if (pc + 1 == reconv) {
-            e->mask = taken;
-            e->pc = target;
-            return;
-        }
-        if (target == reconv) {
-            e->mask = nt;
-            e->pc = pc + 1;
-            return;
-        }
-    }
-    e->pc = reconv;
-    push(w, pc + 1, reconv, nt, frame);
-    push(w, target, reconv, taken, frame);
 }
 
 /* Copies `size` bytes per lane between two local-memory offsets. */
@@ -348,13 +292,12 @@ static void copy_local(func_warp *w, uint64_t lanes, uint32_t dst, uint32_t src,
     }
 }
 
-static exec_ctrl do_call(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t pc)
+static exec_ctrl do_call(func_warp *w, exec_ctx *x, const ptx_insn *in, int path, uint32_t pc)
 {
     const ptx_module *m = w->L->prog->m;
     uint32_t callee = in->ops[1].r;
     const ptx_func *cf = &m->funcs[callee];
-    simt_entry *e = &w->stk[w->sp - 1];
-    e->pc = pc + 1;
+    w->L->div->next(w, path);   /* the caller's lanes continue after the call */
     if (x->mask == 0)
         return EX_NEXT;
     if (cf->is_decl || cf->n_insns == 0) {
@@ -385,7 +328,11 @@ static exec_ctrl do_call(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t
         uint64_t size = a->size < fp->size ? a->size : fp->size;
         copy_local(w, x->mask, callee_base + (uint32_t)fp->addr, caller_base + (uint32_t)a->addr, size);
     }
-    push(w, 0, NO_PC, x->mask, w->nfr - 1);
+    if (w->L->div->add(w, 0, NO_PC, x->mask, w->nfr - 1)) {
+        ex_fault_code(x, in, (unsigned)__builtin_ctzll(x->mask), WS_E_OUT_OF_RESOURCES,
+                      "out of host memory for divergence state");
+        return EX_FAULT;
+    }
     x->r = w->regpool + w->fr[w->nfr - 1].reg_off;
     return EX_CALL;
 }
@@ -393,19 +340,20 @@ static exec_ctrl do_call(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t
 static void do_exit(func_warp *w, uint64_t lanes)
 {
     w->exited |= lanes;
-    remove_lanes(w, lanes, 0);
+    w->L->div->remove(w, lanes, 0);
     uint32_t n = (uint32_t)__builtin_popcountll(lanes);
     w->cta->live_threads -= n;
 }
 
-static void do_ret(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t pc)
+static void do_ret(func_warp *w, exec_ctx *x, const ptx_insn *in, int path, uint32_t pc)
 {
     uint32_t cur = w->nfr - 1;
     const func_frame *fr = &w->fr[cur];
     const ptx_module *m = w->L->prog->m;
     (void)in;
+    (void)pc;
     if (cur == 0) {                 /* ret from the kernel ends the threads */
-        w->stk[w->sp - 1].pc = pc + 1;
+        w->L->div->next(w, path);
         do_exit(w, x->mask);
         return;
     }
@@ -419,31 +367,31 @@ static void do_ret(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t pc)
         copy_local(w, x->mask, w->fr[cur - 1].local_base + (uint32_t)dst->addr,
                    fr->local_base + (uint32_t)src->addr, size);
     }
-    w->stk[w->sp - 1].pc = pc + 1;
-    remove_lanes(w, x->mask, cur);
+    w->L->div->next(w, path);
+    w->L->div->remove(w, x->mask, cur);
 }
 
 /* Barrier arrival. The warp waits (state BARRIER) until func_cta_try_release. */
-static void do_barrier(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t pc)
+static void do_barrier(func_warp *w, exec_ctx *x, const ptx_insn *in, int path)
 {
     func_cta *c = w->cta;
-    simt_entry *e = &w->stk[w->sp - 1];
-    e->pc = pc + 1;
+    uint64_t lanes = w->stk[path].mask;   /* before next(): it may retire the path */
+    w->L->div->next(w, path);
     if (in->sub == BAR_WARP_SYNC)
         return;
-    unsigned l0 = e->mask ? (unsigned)__builtin_ctzll(e->mask) : 0;
+    unsigned l0 = lanes ? (unsigned)__builtin_ctzll(lanes) : 0;
     int red = in->sub == BAR_RED_POPC || in->sub == BAR_RED_AND || in->sub == BAR_RED_OR;
     const ptx_operand *ida = red ? &in->ops[1] : &in->ops[0];
     const ptx_operand *cnt = red ? &in->ops[2] : &in->ops[1];
     uint32_t id = (uint32_t)ex_src(x, ida, l0) & 15;
     if (cnt->kind != OK_NONE && cnt->kind != OK_SINK)
         c->bar_expect[id] = (uint32_t)ex_src(x, cnt, l0);
-    c->bar_arrived[id] += (uint32_t)__builtin_popcountll(e->mask);
+    c->bar_arrived[id] += (uint32_t)__builtin_popcountll(lanes);
     if (red) {
         uint32_t acc = c->bar_red[id];
-        if (c->bar_waiting[id] == 0 && c->bar_arrived[id] == (uint32_t)__builtin_popcountll(e->mask))
+        if (c->bar_waiting[id] == 0 && c->bar_arrived[id] == (uint32_t)__builtin_popcountll(lanes))
             acc = in->sub == BAR_RED_AND ? 1 : 0;
-        EX_FOR_LANES(e->mask, l) {
+        EX_FOR_LANES(lanes, l) {
             int p = ex_pred(x, &in->ops[3], l);
             if (in->sub == BAR_RED_POPC) acc += (uint32_t)p;
             else if (in->sub == BAR_RED_AND) acc &= (uint32_t)p;
@@ -451,7 +399,7 @@ static void do_barrier(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t p
         }
         c->bar_red[id] = acc;
         w->bar_dst = (int32_t)in->ops[0].r;
-        w->bar_mask = e->mask;
+        w->bar_mask = lanes;
     }
     if (in->sub == BAR_ARRIVE)
         return;
@@ -508,7 +456,8 @@ exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
     const func_prog *p = L->prog;
     func_frame *fr = &w->fr[w->nfr - 1];
     const ptx_func *f = &p->m->funcs[fr->func];
-    simt_entry *e = &w->stk[w->sp - 1];
+    int path = L->div->select(w);
+    simt_entry *e = &w->stk[path];
     uint32_t pc = e->pc;
     exec_ctx x;
     x.r = w->regpool + fr->reg_off;
@@ -543,27 +492,29 @@ exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
 
     switch (x.ctrl) {
     case EX_NEXT:
-        e->pc = pc + 1;
-        if (e->pc == e->rpc)
+        L->div->next(w, path);
+        if (w->sp == 0)
             settle(w);
         return EX_NEXT;
-    case EX_BRANCH:
-        do_branch(w, p, f, pc, in->ops[0].r, x.taken);
+    case EX_BRANCH: {
+        uint32_t reconv = f->cfg ? f->cfg->reconv[pc] : NO_PC;
+        L->div->branch(w, path, pc, in->ops[0].r, x.taken, reconv);
         break;
+    }
     case EX_CALL:
-        x.ctrl = do_call(w, &x, in, pc);
+        x.ctrl = do_call(w, &x, in, path, pc);
         if (x.ctrl == EX_FAULT)
             return EX_FAULT;
         break;
     case EX_RET:
-        do_ret(w, &x, in, pc);
+        do_ret(w, &x, in, path, pc);
         break;
     case EX_EXIT:
-        e->pc = pc + 1;
+        L->div->next(w, path);
         do_exit(w, x.mask);
         break;
     case EX_BARRIER:
-        do_barrier(w, &x, in, pc);
+        do_barrier(w, &x, in, path);
         if (w->state == WARP_BARRIER)
             return EX_BARRIER;
         break;
@@ -616,7 +567,7 @@ int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
             for (uint32_t i = 0; i < n && k < (int)sizeof buf - 64; i++)
                 if (warps[i].state == WARP_BARRIER)
                     k += snprintf(buf + k, sizeof buf - (size_t)k, " warp %u at barrier %u (pc %u);",
-                                  i, warps[i].bar_id, warps[i].sp ? warps[i].stk[warps[i].sp - 1].pc : 0);
+                                  i, warps[i].bar_id, warps[i].sp ? warps[i].stk[L->div->select(&warps[i])].pc : 0);
             func_fault_set(L, WS_E_DEADLOCK,
                            "kernel '%s': deadlock in CTA (%u,%u,%u): %u of %u threads alive, "
                            "barrier never completes:%s", ptx_str(L->prog->m, L->kernel->name),

@@ -305,6 +305,12 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     if (!m || !d || func < 0 || (uint32_t)func >= m->ptx->n_funcs || !m->ptx->funcs[func].is_entry)
         return WS_E_INVALID_VALUE;
     const ptx_func *f = &m->ptx->funcs[func];
+    const div_ops *div = div_find(s->cfg.func.divergence);
+    if (!div) {
+        snprintf(err, errlen, "unknown divergence policy func.divergence=%s (known: simt-stack)",
+                 s->cfg.func.divergence);
+        return WS_E_INVALID_VALUE;
+    }
     uint32_t static_smem = (uint32_t)(m->ptx->shared_static + f->shared_static);
     ws_err rc = check_launch(s, f, d, static_smem, err, errlen);
     if (rc != WS_OK)
@@ -314,6 +320,7 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     if (!L)
         return WS_E_OUT_OF_MEMORY;
     L->prog = &m->prog;
+    L->div = div;
     L->kernel = f;
     L->mem = &s->mem;
     L->params = d->params;
