@@ -61,6 +61,8 @@ static const struct {
     {"shared_conflict_cycles", "cycles", "extra cycles from shared-memory bank conflicts", 0,
      TOFF(shared_conflict_cycles)},
     {"ifetch_misses", "misses", "instruction-cache misses", 0, TOFF(ifetch_misses)},
+    {"rf_conflict_cycles", "cycles", "extra operand-collection cycles from register-file bank conflicts (core.rf_banks)",
+     0, TOFF(rf_conflict_cycles)},
 #undef TOFF
 };
 

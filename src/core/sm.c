@@ -952,6 +952,23 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
     return unit_check(s, ii, cycle);
 }
 
+/* Operand collection: source registers that share a register-file bank are read in
+ * successive cycles (register r of the warp's pool lives in bank r mod banks). */
+static uint32_t rf_extra(const sm *s, uint32_t base, const insn_info *ii)
+{
+    uint32_t banks = s->cfg->core.rf_banks, worst = 0;
+    if (!banks || ii->n_src < 2)
+        return 0;
+    for (uint32_t i = 0; i < ii->n_src; i++) {
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < ii->n_src; k++)
+            n += ii->src[k] != ii->src[i] && (base + ii->src[k]) % banks == (base + ii->src[i]) % banks;
+        if (n > worst)
+            worst = n;
+    }
+    return worst;
+}
+
 static int issue(sm *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
 {
     sm_warp *w = &s->w[slot];
@@ -962,6 +979,8 @@ static int issue(sm *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
     int32_t fn = fw->fr[fw->nfr - 1].func;
     const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
     uint32_t base = reg_base(s, slot);
+    uint32_t rf = rf_extra(s, base, ii);   /* read before the step changes frames */
+    s->st.rf_conflict_cycles += rf;
     fw->clock = cycle;
     exec_ctrl rc = func_warp_step(fw, is_mem_cls(ii->cls) ? &s->tr : NULL);
     s->st.issued++;
@@ -1025,7 +1044,7 @@ static int issue(sm *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
             regs[i] = base + ii->dst[i];
             (*sb_slot(s, slot, regs[i]))++;
         }
-        rcode = schedule_event(s, cycle + ii->lat, slot, regs, ii->n_dst, 0);
+        rcode = schedule_event(s, cycle + ii->lat + rf, slot, regs, ii->n_dst, 0);
     }
     int fu = is_mem_cls(ii->cls) ? FU_LDST : ii->fu;
     if (u >= 0) {

@@ -85,6 +85,7 @@ typedef struct {
                                         issue to last access done              */
     uint64_t mem_lat_hist[16];       /* log2 buckets of that latency             */
     uint64_t shared_conflict_cycles; /* extra cycles from bank conflicts         */
+    uint64_t rf_conflict_cycles;     /* extra operand-collection cycles          */
     uint64_t ifetch_misses;
     uint64_t ctas_done;
 } sm_stats;

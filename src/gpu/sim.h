@@ -81,7 +81,7 @@ typedef struct {
     uint64_t ldst_stall_cycles;
     uint64_t queue_occupancy_sum, queued_cycles, queued_reqs, reod_full_cycles;
     uint64_t mem_lat_sum, mem_lat_max, mem_lat_n, mem_lat_hist[16];
-    uint64_t shared_conflict_cycles, ifetch_misses;
+    uint64_t shared_conflict_cycles, ifetch_misses, rf_conflict_cycles;
     char *mem_json;              /* the memory model's own statistics (JSON text)   */
 } ws_timing_stats;
 

@@ -243,6 +243,7 @@ done:
             t->mem_lat_hist[k] += s->mem_lat_hist[k];
         t->shared_conflict_cycles += s->shared_conflict_cycles;
         t->ifetch_misses += s->ifetch_misses;
+        t->rf_conflict_cycles += s->rf_conflict_cycles;
     }
     st->cycles = t->cycles;
     if (mem) {
