@@ -18,7 +18,13 @@ typedef struct {
     /* timing mode */
     int opc, sim_s, ctas_per_sm, limiter, sched_slots, slot[WR__COUNT], fu_busy[4], fu_slots[4];
     int tc[32];   /* t_counters[] */
+    int lvl[4][3];            /* mem_levels[] x {accesses, hits, misses}            */
+    int dram[4];              /* reads, writes, row hits, busy cycles               */
+    int dram_slots;
 } rep_defs;
+
+/* Cache levels of the memory model's JSON ("mem" object of a launch) in the report. */
+static const char *const mem_levels[4] = {"l1d", "l1i", "l1c", "l2"};
 
 /* Timing-mode counters read straight from ws_timing_stats. */
 static const struct {
@@ -251,6 +257,45 @@ static int defs_init(rep_defs *d)
         snprintf(expr, sizeof expr, "fu_%s_busy / fu_%s_slots", fu_stat[k], fu_stat[k]);
         CHECK(ws_stats_add_formula(s, name, "ratio", desc, expr, 0, err, sizeof err));
     }
+    for (int k = 0; k < 4; k++) {
+        static const char *const what[3] = {"accesses", "hits", "misses"};
+        char name[40], desc[160], expr[120];
+        for (int j = 0; j < 3; j++) {
+            snprintf(name, sizeof name, "%s_%s", mem_levels[k], what[j]);
+            snprintf(desc, sizeof desc, "%s %s (detailed memory model; all SMs / banks)",
+                     mem_levels[k], what[j]);
+            d->lvl[k][j] = CHECK(ws_stats_add_counter(s, name, what[j], desc, WS_STAT_HIDE_ZERO,
+                                                      err, sizeof err));
+        }
+        snprintf(name, sizeof name, "%s_hit_ratio", mem_levels[k]);
+        snprintf(desc, sizeof desc, "%s hits per access", mem_levels[k]);
+        snprintf(expr, sizeof expr, "%s_hits / %s_accesses", mem_levels[k], mem_levels[k]);
+        CHECK(ws_stats_add_formula(s, name, "ratio", desc, expr, WS_STAT_HIDE_ZERO, err, sizeof err));
+        snprintf(name, sizeof name, "%s_mpki", mem_levels[k]);
+        snprintf(desc, sizeof desc, "%s misses per 1000 warp instructions", mem_levels[k]);
+        snprintf(expr, sizeof expr, "1000 * %s_misses / warp_insts", mem_levels[k]);
+        CHECK(ws_stats_add_formula(s, name, "MPKI", desc, expr, WS_STAT_HIDE_ZERO, err, sizeof err));
+    }
+    d->dram[0] = CHECK(ws_stats_add_counter(s, "dram_reads", "bursts", "DRAM read requests",
+                                            WS_STAT_HIDE_ZERO, err, sizeof err));
+    d->dram[1] = CHECK(ws_stats_add_counter(s, "dram_writes", "bursts", "DRAM write requests",
+                                            WS_STAT_HIDE_ZERO, err, sizeof err));
+    d->dram[2] = CHECK(ws_stats_add_counter(s, "dram_row_hits", "requests",
+                                            "DRAM requests served from an open row",
+                                            WS_STAT_HIDE_ZERO, err, sizeof err));
+    d->dram[3] = CHECK(ws_stats_add_counter(s, "dram_busy_cycles", "cycles",
+                                            "DRAM data-bus busy cycles, summed over channels",
+                                            WS_STAT_JSON_ONLY, err, sizeof err));
+    d->dram_slots = CHECK(ws_stats_add_counter(s, "dram_channel_cycles", "cycles",
+                                               "DRAM cycles x channels", WS_STAT_JSON_ONLY, err,
+                                               sizeof err));
+    CHECK(ws_stats_add_formula(s, "dram_row_hit_rate", "ratio", "DRAM row-buffer hits per request",
+                               "dram_row_hits / (dram_reads + dram_writes)", WS_STAT_HIDE_ZERO, err,
+                               sizeof err));
+    CHECK(ws_stats_add_formula(s, "dram_bandwidth_util", "ratio",
+                               "fraction of DRAM data-bus cycles transferring data",
+                               "dram_busy_cycles / dram_channel_cycles", WS_STAT_HIDE_ZERO, err,
+                               sizeof err));
     d->host_s = CHECK(ws_stats_add_real(s, "host_seconds", "s",
                                         "host wall-clock time spent simulating", 0, err,
                                         sizeof err));
@@ -261,6 +306,9 @@ static int defs_init(rep_defs *d)
     d->warp_rate = CHECK(ws_stats_add_formula(s, "warp_insts_per_sec", "insts/s",
                                               "simulation rate in warp instructions",
                                               "warp_insts / host_seconds", 0, err, sizeof err));
+    CHECK(ws_stats_add_formula(s, "cycles_per_sec", "cycles/s",
+                               "simulation rate in simulated core cycles (timing mode)",
+                               "cycles / host_seconds", WS_STAT_HIDE_ZERO, err, sizeof err));
 #undef CHECK
     if (bad) {
         fprintf(stderr, "warpsim: internal: report statistics: %s\n", err);
@@ -370,6 +418,30 @@ static void fill_timing(const ws_report *r, ws_stats_group *g, size_t i)
     ws_stats_set(g, d->sched_slots, slots);
     for (size_t k = 0; k < sizeof t_counters / sizeof t_counters[0]; k++)
         ws_stats_set(g, d->tc[k], *(const uint64_t *)((const char *)t + t_counters[k].off));
+    /* the memory model's own statistics (detailed model: per cache level, DRAM) */
+    cJSON *mem = r->names[i].mem_json ? cJSON_Parse(r->names[i].mem_json) : NULL;
+    if (mem) {
+        static const char *const what[3] = {"accesses", "hits", "misses"};
+        for (int k = 0; k < 4; k++) {
+            const cJSON *lv = cJSON_GetObjectItemCaseSensitive(mem, mem_levels[k]);
+            for (int j = 0; j < 3 && lv; j++) {
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(lv, what[j]);
+                if (cJSON_IsNumber(v))
+                    ws_stats_set(g, d->lvl[k][j], (uint64_t)v->valuedouble);
+            }
+        }
+        const cJSON *dr = cJSON_GetObjectItemCaseSensitive(mem, "dram");
+        static const char *const dk[4] = {"reads", "writes", "row_hits", "busy_cycles"};
+        for (int j = 0; j < 4 && dr; j++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(dr, dk[j]);
+            if (cJSON_IsNumber(v))
+                ws_stats_set(g, d->dram[j], (uint64_t)v->valuedouble);
+        }
+        const cJSON *dc = dr ? cJSON_GetObjectItemCaseSensitive(dr, "cycles") : NULL;
+        if (cJSON_IsNumber(dc))
+            ws_stats_set(g, d->dram_slots, (uint64_t)dc->valuedouble * r->cfg.dram.channels);
+        cJSON_Delete(mem);
+    }
     uint32_t n_sm = t->n_sm ? t->n_sm : r->cfg.gpu.n_sm;
     for (int k = 0; k < 4; k++) {
         ws_stats_set(g, d->fu_busy[k], t->fu_busy[k]);
