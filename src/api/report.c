@@ -21,6 +21,7 @@ typedef struct {
     int lvl[4][3];            /* mem_levels[] x {accesses, hits, misses}            */
     int dram[4];              /* reads, writes, row hits, busy cycles               */
     int dram_slots;
+    int warp_slots;
 } rep_defs;
 
 /* Cache levels of the memory model's JSON ("mem" object of a launch) in the report. */
@@ -236,6 +237,12 @@ static int defs_init(rep_defs *d)
     CHECK(ws_stats_add_formula(s, "resident_warps", "warps",
                                "mean resident warps per active SM cycle",
                                "resident_warps_sum / active_sm_cycles", 0, err, sizeof err));
+    d->warp_slots = CHECK(ws_stats_add_counter(s, "warp_slot_cycles", "warps",
+                                               "gpu.max_warps_per_sm x active SM cycles",
+                                               WS_STAT_JSON_ONLY, err, sizeof err));
+    CHECK(ws_stats_add_formula(s, "achieved_occupancy", "ratio",
+                               "resident warps per warp slot, over active SM cycles",
+                               "resident_warps_sum / warp_slot_cycles", 0, err, sizeof err));
     CHECK(ws_stats_add_formula(s, "reqs_per_mem_inst", "requests",
                                "memory requests per memory instruction (coalescing)",
                                "mem_reqs / mem_insts", 0, err, sizeof err));
@@ -418,6 +425,7 @@ static void fill_timing(const ws_report *r, ws_stats_group *g, size_t i)
     ws_stats_set(g, d->sched_slots, slots);
     for (size_t k = 0; k < sizeof t_counters / sizeof t_counters[0]; k++)
         ws_stats_set(g, d->tc[k], *(const uint64_t *)((const char *)t + t_counters[k].off));
+    ws_stats_set(g, d->warp_slots, (uint64_t)t->max_warps_per_sm * t->active_sm_cycles);
     /* the memory model's own statistics (detailed model: per cache level, DRAM) */
     cJSON *mem = r->names[i].mem_json ? cJSON_Parse(r->names[i].mem_json) : NULL;
     if (mem) {
