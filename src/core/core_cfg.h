@@ -35,7 +35,7 @@
     X(core, ii_sfu, UINT, "8", 1, 10000, "cycles", "initiation interval: SFU (4 lanes x 8 cycles per warp)") \
     X(core, lat_shared, UINT, "24", 1, 10000, "cycles", "latency: shared memory access without bank conflicts") \
     X(core, shared_banks, UINT, "32", 1, 256, "banks", "shared memory banks (4 bytes wide)")     \
-    X(core, lat_const, UINT, "8", 1, 10000, "cycles", "latency: constant/param space hit")       \
+    X(core, lat_const, UINT, "8", 1, 10000, "cycles", "latency: call-site .param access; constant-cache hit in the simple memory model")       \
     X(core, lat_branch, UINT, "4", 1, 10000, "cycles", "latency: branch / control instruction")  \
     X(core, ldst_queue, UINT, "8", 1, 4096, "requests", "a memory instruction issues only while the LD/ST queue toward the L1D holds fewer requests") \
     X(core, skip_idle, BOOL, "true", 0, 0, "", "skip cycles in which nothing can change and let waiting SMs sleep (statistics are identical either way)") \

@@ -368,6 +368,7 @@ struct sm {
     uint32_t warps_inflight;       /* warps with inflight != 0                   */
     uint32_t maybe_done;           /* warps may have finished: check retirement   */
     uint64_t local_base;           /* where local memory lives in global space   */
+    uint64_t param_base;           /* where the kernel parameters live            */
     uint32_t local_threads;        /* threads interleaved in that region          */
     sm_stats st, last;             /* last: per-cycle deltas for idle skipping   */
 };
@@ -461,6 +462,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
         goto fail;
     s->local_base = 0x7000000000ull + (uint64_t)id * 0x100000000ull;
     s->local_threads = s->n_slots * s->ws;
+    s->param_base = 0x6f00000000ull;
     return s;
 fail:
     sm_destroy(s);
@@ -759,6 +761,8 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
     for (uint32_t i = 0; i < s->tr.n; i++) {
         const exec_access *a = &s->tr.a[i];
         uint64_t addr = a->addr;
+        if (a->space == SP_PARAM)
+            addr += s->param_base;   /* the kernel's parameters sit in a constant bank */
         if (a->space == SP_LOCAL) {
             /* local memory is word-interleaved across threads so that the same
              * offset of consecutive lanes is contiguous (as on NVIDIA GPUs) */
@@ -804,7 +808,8 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
         r->size = line;
         r->bytes_used = used[k];
         r->kind = kind;
-        r->space = (uint8_t)(s->tr.a[0].space == SP_LOCAL ? SP_LOCAL : SP_GLOBAL);
+        uint8_t sp0 = s->tr.a[0].space;
+        r->space = (uint8_t)(sp0 == SP_LOCAL ? SP_LOCAL : sp0 == SP_CONST || sp0 == SP_PARAM ? SP_CONST : SP_GLOBAL);
         r->cop = in->cop;
         r->sm = s->id;
         r->warp = slot;
@@ -1025,7 +1030,14 @@ static int issue(sm *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
                 (*sb_slot(s, slot, regs[i]))++;
             }
             rcode = schedule_event(s, cycle + s->cfg->core.lat_shared + cyc - 1, slot, regs, ii->n_dst, 1);
-        } else if (c == IC_MEM_CONST || c == IC_MEM_PARAM || (c == IC_MEM_LOCAL && in->space == SP_PARAM)) {
+        } else if ((c == IC_MEM_CONST || c == IC_MEM_PARAM) && s->tr.n &&
+                   (space == SP_CONST || space == SP_PARAM)) {
+            /* constant bank: through the L1 constant cache, one request per line; the
+             * LD/ST unit serialises distinct addresses (one broadcast each) */
+            occupy = distinct_addrs(s);
+            rcode = issue_global(s, slot, ii, base, in, cycle);
+        } else if (c == IC_MEM_CONST || c == IC_MEM_PARAM) {
+            /* call-site .params live in the frame: a register-file-like fixed latency */
             uint32_t cyc = distinct_addrs(s);
             occupy = cyc;
             uint32_t regs[4];

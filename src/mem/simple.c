@@ -1,11 +1,13 @@
 /* simple.c - the stand-in memory model: every data request takes a fixed latency and
  * the memory accepts a fixed number of bytes per core cycle (all SMs together), so
  * bandwidth-bound kernels still queue. Instruction fetches always hit the L1I.
+ * Constant-bank loads answer after core.lat_const (hits of a constant cache).
  * Nothing is ever refused: reservation fails need the detailed model. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "mem/memsys.h"
+#include "ptx/ir.h"
 #include "util/config.h"
 
 typedef struct {
@@ -15,10 +17,10 @@ typedef struct {
 typedef struct {
     memsys base;
     uint32_t n_sm;
-    uint64_t latency, l1_latency;
+    uint64_t latency, l1_latency, const_latency;
     uint64_t bpc;            /* bytes per cycle                                  */
     uint64_t busy_x;         /* bandwidth clock: cycle x bpc at which it is free  */
-    fifo *data, *inst;       /* per SM                                           */
+    fifo *data, *inst, *cnst; /* per SM; each in completion order              */
     uint64_t in_flight;
     uint64_t reqs, bytes, lat_sum, ifetches, loads, stores, atomics;
 } simple_mem;
@@ -44,12 +46,15 @@ static memsys *simple_create(const void *cfgp, uint32_t n_sm)
     m->n_sm = n_sm;
     m->latency = cfg->mem.simple_latency;
     m->l1_latency = cfg->mem.simple_l1_latency ? cfg->mem.simple_l1_latency : 1;
+    m->const_latency = cfg->core.lat_const;
     m->bpc = cfg->mem.simple_bytes_per_cycle;
     m->data = calloc(n_sm, sizeof *m->data);
     m->inst = calloc(n_sm, sizeof *m->inst);
-    if (!m->data || !m->inst) {
+    m->cnst = calloc(n_sm, sizeof *m->cnst);
+    if (!m->data || !m->inst || !m->cnst) {
         free(m->data);
         free(m->inst);
+        free(m->cnst);
         free(m);
         return NULL;
     }
@@ -61,6 +66,7 @@ static void simple_destroy(memsys *ms)
     simple_mem *m = (simple_mem *)ms;
     free(m->data);
     free(m->inst);
+    free(m->cnst);
     free(m);
 }
 
@@ -71,10 +77,12 @@ static mem_access simple_access(memsys *ms, mem_req *r, uint64_t cycle)
         return MA_MQF;
     r->t_issue = cycle;
     m->in_flight++;
-    if (r->kind == MR_IFETCH) {
-        r->t_done = cycle + m->l1_latency;
-        push(&m->inst[r->sm], r);
-        m->ifetches++;
+    if (r->kind == MR_IFETCH || r->space == SP_CONST) {
+        /* no caches, but instruction and constant-bank accesses are cache hits */
+        int ifetch = r->kind == MR_IFETCH;
+        r->t_done = cycle + (ifetch ? m->l1_latency : m->const_latency);
+        push(ifetch ? &m->inst[r->sm] : &m->cnst[r->sm], r);
+        m->ifetches += (uint64_t)ifetch;
         return MA_HIT;
     }
     /* the bandwidth clock counts in units of 1/bpc cycles */
@@ -102,8 +110,8 @@ static mem_access simple_probe(const memsys *ms, const mem_req *r, uint64_t cycl
 static mem_req *simple_pop(memsys *ms, uint32_t sm, uint64_t cycle)
 {
     simple_mem *m = (simple_mem *)ms;
-    fifo *qs[2] = {&m->inst[sm], &m->data[sm]};
-    for (int i = 0; i < 2; i++) {
+    fifo *qs[3] = {&m->inst[sm], &m->cnst[sm], &m->data[sm]};
+    for (int i = 0; i < 3; i++) {
         mem_req *r = qs[i]->head;
         if (r && r->t_done <= cycle) {
             qs[i]->head = r->next;
@@ -129,9 +137,10 @@ static uint64_t simple_next(const memsys *ms, uint64_t cycle)
     const simple_mem *m = (const simple_mem *)ms;
     uint64_t next = UINT64_MAX;
     for (uint32_t s = 0; s < m->n_sm; s++) {
-        const mem_req *a = m->inst[s].head, *b = m->data[s].head;
-        if (a && a->t_done < next) next = a->t_done;
-        if (b && b->t_done < next) next = b->t_done;
+        const mem_req *q[3] = {m->inst[s].head, m->cnst[s].head, m->data[s].head};
+        for (int i = 0; i < 3; i++)
+            if (q[i] && q[i]->t_done < next)
+                next = q[i]->t_done;
     }
     return next <= cycle ? cycle + 1 : next;
 }
@@ -140,9 +149,10 @@ static uint64_t simple_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
 {
     const simple_mem *m = (const simple_mem *)ms;
     uint64_t next = UINT64_MAX;
-    const mem_req *a = m->inst[sm].head, *b = m->data[sm].head;
-    if (a && a->t_done < next) next = a->t_done;
-    if (b && b->t_done < next) next = b->t_done;
+    const mem_req *q[3] = {m->inst[sm].head, m->cnst[sm].head, m->data[sm].head};
+    for (int i = 0; i < 3; i++)
+        if (q[i] && q[i]->t_done < next)
+            next = q[i]->t_done;
     return next <= cycle ? cycle + 1 : next;
 }
 
