@@ -16,7 +16,7 @@ typedef struct {
         host_s, thread_rate, warp_rate;
     int mix[MIX__COUNT], mix_pct[MIX__COUNT];
     /* timing mode */
-    int opc, sim_s, ctas_per_sm, limiter, sched_slots, slot[WR__COUNT], fu_busy[4], fu_slots[4];
+    int opc, sim_s, ctas_per_sm, limiter, sched_slots, slot[WR__COUNT], fu_busy[5], fu_slots[5];
     int tc[32];   /* t_counters[] */
     int lvl[4][3];            /* mem_levels[] x {accesses, hits, misses}            */
     int dram[4];              /* reads, writes, row hits, busy cycles               */
@@ -83,7 +83,7 @@ static const char *const slot_stat[][2] = {
     [WR_BARRIER] = {"slot_barrier", "slots lost: warps waiting at a barrier or fence"},
     [WR_DONE] = {"slot_done", "slots lost: warps with no instruction left"},
 };
-static const char *const fu_stat[4] = {"sp", "sfu", "dp", "ldst"};
+static const char *const fu_stat[5] = {"sp", "sfu", "dp", "ldst", "int"};
 _Static_assert(sizeof t_counters / sizeof t_counters[0] <= 32, "rep_defs.tc is too small");
 
 /* The strings a ws_launch_stats points to may belong to a simulation that is gone by
@@ -249,7 +249,7 @@ static int defs_init(rep_defs *d)
     CHECK(ws_stats_add_formula(s, "mem_lat_mean", "cycles",
                                "mean memory latency per memory instruction (issue to last access)",
                                "mem_lat_sum / mem_lat_n", 0, err, sizeof err));
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         char name[40], desc[120], expr[100];
         snprintf(name, sizeof name, "fu_%s_busy", fu_stat[k]);
         snprintf(desc, sizeof desc, "unit-cycles the %s pipelines were busy", fu_stat[k]);
@@ -451,7 +451,7 @@ static void fill_timing(const ws_report *r, ws_stats_group *g, size_t i)
         cJSON_Delete(mem);
     }
     uint32_t n_sm = t->n_sm ? t->n_sm : r->cfg.gpu.n_sm;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 5; k++) {
         ws_stats_set(g, d->fu_busy[k], t->fu_busy[k]);
         ws_stats_set(g, d->fu_slots[k], (uint64_t)t->fu_count[k] * n_sm * cycles);
     }

@@ -16,6 +16,7 @@
     X(core, n_sfu, UINT, "1", 0, 64, "units", "SFU pipelines")                                  \
     X(core, n_dp, UINT, "1", 0, 64, "units", "double-precision pipelines")                      \
     X(core, n_ldst, UINT, "1", 1, 64, "units", "LD/ST pipelines")                               \
+    X(core, n_int, UINT, "0", 0, 64, "units", "separate integer pipelines (Volta-style); 0 = integer instructions use the SP pipelines (Fermi)") \
     X(core, rf_banks, UINT, "0", 0, 64, "banks", "register-file banks the operand collector reads from; sources in one bank serialise (extra cycles); 0 = not modelled") \
     X(core, lat_alu, UINT, "4", 1, 10000, "cycles", "latency: integer add/logic/move/compare")   \
     X(core, ii_alu, UINT, "1", 1, 10000, "cycles", "initiation interval: integer add/logic")     \

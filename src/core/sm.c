@@ -22,7 +22,7 @@
 
 #include "util/err.h"
 
-const char *const fu_name[FU__COUNT] = {"sp", "sfu", "dp", "ldst"};
+const char *const fu_name[FU__COUNT] = {"sp", "sfu", "dp", "ldst", "int"};
 
 /* ---- static instruction info ------------------------------------------------------- */
 /* Fills the registers an instruction reads and writes. */
@@ -127,6 +127,8 @@ int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg)
                 ii->fu = FU_SP;
             if (ii->fu == FU_SFU && cfg->core.n_sfu == 0)
                 ii->fu = FU_SP;
+            if (cfg->core.n_int && (c == IC_ALU || c == IC_IMUL || c == IC_IDIV))
+                ii->fu = FU_INT;   /* separate integer pipelines (Volta-style) */
             ii->lat = (uint16_t)(cls[c].lat > 65535 ? 65535 : cls[c].lat);
             ii->ii = (uint16_t)(cls[c].ii > 65535 ? 65535 : cls[c].ii);
             insn_regs(m, in, ii);
@@ -433,6 +435,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->n_fu[FU_SFU] = cfg->core.n_sfu ? cfg->core.n_sfu : 1;
     s->n_fu[FU_DP] = cfg->core.n_dp ? cfg->core.n_dp : 1;
     s->n_fu[FU_LDST] = cfg->core.n_ldst;
+    s->n_fu[FU_INT] = cfg->core.n_int ? cfg->core.n_int : 1;
     for (int k = 0; k < FU__COUNT; k++)
         if (!(s->fu_free[k] = calloc(s->n_fu[k], sizeof **s->fu_free)))
             goto fail;

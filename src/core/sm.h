@@ -21,7 +21,7 @@
 #include "util/config.h"
 
 /* Functional-unit pipelines and the instruction classes mapped onto them. */
-typedef enum { FU_SP, FU_SFU, FU_DP, FU_LDST, FU__COUNT } fu_kind;
+typedef enum { FU_SP, FU_SFU, FU_DP, FU_LDST, FU_INT, FU__COUNT } fu_kind;
 extern const char *const fu_name[FU__COUNT];
 
 typedef enum {

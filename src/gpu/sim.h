@@ -74,8 +74,8 @@ typedef struct {
     uint64_t idle_slots;         /* scheduler-cycles with no warp assigned           */
     uint64_t stall_cycles;       /* SM-cycles with resident warps and no issue       */
     uint64_t warps_in_flight_sum, resident_warps_sum, active_sm_cycles;
-    uint64_t fu_busy[4];         /* sp, sfu, dp, ldst unit-cycles                    */
-    uint32_t fu_count[4];
+    uint64_t fu_busy[5];         /* sp, sfu, dp, ldst, int unit-cycles               */
+    uint32_t fu_count[5];
     uint64_t mem_insts, mem_reqs, mem_bytes_used;
     uint64_t resfail[3];         /* CSF, MSHRF, MQF                                  */
     uint64_t ldst_stall_cycles;

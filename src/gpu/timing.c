@@ -214,6 +214,7 @@ done:
     t->fu_count[1] = cfg->core.n_sfu;
     t->fu_count[2] = cfg->core.n_dp;
     t->fu_count[3] = cfg->core.n_ldst;
+    t->fu_count[4] = cfg->core.n_int;
     for (uint32_t i = 0; i < n_sm && sms[i]; i++) {
         const sm_stats *s = sm_get_stats(sms[i]);
         for (int k = 0; k < WR__COUNT; k++)

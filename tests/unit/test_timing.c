@@ -127,6 +127,10 @@ static void t_independent_issue(void **state)
      * adds per warp; with one scheduler the two warps share one issue slot: 128 */
     assert_int_equal(run(b, 64, NULL, NULL, NULL) - run(a, 64, NULL, NULL, NULL), 64);
     assert_int_equal(run(b, 64, "core.n_schedulers=1", NULL, NULL) - run(a, 64, "core.n_schedulers=1", NULL, NULL), 128);
+    /* separate integer pipelines: one INT unit (ii 1) takes one add per cycle from the
+     * two schedulers together: 128; two INT units: 64 again */
+    assert_int_equal(run(b, 64, "core.n_int=1", NULL, NULL) - run(a, 64, "core.n_int=1", NULL, NULL), 128);
+    assert_int_equal(run(b, 64, "core.n_int=2", NULL, NULL) - run(a, 64, "core.n_int=2", NULL, NULL), 64);
     free(a);
     free(b);
 }
