@@ -1275,11 +1275,14 @@ void sm_repeat_cycle_stats(sm *s, uint64_t n)
         s->st.slot[i] += n * s->last.slot[i];
 }
 
-uint64_t sm_next_event(const sm *s, uint64_t cycle)
+uint64_t sm_next_event(const sm *s, uint64_t cycle, uint64_t bound)
 {
-    uint64_t next = UINT64_MAX;
+    if (bound <= cycle)
+        return cycle + 1;
+    uint64_t next = bound;
     if (s->n_events) {
-        for (uint64_t d = 1; d <= s->wheel_mask + 1; d++) {
+        uint64_t span = bound - cycle < (uint64_t)s->wheel_mask + 1 ? bound - cycle : (uint64_t)s->wheel_mask + 1;
+        for (uint64_t d = 1; d <= span; d++) {
             uint32_t e = s->wheel[(cycle + d) & s->wheel_mask];
             for (; e != UINT32_MAX; e = s->ev[e].next)
                 if (s->ev[e].due == cycle + d)
@@ -1290,9 +1293,8 @@ uint64_t sm_next_event(const sm *s, uint64_t cycle)
             }
         }
     }
-    for (uint32_t i = 0; i < s->n_slots; i++)
-        if (s->w[i].used && s->w[i].ibuf && s->w[i].ibuf_ready > cycle && s->w[i].ibuf_ready < next)
-            next = s->w[i].ibuf_ready;
+    /* (instruction buffers become usable the cycle their fetch returns: a memory
+     * event, so they need no scan here) */
     for (int k = 0; k < FU__COUNT; k++)
         for (uint32_t i = 0; i < s->n_fu[k]; i++)
             if (s->fu_free[k][i] > cycle && s->fu_free[k][i] < next)

@@ -104,8 +104,9 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle);
 /* One core cycle. Returns nonzero when anything happened (progress). */
 int sm_cycle(sm *s, uint64_t cycle);
 /* Earliest cycle > cycle at which this SM can act again without outside change,
- * valid right after a sm_cycle() that returned 0; UINT64_MAX if never. */
-uint64_t sm_next_event(const sm *s, uint64_t cycle);
+ * valid right after a sm_cycle() that returned 0; UINT64_MAX if never. Nothing later
+ * than `bound` is looked for (the answer is then at most bound). */
+uint64_t sm_next_event(const sm *s, uint64_t cycle, uint64_t bound);
 /* Accounts `n` more cycles identical to the last one (idle skipping). */
 void sm_repeat_cycle_stats(sm *s, uint64_t n);
 int sm_busy(const sm *s);               /* any resident CTA                    */

@@ -134,9 +134,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             } else {
                 /* next_event_sm also bounds when a refused request can be accepted
                  * (a fill of this SM's L1, a drain of its miss queue) */
-                uint64_t e = sm_next_event(sms[i], cycle);
                 uint64_t me = memsys_next_event_sm(mem, i, cycle);
-                wake[i] = e < me ? e : me;
+                wake[i] = sm_next_event(sms[i], cycle, me);
             }
         }
         /* CTA dispatch: one CTA per SM per cycle, round robin */
@@ -170,7 +169,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             if (!memsys_busy(mem) && memsys_next_event(mem, cycle) == UINT64_MAX) {
                 int any = 0;
                 for (uint32_t i = 0; i < n_sm; i++)
-                    any |= sm_busy(sms[i]) && sm_next_event(sms[i], cycle) != UINT64_MAX;
+                    any |= sm_busy(sms[i]) && sm_next_event(sms[i], cycle, UINT64_MAX) != UINT64_MAX;
                 if (!any) {
                     deadlock_report(sms, n_sm, mem, L, cycle, "no warp can issue and nothing is in "
                                     "flight (a barrier that never completes?)");
