@@ -371,6 +371,7 @@ struct sm {
     uint32_t maybe_done;           /* warps may have finished: check retirement   */
     uint64_t local_base;           /* where local memory lives in global space   */
     uint64_t param_base;           /* where the kernel parameters live            */
+    uint32_t coalesce;             /* coalescing granularity: the L1D sector size  */
     uint32_t local_threads;        /* threads interleaved in that region          */
     sm_stats st, last;             /* last: per-cycle deltas for idle skipping   */
 };
@@ -466,6 +467,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->local_base = 0x7000000000ull + (uint64_t)id * 0x100000000ull;
     s->local_threads = s->n_slots * s->ws;
     s->param_base = 0x6f00000000ull;
+    s->coalesce = cfg->l1d.sector ? cfg->l1d.sector : cfg->l1d.line ? cfg->l1d.line : 128;
     return s;
 fail:
     sm_destroy(s);
@@ -757,7 +759,9 @@ static int ldst_send(sm *s, uint64_t cycle)
 static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base, const ptx_insn *in,
                         uint64_t cycle)
 {
-    const uint32_t line = 128;
+    /* one request per touched L1D sector (= the line when the cache is not sectored:
+     * 128 B on Fermi; 32 B sectors coalesce at 32 B) */
+    const uint32_t line = s->coalesce;
     uint64_t seg[64];
     uint32_t used[64], nseg = 0;
     uint8_t kind = in->op == OP_ST ? MR_STORE : (in->op == OP_ATOM || in->op == OP_RED) ? MR_ATOMIC : MR_LOAD;

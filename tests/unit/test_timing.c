@@ -95,6 +95,46 @@ static void t_dependent_chain(void **state)
     free(b);
 }
 
+/* Coalescing: one warp loads a[tid * stride] (4-byte words); requests per memory
+ * instruction = distinct 128-byte lines the 32 lanes touch: stride 0 (broadcast) 1,
+ * stride 4 B 1, 8 B 2, 16 B 4, 128 B 32; with 32-byte sectors: 1, 4, 8, 16, 32. */
+static void t_coalescing(void **state)
+{
+    (void)state;
+    static const uint32_t stride[5] = {0, 4, 8, 16, 128};
+    static const uint64_t lines[5] = {1, 1, 2, 4, 32}, sectors[5] = {1, 4, 8, 16, 32};
+    for (int k = 0; k < 5; k++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "mov.u32 %%%%r1, %%%%tid.x;\nmul.wide.u32 %%%%rd3, %%%%r1, %u;\n"
+                 "add.s64 %%%%rd3, %%%%rd2, %%%%rd3;\nld.global.u32 %%%%r2, [%%%%rd3];\n", stride[k]);
+        for (int sect = 0; sect < 2; sect++) {
+            ws_config cfg;
+            char err[512];
+            ws_config_defaults(&cfg);
+            assert_int_equal(ws_config_set(&cfg, sect ? "gpu.n_sm=1,sim.mode=timing,l1d.sector=32"
+                                                      : "gpu.n_sm=1,sim.mode=timing", err, sizeof err), 0);
+            char *ptx = kernel("ld.param.u64 %rd2, [in];\n", body, 1, "exit;");
+            ws_sim *s = ws_sim_create(&cfg);
+            ws_module *m;
+            assert_int_equal(ws_module_load(s, ptx, strlen(ptx), "t.ptx", &m, err, sizeof err), WS_OK);
+            uint64_t buf;
+            assert_int_equal(ws_mem_alloc(s, 8192, &buf), WS_OK);
+            uint64_t params[2] = {buf, buf};
+            ws_launch_desc d = {{1, 1, 1}, {32, 1, 1}, 0, params, sizeof params};
+            assert_int_equal(ws_launch(s, m, ws_module_kernel(m, "k"), &d, err, sizeof err), WS_OK);
+            size_t n;
+            const ws_timing_stats *t = &ws_sim_launches(s, &n)[0].t;
+            /* plus the kernel's ld.param: one constant-cache request, 32 lanes x 8 bytes */
+            assert_int_equal(t->mem_insts, 2);
+            assert_int_equal(t->mem_reqs, 1 + (sect ? sectors[k] : lines[k]));
+            assert_int_equal(t->mem_bytes_used, 32 * 8 + 32 * 4);
+            ws_sim_destroy(s);
+            free(ptx);
+        }
+    }
+}
+
 /* Register-file banks (core.rf_banks): %r1, %r9 and %r17 are 8 register slots apart,
  * so with 8 banks (or 4) all three sources of the mad sit in one bank and are read in
  * 3 successive cycles: 2 extra cycles on top of lat_imul = 5, so each dependent mad
@@ -322,6 +362,7 @@ int main(void)
         cmocka_unit_test(t_dependent_chain),
         cmocka_unit_test(t_independent_issue),
         cmocka_unit_test(t_register_banks),
+        cmocka_unit_test(t_coalescing),
         cmocka_unit_test(t_sfu_initiation_interval),
         cmocka_unit_test(t_dependent_loads),
         cmocka_unit_test(t_barrier_orders),
