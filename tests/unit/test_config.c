@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "doc_fresh.h"
+
 #include "util/config.h"
 
 static char *dump_ini(const ws_config *c)
@@ -320,21 +322,7 @@ static void test_doc(void **state)
 static void test_doc_fresh(void **state)
 {
     (void)state;
-    char *want = NULL, path[512];
-    size_t wlen = 0;
-    FILE *f = open_memstream(&want, &wlen);
-    ws_config_print_doc(f);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/docs/CONFIG.md", WS_SOURCE_DIR);
-    f = fopen(path, "r");
-    assert_non_null(f);
-    char *have = calloc(1, wlen + 2);
-    size_t hlen = fread(have, 1, wlen + 1, f);
-    fclose(f);
-    if (hlen != wlen || memcmp(have, want, wlen))
-        fail_msg("docs/CONFIG.md is stale: run `warpsim config --doc > docs/CONFIG.md`");
-    free(have);
-    free(want);
+    assert_doc_fresh(ws_config_print_doc, "docs/CONFIG.md", "warpsim config --doc");
 }
 
 int main(void)

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "doc_fresh.h"
+
 #include "api/report.h"
 #include "util/stats.h"
 
@@ -438,21 +440,7 @@ static void test_report_timing(void **state)
 static void test_doc_fresh(void **state)
 {
     (void)state;
-    char *want = NULL, path[512];
-    size_t wlen = 0;
-    FILE *f = open_memstream(&want, &wlen);
-    ws_report_print_doc(f);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/docs/STATS.md", WS_SOURCE_DIR);
-    f = fopen(path, "r");
-    assert_non_null(f);
-    char *have = calloc(1, wlen + 2);
-    size_t hlen = fread(have, 1, wlen + 1, f);
-    fclose(f);
-    if (hlen != wlen || memcmp(have, want, wlen))
-        fail_msg("docs/STATS.md is stale: run `warpsim stats --doc > docs/STATS.md`");
-    free(have);
-    free(want);
+    assert_doc_fresh(ws_report_print_doc, "docs/STATS.md", "warpsim stats --doc");
 }
 
 int main(void)

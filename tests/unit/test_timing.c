@@ -34,38 +34,59 @@ static char *kernel(const char *head, const char *body, int n, const char *tail)
     return s;
 }
 
-/* Runs kernel k on a 1-SM GPU; returns its cycle count (0 on failure). */
-static uint64_t run(const char *ptx, uint32_t threads, const char *sets, uint64_t *out_host, ws_err *rc_out)
+/* A simulation with the default config plus `sets` (comma-separated overrides, may be
+ * NULL), module `ptx` loaded and its kernel k launched on grid x block threads with
+ * parameters (out, in): two fresh 4 KB buffers, `in` starting with eight copies of its
+ * own address (a pointer chase that stays on its first word). The caller destroys
+ * the simulation; *rc gets the launch's result, *out its buffer. */
+static ws_sim *launch(const char *sets, const char *ptx, uint32_t grid, uint32_t block, ws_err *rc,
+                      uint64_t *out)
 {
     ws_config cfg;
     char err[1024];
     ws_config_defaults(&cfg);
-    assert_int_equal(ws_config_set(&cfg, "gpu.n_sm=1,sim.mode=timing,mem.model=simple", err, sizeof err), 0);
     if (sets)
         assert_int_equal(ws_config_set(&cfg, sets, err, sizeof err), 0);
     ws_sim *s = ws_sim_create(&cfg);
     ws_module *m;
-    ws_err rc = ws_module_load(s, ptx, strlen(ptx), "t.ptx", &m, err, sizeof err);
-    if (rc != WS_OK)
+    ws_err lrc = ws_module_load(s, ptx, strlen(ptx), "t.ptx", &m, err, sizeof err);
+    if (lrc != WS_OK)
         fprintf(stderr, "%s\n", err);
-    assert_int_equal(rc, WS_OK);
-    uint64_t out, in;
-    assert_int_equal(ws_mem_alloc(s, 4096, &out), WS_OK);
+    assert_int_equal(lrc, WS_OK);
+    uint64_t o, in, chain[8];
+    assert_int_equal(ws_mem_alloc(s, 4096, &o), WS_OK);
     assert_int_equal(ws_mem_alloc(s, 4096, &in), WS_OK);
-    uint64_t chain[8];
     for (int i = 0; i < 8; i++)
-        chain[i] = in;   /* a pointer chase that stays on the first word */
+        chain[i] = in;
     assert_int_equal(ws_mem_write(s, in, chain, sizeof chain), WS_OK);
-    uint64_t params[2] = {out, in};
-    ws_launch_desc d = {{1, 1, 1}, {threads, 1, 1}, 0, params, sizeof params};
-    rc = ws_launch(s, m, ws_module_kernel(m, "k"), &d, err, sizeof err);
-    if (rc_out)
-        *rc_out = rc;
-    else if (rc != WS_OK)
-        fprintf(stderr, "%s\n", err);
+    uint64_t params[2] = {o, in};
+    ws_launch_desc d = {{grid, 1, 1}, {block, 1, 1}, 0, params, sizeof params};
+    *rc = ws_launch(s, m, ws_module_kernel(m, "k"), &d, err, sizeof err);
+    if (out)
+        *out = o;
+    return s;
+}
+
+static const ws_launch_stats *last_launch(const ws_sim *s)
+{
     size_t n;
     const ws_launch_stats *st = ws_sim_launches(s, &n);
-    uint64_t cycles = rc == WS_OK || rc_out ? st[n - 1].t.cycles : 0;
+    return &st[n - 1];
+}
+
+/* Runs kernel k on a 1-SM GPU with the simple memory model; returns its cycle count
+ * (0 on failure unless rc_out is given) and copies 64 bytes of `out` to out_host. */
+static uint64_t run(const char *ptx, uint32_t threads, const char *sets, uint64_t *out_host, ws_err *rc_out)
+{
+    char all[512];
+    snprintf(all, sizeof all, "gpu.n_sm=1,sim.mode=timing,mem.model=simple%s%s", sets ? "," : "",
+             sets ? sets : "");
+    ws_err rc;
+    uint64_t out;
+    ws_sim *s = launch(all, ptx, 1, threads, &rc, &out);
+    if (rc_out)
+        *rc_out = rc;
+    uint64_t cycles = rc == WS_OK || rc_out ? last_launch(s)->t.cycles : 0;
     if (out_host)
         ws_mem_read(s, out_host, out, 8 * 8);
     ws_sim_destroy(s);
@@ -109,22 +130,12 @@ static void t_coalescing(void **state)
                  "mov.u32 %%%%r1, %%%%tid.x;\nmul.wide.u32 %%%%rd3, %%%%r1, %u;\n"
                  "add.s64 %%%%rd3, %%%%rd2, %%%%rd3;\nld.global.u32 %%%%r2, [%%%%rd3];\n", stride[k]);
         for (int sect = 0; sect < 2; sect++) {
-            ws_config cfg;
-            char err[512];
-            ws_config_defaults(&cfg);
-            assert_int_equal(ws_config_set(&cfg, sect ? "gpu.n_sm=1,sim.mode=timing,l1d.sector=32"
-                                                      : "gpu.n_sm=1,sim.mode=timing", err, sizeof err), 0);
             char *ptx = kernel("ld.param.u64 %rd2, [in];\n", body, 1, "exit;");
-            ws_sim *s = ws_sim_create(&cfg);
-            ws_module *m;
-            assert_int_equal(ws_module_load(s, ptx, strlen(ptx), "t.ptx", &m, err, sizeof err), WS_OK);
-            uint64_t buf;
-            assert_int_equal(ws_mem_alloc(s, 8192, &buf), WS_OK);
-            uint64_t params[2] = {buf, buf};
-            ws_launch_desc d = {{1, 1, 1}, {32, 1, 1}, 0, params, sizeof params};
-            assert_int_equal(ws_launch(s, m, ws_module_kernel(m, "k"), &d, err, sizeof err), WS_OK);
-            size_t n;
-            const ws_timing_stats *t = &ws_sim_launches(s, &n)[0].t;
+            ws_err rc;
+            ws_sim *s = launch(sect ? "gpu.n_sm=1,sim.mode=timing,l1d.sector=32" : "gpu.n_sm=1,sim.mode=timing",
+                               ptx, 1, 32, &rc, NULL);
+            assert_int_equal(rc, WS_OK);
+            const ws_timing_stats *t = &last_launch(s)->t;
             /* plus the kernel's ld.param: one constant-cache request, 32 lanes x 8 bytes */
             assert_int_equal(t->mem_insts, 2);
             assert_int_equal(t->mem_reqs, 1 + (sect ? sectors[k] : lines[k]));
@@ -295,24 +306,13 @@ static void t_skip_idle_equivalence(void **state)
     for (int model = 0; model < 2; model++) {
     ws_timing_stats a[2];
     for (int k = 0; k < 2; k++) {
-        ws_config cfg;
-        char err[512];
-        ws_config_defaults(&cfg);
-        assert_int_equal(ws_config_set(&cfg, model ? "mem.model=detailed" : "mem.model=simple", err, sizeof err), 0);
-        assert_int_equal(ws_config_set(&cfg, k ? "gpu.n_sm=2,sim.mode=timing,core.skip_idle=false"
-                                               : "gpu.n_sm=2,sim.mode=timing", err, sizeof err), 0);
-        ws_sim *s = ws_sim_create(&cfg);
-        ws_module *m;
-        assert_int_equal(ws_module_load(s, ptx, strlen(ptx), "t.ptx", &m, err, sizeof err), WS_OK);
-        uint64_t out, in;
-        assert_int_equal(ws_mem_alloc(s, 4096, &out), WS_OK);
-        assert_int_equal(ws_mem_alloc(s, 4096, &in), WS_OK);
-        assert_int_equal(ws_mem_write(s, in, &in, 8), WS_OK);
-        uint64_t params[2] = {out, in};
-        ws_launch_desc d = {{5, 1, 1}, {96, 1, 1}, 0, params, sizeof params};
-        assert_int_equal(ws_launch(s, m, ws_module_kernel(m, "k"), &d, err, sizeof err), WS_OK);
-        size_t n;
-        a[k] = ws_sim_launches(s, &n)[0].t;
+        char sets[160];
+        snprintf(sets, sizeof sets, "gpu.n_sm=2,sim.mode=timing,mem.model=%s%s", model ? "detailed" : "simple",
+                 k ? ",core.skip_idle=false" : "");
+        ws_err rc;
+        ws_sim *s = launch(sets, ptx, 5, 96, &rc, NULL);
+        assert_int_equal(rc, WS_OK);
+        a[k] = last_launch(s)->t;
         a[k].mem_json = NULL;
         a[k].occupancy_limiter = NULL;
         ws_sim_destroy(s);
@@ -337,18 +337,10 @@ static void t_dispatch_round_robin(void **state)
                       "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %smid;\n"
                       "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd1, %rd1, %rd2;\n"
                       "st.global.u32 [%rd1], %r2;\nexit;\n}\n";
-    ws_config cfg;
-    char err[512];
-    ws_config_defaults(&cfg);
-    assert_int_equal(ws_config_set(&cfg, "gpu.n_sm=3,sim.mode=timing", err, sizeof err), 0);
-    ws_sim *s = ws_sim_create(&cfg);
-    ws_module *m;
-    assert_int_equal(ws_module_load(s, ptx, strlen(ptx), "t.ptx", &m, err, sizeof err), WS_OK);
+    ws_err rc;
     uint64_t out;
-    assert_int_equal(ws_mem_alloc(s, 64, &out), WS_OK);
-    uint64_t params[2] = {out, out};
-    ws_launch_desc d = {{7, 1, 1}, {32, 1, 1}, 0, params, sizeof params};
-    assert_int_equal(ws_launch(s, m, ws_module_kernel(m, "k"), &d, err, sizeof err), WS_OK);
+    ws_sim *s = launch("gpu.n_sm=3,sim.mode=timing", ptx, 7, 32, &rc, &out);
+    assert_int_equal(rc, WS_OK);
     uint32_t smid[7];
     assert_int_equal(ws_mem_read(s, smid, out, sizeof smid), WS_OK);
     for (uint32_t c = 0; c < 7; c++)
