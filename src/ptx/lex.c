@@ -45,6 +45,29 @@ static int fail(ptx_diag *d, uint32_t line, uint32_t col, const char *msg, int c
     return -1;
 }
 
+/* Skips the block comment that starts at *pp, keeping line numbers; an
+ * unterminated one is an error at its start. */
+static int skip_block_comment(lexer *lx, size_t *pp, ptx_diag *d)
+{
+    const char *s = lx->s;
+    size_t p = *pp, n = lx->len;
+    uint32_t line = lx->line, col = col_of(lx, p);
+    for (p += 2;; p++) {
+        if (p + 1 >= n) {
+            lx->pos = n;
+            return fail(d, line, col, "unterminated comment", -1);
+        }
+        if (s[p] == '*' && s[p + 1] == '/') {
+            *pp = p + 2;
+            return 0;
+        }
+        if (s[p] == '\n') {
+            lx->line++;
+            lx->line_start = p + 1;
+        }
+    }
+}
+
 /* Skips whitespace and comments. Returns -1 on an unterminated block comment. */
 static int skip_space(lexer *lx, ptx_diag *d)
 {
@@ -66,23 +89,8 @@ static int skip_space(lexer *lx, ptx_diag *d)
             continue;
         }
         if (p + 1 < n && s[p] == '/' && s[p + 1] == '*') {
-            uint32_t line = lx->line, col = col_of(lx, p);
-            p += 2;
-            for (;;) {
-                if (p + 1 >= n) {
-                    lx->pos = n;
-                    return fail(d, line, col, "unterminated comment", -1);
-                }
-                if (s[p] == '*' && s[p + 1] == '/') {
-                    p += 2;
-                    break;
-                }
-                if (s[p] == '\n') {
-                    lx->line++;
-                    lx->line_start = p + 1;
-                }
-                p++;
-            }
+            if (skip_block_comment(lx, &p, d))
+                return -1;
             continue;
         }
         break;
@@ -289,23 +297,8 @@ int lex_skip_braced(lexer *lx, ptx_diag *d, uint32_t line, uint32_t col)
             while (p < n && s[p] != '\n')
                 p++;
         } else if (c == '/' && p + 1 < n && s[p + 1] == '*') {
-            uint32_t cl = lx->line, cc = col_of(lx, p);
-            p += 2;
-            for (;;) {
-                if (p + 1 >= n) {
-                    lx->pos = n;
-                    return fail(d, cl, cc, "unterminated comment", -1);
-                }
-                if (s[p] == '*' && s[p + 1] == '/') {
-                    p += 2;
-                    break;
-                }
-                if (s[p] == '\n') {
-                    lx->line++;
-                    lx->line_start = p + 1;
-                }
-                p++;
-            }
+            if (skip_block_comment(lx, &p, d))
+                return -1;
         } else {
             p++;
             if (c == '{')

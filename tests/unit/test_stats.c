@@ -11,6 +11,16 @@
 
 #include "doc_fresh.h"
 
+/* Runs stmt with FILE *f writing into a memory buffer; buf gets the text (free it). */
+#define CAPTURE(buf, stmt)                                  \
+    do {                                                    \
+        size_t len_ = 0;                                    \
+        FILE *f = open_memstream(&(buf), &len_);            \
+        assert_non_null(f);                                 \
+        stmt;                                               \
+        fclose(f);                                          \
+    } while (0)
+
 #include "api/report.h"
 #include "util/stats.h"
 
@@ -159,10 +169,7 @@ static void test_bind(void **state)
 static char *print_text(const ws_stats_group *g)
 {
     char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ws_stats_print_text(g, f);
-    fclose(f);
+    CAPTURE(buf, ws_stats_print_text(g, f));
     char *out = strdup(buf);   /* a copy: gcc -O2 mistakes buf for a dangling pointer */
     free(buf);
     return out;
@@ -230,10 +237,7 @@ static void test_doc(void **state)
 {
     fixture *fx = *state;
     char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ws_stats_print_doc(fx->s, f);
-    fclose(f);
+    CAPTURE(buf, ws_stats_print_doc(fx->s, f));
     assert_non_null(strstr(buf, "| `simd_efficiency` | - | active lanes per slot; "
                                 "`= thread_insts / lane_slots` |\n"));
     assert_non_null(strstr(buf, "| `kernel` | - | kernel name (not in totals) |\n"));
@@ -317,10 +321,7 @@ static void test_report(void **state)
     cJSON_Delete(j);
 
     char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ws_report_print_text(r, f, 0);
-    fclose(f);
+    CAPTURE(buf, ws_report_print_text(r, f, 0));
     assert_non_null(strstr(buf, "warpsim: 2 launches, config gtx480 + gpu.n_sm=30 (GeForce GTX 480)"));
     assert_non_null(strstr(buf, "== launch 0: vecadd =="));
     assert_non_null(strstr(buf, "== launch 1: second =="));
@@ -333,9 +334,7 @@ static void test_report(void **state)
     /* many launches: one block per kernel in the text */
     for (int i = 0; i < 8; i++)
         assert_int_equal(ws_report_add(r, &a), 0);
-    f = open_memstream(&buf, &len);
-    ws_report_print_text(r, f, 0);
-    fclose(f);
+    CAPTURE(buf, ws_report_print_text(r, f, 0));
     assert_non_null(strstr(buf, "warpsim: 10 launches"));
     assert_non_null(strstr(buf, "== kernel vecadd: 9 launches =="));
     assert_non_null(strstr(buf, "== kernel second: 1 launch =="));
@@ -349,9 +348,7 @@ static void test_report(void **state)
     ws_report_destroy(r);
 
     buf = NULL;
-    f = open_memstream(&buf, &len);
-    ws_report_print_doc(f);
-    fclose(f);
+    CAPTURE(buf, ws_report_print_doc(f));
     assert_non_null(strstr(buf, "| `simd_efficiency` | ratio |"));
     assert_non_null(strstr(buf, "`= thread_insts / lane_slots`"));
     assert_non_null(strstr(buf, "| `mix_ld_global_pct` | % |"));
@@ -423,10 +420,7 @@ static void test_report_timing(void **state)
     cJSON_Delete(j);
 
     char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ws_report_print_text(r, f, 0);
-    fclose(f);
+    CAPTURE(buf, ws_report_print_text(r, f, 0));
     assert_non_null(strstr(buf, "issue_utilization"));
     assert_non_null(strstr(buf, "sim_seconds"));
     assert_non_null(strstr(buf, "timing"));
