@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Bit-identity guard for refactors: runs every workload at `small` size in timing mode under
+several configurations and writes one JSON per run with host-time fields stripped; with
+--compare DIR it compares against an earlier output directory and lists every difference.
+
+    tools/golden.py WARPSIM OUTDIR [--compare REFDIR] [--jobs N] [--only WORKLOAD...]
+"""
+import argparse, concurrent.futures as cf, json, os, subprocess, sys
+
+CONFIGS = {
+    "gto":        ["--sched", "gto"],
+    "lrr":        ["--sched", "lrr"],
+    "motrrrec":   ["--sched", "motrr-recency"],
+    "static":     ["--sched", "static-select"],
+    "twolevel":   ["--sched", "two-level"],
+    "reod":       ["--sched", "gto", "--set", "l1d.request_queues=8"],
+    "hd7970":     ["--config", "hd7970"],
+    "simple":     ["--set", "mem.model=simple"],
+}
+
+
+def strip(o):
+    if isinstance(o, dict):
+        return {k: strip(v) for k, v in o.items() if "host" not in k and "per_sec" not in k}
+    if isinstance(o, list):
+        return [strip(v) for v in o]
+    return o
+
+
+def workloads(warpsim):
+    out = subprocess.run([warpsim, "list"], capture_output=True, text=True, check=True).stdout
+    names, on = [], False
+    for line in out.splitlines():
+        if line.startswith("workloads"):
+            on = True
+            continue
+        if on and not line.strip():
+            break
+        if on:
+            names.append(line.split()[0])
+    return names
+
+
+def run_one(warpsim, outdir, wl, cname, args):
+    path = os.path.join(outdir, f"{wl}.{cname}.json")
+    raw = path + ".raw"
+    r = subprocess.run([warpsim, "run", "--mode", "timing", "--no-report", "--json", raw]
+                       + args + [wl, "--size", "small", "--quiet"], capture_output=True, text=True)
+    if r.returncode != 0:
+        data = {"error": r.returncode, "stderr": r.stderr[-2000:]}
+    else:
+        data = strip(json.load(open(raw)))
+        os.unlink(raw)
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    return path
+
+
+def diff(a, b, where=""):
+    if type(a) != type(b):
+        return [f"{where}: {a!r} != {b!r}"]
+    if isinstance(a, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                if where.startswith(".config") and k in b:
+                    continue  # a new configuration key is not a difference in behaviour
+                out.append(f"{where}.{k}: only in {'new' if k in b else 'ref'}")
+            else:
+                out += diff(a[k], b[k], f"{where}.{k}")
+        return out
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return [f"{where}: length {len(a)} != {len(b)}"]
+        out = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            out += diff(x, y, f"{where}[{i}]")
+        return out
+    return [] if a == b else [f"{where}: {a!r} != {b!r}"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("warpsim")
+    ap.add_argument("outdir")
+    ap.add_argument("--compare")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--configs", nargs="*")
+    a = ap.parse_args()
+    os.makedirs(a.outdir, exist_ok=True)
+    wls = a.only or workloads(a.warpsim)
+    cfgs = {k: v for k, v in CONFIGS.items() if not a.configs or k in a.configs}
+    with cf.ThreadPoolExecutor(a.jobs) as ex:
+        paths = list(ex.map(lambda t: run_one(a.warpsim, a.outdir, *t),
+                            [(w, c, v) for w in wls for c, v in cfgs.items()]))
+    if not a.compare:
+        print(f"golden: {len(paths)} runs written to {a.outdir}")
+        return
+    bad = 0
+    for p in paths:
+        ref = os.path.join(a.compare, os.path.basename(p))
+        if not os.path.exists(ref):
+            print(f"{os.path.basename(p)}: no reference")
+            bad += 1
+            continue
+        d = diff(json.load(open(ref)), json.load(open(p)))
+        if d:
+            bad += 1
+            print(f"{os.path.basename(p)}: {len(d)} differences, first: " + "; ".join(d[:3]))
+    print(f"golden: {len(paths) - bad}/{len(paths)} runs identical")
+    sys.exit(1 if bad else 0)
+
+
+main()
