@@ -99,36 +99,14 @@ CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname)
         return ws_drv_leave(r);
     if (!module || !fname)
         return ws_drv_leave(CUDA_ERROR_INVALID_VALUE);
-    FILE *f = fopen(fname, "rb");
-    if (!f) {
-        fprintf(stderr, "warpsim: cuModuleLoad: %s: %s\n", fname, strerror(errno));
-        return ws_drv_leave(CUDA_ERROR_FILE_NOT_FOUND);
+    char why[512];
+    size_t len = 0;
+    char *buf = ws_read_file(fname, &len, SIZE_MAX, why, sizeof why);
+    if (!buf) {
+        fprintf(stderr, "warpsim: cuModuleLoad: %s\n", why);
+        return ws_drv_leave(errno == ENOMEM ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_FILE_NOT_FOUND);
     }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 65536;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                r = CUDA_ERROR_OUT_OF_MEMORY;
-                break;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (!got) {
-            if (ferror(f))
-                r = CUDA_ERROR_FILE_NOT_FOUND;
-            break;
-        }
-    }
-    fclose(f);
-    if (r == CUDA_SUCCESS) {
-        buf[len] = 0;
-        r = mod_load(c, buf, len, fname, module);
-    }
+    r = mod_load(c, buf, len, fname, module);
     free(buf);
     return ws_drv_leave(r);
 }

@@ -78,10 +78,10 @@ static void describe_func(const ptx_module *m, const ptx_func *f)
 static int check_file(const char *path)
 {
     size_t len = 0;
-    errno = 0;
-    char *text = ws_read_file(path, &len, SIZE_MAX, NULL, 0);
+    char why[512];
+    char *text = ws_read_file(path, &len, SIZE_MAX, why, sizeof why);
     if (!text) {
-        fprintf(stderr, "%s: %s\n", path, errno ? strerror(errno) : "cannot read");
+        fprintf(stderr, "%s\n", why);
         return CLI_FAIL;
     }
     ptx_diag d;

@@ -52,10 +52,10 @@ static void annotate_help(FILE *f)
 /* Reads and parses path; NULL after printing the error. *text gets the text. */
 static ptx_module *load(const char *path, char **text, size_t *len)
 {
-    errno = 0;
-    *text = ws_read_file(path, len, SIZE_MAX, NULL, 0);
+    char why[512];
+    *text = ws_read_file(path, len, SIZE_MAX, why, sizeof why);
     if (!*text) {
-        fprintf(stderr, "%s: %s\n", path, errno ? strerror(errno) : "cannot read");
+        fprintf(stderr, "%s\n", why);
         return NULL;
     }
     ptx_diag d;

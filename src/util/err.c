@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,29 +32,56 @@ char *ws_read_file(const char *path, size_t *len, size_t max, char *err, size_t 
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        ws_seterr(err, n, "%s: %s", path, strerror(errno));
+        int e = errno;
+        ws_seterr(err, n, "%s: %s", path, strerror(e));
+        errno = e;
         return NULL;
     }
+    /* Invariant: buf holds `used` bytes and room for cap - used more, the last one
+     * kept for the terminating NUL. `max` may be SIZE_MAX: no size arithmetic below
+     * adds to it (max + 1 would wrap to 0). */
     size_t cap = 65536, used = 0;
+    if (max < SIZE_MAX && cap > max + 1)
+        cap = max + 1;
     char *buf = malloc(cap);
-    const char *why = buf ? NULL : "out of memory";
+    const char *why = NULL;
+    int e = 0;
+    if (!buf) {
+        why = "out of memory";
+        e = ENOMEM;
+    }
     while (buf) {
         if (used + 1 >= cap) {
-            char *nb = cap * 2 > max + 1 ? NULL : realloc(buf, cap * 2);
-            if (!nb) {
-                why = cap * 2 > max + 1 ? "file too large" : "out of memory";
+            if (used >= max) {
+                if (fgetc(f) == EOF && !ferror(f))
+                    break;                   /* exactly max bytes */
+                why = "file too large";
+                e = EFBIG;
+            } else {
+                size_t ncap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
+                if (ncap - 1 > max)
+                    ncap = max + 1;          /* max < ncap - 1 <= SIZE_MAX - 1 */
+                char *nb = realloc(buf, ncap);
+                if (nb) {
+                    buf = nb;
+                    cap = ncap;
+                } else {
+                    why = "out of memory";
+                    e = ENOMEM;
+                }
+            }
+            if (why) {
                 free(buf);
                 buf = NULL;
                 break;
             }
-            buf = nb;
-            cap *= 2;
         }
         size_t got = fread(buf + used, 1, cap - used - 1, f);
         used += got;
         if (got == 0) {
             if (ferror(f)) {
                 why = "read error";
+                e = errno ? errno : EIO;
                 free(buf);
                 buf = NULL;
             }
@@ -62,7 +90,11 @@ char *ws_read_file(const char *path, size_t *len, size_t max, char *err, size_t 
     }
     fclose(f);
     if (!buf) {
-        ws_seterr(err, n, "%s: %s", path, why);
+        if (e == EFBIG)
+            ws_seterr(err, n, "%s: file too large (more than %zu bytes)", path, max);
+        else
+            ws_seterr(err, n, "%s: %s: %s", path, why, strerror(e));
+        errno = e;
         return NULL;
     }
     buf[used] = 0;

@@ -25,7 +25,8 @@ const char *ws_err_name(ws_err e);
 void ws_seterr(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Reads a whole file into a NUL-terminated buffer (caller frees); *len gets its size.
- * On failure returns NULL with "path: reason" in err. Files over max bytes fail. */
+ * On failure returns NULL with "path: reason" in err and errno set (the fopen/fread
+ * error, ENOMEM, or EFBIG for a file over `max` bytes; max = SIZE_MAX: no limit). */
 char *ws_read_file(const char *path, size_t *len, size_t max, char *err, size_t n);
 
 #endif

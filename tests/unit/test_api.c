@@ -358,6 +358,42 @@ static CUresult load_bad(void *arg)
     return cuModuleLoadData(arg, bad_ptx);
 }
 
+/* A module over 1 MB (vecadd plus padding functions) loads from memory and from a
+ * file: no size limit below what the host can hold. */
+static void test_big_module(void **state)
+{
+    (void)state;
+    size_t cap = (size_t)3 << 20, len = 0;
+    char *img = malloc(cap);
+    assert_non_null(img);
+    len += (size_t)snprintf(img, cap, "%s", vecadd_ptx);
+    for (int i = 0; len < ((size_t)1 << 20) + 4096; i++) {
+        len += (size_t)snprintf(img + len, cap - len, "\n.func pad%d()\n{\n", i);
+        for (int k = 0; k < 40; k++)
+            len += (size_t)snprintf(img + len, cap - len, "\tbar.warp.sync \t-1;\n");
+        len += (size_t)snprintf(img + len, cap - len, "\tret;\n}\n");
+    }
+    CUdevice dev;
+    CUcontext ctx;
+    CUmodule m1, m2;
+    CUfunction f;
+    assert_int_equal(cuInit(0), CUDA_SUCCESS);
+    assert_int_equal(cuDeviceGet(&dev, 0), CUDA_SUCCESS);
+    assert_int_equal(cuCtxCreate(&ctx, NULL, 0, dev), CUDA_SUCCESS);
+    assert_int_equal(cuModuleLoadData(&m1, img), CUDA_SUCCESS);
+    assert_int_equal(cuModuleGetFunction(&f, m1, "vecadd"), CUDA_SUCCESS);
+    char path[] = "/tmp/ws_test_bigXXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, img, len), (ssize_t)len);
+    close(fd);
+    assert_int_equal(cuModuleLoad(&m2, path), CUDA_SUCCESS);
+    assert_int_equal(cuModuleGetFunction(&f, m2, "vecadd"), CUDA_SUCCESS);
+    unlink(path);
+    free(img);
+    assert_int_equal(cuCtxDestroy(ctx), CUDA_SUCCESS);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -675,7 +711,7 @@ int main(void)
         cmocka_unit_test(test_vecadd_flow),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_sticky_fault),    cmocka_unit_test(test_primary),
         cmocka_unit_test(test_environment),     cmocka_unit_test(test_stats_file),
-        cmocka_unit_test(test_timing_events),
+        cmocka_unit_test(test_timing_events),  cmocka_unit_test(test_big_module),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
