@@ -2,6 +2,7 @@
 #include "util/config.h"
 #include "util/err.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -67,13 +68,31 @@ static int section_exists(const ws_cfg_schema *s, const char *section)
     return 0;
 }
 
-/* A field is read and written with memcpy: plug-in structs live in a byte array. */
+/* Bytes of a field of type t. */
+static size_t field_size(ws_ctype t)
+{
+    switch (t) {
+    case WS_CT_UINT: return sizeof(uint32_t);
+    case WS_CT_INT: return sizeof(int32_t);
+    case WS_CT_U64: return sizeof(uint64_t);
+    case WS_CT_DBL: return sizeof(double);
+    case WS_CT_BOOL: return sizeof(bool);
+    case WS_CT_STR: return WS_CFG_STR;
+    case WS_CT_ENUM: return sizeof(int);
+    }
+    return 0;
+}
+
+/* A field is read and written with memcpy: plug-in structs live in a byte array
+ * (ws_config.plugin), where a typed lvalue would not be allowed. */
 static void put(void *obj, size_t base, const ws_cfg_param *p, const void *v, size_t n)
 {
+    assert(n == field_size(p->type));
     memcpy((char *)obj + base + p->off, v, n);
 }
 static void get(const void *obj, size_t base, const ws_cfg_param *p, void *v, size_t n)
 {
+    assert(n == field_size(p->type));
     memcpy(v, (const char *)obj + base + p->off, n);
 }
 
@@ -239,10 +258,7 @@ static void format_value(const void *obj, size_t base, const ws_cfg_param *p, ch
         int e;
         char s[WS_CFG_STR];
     } v;
-    get(obj, base, p, &v, p->type == WS_CT_STR ? sizeof v.s
-                          : p->type == WS_CT_U64 ? sizeof v.u64
-                          : p->type == WS_CT_DBL ? sizeof v.d
-                          : p->type == WS_CT_BOOL ? sizeof v.b : sizeof v.u);
+    get(obj, base, p, &v, field_size(p->type));
     const void *f = &v;
     switch (p->type) {
     case WS_CT_UINT: snprintf(buf, n, "%u", (unsigned)*(const uint32_t *)f); return;
@@ -274,7 +290,8 @@ static void format_value(const void *obj, size_t base, const ws_cfg_param *p, ch
         buf[0] = 0;
 }
 
-/* Calls fn for every row of the schema, in dump order, with the base of its table. */
+/* Every row p of schema s, in dump order, with `base`, the offset of its table's struct
+ * in the object (the innermost loop runs once: it only declares base). */
 #define FOR_ROWS(s, p, base)                                                                 \
     for (size_t t_ = 0; t_ < (s)->n; t_++)                                                   \
         for (const ws_cfg_param *p = (s)->tab[t_]->rows; p->key; p++)                        \
