@@ -18,7 +18,7 @@
 #define WS_API_API_H
 
 #include "gpu/sim.h"
-#include "util/config.h"
+#include "gpu/config.h"
 
 /* Uses cfg (copied) for the device and for every context created from now on,
  * instead of the environment; `source` describes it in reports. NULL restores the

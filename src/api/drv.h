@@ -19,7 +19,7 @@
 #include "api/api.h"
 #include "api/report.h"
 #include "gpu/sim.h"
-#include "util/config.h"
+#include "gpu/config.h"
 
 typedef struct CUctx_st drv_ctx;
 typedef struct CUmod_st drv_mod;

@@ -14,7 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "gpu/sim.h"
-#include "util/config.h"
+#include "gpu/config.h"
 
 typedef struct ws_report ws_report;
 

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "util/config.h"
+#include "gpu/config.h"
 
 /* Exit codes of every command (also in --help and docs/CLI.md). */
 enum {

@@ -140,7 +140,11 @@ static int parse_args(int argc, char **argv, const char *cmd, int annotate, opts
     int rc = cli_cfg_build(&o->cfg, &cfg, source, sizeof source, cmd);
     if (rc)
         return rc;
-    loc_opts_from_config(&o->lo, &cfg);
+    /* the analysis options are static-select's own [sched] static_* parameters */
+    if (ws_config_params(&cfg, "static-select", &o->lo, sizeof o->lo)) {
+        fprintf(stderr, "%s: internal: no static-select parameters\n", cmd);
+        return CLI_CONFIG;
+    }
     if (o->threshold) {
         char *end;
         errno = 0;

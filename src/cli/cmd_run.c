@@ -7,7 +7,6 @@
 #include "api/report.h"
 #include "bench_registry.h"
 #include "cli/cli.h"
-#include "core/sched.h"
 
 /* The workload run when none is named: the smallest one we know, else the first. */
 static const char *const default_workloads[] = {"vecadd", "scp", "reduction", NULL};
@@ -79,7 +78,7 @@ int cli_run(int argc, char **argv)
 
     /* --sched NAME is the override core.scheduler=NAME (noted only, were the key gone) */
     char sched_kv[128];
-    if (sched && ws_cfg_find("core", "scheduler")) {
+    if (sched && ws_config_find("core", "scheduler")) {
         snprintf(sched_kv, sizeof sched_kv, "core.scheduler=%.100s", sched);
         if (cli_cfg_opt(&co, CLI_OPT_SET, sched_kv, a.cmd))
             return CLI_USAGE;
@@ -167,8 +166,9 @@ void cli_list_help(FILE *f)
 
 static void list_scheds(int w)
 {
-    for (size_t i = 0; sched_at(i); i++)
-        printf("  %-*s  %s\n", w, sched_at(i)->name, sched_at(i)->desc ? sched_at(i)->desc : "");
+    const char *name, *desc;
+    for (size_t i = 0; !ws_plugin_at(WS_PLUGIN_SCHED, i, &name, &desc); i++)
+        printf("  %-*s  %s\n", w, name, desc ? desc : "");
 }
 
 enum { OPT_LIST_HELP = 1, OPT_SCHEDS };

@@ -1,10 +1,12 @@
 /* sched.c - the registry of warp scheduling policies (docs/SCHEDULERS.md).
  *
  * Adding a policy: one file defining a `const sched_ops`, and one line in the
- * declarations and in `sched_tab` below. Names are matched exactly.
+ * declarations and in `sched_tab` below. Names are matched exactly. A policy's
+ * configuration rows come with it (sched_ops.params); nothing else needs a line.
  */
 #include "core/sched.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *const warp_reason_name[WR__COUNT] = {
@@ -52,4 +54,21 @@ const sched_ops *sched_find(const char *name)
 const sched_ops *sched_at(size_t i)
 {
     return i < SCHED_N ? sched_tab[i] : NULL;
+}
+
+const void *sched_params_of(const sched_params *sp, const sched_ops *pol)
+{
+    for (size_t i = 0; sp && sp->all && i < SCHED_N; i++)
+        if (sched_tab[i] == pol)
+            return sp->all[i];
+    return NULL;
+}
+
+void sched_names(char *buf, size_t n)
+{
+    size_t k = 0;
+    if (n)
+        buf[0] = 0;
+    for (size_t i = 0; i < SCHED_N && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", sched_tab[i]->name);
 }

@@ -9,13 +9,19 @@
  * warp, two-level's active set, MOTRR+Recency's recency register).
  *
  * A new policy is one file defining a `const sched_ops` and one line in sched.c's
- * registry.
+ * registry. A policy with parameters also defines, in its file, its parameter struct
+ * and a `ws_cfg_table` of rows (section [sched]) pointing into it, named by
+ * sched_ops.params: the configuration (gpu/config.c) picks the table up from the
+ * registry, so the keys load, range-check, dump and appear in docs/CONFIG.md.
  */
 #ifndef WS_CORE_SCHED_H
 #define WS_CORE_SCHED_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "ptx/ir.h"
+#include "util/config.h"
 
 /* Why a warp cannot issue this cycle (the issue-slot breakdown of docs/STATS.md). */
 typedef enum {
@@ -41,24 +47,34 @@ typedef struct {
     uint8_t waiting_mem; /* the warp has loads outstanding                          */
 } sched_cand;
 
-/* Policy parameters (config section [sched], filled by the SM from ws_config). */
+/* The launched kernel, as on_launch sees it. */
 typedef struct {
-    uint32_t two_level_active;   /* two-level: warps in the active set             */
-    uint32_t recency_bits;       /* MOTRR+Recency: counter width (6)               */
-    uint32_t recency_num, recency_den; /* R = 1 for num/den of the active warps (1/2) */
-    uint32_t max_num_warp;       /* MOTRR+Recency: priority offset (48)            */
-    uint32_t lrr_quantum;        /* LRR time quantum in cycles, 0 = none (plain)    */
-    uint8_t static_lrr;          /* static-select: 1 = LRR, 0 = GTO, decided once per
-                                    launch from the kernel's PTX (ptx/locality.h)   */
+    const ptx_module *m;
+    const ptx_func *kernel;
+} sched_kernel;
+
+/* One launch of a policy: its parameters and what its on_launch hook decided. Built by
+ * the GPU before the launch, shared read-only by every instance (create) on every SM.
+ * Invariant: `params` points to a struct of the layout the policy's own table
+ * describes (sched_ops.params), or is NULL when the policy has no table. */
+typedef struct sched_params {
+    const void *params;        /* this policy's parameter struct                      */
+    const void *const *all;    /* all[i]: parameter struct of sched_at(i), or NULL; a
+                                  policy wrapping another reads the other's here      */
+    uint64_t choice;           /* policy-defined, set by on_launch (static-select:
+                                  1 = LRR, 0 = GTO)                                   */
 } sched_params;
-#define SCHED_HAS_STATIC_LRR 1
 
-/* static-select: the label statistics show for a launch ("static-select(lrr)"). */
-const char *sched_static_choice(const sched_params *p);
-
-typedef struct {
+typedef struct sched_ops {
     const char *name;
     const char *desc;
+    /* Its own configuration rows and parameter struct; NULL: no parameters. */
+    const ws_cfg_table *params;
+    /* Optional: once per launch, before any create: may inspect the kernel and record
+     * its decision in sp->choice. 0, or -1 with a message in err. */
+    int (*on_launch)(sched_params *sp, const sched_kernel *k, char *err, size_t n);
+    /* Optional: the policy name statistics show for this launch (NULL: name). */
+    const char *(*label)(const sched_params *sp);
     /* Allocates policy state for a scheduler whose warps occupy SM slots
      * [0, n_slots) (it only ever sees its own). NULL on failure. */
     void *(*create)(uint32_t n_slots, const sched_params *p);
@@ -75,9 +91,15 @@ typedef struct {
     void (*on_warp_end)(void *st, uint32_t slot, uint64_t cycle);
 } sched_ops;
 
+/* The parameters of another registered policy within the same launch (NULL when it
+ * has none). */
+const void *sched_params_of(const sched_params *sp, const sched_ops *pol);
+
 /* The registry: policies by exact name; NULL when unknown. */
 const sched_ops *sched_find(const char *name);
 /* The i-th registered policy (0, 1, ...), NULL past the end. */
 const sched_ops *sched_at(size_t i);
+/* Writes the registered names, ", "-separated, into buf (for "known: ..." errors). */
+void sched_names(char *buf, size_t n);
 
 #endif

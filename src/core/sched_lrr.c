@@ -11,6 +11,17 @@
 
 #define NO_SLOT UINT32_MAX
 
+/* Parameters ([sched] rows below). */
+typedef struct {
+    uint32_t quantum; /* sched.lrr_quantum: cycles a warp keeps its turn; 0 = plain LRR */
+} lrr_params;
+
+static const ws_cfg_param lrr_rows[] = {
+    {"sched", "lrr_quantum", WS_CT_UINT, offsetof(lrr_params, quantum), "0", 0, 1000000, NULL,
+     "cycles", "static-select: LRR time quantum (0 = plain LRR)"},
+    {0}};
+static const ws_cfg_table lrr_table = {"lrr", lrr_rows, sizeof(lrr_params)};
+
 typedef struct {
     uint32_t last;    /* slot issued last; NO_SLOT before the first issue       */
     uint32_t quantum; /* 0: plain LRR                                           */
@@ -24,7 +35,8 @@ static void *lrr_create(uint32_t n_slots, const sched_params *p)
     if (!s)
         return NULL;
     s->last = NO_SLOT;
-    s->quantum = p ? p->lrr_quantum : 0;
+    const lrr_params *lp = p ? p->params : NULL;
+    s->quantum = lp ? lp->quantum : 0;
     return s;
 }
 
@@ -65,6 +77,7 @@ const sched_ops sched_lrr = {
     .name = "lrr",
     .desc = "loose round robin: first ready warp after the one issued last "
             "(sched.lrr_quantum > 0: keep a warp for that many cycles)",
+    .params = &lrr_table,
     .create = lrr_create,
     .destroy = lrr_destroy,
     .pick = lrr_pick,

@@ -113,6 +113,25 @@ static void motrr_on_issue(void *st, uint32_t slot, int is_mem, uint64_t cycle)
  * slots sorted by (counter, slot); an event disturbs it little, so insertion sort
  * restores it in about O(W_active). */
 
+/* Parameters of MOTRR+Recency ([sched] rows below). */
+typedef struct {
+    uint32_t bits;             /* counter width                                  */
+    uint32_t num, den;         /* R = 1 for num/den of the active warps          */
+    uint32_t max_num_warp;     /* priority offset MAX_NUM_WARP of Algorithm 1    */
+} rec_params;
+
+static const ws_cfg_param rec_rows[] = {
+    {"sched", "recency_bits", WS_CT_UINT, offsetof(rec_params, bits), "6", 1, 16, NULL, "bits",
+     "MOTRR+Recency: width of the saturating recency counter"},
+    {"sched", "recency_num", WS_CT_UINT, offsetof(rec_params, num), "1", 0, 1024, NULL, "",
+     "MOTRR+Recency: R = 1 for num/den of the active warps (numerator)"},
+    {"sched", "recency_den", WS_CT_UINT, offsetof(rec_params, den), "2", 1, 1024, NULL, "",
+     "MOTRR+Recency: denominator of that fraction"},
+    {"sched", "max_num_warp", WS_CT_UINT, offsetof(rec_params, max_num_warp), "48", 1, 1024,
+     NULL, "", "MOTRR+Recency: priority offset MAX_NUM_WARP of Algorithm 1"},
+    {0}};
+static const ws_cfg_table rec_table = {"motrr-recency", rec_rows, sizeof(rec_params)};
+
 typedef struct {
     uint32_t n_slots, last_c, n_act;
     uint32_t cmax, num, den, mnw;
@@ -135,7 +154,8 @@ static void rec_destroy(void *st)
 
 static void *rec_create(uint32_t n_slots, const sched_params *p)
 {
-    if (!p || p->recency_bits < 1 || p->recency_bits > 16 || p->recency_den == 0)
+    const rec_params *rp = p ? p->params : NULL;
+    if (!rp || rp->bits < 1 || rp->bits > 16 || rp->den == 0)
         return NULL;
     rec_st *s = calloc(1, sizeof *s);
     if (!s)
@@ -143,10 +163,10 @@ static void *rec_create(uint32_t n_slots, const sched_params *p)
     size_t n = n_slots ? n_slots : 1;
     s->n_slots = n_slots;
     s->last_c = NO_SLOT;
-    s->cmax = (1u << p->recency_bits) - 1;
-    s->num = p->recency_num;
-    s->den = p->recency_den;
-    s->mnw = p->max_num_warp;
+    s->cmax = (1u << rp->bits) - 1;
+    s->num = rp->num;
+    s->den = rp->den;
+    s->mnw = rp->max_num_warp;
     s->order = calloc(n, sizeof *s->order);
     s->cnt = calloc(n, sizeof *s->cnt);
     s->act = calloc(n, 1);
@@ -291,6 +311,7 @@ const sched_ops sched_motrr_recency = {
     .name = "motrr-recency",
     .desc = "MOTRR + recency register: compute warps whose loads/stores completed most "
             "recently (R bit) before the others, round robin within each group",
+    .params = &rec_table,
     .create = rec_create,
     .destroy = rec_destroy,
     .pick = rec_pick,

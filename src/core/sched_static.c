@@ -2,55 +2,88 @@
  * (SPEC section 3, seed 001's policy switch).
  *
  * The choice comes from the PTX locality analysis of the launched kernel
- * (ptx/locality.h), or from a `.pol` / `warpsim.policy` directive in its PTX; the SM
- * hands it over in sched_params. The policy then simply is the chosen one: it wraps
- * the registered "lrr" (seed 001's LRR: sched.lrr_quantum = time quantum, 0 = plain
- * LRR; warps skipped for not being ready go behind, i.e. are re-ranked) or "gto"
- * (age order never changes: no re-ranking). Switching costs nothing per cycle: one
- * indirect call, decided once per launch.
+ * (ptx/locality.h), or from a `.pol` / `warpsim.policy` directive in its PTX, made by
+ * this policy's on_launch hook once per launch and kept in sched_params.choice. The
+ * policy then simply is the chosen one: it wraps the registered "lrr" (seed 001's
+ * LRR: sched.lrr_quantum = time quantum, 0 = plain LRR, read from lrr's own
+ * parameters; warps skipped for not being ready go behind, i.e. are re-ranked) or
+ * "gto" (age order never changes: no re-ranking). Switching costs nothing per cycle:
+ * one indirect call, decided once per launch. Its label ("static-select(lrr)") is
+ * what statistics show as the launch's policy.
  *
- * Contract (core/sched.h, applied by the lead):
- *     typedef struct { ...; uint32_t lrr_quantum;
- *                      uint8_t static_lrr;   // static-select: 1 LRR, 0 GTO (from the
- *                                            // analysis of the launched kernel)
- *     } sched_params;
- *     #define SCHED_HAS_STATIC_LRR 1
- *     const char *sched_static_choice(const sched_params *p);
- * Until sched.h carries the field, static-select behaves as GTO (the baseline).
+ * Its parameters are the analysis options: the [sched] static_* rows below fill a
+ * loc_opts directly.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "core/sched.h"
+#include "ptx/locality.h"
 
-#ifdef SCHED_HAS_STATIC_LRR
-#define STATIC_LRR(p) ((p) && (p)->static_lrr)
-#else
-#define STATIC_LRR(p) ((void)(p), 0)
-#endif
+/* BOOL rows store a bool into loc_opts' uint8_t flags: same size, values 0 and 1. */
+_Static_assert(sizeof(bool) == sizeof(uint8_t), "BOOL rows write one byte");
+
+#define STATIC_ROW(key, field, def, desc)                                                  \
+    {"sched", key, WS_CT_BOOL, offsetof(loc_opts, field), def, 0, 0, NULL, "", desc}
+static const ws_cfg_param static_rows[] = {
+    {"sched", "static_threshold", WS_CT_DBL, offsetof(loc_opts, threshold), "1.0", 0, 1e9, NULL,
+     "", "static-select: LRR when the PTX locality score (mean weighted accesses per block) is >= this"},
+    STATIC_ROW("static_follow_derived", follow_derived, "false",
+               "static-select: accesses through pointers derived by add/sub/mad/mov/cvta count for the root pointer's block (false: each register value is its own block, as the seed)"),
+    STATIC_ROW("static_global_only", global_only, "false",
+               "static-select: count .global accesses only (false: generic ones too)"),
+    STATIC_ROW("static_shared", shared, "false",
+               "static-select: count .shared accesses (they do not go through the L1D)"),
+    STATIC_ROW("static_stores", stores, "true", "static-select: count stores as well as loads"),
+    STATIC_ROW("static_other_spaces", other_spaces, "false",
+               "static-select: count .param/.const/.local accesses"),
+    STATIC_ROW("static_atomics", atomics, "false",
+               "static-select: count atom/red (performed at L2)"),
+    STATIC_ROW("static_guards", guards, "false",
+               "static-select: a predicated (@p) access counts one more branch level"),
+    STATIC_ROW("static_directives", directives, "true",
+               "static-select: a .pol or .pragma warpsim.policy directive in the PTX overrides the analysis"),
+    {0}};
+static const ws_cfg_table static_table = {"static-select", static_rows, sizeof(loc_opts)};
 
 typedef struct {
-    const sched_ops *in;  /* the chosen policy */
+    const sched_ops *in;  /* the chosen policy                                   */
+    sched_params inp;     /* its launch: its own parameters, the same choice      */
     void *st;
 } static_st;
 
-const char *sched_static_choice(const sched_params *p);
+/* The analysis of the launched kernel decides; an analysis failure means GTO. */
+static int static_on_launch(sched_params *sp, const sched_kernel *k, char *err, size_t n)
+{
+    (void)err;
+    (void)n;
+    loc_opts lo;
+    loc_summary ls;
+    if (sp->params)
+        lo = *(const loc_opts *)sp->params;
+    else
+        loc_opts_default(&lo);
+    sp->choice = !loc_summarize(k->m, k->kernel, &lo, &ls) && ls.lrr;
+    return 0;
+}
 
 /* The label statistics show for a launch under static-select. */
-const char *sched_static_choice(const sched_params *p)
+static const char *static_label(const sched_params *sp)
 {
-    return STATIC_LRR(p) ? "static-select(lrr)" : "static-select(gto)";
+    return sp && sp->choice ? "static-select(lrr)" : "static-select(gto)";
 }
 
 static void *static_create(uint32_t n_slots, const sched_params *p)
 {
-    const sched_ops *in = sched_find(STATIC_LRR(p) ? "lrr" : "gto");
+    const sched_ops *in = sched_find(p && p->choice ? "lrr" : "gto");
     if (!in)
         return NULL;
     static_st *s = malloc(sizeof *s);
     if (!s)
         return NULL;
     s->in = in;
-    if (!(s->st = in->create(n_slots, p))) {
+    s->inp = (sched_params){sched_params_of(p, in), p ? p->all : NULL, p ? p->choice : 0};
+    if (!(s->st = in->create(n_slots, &s->inp))) {
         free(s);
         return NULL;
     }
@@ -104,6 +137,9 @@ const sched_ops sched_static = {
     .name = "static-select",
     .desc = "seed 001: LRR or GTO per kernel from a static locality analysis of its PTX "
             "(or a .pol / warpsim.policy directive); see docs/STATIC_SELECT.md",
+    .params = &static_table,
+    .on_launch = static_on_launch,
+    .label = static_label,
     .create = static_create,
     .destroy = static_destroy,
     .pick = static_pick,

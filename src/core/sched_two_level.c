@@ -41,6 +41,17 @@ typedef struct {
     uint8_t *longop;    /* issued a global/local access, maybe still outstanding  */
 } tl_st;
 
+/* Parameters ([sched] rows below). */
+typedef struct {
+    uint32_t active; /* sched.two_level_active: warps in the active set */
+} tl_params;
+
+static const ws_cfg_param tl_rows[] = {
+    {"sched", "two_level_active", WS_CT_UINT, offsetof(tl_params, active), "8", 1, 1024, NULL,
+     "warps", "two-level: warps in the active set per scheduler"},
+    {0}};
+static const ws_cfg_table tl_table = {"two-level", tl_rows, sizeof(tl_params)};
+
 static void tl_destroy(void *st)
 {
     tl_st *s = st;
@@ -57,14 +68,15 @@ static void tl_destroy(void *st)
 
 static void *tl_create(uint32_t n_slots, const sched_params *p)
 {
-    if (!p || p->two_level_active == 0)
+    const tl_params *tp = p ? p->params : NULL;
+    if (!tp || tp->active == 0)
         return NULL;
     tl_st *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     size_t n = n_slots ? n_slots : 1;
     s->n_slots = n_slots;
-    s->cap = p->two_level_active < n_slots ? p->two_level_active : n_slots;
+    s->cap = tp->active < n_slots ? tp->active : n_slots;
     s->last = s->pick_slot = NO_SLOT;
     s->act = calloc(n, sizeof *s->act);
     s->where = calloc(n, sizeof *s->where);
@@ -205,6 +217,7 @@ const sched_ops sched_two_level = {
     .name = "two-level",
     .desc = "two-level (Narasiman et al. 2011): round robin over an active set of "
             "sched.two_level_active warps; warps stalled on memory wait in a pending FIFO",
+    .params = &tl_table,
     .create = tl_create,
     .destroy = tl_destroy,
     .pick = tl_pick,

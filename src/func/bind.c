@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "func/func.h"
-#include "gpu/sim.h"
 
 static int is_float_family(const ptx_insn *in)
 {

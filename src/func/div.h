@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 typedef struct func_warp func_warp;
+struct ws_cfg_table;
 
 #define DIV_NO_PC UINT32_MAX
 
@@ -41,10 +42,15 @@ typedef struct {
     /* Drops finished paths (no lanes left, or at their reconvergence point);
      * returns how many remain. */
     uint32_t (*settle)(func_warp *w);
+    /* Its own configuration rows (section [func]) and parameter struct, declared in
+     * its file (util/config.h); NULL: no parameters. */
+    const struct ws_cfg_table *params;
 } div_ops;
 
 /* The registry, by exact name; NULL when unknown. */
 const div_ops *div_find(const char *name);
 const div_ops *div_at(size_t i);
+/* Writes the registered names, ", "-separated, into buf (for "known: ..." errors). */
+void div_names(char *buf, size_t n);
 
 #endif

@@ -93,4 +93,5 @@ static void simt_branch(func_warp *w, int p, uint32_t pc, uint32_t target, uint6
 const div_ops div_simt_stack = {
     "simt-stack", "PDOM SIMT stack: reconverge at the immediate post-dominator, top entry runs",
     simt_select, simt_add, simt_next, simt_branch, simt_remove, simt_settle,
+    NULL, /* no parameters */
 };

@@ -52,10 +52,17 @@ int devmem_free(devmem *d, uint64_t addr);                    /* 0, or -1: not a
 uint8_t *devmem_ptr(devmem *d, uint64_t addr, uint64_t n);
 
 /* ---- a bound module: handlers and instruction-mix buckets per instruction ---------- */
+/* Instruction-mix buckets (the launch report names them: ws_mix_name, gpu/sim.h). */
+typedef enum {
+    MIX_ALU, MIX_SFU, MIX_DP, MIX_LD_GLOBAL, MIX_ST_GLOBAL, MIX_LD_SHARED, MIX_ST_SHARED,
+    MIX_LD_LOCAL, MIX_ST_LOCAL, MIX_LD_CONST, MIX_LD_PARAM, MIX_ATOMIC, MIX_CTRL, MIX_BAR,
+    MIX_WARP, MIX_OTHER, MIX__COUNT
+} ws_mix;
+
 typedef struct {
     const ptx_module *m;
     exec_fn **fns;          /* [function][insn]                                    */
-    uint8_t **mix;          /* [function][insn] ws_mix bucket (sim.h)              */
+    uint8_t **mix;          /* [function][insn] ws_mix bucket                      */
 } func_prog;
 
 int func_prog_bind(func_prog *p, const ptx_module *m, char *why, size_t n);

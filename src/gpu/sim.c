@@ -307,8 +307,10 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     const ptx_func *f = &m->ptx->funcs[func];
     const div_ops *div = div_find(s->cfg.func.divergence);
     if (!div) {
-        snprintf(err, errlen, "unknown divergence policy func.divergence=%s (known: simt-stack)",
-                 s->cfg.func.divergence);
+        char known[256];
+        div_names(known, sizeof known);
+        snprintf(err, errlen, "unknown divergence policy func.divergence=%s (known: %s)",
+                 s->cfg.func.divergence, known);
         return WS_E_INVALID_VALUE;
     }
     uint32_t static_smem = (uint32_t)(m->ptx->shared_static + f->shared_static);

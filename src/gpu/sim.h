@@ -10,8 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "func/func.h"
+#include "gpu/config.h"
 #include "ptx/ir.h"
-#include "util/config.h"
 #include "util/err.h"
 
 /* ws_err: util/err.h */
@@ -55,12 +56,7 @@ typedef struct {
     size_t params_size;       /* .param list (ptx_symbol.addr offsets)               */
 } ws_launch_desc;
 
-/* Instruction-mix buckets of the launch report. */
-typedef enum {
-    MIX_ALU, MIX_SFU, MIX_DP, MIX_LD_GLOBAL, MIX_ST_GLOBAL, MIX_LD_SHARED, MIX_ST_SHARED,
-    MIX_LD_LOCAL, MIX_ST_LOCAL, MIX_LD_CONST, MIX_LD_PARAM, MIX_ATOMIC, MIX_CTRL, MIX_BAR,
-    MIX_WARP, MIX_OTHER, MIX__COUNT
-} ws_mix;
+/* Names of the instruction-mix buckets (ws_mix, func/func.h) of the launch report. */
 extern const char *const ws_mix_name[MIX__COUNT];
 
 /* Timing-mode statistics of one launch (docs/STATS.md). */

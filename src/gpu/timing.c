@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "core/sm.h"
+#include "gpu/config.h"
 #include "mem/detailed.h"
-#include "ptx/locality.h"
 #include "util/err.h"
 
 static void deadlock_report(sm **sms, uint32_t n_sm, memsys *mem, func_launch *L, uint64_t cycle,
@@ -44,11 +44,10 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     const ptx_module *m = L->prog->m;
     const sched_ops *pol = sched_find(cfg->core.scheduler);
     if (!pol) {
-        int k = snprintf(err, n, "unknown warp scheduler core.scheduler=%s (known:", cfg->core.scheduler);
-        for (size_t i = 0; sched_at(i) && k > 0 && (size_t)k < n; i++)
-            k += snprintf(err + k, n - (size_t)k, " %s", sched_at(i)->name);
-        if (k > 0 && (size_t)k < n)
-            snprintf(err + k, n - (size_t)k, ")");
+        char known[256];
+        sched_names(known, sizeof known);
+        snprintf(err, n, "unknown warp scheduler core.scheduler=%s (known: %s)", cfg->core.scheduler,
+                 known);
         return WS_E_INVALID_VALUE;
     }
     const mem_model *mm = mem_model_find(cfg->mem.model);
@@ -74,24 +73,27 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     insn_table it = {0};
     memsys *mem = NULL;
     sm **sms = calloc(n_sm, sizeof *sms);
+    void **pol_params = NULL;   /* [i]: parameters of sched_at(i), or NULL */
     ws_err rc = WS_OK;
     if (!sms || insn_table_build(&it, m, cfg) || !(mem = mm->create(cfg, n_sm))) {
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
-    /* static-select: the kernel's own PTX decides LRR or GTO, once per launch */
-    uint8_t static_lrr = 0;
-    if (pol == sched_find("static-select")) {
-        loc_opts lo;
-        loc_summary ls;
-        loc_opts_from_config(&lo, cfg);
-        static_lrr = !loc_summarize(m, L->kernel, &lo, &ls) && ls.lrr;
+    /* the policy's launch: every policy's parameters (a policy may wrap another), then
+     * its own look at the kernel */
+    if (!(pol_params = ws_config_params_all(cfg, WS_PLUGIN_SCHED))) {
+        rc = WS_E_OUT_OF_MEMORY;
+        goto out;
     }
-    sched_params sp = {cfg->sched.two_level_active, cfg->sched.recency_bits, cfg->sched.recency_num,
-                       cfg->sched.recency_den, cfg->sched.max_num_warp, cfg->sched.lrr_quantum,
-                       static_lrr};
-    if (pol == sched_find("static-select"))
-        st->policy = sched_static_choice(&sp);
+    sched_params sp = {.all = (const void *const *)pol_params};
+    sp.params = sched_params_of(&sp, pol);
+    sched_kernel kin = {m, L->kernel};
+    if (pol->on_launch && pol->on_launch(&sp, &kin, err, n)) {
+        rc = WS_E_INVALID_VALUE;
+        goto out;
+    }
+    if (pol->label)
+        st->policy = pol->label(&sp);
     for (uint32_t i = 0; i < n_sm; i++)
         if (!(sms[i] = sm_create(i, cfg, L, &it, mem, pol, &sp, oc.ctas_per_sm))) {
             rc = WS_E_OUT_OF_MEMORY;
@@ -261,5 +263,6 @@ out:
     if (mem)
         mem->ops->destroy(mem);
     insn_table_free(&it);
+    free(pol_params);
     return rc;
 }

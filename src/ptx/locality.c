@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "ptx/cfg.h"
-#include "util/config.h"
 
 #define NONE UINT32_MAX
 
@@ -29,19 +28,6 @@ void loc_opts_default(loc_opts *o)
     o->threshold = 1.0;
     o->stores = 1;
     o->directives = 1;
-}
-
-void loc_opts_from_config(loc_opts *o, const struct ws_config *c)
-{
-    o->threshold = c->sched.static_threshold;
-    o->follow_derived = c->sched.static_follow_derived;
-    o->global_only = c->sched.static_global_only;
-    o->shared = c->sched.static_shared;
-    o->stores = c->sched.static_stores;
-    o->other_spaces = c->sched.static_other_spaces;
-    o->atomics = c->sched.static_atomics;
-    o->guards = c->sched.static_guards;
-    o->directives = c->sched.static_directives;
 }
 
 /* Registers written: the leading operands, as many as the opcode has destinations. */

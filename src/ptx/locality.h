@@ -20,8 +20,6 @@
 
 #include "ptx/ir.h"
 
-struct ws_config;
-
 typedef struct {
     double threshold;        /* score >= threshold -> LRR (1.0)                           */
     uint8_t follow_derived;  /* 1: an access through a register derived from a pointer
@@ -36,9 +34,9 @@ typedef struct {
     uint8_t directives;      /* a .pol / warpsim.policy directive overrides (1)          */
 } loc_opts;
 
+/* The defaults; static-select's [sched] static_* keys (core/sched_static.c) are rows
+ * of this struct, so a configuration's values come from its parameter table. */
 void loc_opts_default(loc_opts *o);
-/* The [sched] static_* keys of a configuration (core/core_cfg.h). */
-void loc_opts_from_config(loc_opts *o, const struct ws_config *c);
 
 typedef enum {
     LOC_SRC_ANALYSIS,        /* the score decided                                       */

@@ -2,6 +2,7 @@
 #include "util/config.h"
 #include "util/err.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -31,38 +32,68 @@ const ws_cfg_enum ws_cfg_enum_sim_mode[] = {
 #define WS_CFG_ROW(sec, key, type, def, lo, hi, unit, desc)                                  \
     {#sec, #key, WS_CT_##type, offsetof(ws_config, sec.key), def, lo, hi,                    \
      WS_CFG_NAMES_##type(sec, key), unit, desc},
-#define WS_CFG_ROWS(sec, list) list(WS_CFG_ROW)
-
-const ws_cfg_param ws_cfg_params[] = {
-    WS_CONFIG_SECTIONS(WS_CFG_ROWS)
-    {NULL, NULL, WS_CT_UINT, 0, NULL, 0, 0, NULL, NULL, NULL}};
-const size_t ws_cfg_n_params = sizeof ws_cfg_params / sizeof ws_cfg_params[0] - 1;
+#define WS_CFG_END {NULL, NULL, WS_CT_UINT, 0, NULL, 0, 0, NULL, NULL, NULL}
+/* One row array and one table per fixed section. */
+#define WS_CFG_ROWS(sec, list) static const ws_cfg_param rows_##sec[] = {list(WS_CFG_ROW) WS_CFG_END};
+WS_CONFIG_SECTIONS(WS_CFG_ROWS)
+#define WS_CFG_TABLE(sec, list) static const ws_cfg_table table_##sec = {NULL, rows_##sec, sizeof(ws_config)};
+WS_CONFIG_SECTIONS(WS_CFG_TABLE)
+#define WS_CFG_TABLE_PTR(sec, list) &table_##sec,
+const ws_cfg_table *const ws_cfg_machine[] = {WS_CONFIG_SECTIONS(WS_CFG_TABLE_PTR) NULL};
 
 static const char *const ctype_name[] = {"uint", "int", "uint64", "double", "bool",
                                          "string", "enum"};
 
 /* ---- small helpers ------------------------------------------------------------------ */
 
-const ws_cfg_param *ws_cfg_find(const char *section, const char *key)
+const ws_cfg_param *ws_cfg_find(const ws_cfg_schema *s, const char *section,
+                                const char *key, size_t *base)
 {
-    for (const ws_cfg_param *p = ws_cfg_params; p->key; p++)
-        if (!strcmp(p->section, section) && !strcmp(p->key, key))
-            return p;
+    for (size_t t = 0; t < s->n; t++)
+        for (const ws_cfg_param *p = s->tab[t]->rows; p->key; p++)
+            if (!strcmp(p->section, section) && !strcmp(p->key, key)) {
+                if (base)
+                    *base = s->base[t];
+                return p;
+            }
     return NULL;
 }
 
-static int section_exists(const char *section)
+static int section_exists(const ws_cfg_schema *s, const char *section)
 {
-    for (const ws_cfg_param *p = ws_cfg_params; p->key; p++)
-        if (!strcmp(p->section, section))
-            return 1;
+    for (size_t t = 0; t < s->n; t++)
+        for (const ws_cfg_param *p = s->tab[t]->rows; p->key; p++)
+            if (!strcmp(p->section, section))
+                return 1;
     return 0;
 }
 
-static void *field(ws_config *c, const ws_cfg_param *p) { return (char *)c + p->off; }
-static const void *cfield(const ws_config *c, const ws_cfg_param *p)
+/* Bytes of a field of type t. */
+static size_t field_size(ws_ctype t)
 {
-    return (const char *)c + p->off;
+    switch (t) {
+    case WS_CT_UINT: return sizeof(uint32_t);
+    case WS_CT_INT: return sizeof(int32_t);
+    case WS_CT_U64: return sizeof(uint64_t);
+    case WS_CT_DBL: return sizeof(double);
+    case WS_CT_BOOL: return sizeof(bool);
+    case WS_CT_STR: return WS_CFG_STR;
+    case WS_CT_ENUM: return sizeof(int);
+    }
+    return 0;
+}
+
+/* A field is read and written with memcpy: plug-in structs live in a byte array
+ * (ws_config.plugin), where a typed lvalue would not be allowed. */
+static void put(void *obj, size_t base, const ws_cfg_param *p, const void *v, size_t n)
+{
+    assert(n == field_size(p->type));
+    memcpy((char *)obj + base + p->off, v, n);
+}
+static void get(const void *obj, size_t base, const ws_cfg_param *p, void *v, size_t n)
+{
+    assert(n == field_size(p->type));
+    memcpy(v, (const char *)obj + base + p->off, n);
 }
 
 /* Integer text: decimal or 0x hex, optional binary suffix K, M, G, T. */
@@ -104,8 +135,8 @@ static void fmt_num(char *buf, size_t n, double v, ws_ctype t)
 }
 
 /* Parses `text` into p's field of c; on error writes the reason into why. */
-static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, char *why,
-                       size_t n)
+static int parse_value(void *obj, size_t base, const ws_cfg_param *p, const char *text,
+                       char *why, size_t n)
 {
     char lo[32], hi[32];
     fmt_num(lo, sizeof lo, p->lo, p->type);
@@ -122,10 +153,12 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
             ws_seterr(why, n, "out of range [%s, %s]", lo, hi);
             return -1;
         }
-        if (p->type == WS_CT_UINT)
-            *(uint32_t *)field(c, p) = (uint32_t)v;
-        else
-            *(uint64_t *)field(c, p) = v;
+        if (p->type == WS_CT_UINT) {
+            uint32_t u = (uint32_t)v;
+            put(obj, base, p, &u, sizeof u);
+        } else {
+            put(obj, base, p, &v, sizeof v);
+        }
         return 0;
     }
     case WS_CT_INT: {
@@ -145,7 +178,8 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
             ws_seterr(why, n, "out of range [%s, %s]", lo, hi);
             return -1;
         }
-        *(int32_t *)field(c, p) = (int32_t)d;
+        int32_t i = (int32_t)d;
+        put(obj, base, p, &i, sizeof i);
         return 0;
     }
     case WS_CT_DBL: {
@@ -162,19 +196,16 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
             ws_seterr(why, n, "out of range [%s, %s]", lo, hi);
             return -1;
         }
-        *(double *)field(c, p) = v;
+        put(obj, base, p, &v, sizeof v);
         return 0;
     }
     case WS_CT_BOOL: {
         static const char *const yes[] = {"true", "1", "yes", "on"};
         static const char *const no[] = {"false", "0", "no", "off"};
         for (int i = 0; i < 4; i++) {
-            if (!strcasecmp(text, yes[i])) {
-                *(bool *)field(c, p) = true;
-                return 0;
-            }
-            if (!strcasecmp(text, no[i])) {
-                *(bool *)field(c, p) = false;
+            bool b = !strcasecmp(text, yes[i]);
+            if (b || !strcasecmp(text, no[i])) {
+                put(obj, base, p, &b, sizeof b);
                 return 0;
             }
         }
@@ -184,7 +215,7 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
     case WS_CT_ENUM: {
         for (const ws_cfg_enum *e = p->names; e->name; e++)
             if (!strcasecmp(text, e->name)) {
-                *(int *)field(c, p) = e->value;
+                put(obj, base, p, &e->value, sizeof e->value);
                 return 0;
             }
         size_t k = 0;
@@ -203,9 +234,9 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
             ws_seterr(why, n, "expected a string of %s to %s characters", lo, hi);
             return -1;
         }
-        char *dst = field(c, p);
+        char dst[WS_CFG_STR] = {0};
         memcpy(dst, text, len);
-        dst[len] = 0;
+        put(obj, base, p, dst, sizeof dst);
         return 0;
     }
     }
@@ -214,10 +245,21 @@ static int parse_value(ws_config *c, const ws_cfg_param *p, const char *text, ch
 }
 
 /* Text of p's value in c, as the INI dump writes it (strings quoted when `quote`). */
-static void format_value(const ws_config *c, const ws_cfg_param *p, char *buf, size_t n,
-                         int quote)
+static void format_value(const void *obj, size_t base, const ws_cfg_param *p, char *buf,
+                         size_t n, int quote)
 {
-    const void *f = cfield(c, p);
+    /* a copy with the field's alignment */
+    union {
+        uint32_t u;
+        int32_t i;
+        uint64_t u64;
+        double d;
+        bool b;
+        int e;
+        char s[WS_CFG_STR];
+    } v;
+    get(obj, base, p, &v, field_size(p->type));
+    const void *f = &v;
     switch (p->type) {
     case WS_CT_UINT: snprintf(buf, n, "%u", (unsigned)*(const uint32_t *)f); return;
     case WS_CT_INT: snprintf(buf, n, "%d", (int)*(const int32_t *)f); return;
@@ -248,12 +290,18 @@ static void format_value(const ws_config *c, const ws_cfg_param *p, char *buf, s
         buf[0] = 0;
 }
 
-void ws_config_defaults(ws_config *c)
+/* Every row p of schema s, in dump order, with `base`, the offset of its table's struct
+ * in the object (the innermost loop runs once: it only declares base). */
+#define FOR_ROWS(s, p, base)                                                                 \
+    for (size_t t_ = 0; t_ < (s)->n; t_++)                                                   \
+        for (const ws_cfg_param *p = (s)->tab[t_]->rows; p->key; p++)                        \
+            for (size_t base = (s)->base[t_], once_ = 1; once_; once_ = 0)
+
+void ws_cfg_defaults(const ws_cfg_schema *s, void *obj)
 {
-    memset(c, 0, sizeof *c);
-    for (const ws_cfg_param *p = ws_cfg_params; p->key; p++) {
+    FOR_ROWS(s, p, base) {
         char why[128];
-        if (parse_value(c, p, p->def, why, sizeof why)) {
+        if (parse_value(obj, base, p, p->def, why, sizeof why)) {
             /* A bad default is a bug in the table, caught by the unit tests. */
             fprintf(stderr, "warpsim: internal: default of %s.%s: %s\n", p->section, p->key,
                     why);
@@ -283,7 +331,8 @@ const char *ws_config_preset_name(size_t i)
 /* The reader counts lines, so the handler knows where it is, and catches lines longer
  * than inih's buffer, which inih would otherwise split silently. */
 typedef struct {
-    ws_config *c;
+    const ws_cfg_schema *s;
+    void *obj;
     const char *p;          /* unread text                                 */
     const char *file;
     int line;               /* line last handed to inih                    */
@@ -320,11 +369,12 @@ static int ini_on_key(void *user, const char *section, const char *name, const c
     ini_state *st = user;
     if (st->err_line)
         return 1;   /* keep the first error only */
-    const ws_cfg_param *p = ws_cfg_find(section, name);
+    size_t base = 0;
+    const ws_cfg_param *p = ws_cfg_find(st->s, section, name, &base);
     if (!p) {
         if (!*section)
             snprintf(st->msg, sizeof st->msg, "key '%s' outside a [section]", name);
-        else if (!section_exists(section))
+        else if (!section_exists(st->s, section))
             snprintf(st->msg, sizeof st->msg, "unknown section [%s] (key '%s.%s')", section,
                      section, name);
         else
@@ -333,7 +383,7 @@ static int ini_on_key(void *user, const char *section, const char *name, const c
         return 0;
     }
     char why[256];
-    if (parse_value(st->c, p, value, why, sizeof why)) {
+    if (parse_value(st->obj, base, p, value, why, sizeof why)) {
         snprintf(st->msg, sizeof st->msg, "%s.%s: bad value '%s': %s", section, name, value,
                  why);
         st->err_line = st->line;
@@ -342,10 +392,10 @@ static int ini_on_key(void *user, const char *section, const char *name, const c
     return 1;
 }
 
-int ws_config_apply_ini(ws_config *c, const char *text, const char *file, char *err,
-                        size_t n)
+int ws_cfg_apply_ini(const ws_cfg_schema *s, void *obj, const char *text, const char *file,
+                     char *err, size_t n)
 {
-    ini_state st = {.c = c, .p = text, .file = file ? file : "<config>"};
+    ini_state st = {.s = s, .obj = obj, .p = text, .file = file ? file : "<config>"};
     int rc = ini_parse_stream(ini_read, &st, ini_on_key, &st);
     if (rc == 0 && !st.err_line)
         return 0;
@@ -362,59 +412,8 @@ int ws_config_apply_ini(ws_config *c, const char *text, const char *file, char *
 }
 
 
-static int looks_like_path(const char *s)
-{
-    size_t len = strlen(s);
-    return strchr(s, '/') || (len > 4 && !strcmp(s + len - 4, ".ini"));
-}
-
-int ws_config_load(ws_config *c, const char *preset_or_file, char *err, size_t n)
-{
-    if (err && n)
-        err[0] = 0;
-    ws_config_defaults(c);
-    if (!preset_or_file || !*preset_or_file) {
-        ws_seterr(err, n, "empty configuration name");
-        return -1;
-    }
-    const char *text = looks_like_path(preset_or_file) ? NULL : ws_config_preset(preset_or_file);
-    int rc;
-    if (text) {
-        char file[160];
-        snprintf(file, sizeof file, "%s.ini", preset_or_file);
-        rc = ws_config_apply_ini(c, text, file, err, n);
-    } else {
-        FILE *probe = fopen(preset_or_file, "rb");
-        if (!probe && !looks_like_path(preset_or_file)) {
-            char list[256] = "";
-            size_t k = 0;
-            for (size_t i = 0; ws_config_preset_name(i) && k < sizeof list; i++)
-                k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
-                                      ws_config_preset_name(i));
-            ws_seterr(err, n, "'%s' is neither a preset (%s) nor a readable file",
-                   preset_or_file, list);
-            return -1;
-        }
-        if (probe)
-            fclose(probe);
-        char *buf = ws_read_file(preset_or_file, NULL, (size_t)16 << 20, err, n);
-        if (!buf)
-            return -1;
-        rc = ws_config_apply_ini(c, buf, preset_or_file, err, n);
-        free(buf);
-    }
-    if (rc)
-        return -1;
-    char why[256];
-    if (ws_config_check(c, why, sizeof why)) {
-        ws_seterr(err, n, "%s: %s", preset_or_file, why);
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- overrides ------------------------------------------------------------------------ */
-static int set_one(ws_config *c, const char *item, size_t len, char *err, size_t n)
+static int set_one(const ws_cfg_schema *sc, void *obj, const char *item, size_t len, char *err, size_t n)
 {
     char buf[512];
     while (len && isspace((unsigned char)*item))
@@ -441,20 +440,21 @@ static int set_one(ws_config *c, const char *item, size_t len, char *err, size_t
         *e = 0;
     while (isspace((unsigned char)*value))
         value++;
-    const ws_cfg_param *p = ws_cfg_find(buf, key);
+    size_t base = 0;
+    const ws_cfg_param *p = ws_cfg_find(sc, buf, key, &base);
     if (!p) {
         ws_seterr(err, n, "unknown key '%s.%s'", buf, key);
         return -1;
     }
     char why[256];
-    if (parse_value(c, p, value, why, sizeof why)) {
+    if (parse_value(obj, base, p, value, why, sizeof why)) {
         ws_seterr(err, n, "%s.%s: bad value '%s': %s", buf, key, value, why);
         return -1;
     }
     return 0;
 }
 
-int ws_config_set(ws_config *c, const char *kv, char *err, size_t n)
+int ws_cfg_set(const ws_cfg_schema *sc, void *obj, const char *kv, char *err, size_t n)
 {
     if (!kv) {
         ws_seterr(err, n, "empty override");
@@ -472,7 +472,7 @@ int ws_config_set(ws_config *c, const char *kv, char *err, size_t n)
         const char *t = s;
         while (t < e && isspace((unsigned char)*t))
             t++;
-        if (t < e && set_one(c, s, (size_t)(e - s), err, n))
+        if (t < e && set_one(sc, obj, s, (size_t)(e - s), err, n))
             return -1;
         if (!*e)
             break;
@@ -482,7 +482,7 @@ int ws_config_set(ws_config *c, const char *kv, char *err, size_t n)
 }
 
 /* ---- cross-parameter checks ----------------------------------------------------------- */
-int ws_config_check(const ws_config *c, char *err, size_t n)
+int ws_cfg_check_machine(const ws_config *c, char *err, size_t n)
 {
     if (c->gpu.warp_size != 32 && c->gpu.warp_size != 64) {
         ws_seterr(err, n, "gpu.warp_size: %u is not 32 or 64", c->gpu.warp_size);
@@ -526,7 +526,7 @@ int ws_config_check(const ws_config *c, char *err, size_t n)
 }
 
 /* ---- dumps ---------------------------------------------------------------------------- */
-int ws_config_get(const ws_config *c, const char *name, char *buf, size_t n)
+int ws_cfg_get(const ws_cfg_schema *s, const void *obj, const char *name, char *buf, size_t n)
 {
     const char *dot = name ? strchr(name, '.') : NULL;
     if (!dot || (size_t)(dot - name) >= 64)
@@ -534,63 +534,86 @@ int ws_config_get(const ws_config *c, const char *name, char *buf, size_t n)
     char sec[64];
     memcpy(sec, name, (size_t)(dot - name));
     sec[dot - name] = 0;
-    const ws_cfg_param *p = ws_cfg_find(sec, dot + 1);
+    size_t base = 0;
+    const ws_cfg_param *p = ws_cfg_find(s, sec, dot + 1, &base);
     if (!p)
         return -1;
-    format_value(c, p, buf, n, 0);
+    format_value(obj, base, p, buf, n, 0);
     return 0;
 }
 
-void ws_config_print_ini(const ws_config *c, FILE *f)
+void ws_cfg_print_ini(const ws_cfg_schema *s, const void *obj, FILE *f)
 {
     const char *sec = NULL;
     char buf[WS_CFG_STR + 8];
-    for (const ws_cfg_param *p = ws_cfg_params; p->key; p++) {
+    FOR_ROWS(s, p, base) {
         if (!sec || strcmp(sec, p->section)) {
             fprintf(f, "%s[%s]\n", sec ? "\n" : "", p->section);
             sec = p->section;
         }
-        format_value(c, p, buf, sizeof buf, 1);
+        format_value(obj, base, p, buf, sizeof buf, 1);
         fprintf(f, "%s = %s\n", p->key, buf);
     }
 }
 
-cJSON *ws_config_json(const ws_config *c)
+cJSON *ws_cfg_json(const ws_cfg_schema *s, const void *obj)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON *obj = NULL;
+    cJSON *o = NULL;
     const char *sec = NULL;
     char buf[WS_CFG_STR + 8];
     if (!root)
         return NULL;
-    for (const ws_cfg_param *p = ws_cfg_params; p->key; p++) {
+    FOR_ROWS(s, p, base) {
         if (!sec || strcmp(sec, p->section)) {
-            obj = cJSON_AddObjectToObject(root, p->section);
+            o = cJSON_GetObjectItemCaseSensitive(root, p->section);
+            if (!o)
+                o = cJSON_AddObjectToObject(root, p->section);
             sec = p->section;
         }
-        if (!obj)
+        if (!o)
             break;
-        const void *fv = cfield(c, p);
         switch (p->type) {
-        case WS_CT_UINT: cJSON_AddNumberToObject(obj, p->key, *(const uint32_t *)fv); break;
-        case WS_CT_INT: cJSON_AddNumberToObject(obj, p->key, *(const int32_t *)fv); break;
-        case WS_CT_DBL: cJSON_AddNumberToObject(obj, p->key, *(const double *)fv); break;
-        case WS_CT_BOOL: cJSON_AddBoolToObject(obj, p->key, *(const bool *)fv); break;
+        case WS_CT_UINT: {
+            uint32_t v;
+            get(obj, base, p, &v, sizeof v);
+            cJSON_AddNumberToObject(o, p->key, v);
+            break;
+        }
+        case WS_CT_INT: {
+            int32_t v;
+            get(obj, base, p, &v, sizeof v);
+            cJSON_AddNumberToObject(o, p->key, v);
+            break;
+        }
+        case WS_CT_DBL: {
+            double v;
+            get(obj, base, p, &v, sizeof v);
+            cJSON_AddNumberToObject(o, p->key, v);
+            break;
+        }
+        case WS_CT_BOOL: {
+            bool v;
+            get(obj, base, p, &v, sizeof v);
+            cJSON_AddBoolToObject(o, p->key, v);
+            break;
+        }
         case WS_CT_U64: {
-            uint64_t v = *(const uint64_t *)fv;
+            uint64_t v;
+            get(obj, base, p, &v, sizeof v);
             if (v <= (1ull << 53)) {
-                cJSON_AddNumberToObject(obj, p->key, (double)v);
+                cJSON_AddNumberToObject(o, p->key, (double)v);
                 break;
             }
             /* beyond a double's exact integers: keep every digit as a string */
-            format_value(c, p, buf, sizeof buf, 0);
-            cJSON_AddStringToObject(obj, p->key, buf);
+            format_value(obj, base, p, buf, sizeof buf, 0);
+            cJSON_AddStringToObject(o, p->key, buf);
             break;
         }
         case WS_CT_ENUM:
         case WS_CT_STR:
-            format_value(c, p, buf, sizeof buf, 0);
-            cJSON_AddStringToObject(obj, p->key, buf);
+            format_value(obj, base, p, buf, sizeof buf, 0);
+            cJSON_AddStringToObject(o, p->key, buf);
             break;
         }
     }
@@ -621,41 +644,11 @@ static void doc_range(const ws_cfg_param *p, char *buf, size_t n)
     }
 }
 
-void ws_config_print_doc(FILE *f)
+void ws_cfg_print_doc_tables(const ws_cfg_schema *s, FILE *f)
 {
-    fputs("# warpsim configuration\n\n"
-          "<!-- generated by `warpsim config --doc`; edit src/util/config.h, not this file -->\n\n"
-          "Every simulator parameter, from the one table in `src/util/config.h`. A\n"
-          "configuration starts from the defaults below (the `gtx480` preset) and is changed by,\n"
-          "in order:\n\n"
-          "1. a preset or INI file: `warpsim run --config hd7970 ...`, `--config my.ini`, or the\n"
-          "   environment variable `WARPSIM_CONFIG` for programs using the CUDA Driver API;\n"
-          "2. overrides `section.key=value`: `--set gpu.n_sm=30` (repeatable), or\n"
-          "   `WARPSIM_SET=\"gpu.n_sm=30,sim.seed=7\"` (comma-separated; quote a value\n"
-          "   containing a comma: `gpu.name=\"A, B\"`);\n"
-          "3. `--mode` / `WARPSIM_MODE` for `sim.mode`.\n\n"
-          "INI syntax: `[section]` headers, `key = value` lines, comments start with `;` or `#`\n"
-          "(an inline comment needs a space before the `;`). Lines are at most 196 characters.\n"
-          "Integers are decimal or `0x` hex and may end in a binary suffix `K`, `M`, `G` or `T`\n"
-          "(`48K` = 49152). Booleans: `true`/`false` (also `1`/`0`, `yes`/`no`, `on`/`off`).\n"
-          "Strings may be written in double quotes. An unknown section or key, a value out of\n"
-          "range or of the wrong type is an error naming the file, line, `section.key` and the\n"
-          "value. After loading, cross-parameter checks run (e.g. `max_threads_per_sm` must not\n"
-          "exceed `max_warps_per_sm x warp_size`). `warpsim config` prints the effective\n"
-          "configuration as INI text that loads back unchanged.\n\n"
-          "Presets (`configs/*.ini`, built into the binary):",
-          f);
-    for (size_t i = 0; ws_config_preset_name(i); i++) {
-        ws_config c;
-        char err[256];
-        const char *pn = ws_config_preset_name(i);
-        int bad = ws_config_load(&c, pn, err, sizeof err);
-        fprintf(f, "%s `%s` (%s%s)", i ? "," : "", pn, bad ? "does not load: " : "",
-                bad ? err : c.gpu.name);
-    }
-    fputs(".\n", f);
     const char *sec = NULL;
-    for (const ws_cfg_param *p = ws_cfg_params; p->key; p++) {
+    FOR_ROWS(s, p, base) {
+        (void)base;
         if (!sec || strcmp(sec, p->section)) {
             fprintf(f, "\n## [%s]\n\n", p->section);
             fputs("| key | type | default | range | unit | description |\n"

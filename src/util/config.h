@@ -1,10 +1,21 @@
-/* config.h - the simulator's configuration: one parameter table drives everything.
+/* config.h - the configuration machinery and the machine description.
  *
- * Every parameter is one X(...) line below: section, key, type, default, min, max, unit
- * and a one-line description. The same lines declare the field of ws_config (reached
- * as cfg->section.key, e.g. cfg->gpu.n_sm) and the row of the parameter table that
- * loading, range checks, `section.key=value` overrides, the INI / JSON dumps and
- * docs/CONFIG.md (`warpsim config --doc`) all read. Adding a key is one line here.
+ * Two kinds of parameter rows, one mechanism:
+ *  - Machine description: the fixed sections ([gpu], [func], [sim] below, [core] in
+ *    config_core.h, the memory system in config_mem.h). Every X(...) line declares a
+ *    field of ws_config (reached as cfg->section.key, e.g. cfg->gpu.n_sm) and a row of
+ *    the parameter table. They sit on the ground floor because several layers read
+ *    them (core reads l1d.*, mem reads core.lat_const, every layer reads gpu.*), and a
+ *    struct every layer dereferences must be defined below all of them.
+ *  - Plug-in parameters: a plug-in (warp scheduler, divergence policy, ...) declares
+ *    its own rows in its own file as a ws_cfg_table whose offsets point into its own
+ *    parameter struct. Their values live in ws_config.plugin, at the offset the
+ *    schema gives the table; only schema functions read or write that area.
+ *
+ * This file knows no upper layer: the generic functions below (ws_cfg_*) take a
+ * ws_cfg_schema, the list of every table with the offset of its struct in the
+ * configuration object. gpu/config.c assembles the full schema from the fixed tables
+ * here and the plug-in registries and provides the ws_config_* API on top.
  *
  * Types and their C fields: UINT uint32_t, INT int32_t, U64 uint64_t, DBL double,
  * BOOL bool, STR char[WS_CFG_STR] (NUL-terminated; max = longest length), ENUM int
@@ -64,8 +75,8 @@ typedef enum { WS_MODE_FUNCTIONAL, WS_MODE_TIMING } ws_mode;
     X(sim, mode, ENUM, "functional", 0, 0, "", "functional (results only) or timing (cycles)")   \
     X(sim, seed, U64, "1", 0, 18446744073709551615.0, "", "seed of every pseudo-random choice")
 
-#include "core/core_cfg.h"
-#include "mem/mem_cfg.h"
+#include "util/config_core.h"
+#include "util/config_mem.h"
 
 /* Every section, in dump order: X(section, list macro). */
 #define WS_CONFIG_SECTIONS(S) S(gpu, WS_CONFIG_GPU) S(func, WS_CONFIG_FUNC) S(sim, WS_CONFIG_SIM) \
@@ -81,8 +92,14 @@ typedef enum { WS_MODE_FUNCTIONAL, WS_MODE_TIMING } ws_mode;
 #define WS_CFG_FIELD(sec, key, type, def, lo, hi, unit, desc) WS_CFG_FIELD_##type(key)
 #define WS_CFG_SECTION(sec, list) struct { list(WS_CFG_FIELD) } sec;
 
+/* Bytes of ws_config.plugin: the parameter structs of every plug-in table, each at
+ * an offset aligned for any type (gpu/config.c checks that they fit). */
+#define WS_CFG_PLUGIN_BYTES 512
+
 typedef struct ws_config {
     WS_CONFIG_SECTIONS(WS_CFG_SECTION)
+    /* plug-in parameters; written and read through the schema only (memcpy) */
+    _Alignas(max_align_t) unsigned char plugin[WS_CFG_PLUGIN_BYTES];
 } ws_config;
 
 /* Name tables of ENUM parameters, ending with {NULL, 0}. */
@@ -92,24 +109,67 @@ typedef struct {
 } ws_cfg_enum;
 extern const ws_cfg_enum ws_cfg_enum_sim_mode[];
 
-/* ---- the parameter table --------------------------------------------------------- */
+/* ---- tables and schemas ------------------------------------------------------------ */
 typedef enum { WS_CT_UINT, WS_CT_INT, WS_CT_U64, WS_CT_DBL, WS_CT_BOOL, WS_CT_STR,
                WS_CT_ENUM } ws_ctype;
 
 typedef struct {
     const char *section, *key;
     ws_ctype type;
-    size_t off;                 /* offset of the field in ws_config               */
+    size_t off;                 /* offset of the field in its table's struct       */
     const char *def;            /* default, as text                               */
     double lo, hi;              /* range (STR: length); unused for BOOL and ENUM  */
     const ws_cfg_enum *names;   /* ENUM only                                      */
     const char *unit, *desc;
 } ws_cfg_param;
 
-extern const ws_cfg_param ws_cfg_params[];   /* ends with a row whose key is NULL */
-extern const size_t ws_cfg_n_params;
-/* Row of "section.key", or NULL. */
-const ws_cfg_param *ws_cfg_find(const char *section, const char *key);
+/* One table of rows and the struct they describe. A plug-in writes one of these in
+ * its own file and names it in its ops table; rows end with a row whose key is NULL.
+ * Invariant: every field a row's off names lies inside [0, size). */
+typedef struct ws_cfg_table {
+    const char *owner;          /* plug-in name ("two-level"); NULL: machine rows  */
+    const ws_cfg_param *rows;
+    size_t size;                /* bytes of the struct (plug-in tables)            */
+} ws_cfg_table;
+
+/* Every table of a configuration object, in dump order, and where each one's struct
+ * starts in the object. Invariant: section.key is unique over the schema, and rows
+ * of one section are consecutive (dumps write one [section] block). */
+#define WS_CFG_MAX_TABLES 64
+typedef struct ws_cfg_schema {
+    size_t n;
+    const ws_cfg_table *tab[WS_CFG_MAX_TABLES];
+    size_t base[WS_CFG_MAX_TABLES];
+} ws_cfg_schema;
+
+/* The machine-description tables, one per fixed section in dump order (base 0: their
+ * offsets are offsets in ws_config); ends with a NULL pointer. */
+extern const ws_cfg_table *const ws_cfg_machine[];
+
+/* Row of "section.key" in the schema, or NULL; *base gets the offset of its table's
+ * struct (base may be NULL). */
+const ws_cfg_param *ws_cfg_find(const ws_cfg_schema *s, const char *section,
+                                const char *key, size_t *base);
+
+/* The generic operations on an object `obj` laid out by schema s. Functions returning
+ * int return 0 on success and -1 on error, with a message in err naming the file,
+ * line, section.key and the bad value ("f.ini:12: gpu.n_sm: value '0' out of range
+ * [1, 1024]"). err may be NULL. */
+void ws_cfg_defaults(const ws_cfg_schema *s, void *obj);
+int ws_cfg_apply_ini(const ws_cfg_schema *s, void *obj, const char *text, const char *file,
+                     char *err, size_t n);
+int ws_cfg_set(const ws_cfg_schema *s, void *obj, const char *key_eq_value, char *err,
+               size_t n);
+int ws_cfg_get(const ws_cfg_schema *s, const void *obj, const char *section_dot_key,
+               char *buf, size_t n);
+void ws_cfg_print_ini(const ws_cfg_schema *s, const void *obj, FILE *f);
+cJSON *ws_cfg_json(const ws_cfg_schema *s, const void *obj);
+/* The per-section tables of docs/CONFIG.md (the text above them is the caller's). */
+void ws_cfg_print_doc_tables(const ws_cfg_schema *s, FILE *f);
+
+/* Cross-parameter consistency of the machine description (warps vs threads per SM,
+ * CTA limits within SM limits ...). */
+int ws_cfg_check_machine(const ws_config *c, char *err, size_t n);
 
 /* Built-in presets (the .ini files of configs/, embedded at build time as ws_presets[]). */
 /* Text of the preset `name`, or NULL. */
@@ -117,43 +177,7 @@ const char *ws_config_preset(const char *name);
 /* The i-th preset name (0, 1, ...), or NULL past the end. */
 const char *ws_config_preset_name(size_t i);
 
-/* ---- API ------------------------------------------------------------------------- *
- * Functions returning int return 0 on success and -1 on error, with a message in err
- * naming the file, line, section.key and the bad value ("f.ini:12: gpu.n_sm: value
- * '0' out of range [1, 1024]"). err may be NULL. */
-
-/* The defaults of the table (the GTX480 preset). */
-void ws_config_defaults(ws_config *c);
-
-/* Resets *c to the defaults, then applies a preset (a name from ws_config_preset_name)
- * or an INI file (any argument containing '/' or ending in ".ini", or naming an
- * existing file when no preset has that name), then checks it (ws_config_check). */
-int ws_config_load(ws_config *c, const char *preset_or_file, char *err, size_t n);
-
-/* Applies INI text on top of *c without resetting or checking it; `file` names the
- * text in messages. */
-int ws_config_apply_ini(ws_config *c, const char *text, const char *file, char *err,
-                        size_t n);
-
-/* Applies "section.key=value" overrides; a comma-separated list is accepted (the
- * WARPSIM_SET syntax); a value may be "double quoted" to contain a comma. Each value
- * is range-checked; the cross-parameter checks are left to ws_config_check. */
-int ws_config_set(ws_config *c, const char *key_eq_value, char *err, size_t n);
-
-/* Cross-parameter consistency (warps vs threads per SM, CTA limits within SM
- * limits ...). ws_config_load runs it; callers applying overrides run it after the
- * last one. */
-int ws_config_check(const ws_config *c, char *err, size_t n);
-
-/* Value of one parameter as text ("section.key"); returns -1 if unknown. */
-int ws_config_get(const ws_config *c, const char *section_dot_key, char *buf, size_t n);
-
-/* The effective configuration: INI text that ws_config_load reads back unchanged,
- * and a JSON object {"gpu": {"n_sm": 15, ...}, ...}. */
-void ws_config_print_ini(const ws_config *c, FILE *f);
-cJSON *ws_config_json(const ws_config *c);
-
-/* docs/CONFIG.md: every parameter with type, default, range, unit and description. */
-void ws_config_print_doc(FILE *f);
+/* The ws_config_* functions (load, set, dump, docs over the full schema) are in
+ * gpu/config.h. */
 
 #endif

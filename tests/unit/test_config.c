@@ -12,7 +12,7 @@
 
 #include "doc_fresh.h"
 
-#include "util/config.h"
+#include "gpu/config.h"
 
 static char *dump_ini(const ws_config *c)
 {
@@ -61,12 +61,32 @@ static void test_defaults(void **state)
     assert_int_equal(c.sim.mode, WS_MODE_FUNCTIONAL);
     char err[256];
     assert_int_equal(ws_config_check(&c, err, sizeof err), 0);
-    /* every row documented */
-    for (const ws_cfg_param *p = ws_cfg_params; p->key; p++) {
-        assert_non_null(p->desc);
-        assert_true(strlen(p->desc) > 5);
-    }
-    assert_true(ws_cfg_n_params >= 29);
+    /* every row documented; section.key unique over the schema; one block per section */
+    ws_cfg_schema s;
+    ws_config_schema(&s);
+    size_t rows = 0;
+    const char *secs[64];
+    size_t n_secs = 0;
+    for (size_t t = 0; t < s.n; t++)
+        for (const ws_cfg_param *p = s.tab[t]->rows; p->key; p++, rows++) {
+            assert_non_null(p->desc);
+            assert_true(strlen(p->desc) > 5);
+            size_t base;
+            assert_ptr_equal(ws_cfg_find(&s, p->section, p->key, &base), p);
+            assert_int_equal(base, s.base[t]);
+            if (!n_secs || strcmp(secs[n_secs - 1], p->section)) {
+                for (size_t k = 0; k < n_secs; k++)
+                    assert_string_not_equal(secs[k], p->section);
+                assert_true(n_secs < 64);
+                secs[n_secs++] = p->section;
+            }
+            /* a plug-in's fields lie inside its struct, its struct inside ws_config */
+            if (s.tab[t]->owner) {
+                assert_true(p->off < s.tab[t]->size);
+                assert_true(s.base[t] + s.tab[t]->size <= sizeof(ws_config));
+            }
+        }
+    assert_true(rows >= 29);
 }
 
 static void test_presets(void **state)
@@ -97,7 +117,8 @@ static void test_presets(void **state)
     for (size_t i = 0; ws_config_preset_name(i); i++) {
         const char *t = ws_config_preset(ws_config_preset_name(i));
         assert_non_null(t);
-        for (const ws_cfg_param *p = ws_cfg_params; p->key; p++) {
+        for (size_t k = 0; ws_cfg_machine[k]; k++)
+        for (const ws_cfg_param *p = ws_cfg_machine[k]->rows; p->key; p++) {
             if (strcmp(p->section, "gpu") && strcmp(p->section, "func") &&
                 strcmp(p->section, "sim"))
                 continue;
@@ -183,6 +204,70 @@ static void test_unknown_key(void **state)
     assert_non_null(strstr(err, "nosection.key"));
     assert_int_equal(ws_config_set(&c, "n_sm=3", err, sizeof err), -1);
     assert_non_null(strstr(err, "section.key=value"));
+}
+
+/* A scheduler's own key ([sched] rows in its file) loads, range-checks, dumps and lands
+ * in that scheduler's parameter struct. */
+static void test_plugin_keys(void **state)
+{
+    (void)state;
+    ws_config c;
+    char err[256] = "", buf[64];
+    ws_config_defaults(&c);
+    assert_int_equal(ws_config_get(&c, "sched.two_level_active", buf, sizeof buf), 0);
+    assert_string_equal(buf, "8");
+    assert_int_equal(ws_config_set(&c, "sched.two_level_active=5", err, sizeof err), 0);
+    assert_int_equal(ws_config_get(&c, "sched.two_level_active", buf, sizeof buf), 0);
+    assert_string_equal(buf, "5");
+    uint32_t active = 0;   /* two-level's parameter struct: one uint32_t */
+    assert_int_equal(ws_config_params(&c, "two-level", &active, sizeof active), 0);
+    assert_int_equal(active, 5);
+    assert_int_equal(ws_config_set(&c, "sched.two_level_active=0", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sched.two_level_active: bad value '0': out of range [1, 1024]"));
+    assert_int_equal(ws_config_set(&c, "sched.recency_bits=17", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sched.recency_bits"));
+    /* the same through an INI file, with its line */
+    assert_int_equal(ws_config_apply_ini(&c, "[sched]\nlrr_quantum = 7\nrecency_den = 0\n",
+                                         "p.ini", err, sizeof err), -1);
+    assert_non_null(strstr(err, "p.ini:3: sched.recency_den: bad value '0'"));
+    assert_int_equal(ws_config_get(&c, "sched.lrr_quantum", buf, sizeof buf), 0);
+    assert_string_equal(buf, "7");
+    /* unknown [sched] keys are named, in --set and in files */
+    assert_int_equal(ws_config_set(&c, "sched.two_level_activ=3", err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown key 'sched.two_level_activ'"));
+    assert_int_equal(ws_config_apply_ini(&c, "[sched]\nnosuch = 1\n", "q.ini", err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "q.ini:2: unknown key 'sched.nosuch'"));
+    /* every key of every scheduler is in the dump and the JSON, whichever is selected */
+    ws_config_defaults(&c);
+    assert_int_equal(ws_config_set(&c, "core.scheduler=lrr,sched.static_threshold=2.5,"
+                                       "sched.static_shared=true,sched.max_num_warp=9",
+                                   err, sizeof err), 0);
+    char *ini = dump_ini(&c);
+    assert_non_null(strstr(ini, "\n[sched]\n"));
+    assert_non_null(strstr(ini, "\nstatic_threshold = 2.5\n"));
+    assert_non_null(strstr(ini, "\nmax_num_warp = 9\n"));
+    ws_config d;
+    ws_config_defaults(&d);
+    assert_int_equal(ws_config_apply_ini(&d, ini, "dump.ini", err, sizeof err), 0);
+    char *ini2 = dump_ini(&d);
+    assert_string_equal(ini, ini2);
+    free(ini);
+    free(ini2);
+    cJSON *j = ws_config_json(&c);
+    cJSON *sched = cJSON_GetObjectItemCaseSensitive(j, "sched");
+    assert_non_null(sched);
+    assert_int_equal(cJSON_GetArraySize(sched), 15);
+    assert_true(cJSON_GetObjectItemCaseSensitive(sched, "static_threshold")->valuedouble == 2.5);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sched, "static_shared")));
+    cJSON_Delete(j);
+    /* "known:" lists come from the registries */
+    const char *name;
+    assert_int_equal(ws_plugin_at(WS_PLUGIN_SCHED, 0, &name, NULL), 0);
+    assert_string_equal(name, "lrr");
+    assert_int_equal(ws_plugin_at(WS_PLUGIN_DIV, 0, &name, NULL), 0);
+    assert_string_equal(name, "simt-stack");
+    assert_int_equal(ws_plugin_at(WS_PLUGIN_DIV, 1, &name, NULL), -1);
 }
 
 static void test_bad_type(void **state)
@@ -333,7 +418,7 @@ int main(void)
         cmocka_unit_test(test_unknown_key),  cmocka_unit_test(test_bad_type),
         cmocka_unit_test(test_file_errors),  cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_json),         cmocka_unit_test(test_doc),
-        cmocka_unit_test(test_doc_fresh),
+        cmocka_unit_test(test_doc_fresh),    cmocka_unit_test(test_plugin_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,9 +16,7 @@
 #include "core/sched.h"
 #include "ptx/cfg.h"
 #include "ptx/locality.h"
-#include "util/config.h"
-
-const char *sched_static_choice(const sched_params *p); /* sched_static.c */
+#include "gpu/config.h"
 
 #define HEAD ".version 9.0\n.target sm_75\n.address_size 64\n"
 
@@ -456,6 +454,8 @@ static void t_directives(void **state)
     ptx_module_free(m);
 }
 
+/* The analysis options are static-select's own [sched] static_* parameters: their
+ * defaults are loc_opts_default, and each key lands in its field. */
 static void t_config_keys(void **state)
 {
     (void)state;
@@ -464,7 +464,7 @@ static void t_config_keys(void **state)
     loc_opts a, b;
     loc_opts_default(&a);
     memset(&b, 0x55, sizeof b);
-    loc_opts_from_config(&b, &c);
+    assert_int_equal(ws_config_params(&c, "static-select", &b, sizeof b), 0);
     assert_true(b.threshold == a.threshold);
     assert_memory_equal(&a.follow_derived, &b.follow_derived,
                         sizeof a - offsetof(loc_opts, follow_derived));
@@ -476,7 +476,7 @@ static void t_config_keys(void **state)
                                        "sched.static_directives=false",
                                    err, sizeof err),
                      0);
-    loc_opts_from_config(&b, &c);
+    assert_int_equal(ws_config_params(&c, "static-select", &b, sizeof b), 0);
     assert_true(b.threshold == 2.5);
     assert_int_equal(b.shared, 1);
     assert_int_equal(b.follow_derived, 1);
@@ -664,18 +664,43 @@ static int pick_after_issue(const sched_params *p)
     return k;
 }
 
+/* static-select decides in its on_launch hook from its own parameters and reports the
+ * decision through its label op; create then wraps the chosen policy. */
 static void t_sched_static(void **state)
 {
     (void)state;
-    sched_params p;
-    memset(&p, 0, sizeof p);
-    assert_int_equal(pick_after_issue(&p), 2);  /* GTO */
-    assert_string_equal(sched_static_choice(&p), "static-select(gto)");
-#ifdef SCHED_HAS_STATIC_LRR
-    p.static_lrr = 1;
-    assert_int_equal(pick_after_issue(&p), 0);  /* LRR */
-    assert_string_equal(sched_static_choice(&p), "static-select(lrr)");
-#endif
+    const sched_ops *ops = sched_find("static-select");
+    assert_non_null(ops);
+    assert_non_null(ops->on_launch);
+    assert_non_null(ops->label);
+    ptx_module *m = parse_ok(seed_ptx);
+    sched_kernel k = {m, kernel(m, "func1")};
+    static const char *const sets[] = {"sched.static_threshold=1", "sched.static_threshold=100"};
+    static const char *const want[] = {"static-select(lrr)", "static-select(gto)"};
+    static const int pick[] = {0, 2};   /* LRR moves on; GTO stays greedy */
+    for (int i = 0; i < 2; i++) {
+        ws_config c;
+        char err[256];
+        ws_config_defaults(&c);
+        assert_int_equal(ws_config_set(&c, sets[i], err, sizeof err), 0);
+        loc_opts lo;
+        assert_int_equal(ws_config_params(&c, "static-select", &lo, sizeof lo), 0);
+        uint32_t quantum = 0;   /* lrr's parameters: sched.lrr_quantum */
+        assert_int_equal(ws_config_params(&c, "lrr", &quantum, sizeof quantum), 0);
+        const void *all[16] = {0};
+        for (size_t j = 0; sched_at(j); j++) {
+            assert_true(j < 16);
+            if (sched_at(j) == ops)
+                all[j] = &lo;
+            else if (sched_at(j) == sched_find("lrr"))
+                all[j] = &quantum;
+        }
+        sched_params sp = {.params = &lo, .all = all};
+        assert_int_equal(ops->on_launch(&sp, &k, err, sizeof err), 0);
+        assert_string_equal(ops->label(&sp), want[i]);
+        assert_int_equal(pick_after_issue(&sp), pick[i]);
+    }
+    ptx_module_free(m);
 }
 
 int main(void)

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "mem/addrmap.h"
+#include "gpu/config.h"
 #include "mem/detailed.h"
 #include "ptx/ir.h"
 

@@ -24,10 +24,39 @@
 #include <cmocka.h>
 
 #include "core/sched.h"
+#include "gpu/config.h"
 
 #define NONE (-1)
 
-static const sched_params defp = {8, 6, 1, 2, 48, 0, 0};
+/* A policy's launch as the GPU builds it: every policy's parameters from a
+ * configuration (the defaults plus `sets`), the named policy's own in sp.params. */
+typedef struct {
+    _Alignas(max_align_t) unsigned char buf[16][64];
+    const void *all[16];
+    sched_params sp;
+} tparams;
+
+static const sched_params *mkp(tparams *t, const char *name, const char *sets)
+{
+    ws_config c;
+    char err[256];
+    ws_config_defaults(&c);
+    if (sets)
+        assert_int_equal(ws_config_set(&c, sets, err, sizeof err), 0);
+    memset(t, 0, sizeof *t);
+    for (size_t i = 0; sched_at(i); i++) {
+        const ws_cfg_table *tab = sched_at(i)->params;
+        assert_true(i < 16);
+        if (!tab)
+            continue;
+        assert_true(tab->size <= sizeof t->buf[i]);
+        assert_int_equal(ws_config_params(&c, tab->owner, t->buf[i], tab->size), 0);
+        t->all[i] = t->buf[i];
+    }
+    t->sp.all = t->all;
+    t->sp.params = sched_params_of(&t->sp, sched_find(name));
+    return &t->sp;
+}
 
 typedef struct {
     uint64_t cycle; /* 0: the previous step's cycle + 1 */
@@ -175,17 +204,20 @@ static void test_registry(void **state)
 static void test_bad_params(void **state)
 {
     (void)state;
-    sched_params p = defp;
-    p.two_level_active = 0;
-    assert_null(sched_find("two-level")->create(8, &p));
-    p = defp;
-    p.recency_bits = 0;
-    assert_null(sched_find("motrr-recency")->create(8, &p));
-    p.recency_bits = 17;
-    assert_null(sched_find("motrr-recency")->create(8, &p));
-    p = defp;
-    p.recency_den = 0;
-    assert_null(sched_find("motrr-recency")->create(8, &p));
+    /* out of range: refused by the configuration, naming the key */
+    ws_config c;
+    char err[256];
+    ws_config_defaults(&c);
+    assert_int_equal(ws_config_set(&c, "sched.two_level_active=0", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sched.two_level_active"));
+    assert_int_equal(ws_config_set(&c, "sched.recency_bits=0", err, sizeof err), -1);
+    assert_int_equal(ws_config_set(&c, "sched.recency_bits=17", err, sizeof err), -1);
+    assert_int_equal(ws_config_set(&c, "sched.recency_den=0", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sched.recency_den"));
+    /* and by create when no parameters come at all */
+    sched_params none = {0};
+    assert_null(sched_find("two-level")->create(8, &none));
+    assert_null(sched_find("motrr-recency")->create(8, &none));
     assert_null(sched_find("motrr-recency")->create(8, NULL));
     assert_null(sched_find("two-level")->create(8, NULL));
     /* the others need no parameters */
@@ -212,7 +244,8 @@ static void test_lrr(void **state)
         {0, "RRRRR", 0}, {0, "RRRRR", 1}, {0, "RRSRR", 3}, {0, "RRRIS", 0},
         {0, "SUSBR", 4}, {0, "SRSSR", 1}, {0, "SSSSS", NONE}, {0, "RRSSS", 0},
     };
-    drv d = drv_make("lrr", 5, &defp, NULL);
+    tparams tp;
+    drv d = drv_make("lrr", 5, mkp(&tp, "lrr", NULL), NULL);
     RUN(&d, s);
     drv_free(&d);
 }
@@ -227,7 +260,8 @@ static void test_lrr_sparse(void **state)
     static const step s[] = {
         {0, "RRRR", 1}, {0, "RRRR", 3}, {0, "RRSR", 7}, {0, "RRR-", 1}, {0, "R-R-", 5},
     };
-    drv d = drv_make("lrr", 8, &defp, NULL);
+    tparams tp;
+    drv d = drv_make("lrr", 8, mkp(&tp, "lrr", NULL), NULL);
     d.base = 1;
     d.stride = 2;
     RUN(&d, s);
@@ -253,9 +287,8 @@ static void test_lrr_quantum(void **state)
         {15, "RRRR", 2}, {16, "RRRR", 2}, {17, "RRRR", 3}, {30, "RRRR", 0}, {31, "SRRR", 1},
         {32, "RRRR", 1},
     };
-    sched_params p = defp;
-    p.lrr_quantum = 3;
-    drv d = drv_make("lrr", 4, &p, NULL);
+    tparams tp;
+    drv d = drv_make("lrr", 4, mkp(&tp, "lrr", "sched.lrr_quantum=3"), NULL);
     RUN(&d, s);
     drv_free(&d);
 }
@@ -282,7 +315,8 @@ static void test_gto(void **state)
         {0, "RRRRR", 3}, {0, "RRRRR", 3}, {0, "RRRSR", 1}, {0, "RRRRR", 1}, {0, "RSRRR", 3},
         {0, "RSSSR", 0}, {0, "SSRSR", 2}, {0, "SSSSS", NONE}, {0, "RRRRR", 2}, {0, "RR-RR", 3},
     };
-    drv d = drv_make("gto", 5, &defp, gto_ages);
+    tparams tp;
+    drv d = drv_make("gto", 5, mkp(&tp, "gto", NULL), gto_ages);
     RUN(&d, s);
     drv_free(&d);
 }
@@ -292,7 +326,8 @@ static void test_oldest(void **state)
 {
     (void)state;
     static const step s[] = {{0, "RRRRR", 3}, {0, "RRRSR", 1}, {0, "RRRRR", 3}};
-    drv d = drv_make("oldest", 5, &defp, gto_ages);
+    tparams tp;
+    drv d = drv_make("oldest", 5, mkp(&tp, "oldest", NULL), gto_ages);
     RUN(&d, s);
     drv_free(&d);
 }
@@ -315,7 +350,8 @@ static void test_mto(void **state)
         {0, "MRMRRM", 2}, {0, "MRRRRM", 0}, {0, "RRRRRX", 1},
         {0, "RSRRRR", 3}, {0, "RRRRMR", 4}, {0, "RSRQSR", 2},
     };
-    drv d = drv_make("mto", 6, &defp, mo_ages);
+    tparams tp;
+    drv d = drv_make("mto", 6, mkp(&tp, "mto", NULL), mo_ages);
     RUN(&d, s);
     drv_free(&d);
 }
@@ -338,7 +374,8 @@ static void test_motrr(void **state)
         {0, "MRMRRM", 2}, {0, "MRRRRM", 0}, {0, "XRXRRX", 1}, {0, "XRXRRX", 3}, {0, "XRXRSX", 1},
         {0, "RRMRRR", 2}, {0, "XSXRRX", 3}, {0, "MRRRRM", 0}, {0, "QRRRRQ", 4},
     };
-    drv d = drv_make("motrr", 6, &defp, mo_ages);
+    tparams tp;
+    drv d = drv_make("motrr", 6, mkp(&tp, "motrr", NULL), mo_ages);
     RUN(&d, s);
     drv_free(&d);
 }
@@ -376,9 +413,8 @@ static void test_two_level(void **state)
     static const step s2[] = {
         {0, "RRWR-", 0}, {0, "RRWR-", 3}, {0, "SRWS-", NONE}, {0, "RRRR-", 0},
     };
-    sched_params p = defp;
-    p.two_level_active = 2;
-    drv d = drv_make("two-level", 5, &p, NULL);
+    tparams tp;
+    drv d = drv_make("two-level", 5, mkp(&tp, "two-level", "sched.two_level_active=2"), NULL);
     start_all(&d, 5);
     RUN(&d, s1);
     d.o->on_warp_end(d.st, 4, d.cycle);
@@ -404,9 +440,8 @@ static void test_two_level_short(void **state)
         {0, "mR", 0}, {0, "WR", NONE}, {0, "RR", 0}, {0, "MR", 0}, {0, "WR", 1},
         {0, "RB", 0}, {0, "mB", 0},    {0, "WR", NONE}, {0, "-R", 1},
     };
-    sched_params p = defp;
-    p.two_level_active = 1;
-    drv d = drv_make("two-level", 2, &p, NULL);
+    tparams tp;
+    drv d = drv_make("two-level", 2, mkp(&tp, "two-level", "sched.two_level_active=1"), NULL);
     start_all(&d, 2);
     RUN(&d, s);
     drv_free(&d);
@@ -464,9 +499,8 @@ static void test_motrr_recency(void **state)
     static const step e[] = {
         {0, "R-RR-R", 5}, {0, "R-RR-R", 0}, {0, "R-RR-R", 5}, {0, "R-RR-S", 0},
     };
-    sched_params p = defp;
-    p.recency_bits = 2;
-    drv d = drv_make("motrr-recency", 8, &p, NULL);
+    tparams tp;
+    drv d = drv_make("motrr-recency", 8, mkp(&tp, "motrr-recency", "sched.recency_bits=2"), NULL);
     start_all(&d, 4);
     RUN(&d, a);
     mem_done(&d, 1);
@@ -500,12 +534,11 @@ static void test_recency_prior(void **state)
     static const uint32_t mnw[] = {48, 2, 3};
     static const int want[] = {3, 0, 3};
     for (int k = 0; k < 3; k++) {
-        sched_params p = defp;
-        p.recency_bits = 2;
-        p.recency_num = 1;
-        p.recency_den = 4;
-        p.max_num_warp = mnw[k];
-        drv d = drv_make("motrr-recency", 4, &p, NULL);
+        tparams tp;
+        char sets[128];
+        snprintf(sets, sizeof sets, "sched.recency_bits=2,sched.recency_num=1,"
+                 "sched.recency_den=4,sched.max_num_warp=%u", mnw[k]);
+        drv d = drv_make("motrr-recency", 4, mkp(&tp, "motrr-recency", sets), NULL);
         start_all(&d, 4);
         mem_done(&d, 3);
         step s = {0, "RRRR", want[k]};
@@ -575,12 +608,11 @@ static void test_recency_reference(void **state)
     unsigned picks = 0;
     for (int b = 0; b < 4; b++)
         for (int f = 0; f < 5; f++) {
-            sched_params p = defp;
-            p.recency_bits = bits[b];
-            p.recency_num = frac[f][0];
-            p.recency_den = frac[f][1];
-            p.max_num_warp = 8;
-            void *st = o->create(8, &p);
+            tparams tp;
+            char sets[128];
+            snprintf(sets, sizeof sets, "sched.recency_bits=%u,sched.recency_num=%u,"
+                     "sched.recency_den=%u,sched.max_num_warp=8", bits[b], frac[f][0], frac[f][1]);
+            void *st = o->create(8, mkp(&tp, "motrr-recency", sets));
             assert_non_null(st);
             ref_rec r = {{0}, (1u << bits[b]) - 1, frac[f][0], frac[f][1], UINT32_MAX, {0}, {0}};
             for (uint64_t cyc = 1; cyc < 3000; cyc++) {
@@ -641,9 +673,8 @@ static void test_all_policies_random(void **state)
     uint64_t x = 777;
     for (size_t k = 0; sched_at(k); k++) {
         const sched_ops *o = sched_at(k);
-        sched_params p = defp;
-        p.lrr_quantum = 5;
-        void *st = o->create(128, &p);
+        tparams tp;
+        void *st = o->create(128, mkp(&tp, o->name, "sched.lrr_quantum=5"));
         assert_non_null(st);
         for (uint64_t cyc = 1; cyc < 4000; cyc++) {
             uint32_t s = rnd(&x) % 140;

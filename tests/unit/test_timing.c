@@ -288,6 +288,53 @@ static void t_deadlock(void **state)
     assert_int_equal(rc, WS_E_DEADLOCK);
 }
 
+/* The policy a launch reports is its scheduler's label op: static-select names the
+ * choice its on_launch hook made from this kernel (one .global block of weight 1:
+ * score 1, LRR at threshold 1, GTO at 2). An unknown scheduler or divergence policy
+ * fails the launch with the registry's names. */
+static void t_policy_label(void **state)
+{
+    (void)state;
+    char *ptx = kernel(HEAD, "add.s32 %%r1, %%r1, 1;\n", 4, TAIL);
+    static const char *const sets[] = {
+        "gpu.n_sm=1,sim.mode=timing,core.scheduler=static-select",
+        "gpu.n_sm=1,sim.mode=timing,core.scheduler=static-select,sched.static_threshold=2",
+        "gpu.n_sm=1,sim.mode=timing,core.scheduler=two-level",
+    };
+    static const char *const want[] = {"static-select(lrr)", "static-select(gto)", "two-level"};
+    for (int i = 0; i < 3; i++) {
+        ws_err rc;
+        ws_sim *s = launch(sets[i], ptx, 1, 32, &rc, NULL);
+        assert_int_equal(rc, WS_OK);
+        assert_string_equal(last_launch(s)->policy, want[i]);
+        ws_sim_destroy(s);
+    }
+    static const char *const bad[] = {"sim.mode=timing,core.scheduler=nosuch",
+                                      "func.divergence=nosuch"};
+    static const char *const msg[] = {
+        "core.scheduler=nosuch (known: lrr, gto, oldest, two-level, mto, motrr, motrr-recency, "
+        "static-select)",
+        "func.divergence=nosuch (known: simt-stack)"};
+    for (int i = 0; i < 2; i++) {
+        ws_config cfg;
+        char err[1024] = "";
+        ws_config_defaults(&cfg);
+        assert_int_equal(ws_config_set(&cfg, bad[i], err, sizeof err), 0);
+        ws_sim *s = ws_sim_create(&cfg);
+        ws_module *m;
+        assert_int_equal(ws_module_load(s, ptx, strlen(ptx), "t.ptx", &m, err, sizeof err), WS_OK);
+        uint64_t o;
+        assert_int_equal(ws_mem_alloc(s, 4096, &o), WS_OK);
+        uint64_t params[2] = {o, o};
+        ws_launch_desc d = {{1, 1, 1}, {32, 1, 1}, 0, params, sizeof params};
+        assert_int_not_equal(ws_launch(s, m, ws_module_kernel(m, "k"), &d, err, sizeof err), WS_OK);
+        if (!strstr(err, msg[i]))
+            fail_msg("'%s' lacks '%s'", err, msg[i]);
+        ws_sim_destroy(s);
+    }
+    free(ptx);
+}
+
 /* Idle skipping (core.skip_idle) must not change any statistic: run a kernel with
  * memory waits, divergence and a barrier both ways, on both memory models, and
  * compare every timing field. */
@@ -360,6 +407,7 @@ int main(void)
         cmocka_unit_test(t_barrier_orders),
         cmocka_unit_test(t_occupancy),
         cmocka_unit_test(t_deadlock),
+        cmocka_unit_test(t_policy_label),
         cmocka_unit_test(t_skip_idle_equivalence),
         cmocka_unit_test(t_dispatch_round_robin),
     };

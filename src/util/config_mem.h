@@ -1,9 +1,11 @@
-/* mem_cfg.h - configuration keys of the memory system; rows of the parameter table
- * in util/config.h. X(section, key, type, default, min, max, unit, description).
+/* config_mem.h - configuration keys of the memory system: machine-description rows
+ * of util/config.h (read by mem, core and gpu). A memory plug-in's own keys can move
+ * into its file as a ws_cfg_table (see gpu/config.c).
+ * X(section, key, type, default, min, max, unit, description).
  * Defaults of [l1d] ... [addr] are the GTX480 (Fermi) values of the detailed model;
  * docs/MEMORY.md gives the source or the reasoning of each. */
-#ifndef WS_MEM_MEM_CFG_H
-#define WS_MEM_MEM_CFG_H
+#ifndef WS_UTIL_CONFIG_MEM_H
+#define WS_UTIL_CONFIG_MEM_H
 
 #define WS_CONFIG_MEM(X)                                                                         \
     X(mem, model, STR, "detailed", 1, 63, "", "memory model: detailed (caches, MSHRs, crossbar, L2, DRAM) or simple (fixed latency, bandwidth limited)") \

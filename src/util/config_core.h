@@ -1,10 +1,11 @@
-/* core_cfg.h - configuration keys of the SM pipeline ([core]) and the warp
- * schedulers ([sched]); rows of the parameter table in util/config.h.
+/* config_core.h - configuration keys of the SM pipeline ([core]): machine-description
+ * rows of util/config.h (read by core and gpu; mem reads core.lat_const). A warp
+ * scheduler's own keys ([sched]) are not here: each policy file declares them.
  * X(section, key, type, default, min, max, unit, description).
  * Defaults are the GTX480 (Fermi) values; latencies and initiation intervals follow
  * GPGPU-Sim's published GTX480 configuration (ADD/MUL/MAD/DIV per class). */
-#ifndef WS_CORE_CORE_CFG_H
-#define WS_CORE_CORE_CFG_H
+#ifndef WS_UTIL_CONFIG_CORE_H
+#define WS_UTIL_CONFIG_CORE_H
 
 #define WS_CONFIG_CORE(X)                                                                        \
     X(core, scheduler, STR, "gto", 1, 63, "", "warp scheduling policy (warpsim list --scheds)")  \
@@ -42,23 +43,6 @@
     X(core, skip_idle, BOOL, "true", 0, 0, "", "skip cycles in which nothing can change and let waiting SMs sleep (statistics are identical either way)") \
     X(core, watchdog_cycles, U64, "1000000", 0, 18446744073709551615.0, "cycles", "no instruction issued and no memory progress for this long = deadlock report; 0 = off")
 
-#define WS_CONFIG_SCHED(X)                                                                       \
-    X(sched, two_level_active, UINT, "8", 1, 1024, "warps", "two-level: warps in the active set per scheduler") \
-    X(sched, recency_bits, UINT, "6", 1, 16, "bits", "MOTRR+Recency: width of the saturating recency counter") \
-    X(sched, recency_num, UINT, "1", 0, 1024, "", "MOTRR+Recency: R = 1 for num/den of the active warps (numerator)") \
-    X(sched, recency_den, UINT, "2", 1, 1024, "", "MOTRR+Recency: denominator of that fraction") \
-    X(sched, max_num_warp, UINT, "48", 1, 1024, "", "MOTRR+Recency: priority offset MAX_NUM_WARP of Algorithm 1") \
-    X(sched, static_threshold, DBL, "1.0", 0, 1e9, "", "static-select: LRR when the PTX locality score (mean weighted accesses per block) is >= this") \
-    X(sched, static_follow_derived, BOOL, "false", 0, 0, "", "static-select: accesses through pointers derived by add/sub/mad/mov/cvta count for the root pointer's block (false: each register value is its own block, as the seed)") \
-    X(sched, static_global_only, BOOL, "false", 0, 0, "", "static-select: count .global accesses only (false: generic ones too)") \
-    X(sched, static_shared, BOOL, "false", 0, 0, "", "static-select: count .shared accesses (they do not go through the L1D)") \
-    X(sched, static_stores, BOOL, "true", 0, 0, "", "static-select: count stores as well as loads") \
-    X(sched, static_other_spaces, BOOL, "false", 0, 0, "", "static-select: count .param/.const/.local accesses") \
-    X(sched, static_atomics, BOOL, "false", 0, 0, "", "static-select: count atom/red (performed at L2)") \
-    X(sched, static_guards, BOOL, "false", 0, 0, "", "static-select: a predicated (@p) access counts one more branch level") \
-    X(sched, static_directives, BOOL, "true", 0, 0, "", "static-select: a .pol or .pragma warpsim.policy directive in the PTX overrides the analysis") \
-    X(sched, lrr_quantum, UINT, "0", 0, 1000000, "cycles", "static-select: LRR time quantum (0 = plain LRR)")
-
-#define WS_CONFIG_CORE_SECTIONS(S) S(core, WS_CONFIG_CORE) S(sched, WS_CONFIG_SCHED)
+#define WS_CONFIG_CORE_SECTIONS(S) S(core, WS_CONFIG_CORE)
 
 #endif
