@@ -251,6 +251,8 @@ typedef struct {
     rt_stream *streams;
     rt_block *allocs;          /* cudaMalloc / cudaMallocPitch                         */
     rt_block *host_allocs;     /* cudaMallocHost / cudaHostAlloc                       */
+    int report_registered;     /* the WARPSIM_REPORT exit hook is installed           */
+    char report_source[512];   /* the configuration as the report names it            */
 } rt_state;
 
 extern rt_state ws_rt;

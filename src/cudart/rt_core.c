@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api.h"
+#include "api/report.h"
 #include "cudart/fatbin.h"
 
 rt_state ws_rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -136,6 +138,62 @@ cudaError_t cudaDeviceReset(void)
     return cudaSuccess;
 }
 
+/* ---- run report (`warpsim exec`) -------------------------------------------------------- *
+ * With WARPSIM_REPORT=FILE, the text report `warpsim run` prints (every launch of the
+ * process) is written to FILE at exit; WARPSIM_REPORT_ALL=1 lists every launch. The
+ * file is written even without launches, so `warpsim exec` can tell a program that
+ * never used this library (built with the default -cudart static) from one that did. */
+static void report_collect(ws_sim *sim, void *user)
+{
+    ws_report **r = user;
+    size_t n = 0;
+    const ws_launch_stats *ls = ws_sim_launches(sim, &n);
+    if (!*r)
+        *r = ws_report_create(ws_sim_config(sim), ws_rt.report_source);
+    for (size_t i = 0; *r && i < n; i++)
+        ws_report_add(*r, &ls[i]);
+}
+
+static void report_at_exit(void)
+{
+    const char *path = getenv("WARPSIM_REPORT");
+    const char *all = getenv("WARPSIM_REPORT_ALL");
+    ws_report *r = NULL;
+    pthread_mutex_lock(&ws_rt.lock);
+    ws_api_on_destroy(report_collect, &r);
+    ws_api_shutdown();   /* destroys the primary context: its launches are collected */
+    ws_api_on_destroy(NULL, NULL);
+    ws_rt.initialised = 0;
+    ws_rt.ctx = NULL;
+    pthread_mutex_unlock(&ws_rt.lock);
+    FILE *f = path && *path ? fopen(path, "w") : NULL;
+    if (!f) {
+        if (path && *path)
+            fprintf(stderr, "warpsim: WARPSIM_REPORT: cannot write %s\n", path);
+    } else {
+        if (r)
+            ws_report_print_text(r, f, all && *all == '1');
+        else
+            fprintf(f, "warpsim: no kernel launches\n");
+        fclose(f);
+    }
+    ws_report_destroy(r);
+}
+
+/* Once per process, at the first registration: the report hook when asked for. */
+static void report_setup_locked(void)
+{
+    const char *path = getenv("WARPSIM_REPORT");
+    if (ws_rt.report_registered || !path || !*path)
+        return;
+    const char *c = getenv("WARPSIM_CONFIG"), *set = getenv("WARPSIM_SET");
+    const char *mode = getenv("WARPSIM_MODE");
+    snprintf(ws_rt.report_source, sizeof ws_rt.report_source, "%s%s%.300s%s%.40s",
+             c && *c ? c : "gtx480", set && *set ? " + " : "", set && *set ? set : "",
+             mode && *mode ? " + sim.mode=" : "", mode && *mode ? mode : "");
+    ws_rt.report_registered = atexit(report_at_exit) == 0;
+}
+
 /* ---- registration --------------------------------------------------------------------- */
 typedef struct {
     uint32_t magic, version;
@@ -178,6 +236,7 @@ void **__cudaRegisterFatBinary(void *fatCubin)
         fb->failed = 1;
     }
     pthread_mutex_lock(&ws_rt.lock);
+    report_setup_locked();
     fb->next = ws_rt.fatbins;
     ws_rt.fatbins = fb;
     pthread_mutex_unlock(&ws_rt.lock);
