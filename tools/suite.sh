@@ -8,8 +8,9 @@
 # its arguments; `#` starts a comment. Without a list file, every executable in DIR runs
 # without arguments. Programs run with DIR as their working directory. EXEC-OPTIONS go
 # to `warpsim exec` (e.g. --mode timing --config hd7970). A program passes when it exits
-# 0; "unsupported" means warpsim said so (an unimplemented runtime function, SASS-only
-# binary, static runtime, texture, PTX it cannot load); every other failure is "fail".
+# 0 and no kernel launch faulted (many programs do not check their launches);
+# "unsupported" means warpsim said so (an unimplemented runtime function, a SASS-only
+# binary, the static runtime, textures, PTX it cannot load); anything else is "fail".
 # Logs: DIR/.warpsim-suite/NAME.log. Exit code: 0 when nothing failed.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,8 +61,12 @@ for e in "${entries[@]}"; do
   rc=$?
   secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
   uns=$(reason "not implemented by warpsim|only SASS|did not use warpsim's libcudart|are not implemented|newer than warpsim accepts|unsupported" "$log")
-  if [ $rc -eq 0 ]; then
-    res=pass; why=""; npass=$((npass + 1))
+  faulted=$(reason "^warpsim: cuLaunchKernel|^warpsim: [0-9]+ launch(es)? failed" "$log")
+  if [ $rc -eq 0 ] && [ -z "$faulted" ]; then
+    res=pass; why=$(reason "^warpsim: [0-9]+ launch" "$log" | sed 's/^warpsim: //; s/, config.*//')
+    npass=$((npass + 1))
+  elif [ $rc -eq 0 ]; then   # the program did not check, but a kernel faulted
+    res=fail; why=$faulted; nfail=$((nfail + 1))
   elif [ -n "$uns" ]; then
     res=unsupported; why=$uns; nuns=$((nuns + 1))
   else

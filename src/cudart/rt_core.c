@@ -442,11 +442,13 @@ static cudaError_t func_resolve(struct rt_func *f, const char *api, CUfunction *
         return e;
     }
     CUresult r = cuModuleGetFunction(&f->f, mod, f->name);
-    if (r != CUDA_SUCCESS) {
+    if (r == CUDA_ERROR_NOT_FOUND) {
         fprintf(stderr, "warpsim: %s: kernel %s is registered but not in the fatbinary's "
                         "PTX\n", api, f->name);
         return cudaErrorInvalidDeviceFunction;
     }
+    if (r != CUDA_SUCCESS)   /* e.g. the sticky error of an earlier kernel fault */
+        return rt_from_cu(r);
     f->f_gen = ws_rt.gen;
     *out = f->f;
     return cudaSuccess;

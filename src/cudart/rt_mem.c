@@ -275,12 +275,13 @@ static cudaError_t symbol_locked(const void *symbol, const char *api, CUdevicept
     cudaError_t e = rt_fatbin_module(v->fb, &mod);
     if (e != cudaSuccess)
         return e;
-    if (cuModuleGetGlobal_v2(addr, size, mod, v->name) != CUDA_SUCCESS) {
+    CUresult r = cuModuleGetGlobal_v2(addr, size, mod, v->name);
+    if (r == CUDA_ERROR_NOT_FOUND) {
         fprintf(stderr, "warpsim: %s: variable %s is registered but not in the fatbinary's "
                         "PTX\n", api, v->name);
         return cudaErrorInvalidSymbol;
     }
-    return cudaSuccess;
+    return rt_from_cu(r);
 }
 
 static cudaError_t symbol_copy(const void *symbol, void *host, size_t count, size_t offset,
