@@ -1,8 +1,8 @@
 /* rt_errors.cu - error paths: bad launch configurations (too many threads, zero grid,
  * too much shared memory) give cudaErrorInvalidConfiguration through cudaGetLastError
- * (Peek does not clear it), bad pointers and symbols, an unknown stream, an
- * unimplemented call, error names and strings; last, an out-of-bounds kernel access
- * is a sticky cudaErrorIllegalAddress. */
+ * (Peek does not clear it), bad pointers and symbols, a function that is no kernel, an
+ * unknown stream, an unimplemented call, error names and strings; last, an
+ * out-of-bounds kernel access is a sticky cudaErrorIllegalAddress. */
 #include "rt_check.h"
 
 __global__ void touch(int *d, int n)
@@ -42,6 +42,12 @@ int main()
     EXPECT_ERR(cudaMemcpyToSymbol(h, h, 4), cudaErrorInvalidSymbol);
     EXPECT_ERR(cudaStreamSynchronize((cudaStream_t)0x5678), cudaErrorInvalidResourceHandle);
     EXPECT_ERR(cudaSetDevice(3), cudaErrorInvalidDevice);
+    /* a host function that is no registered kernel */
+    void *noargs[1] = {nullptr};
+    EXPECT_ERR(cudaLaunchKernel((const void *)&main, dim3(1), dim3(1), noargs, 0, nullptr),
+               cudaErrorInvalidDeviceFunction);
+    cudaFuncAttributes fa;
+    EXPECT_ERR(cudaFuncGetAttributes(&fa, (const void *)&main), cudaErrorInvalidDeviceFunction);
     void *m = nullptr;
     EXPECT_ERR(cudaMallocManaged(&m, 64), cudaErrorNotSupported);
     EXPECT(cudaGetLastError() == cudaErrorNotSupported);

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
 #include <cmocka.h>
 
 #include "cudart/fatbin.h"
@@ -232,12 +234,61 @@ static void test_corrupt(void **st)
     free(img);
 }
 
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)v); put16(p + 2, (uint16_t)(v >> 16)); }
+static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
+
+/* A 10 MB fatbinary (999 SASS entries of 10 kB, then 1 MB of PTX text) is read in well
+ * under a second (issue 15: < 1 s). */
+static void test_large(void **st)
+{
+    (void)st;
+    const size_t n_sass = 999, sass = 10000, ptx = 1 << 20, eh = 80;
+    size_t body = n_sass * (eh + sass) + eh + ptx, len = 16 + body;
+    uint8_t *img = calloc(1, len);
+    assert_non_null(img);
+    put32(img, WS_FATBIN_MAGIC);
+    put16(img + 4, 1);
+    put16(img + 6, 16);
+    put64(img + 8, body);
+    uint8_t *e = img + 16;
+    for (size_t i = 0; i <= n_sass; i++) {
+        int is_ptx = i == n_sass;
+        put16(e, is_ptx ? WS_FATBIN_KIND_PTX : WS_FATBIN_KIND_ELF);
+        put32(e + 4, (uint32_t)eh);
+        put64(e + 8, is_ptx ? ptx : sass);
+        put32(e + 28, 75);
+        put64(e + 40, 0x11);
+        e += eh;
+        if (is_ptx) {
+            static const char head[] = ".version 9.0\n.target sm_75\n.address_size 64\n";
+            memset(e, '\n', ptx);
+            memcpy(e, head, sizeof head - 1);
+        }
+        e += is_ptx ? ptx : sass;
+    }
+    assert_int_equal((size_t)(e - img), len);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    char err[300] = "";
+    size_t plen = 0;
+    char *text = ws_fatbin_ptx(img, len, WS_FATBIN_MAX_ARCH, &plen, NULL, err, sizeof err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_non_null(text);
+    assert_int_equal(plen, ptx);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    assert_true(s < 1.0);
+    free(text);
+    free(img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zstd),          cmocka_unit_test(test_container_size),
         cmocka_unit_test(test_sass_only),     cmocka_unit_test(test_arch_choice),
         cmocka_unit_test(test_truncated),     cmocka_unit_test(test_corrupt),
+        cmocka_unit_test(test_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
