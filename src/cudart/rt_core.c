@@ -72,6 +72,8 @@ cudaError_t rt_unsupported(const char *fn, const char *why)
 }
 
 /* ---- initialisation ------------------------------------------------------------------- */
+static void report_setup_locked(void);
+
 static cudaError_t rt_init_locked(void)
 {
     if (ws_rt.init_error != CUDA_SUCCESS)
@@ -89,6 +91,7 @@ static cudaError_t rt_init_locked(void)
         }
         ws_rt.initialised = 1;
         ws_rt.gen++;
+        report_setup_locked();   /* also for programs without device code */
     }
     if (t_bound_gen != ws_rt.gen) {
         CUresult r = cuCtxSetCurrent(ws_rt.ctx);
@@ -180,7 +183,8 @@ static void report_at_exit(void)
     ws_report_destroy(r);
 }
 
-/* Once per process, at the first registration: the report hook when asked for. */
+/* Once per process, at the first registration or initialisation: the report hook when
+ * asked for. */
 static void report_setup_locked(void)
 {
     const char *path = getenv("WARPSIM_REPORT");

@@ -151,6 +151,15 @@ cudaError_t cudaFreeHost(void *ptr)
     return cudaSuccess;
 }
 
+/* A stream check for the calls that forward to their synchronous form. */
+static int stream_ok(cudaStream_t s)
+{
+    pthread_mutex_lock(&ws_rt.lock);
+    int ok = rt_stream_ok(s);
+    pthread_mutex_unlock(&ws_rt.lock);
+    return ok;
+}
+
 /* ---- copies ----------------------------------------------------------------------------- */
 static const char *kind_name(int kind)
 {
@@ -230,7 +239,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                               size_t width, size_t height, int kind, cudaStream_t stream)
 {
-    if (!rt_stream_ok(stream))   /* read without the lock: a pointer comparison */
+    if (!stream_ok(stream))
         return rt_error(cudaErrorInvalidResourceHandle);
     return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
@@ -245,7 +254,7 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
-    if (!rt_stream_ok(stream))
+    if (!stream_ok(stream))
         return rt_error(cudaErrorInvalidResourceHandle);
     return cudaMemset(devPtr, value, count);
 }
@@ -325,7 +334,7 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
                                     size_t offset, int kind, cudaStream_t stream)
 {
-    if (!rt_stream_ok(stream))
+    if (!stream_ok(stream))
         return rt_error(cudaErrorInvalidResourceHandle);
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
@@ -333,7 +342,7 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
                                       size_t offset, int kind, cudaStream_t stream)
 {
-    if (!rt_stream_ok(stream))
+    if (!stream_ok(stream))
         return rt_error(cudaErrorInvalidResourceHandle);
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
