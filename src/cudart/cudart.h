@@ -252,6 +252,7 @@ typedef struct {
     rt_block *allocs;          /* cudaMalloc / cudaMallocPitch                         */
     rt_block *host_allocs;     /* cudaMallocHost / cudaHostAlloc                       */
     int report_registered;     /* the WARPSIM_REPORT exit hook is installed           */
+    struct ws_report *report;  /* launches of the destroyed contexts (WARPSIM_REPORT) */
     char report_source[512];   /* the configuration as the report names it            */
 } rt_state;
 

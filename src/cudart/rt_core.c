@@ -161,13 +161,13 @@ static void report_at_exit(void)
 {
     const char *path = getenv("WARPSIM_REPORT");
     const char *all = getenv("WARPSIM_REPORT_ALL");
-    ws_report *r = NULL;
     pthread_mutex_lock(&ws_rt.lock);
-    ws_api_on_destroy(report_collect, &r);
     ws_api_shutdown();   /* destroys the primary context: its launches are collected */
     ws_api_on_destroy(NULL, NULL);
     ws_rt.initialised = 0;
     ws_rt.ctx = NULL;
+    ws_report *r = ws_rt.report;
+    ws_rt.report = NULL;
     pthread_mutex_unlock(&ws_rt.lock);
     FILE *f = path && *path ? fopen(path, "w") : NULL;
     if (!f) {
@@ -195,6 +195,8 @@ static void report_setup_locked(void)
     snprintf(ws_rt.report_source, sizeof ws_rt.report_source, "%s%s%.300s%s%.40s",
              c && *c ? c : "gtx480", set && *set ? " + " : "", set && *set ? set : "",
              mode && *mode ? " + sim.mode=" : "", mode && *mode ? mode : "");
+    /* every context destroyed from now on (cudaDeviceReset, exit) adds its launches */
+    ws_api_on_destroy(report_collect, &ws_rt.report);
     ws_rt.report_registered = atexit(report_at_exit) == 0;
 }
 

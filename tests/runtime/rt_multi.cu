@@ -1,6 +1,6 @@
 /* rt_multi.cu - several kernels in one file: templates, dynamic and static shared
  * memory with barriers, a device function, a kernel launched many times in a loop,
- * and a second translation unit's worth of kernels run one after another. */
+ * kernels run one after another, and a launch after cudaDeviceReset. */
 #include "rt_check.h"
 
 template <typename T> __device__ T twice(T v) { return v + v; }
@@ -106,6 +106,16 @@ int main()
     CHECK(cudaFree(df));
     CHECK(cudaFree(dy));
     CHECK(cudaFree(dd));
-    std::printf("multi: PASS (6 kernels, 16 launches)\n");
+
+    /* cudaDeviceReset drops the context; the next calls get a fresh one, PTX reloaded */
+    CHECK(cudaDeviceReset());
+    CHECK(cudaMalloc(&di, n * sizeof(int)));
+    fill<int><<<n / 128, 128>>>(di, 1, n);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(hi, di, sizeof hi, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; i++)
+        EXPECT(hi[i] == 2 + i);
+    CHECK(cudaFree(di));
+    std::printf("multi: PASS (6 kernels, 17 launches)\n");
     return 0;
 }
