@@ -84,7 +84,10 @@ static cudaError_t rt_init_locked(void)
             r = cuDevicePrimaryCtxRetain(&ws_rt.ctx, 0);
         if (r != CUDA_SUCCESS) {
             /* the driver printed why (configuration, mode) */
-            fprintf(stderr, "warpsim: CUDA runtime initialisation failed (%d)\n", (int)r);
+            const char *name = "?";
+            cuGetErrorName(r, &name);
+            fprintf(stderr, "warpsim: CUDA runtime initialisation failed (%s); every runtime "
+                            "call will fail\n", name);
             ws_rt.init_error = r;
             return r == CUDA_ERROR_INVALID_VALUE ? cudaErrorInitializationError
                                                  : rt_from_cu(r);
