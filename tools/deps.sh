@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages warpsim needs, only those missing. Safe to re-run.
 set -euo pipefail
-pkgs=(cmake ninja-build gcc clang pkg-config python3 libinih-dev libcjson-dev libcmocka-dev)
+pkgs=(cmake ninja-build gcc clang pkg-config python3 libinih-dev libcjson-dev libcmocka-dev libzstd-dev)
 [ "${WARPSIM_PLOTS:-0}" = 1 ] && pkgs+=(gnuplot-nox)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -10,6 +10,9 @@ static void cli_help_help(FILE *f);
 static const cli_cmd commands[] = {
     {"run", "[options] [WORKLOAD [ARGS...]]", "run a built-in workload and print its statistics",
      cli_run, cli_run_help},
+    {"exec", "[options] [--] PROGRAM [ARGS...]",
+     "run an unmodified CUDA program (nvcc -cudart shared) and print its statistics",
+     cli_exec, cli_exec_help},
     {"list", "[--scheds]", "list the built-in workloads, configuration presets and schedulers",
      cli_list, cli_list_help},
     {"config", "[options]", "print the effective configuration (or --doc: CONFIG.md)",
