@@ -49,7 +49,7 @@ struct cache {
     uint8_t *state;
     uint32_t *valid, *pend, *mshr;
     uint64_t *dirty;      /* dwords per line, bit b = byte b                     */
-    repl_state rs;
+    void *rs;             /* the replacement policy's state                      */
     mshr_ent *ent;
     mshr_slot *slot;      /* mshr_merges per entry                               */
     uint32_t *free_ent, n_free;
@@ -64,6 +64,8 @@ struct cache {
     mem_access memo_out;
     int line_shift;       /* log2(line), or -1: the set index runs on every retry */
     uint32_t set_mask;    /* sets - 1 when a power of two, else 0                 */
+    /* non-linear set-index function, NULL for linear (computed inline) */
+    uint32_t (*set_fn)(uint64_t idx, uint64_t line_no, uint32_t sets);
     cache_stats st;
 };
 
@@ -89,6 +91,8 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
                        ">= 1, 1..65535 merges, miss queue >= 2: a miss and its write-back)");
         return NULL;
     }
+    if (k->set_index && k->set_index->check && k->set_index->check(k->sets, k->line, err, n))
+        return NULL;
     cache *c = calloc(1, sizeof *c);
     if (!c) {
         seterr(err, n, "out of memory");
@@ -98,6 +102,8 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     c->memo_version = UINT64_MAX;
     c->line_shift = (k->line & (k->line - 1)) ? -1 : __builtin_ctz(k->line);
     c->set_mask = (k->sets & (k->sets - 1)) ? 0 : k->sets - 1;
+    if (k->set_index && !k->set_index->linear)
+        c->set_fn = k->set_index->set;
     c->nsec = k->line / k->sector;
     c->full = c->nsec == 32 ? UINT32_MAX : (1u << c->nsec) - 1;
     c->dwords = (k->line + 63) / 64;
@@ -119,7 +125,7 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     c->free_ent = malloc(k->mshr_entries * sizeof *c->free_ent);
     c->mq = calloc(k->miss_queue, sizeof *c->mq);
     if (!c->tag || !c->state || !c->valid || !c->pend || !c->mshr || !c->dirty || !c->ent ||
-        !c->slot || !c->free_ent || !c->mq || repl_init(&c->rs, c->nlines, k->ways, k->seed)) {
+        !c->slot || !c->free_ent || !c->mq || !(c->rs = k->repl->create(c->nlines, k->ways, k->seed))) {
         cache_destroy(c);
         seterr(err, n, "out of memory");
         return NULL;
@@ -147,7 +153,8 @@ void cache_destroy(cache *c)
     free(c->slot);
     free(c->free_ent);
     free(c->mq);
-    repl_free(&c->rs);
+    if (c->rs)
+        c->cfg.repl->destroy(c->rs);
     free(c);
 }
 
@@ -160,6 +167,8 @@ static uint64_t line_no(const cache *c, uint64_t addr)
 static uint32_t set_of(const cache *c, uint64_t idx)
 {
     uint64_t l = line_no(c, idx);
+    if (c->set_fn)
+        return c->set_fn(idx, l, c->cfg.sets);
     return (uint32_t)(c->set_mask || c->cfg.sets == 1 ? l & c->set_mask : l % c->cfg.sets);
 }
 
@@ -254,7 +263,7 @@ static int victim(const cache *c, uint64_t idx)
     }
     if (!cand)
         return -1;
-    return (int)(base + c->cfg.repl->victim(&c->rs, set, cand));
+    return (int)(base + c->cfg.repl->victim(c->rs, set, cand));
 }
 
 static void occ_update(cache *c, uint64_t now)
@@ -463,7 +472,7 @@ static void install(cache *c, uint32_t h, uint64_t addr, uint64_t t)
         c->st.evictions++;
     drop_line(c, h, t);
     c->tag[h] = line_no(c, addr);
-    c->cfg.repl->insert(&c->rs, h);
+    c->cfg.repl->insert(c->rs, h);
 }
 
 static uint32_t ent_alloc(cache *c, uint32_t h, uint64_t now)
@@ -520,7 +529,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
     uint32_t h = (uint32_t)p.line, e;
     switch (p.kind) {
     case P_HIT_RD:
-        c->cfg.repl->touch(&c->rs, h);
+        c->cfg.repl->touch(c->rs, h);
         if (a->op == CQ_ATOMIC) {
             mark_dirty(c, h, p.off, p.len);
             set_state(c, h);
@@ -528,14 +537,14 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         *t_done = t;
         break;
     case P_HIT_WB:
-        c->cfg.repl->touch(&c->rs, h);
+        c->cfg.repl->touch(c->rs, h);
         mark_dirty(c, h, p.off, p.len);
         c->valid[h] |= covered(c, p.off, p.len);
         set_state(c, h);
         *t_done = t;
         break;
     case P_HIT_WT:
-        c->cfg.repl->touch(&c->rs, h);
+        c->cfg.repl->touch(c->rs, h);
         mq_push(c, CM_WRITE, a->addr, p.len, 0, NONE, a->tok, t);
         break;
     case P_EVICT:
@@ -563,7 +572,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
             install(c, h, a->addr, t);
         } else {
             c->st.sector_misses++;
-            c->cfg.repl->touch(&c->rs, h);
+            c->cfg.repl->touch(c->rs, h);
         }
         e = ent_alloc(c, h, now);
         ent_add(c, e, a, &p);

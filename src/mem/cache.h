@@ -29,6 +29,7 @@
 
 #include "mem/memsys.h"
 #include "mem/repl.h"
+#include "mem/setidx.h"
 
 typedef enum { CL_INVALID, CL_VALID, CL_RESERVED, CL_MODIFIED } cache_lstate;
 typedef enum { CW_BACK, CW_THROUGH, CW_EVICT } cache_wpol;
@@ -47,6 +48,7 @@ int cache_apol_find(const char *name);
 typedef struct {
     uint32_t sets, ways, line, sector;   /* ways <= 64; line/sector <= 32; line <= 4096 */
     const repl_policy *repl;
+    const setidx_ops *set_index;         /* NULL: linear                             */
     uint64_t seed;                       /* random replacement                       */
     uint32_t latency;                    /* cycles from access to data (hit), and to
                                             the miss record being ready to leave      */

@@ -40,6 +40,7 @@
 #include "mem/dram.h"
 #include "mem/icnt.h"
 #include "mem/repl.h"
+#include "mem/setidx.h"
 #include "ptx/ir.h"
 
 enum { D_ICNT, D_L2, D_DRAM, D__N, C_CORE = D__N };   /* clocks: the domains, then core */
@@ -300,21 +301,30 @@ static void rq_push(rq *q, mem_req *r, uint64_t *min)
 /* ---- configuration ------------------------------------------------------------------------ */
 typedef struct {
     uint32_t size, ways, line, sector, latency, ports, mshr_entries, mshr_merges, miss_queue;
-    const char *repl;
+    const char *repl, *set_index;
 } lvl_keys;
 
 #define LVL_KEYS(cfg, s)                                                                     \
     ((lvl_keys){(cfg)->s.size, (cfg)->s.ways, (cfg)->s.line, (cfg)->s.sector, (cfg)->s.latency, \
                 (cfg)->s.ports, (cfg)->s.mshr_entries, (cfg)->s.mshr_merges,                 \
-                (cfg)->s.miss_queue, (cfg)->s.repl})
+                (cfg)->s.miss_queue, (cfg)->s.repl, (cfg)->s.set_index})
 
 static int lvl_cfg(const lvl_keys *k, const char *sec, uint64_t seed, cache_cfg *cc, char *err,
                    size_t n)
 {
     memset(cc, 0, sizeof *cc);
+    char known[128];
     cc->repl = repl_find(k->repl);
     if (!cc->repl) {
-        snprintf(err, n, "%s.repl: unknown replacement policy '%s' (lru, fifo, random)", sec, k->repl);
+        repl_known(known, sizeof known);
+        snprintf(err, n, "%s.repl: unknown replacement policy '%s' (%s)", sec, k->repl, known);
+        return -1;
+    }
+    cc->set_index = setidx_find(k->set_index);
+    if (!cc->set_index) {
+        setidx_known(known, sizeof known);
+        snprintf(err, n, "%s.set_index: unknown set-index function '%s' (%s)", sec, k->set_index,
+                 known);
         return -1;
     }
     uint64_t per_set = (uint64_t)k->ways * k->line;
@@ -324,6 +334,13 @@ static int lvl_cfg(const lvl_keys *k, const char *sec, uint64_t seed, cache_cfg 
         return -1;
     }
     cc->sets = (uint32_t)(k->size / per_set);
+    if (cc->set_index->check) {
+        char why[160];
+        if (cc->set_index->check(cc->sets, k->line, why, sizeof why)) {
+            snprintf(err, n, "%s.set_index: %s", sec, why);
+            return -1;
+        }
+    }
     cc->ways = k->ways;
     cc->line = k->line;
     cc->sector = k->sector;

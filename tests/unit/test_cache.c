@@ -457,15 +457,18 @@ static void test_repl_registry(void **state)
         n++;
     assert_int_equal(n, 3);
     /* random draws only among the candidates */
-    repl_state s;
-    assert_int_equal(repl_init(&s, 8, 8, 1), 0);
     const repl_policy *p = repl_find("random");
+    void *s = p->create(8, 8, 1);
+    assert_non_null(s);
     for (int i = 0; i < 100; i++) {
-        uint32_t w = p->victim(&s, 0, 0x24);   /* ways 2 and 5 */
+        uint32_t w = p->victim(s, 0, 0x24);   /* ways 2 and 5 */
         assert_true(w == 2 || w == 5);
-        p->insert(&s, w);
+        p->insert(s, w);
     }
-    repl_free(&s);
+    p->destroy(s);
+    char known[64];
+    repl_known(known, sizeof known);
+    assert_string_equal(known, "lru, fifo, random");
 }
 
 static void test_bad_geometry(void **state)
