@@ -426,6 +426,8 @@ int mem_detailed_check(const ws_config *cfg, char *err, size_t n)
     return 0;
 }
 
+static int det_check(const void *cfg, char *err, size_t n) { return mem_detailed_check(cfg, err, n); }
+
 /* ---- creation ---------------------------------------------------------------------------- */
 static void det_destroy(memsys *ms);
 
@@ -1391,5 +1393,5 @@ static void det_dump(const memsys *ms, FILE *f)
 const mem_model mem_model_detailed = {
     "detailed", "L1 caches with MSHRs, crossbar, L2 banks and DRAM channels (GPGPU-Sim class)",
     det_create, det_destroy, det_access, det_probe, det_pop, det_tick,
-    det_next, det_busy, det_stats, det_dump, det_next_sm,
+    det_next, det_busy, det_stats, det_dump, det_next_sm, det_check,
 };

@@ -84,11 +84,17 @@ typedef struct {
      * be popped (UINT64_MAX: none in flight). NULL: next_event() bounds it. Lets an
      * SM that only waits for memory sleep instead of being ticked every cycle. */
     uint64_t (*next_event_sm)(const memsys *m, uint32_t sm, uint64_t cycle);
+    /* Optional: checks the model's own configuration keys before a launch (names of
+     * plug-ins, geometries ...): 0, or -1 with a message. NULL: nothing to check.
+     * create() may assume it passed. */
+    int (*check)(const void *cfg /* const ws_config * */, char *err, size_t n);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */
 const mem_model *mem_model_find(const char *name);
 const mem_model *mem_model_at(size_t i);
+/* "simple, detailed": the registered names, for error messages. */
+void mem_model_known(char *buf, size_t n);
 
 /* Every model's memsys starts with this header so callers can dispatch. */
 struct memsys {
