@@ -8,6 +8,9 @@
 
 extern const mem_model mem_model_simple;
 
+const char *const mem_msg_name[MSG__COUNT] = {"request", "response", "invalidate", "forward",
+                                              "ack", "writeback"};
+
 static const mem_model *const models[] = {
     &mem_model_simple,
     &mem_model_detailed,
