@@ -12,7 +12,11 @@
 #include <cmocka.h>
 
 #include "mem/cache.h"
+#include "mem/coh.h"
 #include "mem/repl.h"
+#include "mem/setidx.h"
+#include "ptx/ir.h"
+#include "util/config.h"
 
 /* 2 sets x 2 ways of 128-byte lines (set = (addr / 128) mod 2), not sectored, LRU,
  * 2 MSHR entries of 2 requests each, a miss queue of 2, hit latency 1. */
@@ -504,6 +508,235 @@ static void test_bad_geometry(void **state)
     assert_int_equal(cache_wpol_find("sometimes"), -1);
 }
 
+
+/* ---- set-index functions ---------------------------------------------------------------
+ * The GTX480 L1D geometry: 32 sets of 128-byte lines (64 sets: the 48 KB option).
+ * Worked by hand, address -> set (line number L = addr >> 7):
+ *
+ *   addr      bits set           linear (L mod 32)  fermi-hash 32 / 64 sets     xor (5-bit folds of L)
+ *   0x00000   -                  0                  0 / 0                       0
+ *   0x00080   7                  1                  1 ^ 0 = 1 / 1               1
+ *   0x00f80   7-11               31                 31 ^ 0 = 31 / 31            31
+ *   0x01000   12 (4 KB)          0 (L = 32)         0 ^ 0 = 0 / bit 12 -> 32    L = 0b1_00000: 0 ^ 1 = 1
+ *   0x02000   13 (8 KB)          0 (L = 64)         0 ^ 1 = 1 / 1               L = 0b10_00000: 0 ^ 2 = 2
+ *   0x2a0c0   6,7,13,15,17       1 (L = 0x541)      lower 1; upper: 13->b0,     L = 0b1_01010_00001:
+ *                                                   15->b2, 17->b3 = 13;        1 ^ 10 ^ 1 = 10
+ *                                                   1 ^ 13 = 12 / 12
+ *   0xa0000   17, 19             0 (L = 0x1400)     0 ^ (b3|b4 = 24) = 24 / 24  L = 0b101_00000_00000:
+ *                                                                               0 ^ 0 ^ 5 = 5            */
+static uint32_t set_of_fn(const char *fn, uint64_t addr, uint32_t sets)
+{
+    const setidx_ops *f = setidx_find(fn);
+    assert_non_null(f);
+    return f->set(addr, addr >> 7, sets);
+}
+
+static void test_setidx_functions(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t addr;
+        uint32_t lin, fermi32, fermi64, xr;
+    } t[] = {
+        {0x00000, 0, 0, 0, 0},    {0x00080, 1, 1, 1, 1},     {0x00f80, 31, 31, 31, 31},
+        {0x01000, 0, 0, 32, 1},   {0x02000, 0, 1, 1, 2},     {0x2a0c0, 1, 12, 12, 10},
+        {0xa0000, 0, 24, 24, 5},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+        assert_int_equal(set_of_fn("linear", t[i].addr, 32), t[i].lin);
+        assert_int_equal(set_of_fn("fermi-hash", t[i].addr, 32), t[i].fermi32);
+        assert_int_equal(set_of_fn("fermi-hash", t[i].addr, 64), t[i].fermi64);
+        assert_int_equal(set_of_fn("xor", t[i].addr, 32), t[i].xr);
+    }
+    /* power-of-two strides, 8 accesses each:
+     *   4 KB (k x 0x1000): linear: L = 32k -> set 0 for all eight.
+     *     fermi-hash 32 sets: bit 12 is not hashed, bits 13-14 are: sets 0,0,1,1,2,2,3,3.
+     *     xor: L = 32k -> fields (0, k): sets 0..7.
+     *   8 KB (k x 0x2000): linear: set 0 for all. fermi-hash: k's bits are address bits
+     *     13-15 -> upper = k: sets 0..7. xor: L = 64k -> (0, 2k): sets 0,2,..,14. */
+    static const uint32_t f4k[8] = {0, 0, 1, 1, 2, 2, 3, 3};
+    for (uint32_t k = 0; k < 8; k++) {
+        assert_int_equal(set_of_fn("linear", k * 0x1000ull, 32), 0);
+        assert_int_equal(set_of_fn("linear", k * 0x2000ull, 32), 0);
+        assert_int_equal(set_of_fn("fermi-hash", k * 0x1000ull, 32), f4k[k]);
+        assert_int_equal(set_of_fn("fermi-hash", k * 0x2000ull, 32), k);
+        assert_int_equal(set_of_fn("xor", k * 0x1000ull, 32), k);
+        assert_int_equal(set_of_fn("xor", k * 0x2000ull, 32), 2 * k);
+    }
+    /* registry and geometry checks */
+    char known[64], err[160];
+    setidx_known(known, sizeof known);
+    assert_string_equal(known, "linear, fermi-hash, xor");
+    assert_null(setidx_find("hash"));
+    assert_int_equal(setidx_find("fermi-hash")->check(32, 128, err, sizeof err), 0);
+    assert_int_equal(setidx_find("fermi-hash")->check(16, 128, err, sizeof err), -1);
+    assert_int_equal(setidx_find("fermi-hash")->check(32, 64, err, sizeof err), -1);
+    assert_int_equal(setidx_find("xor")->check(24, 128, err, sizeof err), -1);
+    assert_int_equal(set_of_fn("xor", 0x12345680, 1), 0);
+}
+
+/* The strided conflict pattern inside a cache: a 16 KB 4-way L1D (32 sets), five loads
+ * 8 KB apart. linear: all five want set 0; the first four reserve its four ways (fills
+ * outstanding) and the fifth is refused CSF. fermi-hash and xor: five different sets,
+ * five misses. */
+static void test_setidx_stride_in_cache(void **state)
+{
+    (void)state;
+    static const char *const fn[3] = {"linear", "fermi-hash", "xor"};
+    static const mem_access fifth[3] = {MA_CSF, MA_MISS, MA_MISS};
+    for (int f = 0; f < 3; f++) {
+        cache_cfg cc = {.sets = 32, .ways = 4, .line = 128, .sector = 128,
+                        .repl = repl_find("lru"), .set_index = setidx_find(fn[f]), .latency = 1,
+                        .ports = 1, .mshr_entries = 8, .mshr_merges = 2, .miss_queue = 8};
+        char err[128];
+        cache *c = cache_create(&cc, err, sizeof err);
+        assert_non_null(c);
+        for (uint64_t k = 0; k < 4; k++)
+            assert_int_equal(go(c, ld(k * 0x2000, 4, NULL), k, NULL), MA_MISS);
+        assert_int_equal(go(c, ld(4 * 0x2000, 4, NULL), 4, NULL), fifth[f]);
+        cache_destroy(c);
+    }
+    /* a geometry the function is not defined for is refused at creation */
+    cache_cfg bad = {.sets = 16, .ways = 4, .line = 128, .sector = 128, .repl = repl_find("lru"),
+                     .set_index = setidx_find("fermi-hash"), .latency = 1, .ports = 1,
+                     .mshr_entries = 8, .mshr_merges = 2, .miss_queue = 8};
+    char err[160] = "";
+    assert_null(cache_create(&bad, err, sizeof err));
+    assert_non_null(strstr(err, "fermi-hash"));
+}
+
+/* ---- the coherence seam, default protocol -----------------------------------------------
+ * A store-evict sequence on one L1D (2 sets x 2 ways of 128 B, unsectored), every
+ * decision taken through the protocol interface (on_access), every state read back as
+ * the protocol's state byte (nvidia: 0 I, 1 V, 2 M):
+ *
+ *  1. local st 4 B @0x000   on_access: write, back, lazy  -> MISS, allocated without a
+ *                           fetch; 4 dirty bytes; state M; nothing below
+ *  2. global st 4 B @0x000  on_access: write, evict       -> BYPASS; the line leaves:
+ *                           on_evict(M, dirty) = write back, so the miss queue holds
+ *                           WRITEBACK 0x000 (4 bytes) then WRITE 0x000; state I (gone)
+ *  3. ld 4 B @0x080         on_access: read               -> MISS: FETCH 0x080;
+ *                           flags VALID|RESERVED, state I (no data yet)
+ *     fill                  line_state(FILL, clean) = V
+ *  4. INVALIDATE @0x080     on_message -> drop, reply ACK; clean: no write-back
+ *  5. FORWARD @0x100        not present: no reply (MSG_NONE)
+ *  6. local st @0x100 (M); INVALIDATE @0x100 -> ACK and a WRITEBACK of its 4 bytes
+ *  7. ld.cg / atomic        on_access: bypass (a read / an atomic message below) */
+static void test_coh_nvidia_store_evict(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    const coh_ops *nv = coh_find("nvidia");
+    assert_non_null(nv);
+    assert_ptr_equal(coh_at(0), nv);           /* the default */
+    assert_null(coh_find("moesi"));
+    char err[160];
+    assert_int_equal(nv->check(&cfg, err, sizeof err), 0);
+    void *p = nv->create(&cfg, err, sizeof err);
+    assert_non_null(p);
+    cache_cfg cc = {.sets = 2, .ways = 2, .line = 128, .sector = 128, .repl = repl_find("lru"),
+                    .coh = nv, .level = COH_L1D, .latency = 1, .ports = 1,
+                    .mshr_entries = 2, .mshr_merges = 2, .miss_queue = 4};
+    cache *c = cache_create(&cc, err, sizeof err);
+    assert_non_null(c);
+    int tok;
+    coh_req q = {.level = COH_L1D, .kind = MR_STORE, .msg = MSG_REQUEST, .space = SP_LOCAL};
+    /* 1 */
+    cache_acc a = {.addr = 0x000, .idx = 0x000, .size = 4, .tok = &tok};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.op, CQ_WRITE);
+    assert_int_equal(a.wpol, CW_BACK);
+    assert_int_equal(a.apol, CA_LAZY);
+    assert_int_equal(a.bypass, 0);
+    assert_int_equal(go(c, a, 0, NULL), MA_MISS);
+    assert_int_equal(cache_line_flags(c, 0, 0), CF_VALID);
+    assert_int_equal(cache_line_pstate(c, 0, 0), 2);
+    assert_string_equal(nv->state_name(cache_line_pstate(c, 0, 0)), "M");
+    assert_int_equal(cache_line_dirty_bytes(c, 0, 0), 4);
+    assert_int_equal(cache_mq_len(c), 0);
+    /* 2 */
+    q.space = SP_GLOBAL;
+    a = (cache_acc){.addr = 0x000, .idx = 0x000, .size = 4, .tok = &tok};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.wpol, CW_EVICT);
+    assert_int_equal(go(c, a, 1, NULL), MA_BYPASS);
+    assert_int_equal(cache_line_flags(c, 0, 0), 0);
+    assert_int_equal(cache_line_pstate(c, 0, 0), 0);
+    assert_int_equal(cache_mq_len(c), 2);
+    assert_int_equal(cache_mq_head(c)->type, CM_WRITEBACK);
+    assert_int_equal(cache_mq_head(c)->size, 4);
+    cache_mq_pop(c);
+    assert_int_equal(cache_mq_head(c)->type, CM_WRITE);
+    assert_ptr_equal(cache_mq_head(c)->tok, &tok);
+    cache_mq_pop(c);
+    assert_int_equal(cache_get_stats(c)->write_evicts, 1);
+    assert_int_equal(cache_get_stats(c)->writebacks, 1);
+    /* 3 */
+    q.kind = MR_LOAD;
+    a = (cache_acc){.addr = 0x080, .idx = 0x080, .size = 4, .tok = &tok};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.op, CQ_READ);
+    assert_int_equal(a.bypass, 0);
+    assert_int_equal(go(c, a, 2, NULL), MA_MISS);
+    assert_int_equal(cache_line_flags(c, 0x080, 0x080), CF_VALID | CF_RESERVED);
+    assert_int_equal(cache_line_pstate(c, 0x080, 0x080), 0);
+    const cache_miss *f = cache_mq_head(c);
+    assert_int_equal(f->type, CM_FETCH);
+    uint32_t e = f->mshr;
+    cache_mq_pop(c);
+    assert_int_equal(cache_fill(c, e, 1, 10, NULL, NULL), 1);
+    assert_int_equal(cache_line_flags(c, 0x080, 0x080), CF_VALID);
+    assert_int_equal(cache_line_pstate(c, 0x080, 0x080), 1);
+    /* 4 */
+    assert_int_equal(cache_message(c, 0x080, 0x080, MSG_INVALIDATE, 11), MSG_ACK);
+    assert_int_equal(cache_line_flags(c, 0x080, 0x080), 0);
+    assert_int_equal(cache_mq_len(c), 0);
+    /* 5 */
+    assert_int_equal(cache_message(c, 0x100, 0x100, MSG_FORWARD, 12), MSG_NONE);
+    /* 6 */
+    q.kind = MR_STORE;
+    q.space = SP_LOCAL;
+    a = (cache_acc){.addr = 0x100, .idx = 0x100, .size = 4, .tok = &tok};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(go(c, a, 13, NULL), MA_MISS);
+    assert_int_equal(cache_message(c, 0x100, 0x100, MSG_FORWARD, 14), MSG_RESPONSE);
+    assert_int_equal(cache_line_pstate(c, 0x100, 0x100), 2);     /* a forward keeps it */
+    assert_int_equal(cache_message(c, 0x100, 0x100, MSG_INVALIDATE, 15), MSG_ACK);
+    assert_int_equal(cache_line_flags(c, 0x100, 0x100), 0);
+    assert_int_equal(cache_mq_len(c), 1);
+    assert_int_equal(cache_mq_head(c)->type, CM_WRITEBACK);
+    assert_int_equal(cache_mq_head(c)->addr, 0x100);
+    /* 7 */
+    q = (coh_req){.level = COH_L1D, .kind = MR_LOAD, .space = SP_GLOBAL, .cop = CO_CG};
+    a = (cache_acc){0};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.op, CQ_READ);
+    assert_int_equal(a.bypass, 1);
+    q.kind = MR_ATOMIC;
+    q.cop = 0;
+    a = (cache_acc){0};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.op, CQ_ATOMIC);
+    assert_int_equal(a.bypass, 1);
+    /* at the L2 a write-back is a write-back write; no directory */
+    q = (coh_req){.level = COH_L2, .kind = MR_STORE, .msg = MSG_WRITEBACK};
+    a = (cache_acc){0};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.op, CQ_WRITE);
+    assert_int_equal(a.wpol, CW_BACK);
+    assert_int_equal(a.apol, CA_LAZY);
+    assert_int_equal(nv->dir_bytes, 0);
+    assert_null(nv->on_dir);
+    assert_null(cache_line_dir(c, 0x100, 0x100));
+    cache_destroy(c);
+    nv->destroy(p);
+    /* a bad policy key is the protocol's to refuse */
+    snprintf(cfg.l1d.global_store, sizeof cfg.l1d.global_store, "sometimes");
+    assert_int_equal(nv->check(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "l1d.global_store"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -518,6 +751,9 @@ int main(void)
         cmocka_unit_test(test_random_repl_deterministic),
         cmocka_unit_test(test_repl_registry),
         cmocka_unit_test(test_bad_geometry),
+        cmocka_unit_test(test_setidx_functions),
+        cmocka_unit_test(test_setidx_stride_in_cache),
+        cmocka_unit_test(test_coh_nvidia_store_evict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
