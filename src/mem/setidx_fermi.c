@@ -1,6 +1,6 @@
 /* setidx_fermi.c - `fermi-hash`: the Fermi L1D set-index hash (setidx.h), as
  * reverse-engineered for the Fermi L1 (Nugteren et al., HPCA 2014) and used by
- * GPGPU-Sim's GTX480 configuration (`H`); docs/REFERENCE-GTX480 in the project notes.
+ * GPGPU-Sim's GTX480 configuration (`H`, -gpgpu_cache:dl1 ...:H).
  *
  * Defined for 128-byte lines and 32 or 64 sets (16 KB 4-way, 48 KB 6-way):
  *   lower = address bits 7-11 (the line number's low 5 bits)
