@@ -83,6 +83,9 @@ int addrmap_init(addrmap *am, const char *scheme, uint32_t n_part, uint32_t chun
                  uint32_t row_bytes, int bank_xor, char *err, size_t n);
 void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *out);
 /* Only the partition (the cheap part of addrmap_map). */
-static inline uint32_t addrmap_part(const addrmap *am, uint64_t addr) { return am->ops->part(am, addr); }
+static inline uint32_t addrmap_part(const addrmap *am, uint64_t addr)
+{
+    return am->ops->part(am, addr);
+}
 
 #endif

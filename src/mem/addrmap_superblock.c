@@ -14,7 +14,8 @@ static int sb_check(uint32_t n_part, uint32_t chunk, char *err, size_t n)
     if (!(n_part % 4) && !(chunk & (chunk - 1)))
         return 0;
     if (err && n)
-        snprintf(err, n, "superblock mapping needs a multiple of 4 channels and a power-of-two chunk");
+        snprintf(err, n,
+                 "superblock mapping needs a multiple of 4 channels and a power-of-two chunk");
     return -1;
 }
 

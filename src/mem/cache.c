@@ -132,8 +132,9 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     c->slot = calloc((size_t)k->mshr_entries * k->mshr_merges, sizeof *c->slot);
     c->free_ent = malloc(k->mshr_entries * sizeof *c->free_ent);
     c->mq = calloc(k->miss_queue, sizeof *c->mq);
-    if (!c->tag || !c->flags || !c->pst || (c->dir_bytes && !c->dir) || !c->valid || !c->pend || !c->mshr || !c->dirty || !c->ent ||
-        !c->slot || !c->free_ent || !c->mq || !(c->rs = k->repl->create(c->nlines, k->ways, k->seed))) {
+    if (!c->tag || !c->flags || !c->pst || (c->dir_bytes && !c->dir) || !c->valid || !c->pend ||
+        !c->mshr || !c->dirty || !c->ent || !c->slot || !c->free_ent || !c->mq ||
+        !(c->rs = k->repl->create(c->nlines, k->ways, k->seed))) {
         cache_destroy(c);
         seterr(err, n, "out of memory");
         return NULL;

@@ -16,9 +16,9 @@
  * nothing, so cache_probe() == cache_access() without side effects.
  *
  * Write policy is chosen per access, by the protocol's on_access (the L1D treats
- * global and local stores differently under `nvidia`): write-back (write into the line, dirty bytes), write-through (update
- * a present line and send the write below) or write-evict (invalidate a present line
- * and send the write below). Allocation on a write-back miss: none (send below), lazy
+ * global and local stores differently under `nvidia`): write-back (write into the
+ * line, dirty bytes), write-through (update a present line and send the write below)
+ * or write-evict (invalidate a present line and send the write below). Allocation on a write-back miss: none (send below), lazy
  * (allocate without fetching; the per-byte dirty mask tells what is valid data:
  * "write-validate") or fetch (fetch-on-write: the write waits in the MSHR for the fill).
  *

@@ -420,7 +420,10 @@ int mem_detailed_check(const ws_config *cfg, char *err, size_t n)
     return 0;
 }
 
-static int det_check(const void *cfg, char *err, size_t n) { return mem_detailed_check(cfg, err, n); }
+static int det_check(const void *cfg, char *err, size_t n)
+{
+    return mem_detailed_check(cfg, err, n);
+}
 
 /* ---- creation ---------------------------------------------------------------------------- */
 static void det_destroy(memsys *ms);
