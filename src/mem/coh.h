@@ -24,8 +24,8 @@
  *               dropped, and the reply message (MSG_NONE: none).
  *   dir_bytes / on_dir   the directory hook at L2: dir_bytes bytes of protocol state per
  *               L2 line (0: no directory; the cache then allocates nothing), and a
- *               hook run on each L2 access with the line's directory bytes, naming
- *               the SM that asked (NULL: no directory work).
+ *               hook run on each access the L2 accepts with the line's directory
+ *               bytes, naming the SM that asked (NULL: no directory work).
  *
  * Message kinds (mem_msg in memsys.h) travel in mem_req.msg and icnt_msg.kind; the
  * crossbars carry any kind (each packet is counted per kind). With `nvidia` only
@@ -98,10 +98,11 @@ struct coh_ops {
     int (*on_evict)(uint8_t level, uint8_t state, int dirty);
     coh_msg_out (*on_message)(uint8_t level, uint8_t kind, uint8_t state, int dirty);
     uint32_t dir_bytes;
-    /* Optional: per L2 access, with the L2 line's dir_bytes bytes (zero at
-     * allocation); returns a mem_msg to send to the L1s that hold it, MSG_NONE for
-     * none. Not called when NULL. */
-    uint8_t (*on_dir)(void *p, uint8_t *dir, const coh_req *q);
+    /* Optional: per access the L2 accepted, with the L2 line's dir_bytes bytes (zero
+     * at allocation), to keep the line's directory state (sharers, owner ...). Not
+     * called when NULL. The detailed model does not yet route messages a directory
+     * would send (invalidations, forwards): docs/MEMORY.md section 9. */
+    void (*on_dir)(void *p, uint8_t *dir, const coh_req *q);
     /* Name of a state byte (dumps, tests). */
     const char *(*state_name)(uint8_t state);
 };
