@@ -55,7 +55,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         snprintf(err, n, "unknown memory model mem.model=%s (known: simple, detailed)", cfg->mem.model);
         return WS_E_INVALID_VALUE;
     }
-    if (mm == &mem_model_detailed && mem_detailed_check(cfg, err, n))
+    if (mm->check && mm->check(cfg, err, n))
         return WS_E_INVALID_VALUE;
     occupancy oc = occupancy_compute(cfg, m, L->kernel, L->cta_threads, L->shared_bytes);
     st->policy = pol->name;

@@ -1,20 +1,36 @@
-/* addrmap.c - address mapping functions (addrmap.h). */
+/* addrmap.c - the registry of address mappings and what they share (addrmap.h). */
 #include "mem/addrmap.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static const char *const names[] = {"linear", "superblock"};
+extern const addrmap_ops addrmap_linear, addrmap_superblock;
 
-int addrmap_scheme_find(const char *name)
+static const addrmap_ops *const maps[] = {
+    &addrmap_linear,
+    &addrmap_superblock,
+};
+
+#define N_MAPS (sizeof maps / sizeof *maps)
+
+const addrmap_ops *addrmap_find(const char *name)
 {
-    for (int i = 0; i < 2; i++)
-        if (!strcmp(name, names[i]))
-            return i;
-    return -1;
+    for (size_t i = 0; i < N_MAPS; i++)
+        if (!strcmp(maps[i]->name, name))
+            return maps[i];
+    return NULL;
 }
 
-const char *addrmap_scheme_name(int s) { return s >= 0 && s < 2 ? names[s] : "?"; }
+const addrmap_ops *addrmap_at(size_t i) { return i < N_MAPS ? maps[i] : NULL; }
+
+void addrmap_known(char *buf, size_t n)
+{
+    size_t k = 0;
+    if (n)
+        buf[0] = 0;
+    for (size_t i = 0; i < N_MAPS && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", maps[i]->name);
+}
 
 static int is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
 
@@ -22,20 +38,22 @@ int addrmap_init(addrmap *am, const char *scheme, uint32_t n_part, uint32_t chun
                  uint32_t row_bytes, int bank_xor, char *err, size_t n)
 {
     memset(am, 0, sizeof *am);
-    int s = addrmap_scheme_find(scheme);
-    const char *why = NULL;
-    if (s < 0)
-        why = "unknown address mapping (linear, superblock)";
-    else if (!n_part || !chunk || !banks || !row_bytes)
-        why = "partitions, chunk, banks and row size must be >= 1";
-    else if (s == AM_SUPERBLOCK && (n_part % 4 || !is_pow2(chunk)))
-        why = "superblock mapping needs a multiple of 4 channels and a power-of-two chunk";
-    if (why) {
+    const addrmap_ops *ops = addrmap_find(scheme);
+    if (!ops) {
+        char known[128];
+        addrmap_known(known, sizeof known);
         if (err && n)
-            snprintf(err, n, "%s", why);
+            snprintf(err, n, "unknown address mapping (%s)", known);
         return -1;
     }
-    am->scheme = s;
+    if (!n_part || !chunk || !banks || !row_bytes) {
+        if (err && n)
+            snprintf(err, n, "partitions, chunk, banks and row size must be >= 1");
+        return -1;
+    }
+    if (ops->check && ops->check(n_part, chunk, err, n))
+        return -1;
+    am->ops = ops;
     am->n_part = n_part;
     am->chunk = chunk;
     am->banks = banks;
@@ -51,22 +69,10 @@ int addrmap_init(addrmap *am, const char *scheme, uint32_t n_part, uint32_t chun
     return 0;
 }
 
-uint32_t addrmap_part(const addrmap *am, uint64_t addr)
-{
-    if (am->scheme == AM_SUPERBLOCK) {
-        uint32_t b = am->chunk_bits, per = am->n_part / 4;
-        uint32_t quad = (uint32_t)(addr >> (b + 1)) & 3;
-        uint64_t sel = ((addr >> b) & 1) + (addr >> (b + 3));
-        return quad * per + (uint32_t)(sel - amap_div_q(&am->div_per, sel) * per);
-    }
-    uint64_t c = amap_div_q(&am->div_chunk, addr);
-    return (uint32_t)(c - amap_div_q(&am->div_part, c) * am->n_part);
-}
-
 void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *o)
 {
     o->part = addrmap_part(am, addr);
-    /* both schemes give each partition one chunk in n_part, in address order */
+    /* every mapping gives each partition one chunk in n_part, in address order */
     uint64_t c = amap_div_q(&am->div_chunk, addr);
     o->local = amap_div_q(&am->div_part, c) * am->chunk + (addr - c * am->chunk);
     uint64_t t = amap_div_q(&am->div_row, o->local);

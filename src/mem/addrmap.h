@@ -1,5 +1,5 @@
 /* addrmap.h - global address -> memory partition (channel), DRAM bank, row and column,
- * by a mapping function chosen by name.
+ * by a mapping function chosen by name from a registry (addrmap.c).
  *
  *   linear      `chunk`-byte chunks interleaved round-robin over the partitions:
  *               part = (addr / chunk) mod n_part; the partition-local address packs
@@ -45,29 +45,47 @@ static inline uint64_t amap_div_q(const amap_div *v, uint64_t x)
     return q;
 }
 
-typedef enum { AM_LINEAR, AM_SUPERBLOCK } addrmap_scheme;
+typedef struct addrmap addrmap;
 
+/* One mapping function (a plug-in). part() picks the partition of an address; every
+ * mapping must give each partition exactly one chunk of every n_part consecutive
+ * chunks, in address order, so that the partition-local address (the chunk's rank
+ * among the partition's chunks, times chunk, plus the offset) is common to all of them
+ * and computed by addrmap_map(). Registered in addrmap.c (one line each); to add one: a
+ * file defining a `const addrmap_ops addrmap_NAME` and a line in that table. */
 typedef struct {
-    int scheme;
+    const char *name, *desc;
+    /* Optional: refuses parameters the mapping cannot use (0, or -1 with a message). */
+    int (*check)(uint32_t n_part, uint32_t chunk, char *err, size_t n);
+    uint32_t (*part)(const addrmap *am, uint64_t addr);
+} addrmap_ops;
+
+struct addrmap {
+    const addrmap_ops *ops;
     uint32_t n_part, chunk, banks, row_bytes;
     int bank_xor;
     uint32_t chunk_bits;      /* log2(chunk) when a power of two                 */
     amap_div div_chunk, div_part, div_row, div_banks, div_per;
-} addrmap;
+};
 
 typedef struct {
     uint32_t part, bank, row, col;
     uint64_t local;           /* partition-local address                          */
 } addrmap_loc;
 
-/* Scheme by name: its value, or -1. */
-int addrmap_scheme_find(const char *name);
-const char *addrmap_scheme_name(int s);
+/* Registry by exact name; NULL if unknown. */
+const addrmap_ops *addrmap_find(const char *name);
+const addrmap_ops *addrmap_at(size_t i);
+/* "linear, superblock": the registered names, for error messages. */
+void addrmap_known(char *buf, size_t n);
 
 int addrmap_init(addrmap *am, const char *scheme, uint32_t n_part, uint32_t chunk, uint32_t banks,
                  uint32_t row_bytes, int bank_xor, char *err, size_t n);
 void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *out);
 /* Only the partition (the cheap part of addrmap_map). */
-uint32_t addrmap_part(const addrmap *am, uint64_t addr);
+static inline uint32_t addrmap_part(const addrmap *am, uint64_t addr)
+{
+    return am->ops->part(am, addr);
+}
 
 #endif

@@ -9,7 +9,6 @@
 #define NONE UINT32_MAX
 
 const char *const cache_mtype_name[CM__COUNT] = {"fetch", "read", "write", "atomic", "writeback"};
-const char *const cache_lstate_name[4] = {"invalid", "valid", "reserved", "modified"};
 
 static const char *const wpol_names[] = {"back", "through", "evict"};
 static const char *const apol_names[] = {"none", "fetch", "lazy"};
@@ -46,10 +45,14 @@ struct cache {
     cache_cfg cfg;
     uint32_t nsec, full, dwords, nlines;
     uint64_t *tag;        /* line address (addr / line)                          */
-    uint8_t *state;
+    uint8_t *flags;       /* CF_VALID | CF_RESERVED; CF_RESERVED <=> mshr != NONE  */
+    uint8_t *pst;         /* the protocol's state byte (meaningful when CF_VALID) */
+    uint8_t *dir;         /* directory bytes, dir_bytes per line (NULL: none)     */
+    const coh_ops *coh;   /* the protocol (never NULL)                            */
+    uint32_t dir_bytes;
     uint32_t *valid, *pend, *mshr;
     uint64_t *dirty;      /* dwords per line, bit b = byte b                     */
-    repl_state rs;
+    void *rs;             /* the replacement policy's state                      */
     mshr_ent *ent;
     mshr_slot *slot;      /* mshr_merges per entry                               */
     uint32_t *free_ent, n_free;
@@ -64,6 +67,8 @@ struct cache {
     mem_access memo_out;
     int line_shift;       /* log2(line), or -1: the set index runs on every retry */
     uint32_t set_mask;    /* sets - 1 when a power of two, else 0                 */
+    /* non-linear set-index function, NULL for linear (computed inline) */
+    uint32_t (*set_fn)(uint64_t idx, uint64_t line_no, uint32_t sets);
     cache_stats st;
 };
 
@@ -89,15 +94,21 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
                        ">= 1, 1..65535 merges, miss queue >= 2: a miss and its write-back)");
         return NULL;
     }
+    if (k->set_index && k->set_index->check && k->set_index->check(k->sets, k->line, err, n))
+        return NULL;
     cache *c = calloc(1, sizeof *c);
     if (!c) {
         seterr(err, n, "out of memory");
         return NULL;
     }
     c->cfg = *k;
+    c->coh = k->coh ? k->coh : coh_at(0);
+    c->dir_bytes = k->level == COH_L2 ? c->coh->dir_bytes : 0;
     c->memo_version = UINT64_MAX;
     c->line_shift = (k->line & (k->line - 1)) ? -1 : __builtin_ctz(k->line);
     c->set_mask = (k->sets & (k->sets - 1)) ? 0 : k->sets - 1;
+    if (k->set_index && !k->set_index->linear)
+        c->set_fn = k->set_index->set;
     c->nsec = k->line / k->sector;
     c->full = c->nsec == 32 ? UINT32_MAX : (1u << c->nsec) - 1;
     c->dwords = (k->line + 63) / 64;
@@ -109,7 +120,10 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     }
     c->nlines = (uint32_t)nl;
     c->tag = calloc(nl, sizeof *c->tag);
-    c->state = calloc(nl, sizeof *c->state);
+    c->flags = calloc(nl, sizeof *c->flags);
+    c->pst = calloc(nl, sizeof *c->pst);
+    if (c->dir_bytes)
+        c->dir = calloc(nl, c->dir_bytes);
     c->valid = calloc(nl, sizeof *c->valid);
     c->pend = calloc(nl, sizeof *c->pend);
     c->mshr = malloc(nl * sizeof *c->mshr);
@@ -118,8 +132,9 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     c->slot = calloc((size_t)k->mshr_entries * k->mshr_merges, sizeof *c->slot);
     c->free_ent = malloc(k->mshr_entries * sizeof *c->free_ent);
     c->mq = calloc(k->miss_queue, sizeof *c->mq);
-    if (!c->tag || !c->state || !c->valid || !c->pend || !c->mshr || !c->dirty || !c->ent ||
-        !c->slot || !c->free_ent || !c->mq || repl_init(&c->rs, c->nlines, k->ways, k->seed)) {
+    if (!c->tag || !c->flags || !c->pst || (c->dir_bytes && !c->dir) || !c->valid || !c->pend ||
+        !c->mshr || !c->dirty || !c->ent || !c->slot || !c->free_ent || !c->mq ||
+        !(c->rs = k->repl->create(c->nlines, k->ways, k->seed))) {
         cache_destroy(c);
         seterr(err, n, "out of memory");
         return NULL;
@@ -138,7 +153,9 @@ void cache_destroy(cache *c)
     if (!c)
         return;
     free(c->tag);
-    free(c->state);
+    free(c->flags);
+    free(c->pst);
+    free(c->dir);
     free(c->valid);
     free(c->pend);
     free(c->mshr);
@@ -147,7 +164,8 @@ void cache_destroy(cache *c)
     free(c->slot);
     free(c->free_ent);
     free(c->mq);
-    repl_free(&c->rs);
+    if (c->rs)
+        c->cfg.repl->destroy(c->rs);
     free(c);
 }
 
@@ -160,6 +178,8 @@ static uint64_t line_no(const cache *c, uint64_t addr)
 static uint32_t set_of(const cache *c, uint64_t idx)
 {
     uint64_t l = line_no(c, idx);
+    if (c->set_fn)
+        return c->set_fn(idx, l, c->cfg.sets);
     return (uint32_t)(c->set_mask || c->cfg.sets == 1 ? l & c->set_mask : l % c->cfg.sets);
 }
 
@@ -168,7 +188,7 @@ static int find(const cache *c, uint64_t addr, uint64_t idx)
     uint64_t t = line_no(c, addr);
     uint32_t base = set_of(c, idx) * c->cfg.ways;
     for (uint32_t w = 0; w < c->cfg.ways; w++)
-        if (c->state[base + w] != CL_INVALID && c->tag[base + w] == t)
+        if ((c->flags[base + w] & CF_VALID) && c->tag[base + w] == t)
             return (int)(base + w);
     return -1;
 }
@@ -232,11 +252,17 @@ static void mark_dirty(cache *c, uint32_t h, uint32_t off, uint32_t len)
     }
 }
 
-static void set_state(cache *c, uint32_t h)
+/* After event ev on the present line h: its flags, and its state per the protocol. */
+static void set_state(cache *c, uint32_t h, coh_event ev)
 {
-    c->state[h] = c->mshr[h] != NONE ? CL_RESERVED
-                  : line_dirty(c, h) ? CL_MODIFIED
-                  : CL_VALID;
+    c->flags[h] = CF_VALID | (c->mshr[h] != NONE ? CF_RESERVED : 0);
+    c->pst[h] = c->coh->line_state(c->cfg.level, ev, c->pst[h], line_dirty(c, h));
+}
+
+/* Does the present line h write back when it leaves? (the protocol's on_evict) */
+static int evict_wb(const cache *c, uint32_t h)
+{
+    return c->coh->on_evict(c->cfg.level, c->pst[h], line_dirty(c, h));
 }
 
 /* Line to allocate in the set: the first invalid way, else the policy's choice among
@@ -246,15 +272,15 @@ static int victim(const cache *c, uint64_t idx)
     uint32_t set = set_of(c, idx), base = set * c->cfg.ways;
     uint64_t cand = 0;
     for (uint32_t w = 0; w < c->cfg.ways; w++) {
-        uint8_t s = c->state[base + w];
-        if (s == CL_INVALID)
+        uint8_t s = c->flags[base + w];
+        if (!(s & CF_VALID))
             return (int)(base + w);
-        if (s != CL_RESERVED)
+        if (!(s & CF_RESERVED))
             cand |= 1ull << w;
     }
     if (!cand)
         return -1;
-    return (int)(base + c->cfg.repl->victim(&c->rs, set, cand));
+    return (int)(base + c->cfg.repl->victim(c->rs, set, cand));
 }
 
 static void occ_update(cache *c, uint64_t now)
@@ -325,7 +351,7 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
     p->kind = P_MISS_ALLOC;
     p->line = v;
     p->fetch = c->nsec == 1 ? c->full : need;
-    p->wb = c->state[v] != CL_INVALID && line_dirty(c, (uint32_t)v);
+    p->wb = (c->flags[v] & CF_VALID) && evict_wb(c, (uint32_t)v);
     p->mq = 1 + (uint32_t)p->wb;
     p->out = MA_MISS;
 }
@@ -356,7 +382,7 @@ static void plan_access(const cache *c, const cache_acc *a, plan *p)
             if (h >= 0 && c->mshr[h] == NONE) {
                 p->kind = P_EVICT;
                 p->line = h;
-                p->wb = line_dirty(c, (uint32_t)h);
+                p->wb = evict_wb(c, (uint32_t)h);
                 p->mq += (uint32_t)p->wb;
             } else {
                 /* a reserved line stays: its fill is on the way */
@@ -393,7 +419,7 @@ static void plan_access(const cache *c, const cache_acc *a, plan *p)
                 }
                 p->kind = P_LAZY_ALLOC;
                 p->line = v;
-                p->wb = c->state[v] != CL_INVALID && line_dirty(c, (uint32_t)v);
+                p->wb = (c->flags[v] & CF_VALID) && evict_wb(c, (uint32_t)v);
                 p->mq = (uint32_t)p->wb;
                 p->out = MA_MISS;
             } else {
@@ -446,24 +472,27 @@ static void mq_push(cache *c, uint8_t type, uint64_t addr, uint32_t size, uint32
 /* Evicts (or invalidates) line h, queueing its write-back if dirty. */
 static void drop_line(cache *c, uint32_t h, uint64_t t)
 {
-    if (c->state[h] == CL_INVALID)
+    if (!(c->flags[h] & CF_VALID))
         return;
-    if (line_dirty(c, h)) {
+    if (evict_wb(c, h)) {
         mq_push(c, CM_WRITEBACK, c->tag[h] * c->cfg.line, dirty_bytes(c, h), 0, NONE, NULL, t);
         c->st.writebacks++;
     }
     memset(c->dirty + (size_t)h * c->dwords, 0, c->dwords * sizeof *c->dirty);
-    c->state[h] = CL_INVALID;
+    c->flags[h] = 0;
+    c->pst[h] = 0;
     c->valid[h] = c->pend[h] = 0;
 }
 
 static void install(cache *c, uint32_t h, uint64_t addr, uint64_t t)
 {
-    if (c->state[h] != CL_INVALID)
+    if (c->flags[h] & CF_VALID)
         c->st.evictions++;
     drop_line(c, h, t);
     c->tag[h] = line_no(c, addr);
-    c->cfg.repl->insert(&c->rs, h);
+    if (c->dir)
+        memset(c->dir + (size_t)h * c->dir_bytes, 0, c->dir_bytes);
+    c->cfg.repl->insert(c->rs, h);
 }
 
 static uint32_t ent_alloc(cache *c, uint32_t h, uint64_t now)
@@ -520,22 +549,22 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
     uint32_t h = (uint32_t)p.line, e;
     switch (p.kind) {
     case P_HIT_RD:
-        c->cfg.repl->touch(&c->rs, h);
+        c->cfg.repl->touch(c->rs, h);
         if (a->op == CQ_ATOMIC) {
             mark_dirty(c, h, p.off, p.len);
-            set_state(c, h);
+            set_state(c, h, CE_ATOMIC);
         }
         *t_done = t;
         break;
     case P_HIT_WB:
-        c->cfg.repl->touch(&c->rs, h);
+        c->cfg.repl->touch(c->rs, h);
         mark_dirty(c, h, p.off, p.len);
         c->valid[h] |= covered(c, p.off, p.len);
-        set_state(c, h);
+        set_state(c, h, CE_WRITE);
         *t_done = t;
         break;
     case P_HIT_WT:
-        c->cfg.repl->touch(&c->rs, h);
+        c->cfg.repl->touch(c->rs, h);
         mq_push(c, CM_WRITE, a->addr, p.len, 0, NONE, a->tok, t);
         break;
     case P_EVICT:
@@ -563,12 +592,12 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
             install(c, h, a->addr, t);
         } else {
             c->st.sector_misses++;
-            c->cfg.repl->touch(&c->rs, h);
+            c->cfg.repl->touch(c->rs, h);
         }
         e = ent_alloc(c, h, now);
         ent_add(c, e, a, &p);
         c->pend[h] |= p.fetch;
-        c->state[h] = CL_RESERVED;
+        c->flags[h] = CF_VALID | CF_RESERVED;
         mq_push(c, CM_FETCH, c->tag[h] * c->cfg.line,
                 (uint32_t)__builtin_popcount(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
         break;
@@ -576,7 +605,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         install(c, h, a->addr, t);
         mark_dirty(c, h, p.off, p.len);
         c->valid[h] = covered(c, p.off, p.len);
-        set_state(c, h);
+        set_state(c, h, CE_WRITE_ALLOC);
         *t_done = t;
         break;
     case P_REFUSE:
@@ -619,7 +648,7 @@ int cache_fill(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache_done_
         c->mshr[h] = NONE;
         c->free_ent[c->n_free++] = e;
     }
-    set_state(c, h);
+    set_state(c, h, CE_FILL);
     return (int)(n - k);
 }
 
@@ -652,10 +681,42 @@ uint64_t cache_mshr_occ_sum(const cache *c, uint64_t now)
     return s;
 }
 
-cache_lstate cache_line_state(const cache *c, uint64_t addr, uint64_t idx)
+uint32_t cache_line_flags(const cache *c, uint64_t addr, uint64_t idx)
 {
     int h = find(c, addr, idx);
-    return h < 0 ? CL_INVALID : (cache_lstate)c->state[h];
+    return h < 0 ? 0 : c->flags[h];
+}
+
+uint8_t cache_line_pstate(const cache *c, uint64_t addr, uint64_t idx)
+{
+    int h = find(c, addr, idx);
+    return h < 0 ? 0 : c->pst[h];
+}
+
+uint8_t *cache_line_dir(cache *c, uint64_t addr, uint64_t idx)
+{
+    int h = c->dir ? find(c, addr, idx) : -1;
+    return h < 0 ? NULL : c->dir + (size_t)h * c->dir_bytes;
+}
+
+int cache_message(cache *c, uint64_t addr, uint64_t idx, uint8_t kind, uint64_t now)
+{
+    int h = find(c, addr, idx);
+    uint8_t st = h < 0 ? 0 : c->pst[h];
+    int dirty = h >= 0 && line_dirty(c, (uint32_t)h);
+    coh_msg_out o = c->coh->on_message(c->cfg.level, kind, st, dirty);
+    if (h < 0)
+        return o.reply;
+    uint32_t u = (uint32_t)h;
+    if (o.drop && !(c->flags[u] & CF_RESERVED)) {
+        if (evict_wb(c, u) && c->mq_len >= c->cfg.miss_queue)
+            return -1;
+        drop_line(c, u, now);
+    } else {
+        c->pst[u] = o.state;
+    }
+    c->version++;
+    return o.reply;
 }
 
 uint32_t cache_line_dirty_bytes(const cache *c, uint64_t addr, uint64_t idx)
@@ -674,7 +735,7 @@ void cache_dump(const cache *c, FILE *f, const char *name)
 {
     uint32_t reserved = 0;
     for (uint32_t i = 0; i < c->nlines; i++)
-        reserved += c->state[i] == CL_RESERVED;
+        reserved += (c->flags[i] & CF_RESERVED) != 0;
     fprintf(f, "  %s: %u/%u MSHR entries, miss queue %u/%u, %u reserved lines\n", name,
             cache_mshr_used(c), c->cfg.mshr_entries, c->mq_len, c->cfg.miss_queue, reserved);
     for (uint32_t e = 0; e < c->cfg.mshr_entries; e++) {

@@ -1,8 +1,13 @@
 /* cache.h - one generic cache model for every level (L1D, L1I, L1C, L2).
  *
  * Geometry: sets x ways of `line`-byte lines, each split into line/sector sectors
- * (sector == line: not sectored). A line is INVALID, VALID, RESERVED (allocated for an
- * outstanding miss: it cannot be evicted) or MODIFIED (dirty bytes, per-byte mask).
+ * (sector == line: not sectored); the set is chosen by a set-index function
+ * (setidx.h). The cache keeps two flags per line for itself: CF_VALID (allocated) and
+ * CF_RESERVED (allocated for an outstanding miss: it has an MSHR entry and cannot be
+ * evicted), plus per-byte dirty masks and valid sectors. What a line's state *means*
+ * belongs to the coherence protocol (coh.h): an opaque state byte per line that the
+ * protocol sets through its line_state / on_message hooks, and the protocol decides
+ * whether an evicted line writes back (on_evict).
  *
  * An access is decided in order: tag lookup (hit, or a line to allocate: none when
  * every line of the set is RESERVED = CSF), then MSHR (a free entry, or a merge slot
@@ -10,10 +15,10 @@
  * for the fetch and the victim's write-back: else MQF). A refused access changes
  * nothing, so cache_probe() == cache_access() without side effects.
  *
- * Write policy is chosen per access (the L1D treats global and local stores
- * differently): write-back (write into the line, dirty bytes), write-through (update
- * a present line and send the write below) or write-evict (invalidate a present line
- * and send the write below). Allocation on a write-back miss: none (send below), lazy
+ * Write policy is chosen per access, by the protocol's on_access (the L1D treats
+ * global and local stores differently under `nvidia`): write-back (write into the
+ * line, dirty bytes), write-through (update a present line and send the write below)
+ * or write-evict (invalidate a present line and send the write below). Allocation on a write-back miss: none (send below), lazy
  * (allocate without fetching; the per-byte dirty mask tells what is valid data:
  * "write-validate") or fetch (fetch-on-write: the write waits in the MSHR for the fill).
  *
@@ -27,17 +32,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mem/coh.h"
 #include "mem/memsys.h"
 #include "mem/repl.h"
+#include "mem/setidx.h"
 
-typedef enum { CL_INVALID, CL_VALID, CL_RESERVED, CL_MODIFIED } cache_lstate;
+/* The cache's own per-line flags (cache_line_flags). */
+enum { CF_VALID = 1, CF_RESERVED = 2 };
 typedef enum { CW_BACK, CW_THROUGH, CW_EVICT } cache_wpol;
 typedef enum { CA_NONE, CA_FETCH, CA_LAZY } cache_apol;
 typedef enum { CQ_READ, CQ_WRITE, CQ_ATOMIC } cache_op;
 /* Miss-queue record types. */
 typedef enum { CM_FETCH, CM_READ, CM_WRITE, CM_ATOMIC, CM_WRITEBACK, CM__COUNT } cache_mtype;
 extern const char *const cache_mtype_name[CM__COUNT];
-extern const char *const cache_lstate_name[4];
 
 /* Policy names of the configuration ("back", "through", "evict"; "none", "fetch",
  * "lazy"): the value, or -1 if unknown. */
@@ -47,6 +54,9 @@ int cache_apol_find(const char *name);
 typedef struct {
     uint32_t sets, ways, line, sector;   /* ways <= 64; line/sector <= 32; line <= 4096 */
     const repl_policy *repl;
+    const setidx_ops *set_index;         /* NULL: linear                             */
+    const coh_ops *coh;                  /* NULL: the default protocol (coh_at(0))  */
+    uint8_t level;                       /* coh_level: what the protocol is told     */
     uint64_t seed;                       /* random replacement                       */
     uint32_t latency;                    /* cycles from access to data (hit), and to
                                             the miss record being ready to leave      */
@@ -55,7 +65,7 @@ typedef struct {
     uint32_t miss_queue;                 /* records toward the level below           */
 } cache_cfg;
 
-typedef struct {
+typedef struct cache_acc {
     uint64_t addr;        /* first byte accessed                                      */
     uint64_t idx;         /* address whose line number picks the set (L2: the
                              partition-local address; L1: addr)                      */
@@ -115,6 +125,16 @@ mem_access cache_probe(const cache *c, const cache_acc *a);
 int cache_fill(cache *c, uint32_t mshr, uint32_t sectors, uint64_t now, cache_done_fn fn,
                void *ctx);
 
+/* An incoming coherence message (mem_msg: invalidate, forward, ack, response) for the
+ * line of addr at cycle `now`, handed to the protocol's on_message with the line's
+ * state (0 and clean when the line is not present). The protocol's outcome is applied:
+ * a drop invalidates the line (a write-back is queued if on_evict asks for one; a
+ * RESERVED line keeps its place and only takes the new state, its fill being on the
+ * way), else the line takes the new state. Returns the reply (mem_msg, MSG_NONE for
+ * none) for the caller to send, or -1 when a write-back would not fit in the miss
+ * queue: then nothing changed, retry later. */
+int cache_message(cache *c, uint64_t addr, uint64_t idx, uint8_t kind, uint64_t now);
+
 /* Miss queue toward the level below, oldest first. */
 const cache_miss *cache_mq_head(const cache *c);
 void cache_mq_pop(cache *c);
@@ -125,7 +145,13 @@ const cache_cfg *cache_config(const cache *c);
 const cache_stats *cache_get_stats(const cache *c);
 uint64_t cache_mshr_occ_sum(const cache *c, uint64_t now);  /* integral up to `now`    */
 uint32_t cache_mshr_used(const cache *c);
-cache_lstate cache_line_state(const cache *c, uint64_t addr, uint64_t idx);
+/* CF_VALID | CF_RESERVED of the line holding addr (0: not present). */
+uint32_t cache_line_flags(const cache *c, uint64_t addr, uint64_t idx);
+/* The protocol's state byte of the line (0 when not present). */
+uint8_t cache_line_pstate(const cache *c, uint64_t addr, uint64_t idx);
+/* The line's directory bytes (the protocol's dir_bytes; an L2 only), NULL when the
+ * line is not present or the protocol keeps no directory. */
+uint8_t *cache_line_dir(cache *c, uint64_t addr, uint64_t idx);
 uint32_t cache_line_dirty_bytes(const cache *c, uint64_t addr, uint64_t idx);
 uint32_t cache_line_valid_sectors(const cache *c, uint64_t addr, uint64_t idx);
 void cache_dump(const cache *c, FILE *f, const char *name);

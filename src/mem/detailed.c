@@ -37,14 +37,17 @@
 
 #include "mem/addrmap.h"
 #include "mem/cache.h"
+#include "mem/coh.h"
 #include "mem/dram.h"
 #include "mem/icnt.h"
 #include "mem/repl.h"
+#include "mem/setidx.h"
 #include "ptx/ir.h"
 
 enum { D_ICNT, D_L2, D_DRAM, D__N, C_CORE = D__N };   /* clocks: the domains, then core */
 enum { L1D, L1C, L1I, L1__N };
 static const char *const l1_name[L1__N] = {"l1d", "l1c", "l1i"};
+static const coh_level l1_level[L1__N] = {COH_L1D, COH_L1C, COH_L1I};
 
 typedef struct pkt pkt;
 struct pkt {
@@ -130,7 +133,8 @@ typedef struct {
     icnt *req, *rep;
     addrmap am;
     amap_div div_l2line, div_nbank;
-    uint8_t wpol_global, wpol_local, apol_l1, wpol_l2, apol_l2;
+    const coh_ops *coh;    /* the coherence protocol (mem.protocol) and its instance   */
+    void *coh_p;
     uint32_t header, atom_lat, dram_lat, in_cap, out_cap, l2_pipe;
     pkt *free;
     pkt **chunks;
@@ -300,21 +304,30 @@ static void rq_push(rq *q, mem_req *r, uint64_t *min)
 /* ---- configuration ------------------------------------------------------------------------ */
 typedef struct {
     uint32_t size, ways, line, sector, latency, ports, mshr_entries, mshr_merges, miss_queue;
-    const char *repl;
+    const char *repl, *set_index;
 } lvl_keys;
 
 #define LVL_KEYS(cfg, s)                                                                     \
     ((lvl_keys){(cfg)->s.size, (cfg)->s.ways, (cfg)->s.line, (cfg)->s.sector, (cfg)->s.latency, \
                 (cfg)->s.ports, (cfg)->s.mshr_entries, (cfg)->s.mshr_merges,                 \
-                (cfg)->s.miss_queue, (cfg)->s.repl})
+                (cfg)->s.miss_queue, (cfg)->s.repl, (cfg)->s.set_index})
 
 static int lvl_cfg(const lvl_keys *k, const char *sec, uint64_t seed, cache_cfg *cc, char *err,
                    size_t n)
 {
     memset(cc, 0, sizeof *cc);
+    char known[128];
     cc->repl = repl_find(k->repl);
     if (!cc->repl) {
-        snprintf(err, n, "%s.repl: unknown replacement policy '%s' (lru, fifo, random)", sec, k->repl);
+        repl_known(known, sizeof known);
+        snprintf(err, n, "%s.repl: unknown replacement policy '%s' (%s)", sec, k->repl, known);
+        return -1;
+    }
+    cc->set_index = setidx_find(k->set_index);
+    if (!cc->set_index) {
+        setidx_known(known, sizeof known);
+        snprintf(err, n, "%s.set_index: unknown set-index function '%s' (%s)", sec, k->set_index,
+                 known);
         return -1;
     }
     uint64_t per_set = (uint64_t)k->ways * k->line;
@@ -324,6 +337,13 @@ static int lvl_cfg(const lvl_keys *k, const char *sec, uint64_t seed, cache_cfg 
         return -1;
     }
     cc->sets = (uint32_t)(k->size / per_set);
+    if (cc->set_index->check) {
+        char why[160];
+        if (cc->set_index->check(cc->sets, k->line, why, sizeof why)) {
+            snprintf(err, n, "%s.set_index: %s", sec, why);
+            return -1;
+        }
+    }
     cc->ways = k->ways;
     cc->line = k->line;
     cc->sector = k->sector;
@@ -333,18 +353,6 @@ static int lvl_cfg(const lvl_keys *k, const char *sec, uint64_t seed, cache_cfg 
     cc->mshr_entries = k->mshr_entries;
     cc->mshr_merges = k->mshr_merges;
     cc->miss_queue = k->miss_queue;
-    return 0;
-}
-
-static int policy(const char *v, const char *key, int apol, uint8_t *out, char *err, size_t n)
-{
-    int p = apol ? cache_apol_find(v) : cache_wpol_find(v);
-    if (p < 0) {
-        snprintf(err, n, "%s: unknown policy '%s' (%s)", key, v,
-                 apol ? "none, fetch, lazy" : "back, through, evict");
-        return -1;
-    }
-    *out = (uint8_t)p;
     return 0;
 }
 
@@ -367,12 +375,15 @@ int mem_detailed_check(const ws_config *cfg, char *err, size_t n)
                      cfg->l2.line);
             return -1;
         }
-    uint8_t p;
-    if (policy(cfg->l1d.global_store, "l1d.global_store", 0, &p, err, n) ||
-        policy(cfg->l1d.local_store, "l1d.local_store", 0, &p, err, n) ||
-        policy(cfg->l1d.write_alloc, "l1d.write_alloc", 1, &p, err, n) ||
-        policy(cfg->l2.store, "l2.store", 0, &p, err, n) ||
-        policy(cfg->l2.write_alloc, "l2.write_alloc", 1, &p, err, n))
+    const coh_ops *coh = coh_find(cfg->mem.protocol);
+    if (!coh) {
+        char known[128];
+        coh_known(known, sizeof known);
+        snprintf(err, n, "mem.protocol: unknown coherence protocol '%s' (%s)", cfg->mem.protocol,
+                 known);
+        return -1;
+    }
+    if (coh->check && coh->check(cfg, err, n))
         return -1;
     if (dram_sched_find(cfg->dram.sched) < 0) {
         snprintf(err, n, "dram.sched: unknown scheduler '%s' (frfcfs, fifo)", cfg->dram.sched);
@@ -407,6 +418,11 @@ int mem_detailed_check(const ws_config *cfg, char *err, size_t n)
         return -1;
     }
     return 0;
+}
+
+static int det_check(const void *cfg, char *err, size_t n)
+{
+    return mem_detailed_check(cfg, err, n);
 }
 
 /* ---- creation ---------------------------------------------------------------------------- */
@@ -453,11 +469,12 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->in_cap = cfg->l2.in_queue;
     m->l2_pipe = cfg->l2.pipeline;
     m->out_cap = cfg->l2.out_queue;
-    policy(cfg->l1d.global_store, "", 0, &m->wpol_global, err, sizeof err);
-    policy(cfg->l1d.local_store, "", 0, &m->wpol_local, err, sizeof err);
-    policy(cfg->l1d.write_alloc, "", 1, &m->apol_l1, err, sizeof err);
-    policy(cfg->l2.store, "", 0, &m->wpol_l2, err, sizeof err);
-    policy(cfg->l2.write_alloc, "", 1, &m->apol_l2, err, sizeof err);
+    m->coh = coh_find(cfg->mem.protocol);
+    if (!(m->coh_p = m->coh->create(cfg, err, sizeof err))) {
+        fprintf(stderr, "warpsim: detailed memory model: %s\n", err);
+        free(m);
+        return NULL;
+    }
     addrmap_init(&m->am, cfg->addr.map, m->n_part, cfg->addr.chunk, cfg->dram.banks,
                  cfg->dram.row_bytes, cfg->addr.bank_xor, err, sizeof err);
 
@@ -481,6 +498,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             /* a distinct, reproducible random stream per cache */
             lvl_cfg(&lk[l], l1_name[l], cfg->sim.seed ^ ((uint64_t)s << 8 | (uint64_t)l), &cc[l], err,
                     sizeof err);
+            cc[l].coh = m->coh;
+            cc[l].level = (uint8_t)l1_level[l];
             if (!(m->sm[s].l1[l] = cache_create(&cc[l], err, sizeof err)))
                 goto fail;
         }
@@ -504,6 +523,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         for (uint32_t b = 0; b < m->n_bank; b++) {
             lvl_cfg(&lk[3], "l2", cfg->sim.seed ^ (0x4c32ull << 32 | (uint64_t)p << 8 | b), &cc[3],
                     err, sizeof err);
+            cc[3].coh = m->coh;
+            cc[3].level = COH_L2;
             pt->b[b].next = UINT64_MAX;
             pq_init(&pt->b[b].in);
             pq_init(&pt->b[b].out[0]);
@@ -553,6 +574,8 @@ static void det_destroy(memsys *ms)
     free(m->sm);
     free(m->inj_set);
     free(m->pt);
+    if (m->coh_p)
+        m->coh->destroy(m->coh_p);
     free(m);
 }
 
@@ -575,21 +598,10 @@ static void l1_acc(const det *m, const mem_req *r, cache_acc *a)
      * inside the line is approximate) */
     if ((r->kind == MR_STORE || r->kind == MR_ATOMIC) && r->bytes_used && r->bytes_used < r->size)
         a->size = r->bytes_used;
-    switch (r->kind) {
-    case MR_STORE:
-        a->op = CQ_WRITE;
-        a->wpol = r->space == SP_LOCAL ? m->wpol_local : m->wpol_global;
-        a->apol = m->apol_l1;
-        break;
-    case MR_ATOMIC:
-        a->op = CQ_ATOMIC;
-        a->bypass = 1;     /* performed at L2 */
-        break;
-    default:
-        a->op = CQ_READ;
-        a->bypass = r->kind == MR_LOAD && (r->cop == CO_CG || r->cop == CO_CV);
-        break;
-    }
+    /* what the access is, its write and allocation policy, or a bypass: the protocol's */
+    coh_req q = {.level = (uint8_t)l1_level[l1_of(r)], .kind = r->kind, .msg = r->msg,
+                 .space = r->space, .cop = r->cop, .sm = r->sm};
+    m->coh->on_access(m->coh_p, &q, a);
 }
 
 static mem_access det_probe(const memsys *ms, const mem_req *r, uint64_t cycle)
@@ -738,6 +750,7 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         p->type = h->type;
         p->sm = (uint16_t)s;
         p->l1 = (uint8_t)l;
+        p->m.kind = h->type == CM_WRITEBACK ? MSG_WRITEBACK : MSG_REQUEST;
         addrmap_loc loc;
         addrmap_map(&m->am, p->addr, &loc);
         uint64_t ln = amap_div_q(&m->div_l2line, loc.local), lb = amap_div_q(&m->div_nbank, ln);
@@ -809,6 +822,7 @@ static int run_icnt(det *m, uint64_t k)
             if (!icnt_can_push(m->rep, p, bytes))
                 break;
             pkt *r = pq_pop(q);
+            r->m.kind = r->type == CM_WRITE ? MSG_ACK : MSG_RESPONSE;
             icnt_push(m->rep, &r->m, p, r->sm, bytes, k, k);
             pt->rr = x;
             pt->out_t = UINT64_MAX;
@@ -903,13 +917,24 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
                 a.size = (hi - lo + 1) * l1s;
             }
         }
-        a.op = q->type == CM_ATOMIC ? CQ_ATOMIC : q->type == CM_WRITE || q->type == CM_WRITEBACK ? CQ_WRITE : CQ_READ;
-        a.wpol = m->wpol_l2;
-        a.apol = m->apol_l2;
+        coh_req cq = {.level = COH_L2,
+                      .kind = q->type == CM_ATOMIC ? MR_ATOMIC
+                              : q->type == CM_WRITE || q->type == CM_WRITEBACK ? MR_STORE
+                              : MR_LOAD,
+                      .msg = q->type == CM_WRITEBACK ? MSG_WRITEBACK : MSG_REQUEST,
+                      .sm = q->sm};
+        m->coh->on_access(m->coh_p, &cq, &a);
         uint64_t t_done;
         mem_access out = cache_access(b->c, &a, k, &t_done);
         if (mem_access_refused(out))
             break;
+        if (m->coh->on_dir) {
+            /* the directory hook sees every access the L2 accepted, with its line's
+             * directory bytes (not sending messages yet: see docs/MEMORY.md 9) */
+            uint8_t *d = cache_line_dir(b->c, a.addr, a.idx);
+            if (d)
+                m->coh->on_dir(m->coh_p, d, &cq);
+        }
         pq_pop(&b->in);
         b->n_wait--;
         if (t_done != UINT64_MAX)
@@ -1374,5 +1399,5 @@ static void det_dump(const memsys *ms, FILE *f)
 const mem_model mem_model_detailed = {
     "detailed", "L1 caches with MSHRs, crossbar, L2 banks and DRAM channels (GPGPU-Sim class)",
     det_create, det_destroy, det_access, det_probe, det_pop, det_tick,
-    det_next, det_busy, det_stats, det_dump, det_next_sm,
+    det_next, det_busy, det_stats, det_dump, det_next_sm, det_check,
 };

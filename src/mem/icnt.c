@@ -252,6 +252,7 @@ icnt_msg *icnt_pop(icnt *ic, uint32_t dst, uint64_t now)
     m->next = NULL;
     ic->inside--;
     ic->st.packets++;
+    ic->st.kinds[m->kind & (ICNT_KINDS - 1)]++;
     ic->st.flits += m->flits;
     ic->st.lat_sum += now - m->t_push;
     return m;

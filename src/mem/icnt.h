@@ -26,7 +26,11 @@ struct icnt_msg {
     uint64_t t_ready;     /* first cycle it may be granted                            */
     uint64_t t_arr;       /* cycle its last flit is in the output buffer             */
     uint32_t src, dst, flits;
+    uint8_t kind;         /* the caller's message kind (< ICNT_KINDS; the memory system:
+                             mem_msg), set before icnt_push and counted per kind     */
 };
+
+#define ICNT_KINDS 8
 
 typedef struct {
     uint32_t n_src, n_dst;
@@ -41,6 +45,7 @@ typedef struct {
     uint64_t lat_sum;             /* push to pop, summed over popped packets         */
     uint64_t grants;
     uint64_t refused;             /* icnt_can_push() answers "no"                    */
+    uint64_t kinds[ICNT_KINDS];   /* popped packets per icnt_msg.kind                */
 } icnt_stats;
 
 typedef struct icnt icnt;

@@ -43,6 +43,18 @@ typedef enum {
 
 static inline int mem_access_refused(mem_access a) { return a >= MA_CSF; }
 
+/* Kinds of message the memory system moves (mem_req.msg, icnt_msg.kind). An SM only
+ * issues requests; the others belong to the caches and the coherence protocol
+ * (mem/coh.h): responses carry data back, acknowledgements carry none (a write's
+ * completion), write-backs carry dirty bytes down, invalidations and forwards go from a
+ * directory to the L1s that hold a line. */
+typedef enum {
+    MSG_REQUEST = 0, MSG_RESPONSE, MSG_INVALIDATE, MSG_FORWARD, MSG_ACK, MSG_WRITEBACK,
+    MSG__COUNT,
+    MSG_NONE = 255    /* "no message" where a hook may send one                        */
+} mem_msg;
+extern const char *const mem_msg_name[MSG__COUNT];
+
 typedef struct mem_req mem_req;
 struct mem_req {
     uint64_t addr;        /* byte address in the global address space            */
@@ -51,7 +63,7 @@ struct mem_req {
     uint8_t kind;         /* mem_kind                                             */
     uint8_t space;        /* ptx_space: GLOBAL, LOCAL, CONST, PARAM (ifetch: NONE) */
     uint8_t cop;          /* ptx_cacheop (.ca .cg .cs .cv .wb .wt)                */
-    uint8_t pad;
+    uint8_t msg;          /* mem_msg: MSG_REQUEST for everything an SM issues     */
     uint32_t sm;          /* issuing SM                                          */
     uint32_t warp;        /* warp slot in the SM                                 */
     uint32_t tag;         /* the SM's own tag (its in-flight instruction)        */
@@ -84,11 +96,17 @@ typedef struct {
      * be popped (UINT64_MAX: none in flight). NULL: next_event() bounds it. Lets an
      * SM that only waits for memory sleep instead of being ticked every cycle. */
     uint64_t (*next_event_sm)(const memsys *m, uint32_t sm, uint64_t cycle);
+    /* Optional: checks the model's own configuration keys before a launch (names of
+     * plug-ins, geometries ...): 0, or -1 with a message. NULL: nothing to check.
+     * create() may assume it passed. */
+    int (*check)(const void *cfg /* const ws_config * */, char *err, size_t n);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */
 const mem_model *mem_model_find(const char *name);
 const mem_model *mem_model_at(size_t i);
+/* "simple, detailed": the registered names, for error messages. */
+void mem_model_known(char *buf, size_t n);
 
 /* Every model's memsys starts with this header so callers can dispatch. */
 struct memsys {

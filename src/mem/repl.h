@@ -1,13 +1,18 @@
 /* repl.h - cache replacement policies as plug-ins, one registry (repl_find by name).
  *
  * A policy sees a cache as `lines` lines in sets of `ways` (line = set * ways + way)
- * and keeps its state in a repl_state the cache owns. The cache picks an invalid way
+ * and keeps whatever state it needs in an object it allocates itself (create) and the
+ * cache owns (destroy); the cache never looks inside. The cache picks an invalid way
  * itself; the policy only chooses among valid candidates.
  *
  * victim() is a pure function of the state, so a side-effect-free probe of the cache
  * predicts the same victim that the access then evicts: the random policy draws from
  * its generator without advancing it, and advances it on insert (every eviction is
- * followed by an insert into that line, so the next draw differs). */
+ * followed by an insert into that line, so the next draw differs).
+ *
+ * Registered (repl.c; one file each): lru (repl_lru.c), fifo (repl_fifo.c), random
+ * (repl_random.c). To add one: a file defining a `const repl_policy repl_NAME` and one
+ * line in the table of repl.c. */
 #ifndef WS_MEM_REPL_H
 #define WS_MEM_REPL_H
 
@@ -15,26 +20,36 @@
 #include <stdint.h>
 
 typedef struct {
-    uint64_t *stamp;     /* per line: LRU last use or FIFO insertion order           */
-    uint64_t clock;      /* events so far (stamps are taken from it)                 */
-    uint64_t rng;        /* random: generator state (seeded, deterministic)          */
-    uint32_t ways;
-} repl_state;
-
-typedef struct {
     const char *name, *desc;
-    void (*touch)(repl_state *s, uint32_t line);                       /* hit          */
-    void (*insert)(repl_state *s, uint32_t line);                      /* allocation   */
+    /* State for `lines` lines of `ways`-way sets (1 <= ways <= 64); NULL: no memory.
+     * seed: a per-cache value for policies that draw random numbers. */
+    void *(*create)(uint32_t lines, uint32_t ways, uint64_t seed);
+    void (*destroy)(void *st);
+    void (*touch)(void *st, uint32_t line);                       /* hit          */
+    void (*insert)(void *st, uint32_t line);                      /* allocation   */
     /* A way of `set` among the bits of cand (cand != 0, bit w = way w). */
-    uint32_t (*victim)(const repl_state *s, uint32_t set, uint64_t cand);
+    uint32_t (*victim)(const void *st, uint32_t set, uint64_t cand);
 } repl_policy;
 
-/* Registry: "lru", "fifo", "random". */
+/* Registry by exact name; NULL if unknown. */
 const repl_policy *repl_find(const char *name);
 const repl_policy *repl_at(size_t i);
+/* "lru, fifo, random": the registered names, for error messages. */
+void repl_known(char *buf, size_t n);
 
-/* State for `lines` lines of `ways`-way sets (ways <= 64); 0 or -1 (no memory). */
-int repl_init(repl_state *s, uint32_t lines, uint32_t ways, uint64_t seed);
-void repl_free(repl_state *s);
+/* Shared by the stamp-based policies: the candidate way of `set` with the smallest
+ * stamp (stamps of the set's ways start at stamp + set * ways). */
+static inline uint32_t repl_oldest(const uint64_t *stamp, uint32_t ways, uint32_t set, uint64_t cand)
+{
+    const uint64_t *st = stamp + (size_t)set * ways;
+    uint32_t best = 0;
+    uint64_t bv = UINT64_MAX;
+    for (uint32_t w = 0; w < ways; w++)
+        if ((cand >> w & 1) && st[w] < bv) {
+            bv = st[w];
+            best = w;
+        }
+    return best;
+}
 
 #endif

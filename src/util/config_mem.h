@@ -9,6 +9,7 @@
 
 #define WS_CONFIG_MEM(X)                                                                         \
     X(mem, model, STR, "detailed", 1, 63, "", "memory model: detailed (caches, MSHRs, crossbar, L2, DRAM) or simple (fixed latency, bandwidth limited)") \
+    X(mem, protocol, STR, "nvidia", 1, 31, "", "coherence protocol of the detailed model's caches: nvidia (NVIDIA default, no coherence: write policies per access, l1d/l2 keys)") \
     X(mem, simple_latency, UINT, "400", 1, 100000, "cycles", "simple model: core cycles from request to data") \
     X(mem, simple_bytes_per_cycle, UINT, "128", 1, 1000000, "bytes", "simple model: bytes per core cycle the memory accepts (all SMs together)") \
     X(mem, simple_l1_latency, UINT, "1", 0, 100000, "cycles", "simple model: extra cycles of an L1 instruction-cache access")
@@ -20,6 +21,7 @@
     X(l1d, line, UINT, "128", 4, 4096, "bytes", "L1 data cache line size") \
     X(l1d, sector, UINT, "128", 4, 4096, "bytes", "L1 data cache sector size; < line: a miss fetches only the missing sectors") \
     X(l1d, repl, STR, "lru", 1, 31, "", "L1 data cache replacement policy: lru, fifo or random") \
+    X(l1d, set_index, STR, "linear", 1, 31, "", "L1 data cache set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
     X(l1d, latency, UINT, "1", 1, 100000, "cycles", "L1 data cache hit latency (core cycles; a miss leaves for L2 after the same time)") \
     X(l1d, ports, UINT, "1", 1, 64, "accesses", "L1 data cache accesses per core cycle; more wait for the next cycle") \
     X(l1d, mshr_entries, UINT, "32", 1, 65536, "entries", "L1 data cache MSHR entries (outstanding missed lines)") \
@@ -38,6 +40,7 @@
     X(l1i, line, UINT, "128", 4, 4096, "bytes", "L1 instruction cache line size") \
     X(l1i, sector, UINT, "128", 4, 4096, "bytes", "L1 instruction cache sector size (= line: not sectored)") \
     X(l1i, repl, STR, "lru", 1, 31, "", "L1 instruction cache replacement policy: lru, fifo or random") \
+    X(l1i, set_index, STR, "linear", 1, 31, "", "L1 instruction cache set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
     X(l1i, latency, UINT, "1", 1, 100000, "cycles", "L1 instruction cache hit latency (core cycles)") \
     X(l1i, ports, UINT, "1", 1, 64, "accesses", "L1 instruction cache accesses per core cycle") \
     X(l1i, mshr_entries, UINT, "8", 1, 65536, "entries", "L1 instruction cache MSHR entries") \
@@ -50,6 +53,7 @@
     X(l1c, line, UINT, "64", 4, 4096, "bytes", "L1 constant cache line size") \
     X(l1c, sector, UINT, "64", 4, 4096, "bytes", "L1 constant cache sector size (= line: not sectored)") \
     X(l1c, repl, STR, "lru", 1, 31, "", "L1 constant cache replacement policy: lru, fifo or random") \
+    X(l1c, set_index, STR, "linear", 1, 31, "", "L1 constant cache set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
     X(l1c, latency, UINT, "1", 1, 100000, "cycles", "L1 constant cache hit latency (core cycles)") \
     X(l1c, ports, UINT, "1", 1, 64, "accesses", "L1 constant cache accesses per core cycle") \
     X(l1c, mshr_entries, UINT, "8", 1, 65536, "entries", "L1 constant cache MSHR entries") \
@@ -64,6 +68,7 @@
     X(l2, line, UINT, "128", 4, 4096, "bytes", "L2 line size") \
     X(l2, sector, UINT, "128", 4, 4096, "bytes", "L2 sector size; < line: a miss fetches only the missing sectors") \
     X(l2, repl, STR, "lru", 1, 31, "", "L2 replacement policy: lru, fifo or random") \
+    X(l2, set_index, STR, "linear", 1, 31, "", "L2 set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
     X(l2, pipeline, UINT, "80", 0, 100000, "cycles", "L2 cycles from a request's arrival at its partition to its tag lookup (the ROP pipeline; every request pays it)") \
     X(l2, latency, UINT, "10", 1, 100000, "cycles", "L2 hit latency (L2 cycles, tag lookup to data); a miss leaves for DRAM after the same time") \
     X(l2, ports, UINT, "1", 1, 64, "accesses", "L2 accesses per L2 cycle per bank") \

@@ -12,7 +12,11 @@
 #include <cmocka.h>
 
 #include "mem/cache.h"
+#include "mem/coh.h"
 #include "mem/repl.h"
+#include "mem/setidx.h"
+#include "ptx/ir.h"
+#include "util/config.h"
 
 /* 2 sets x 2 ways of 128-byte lines (set = (addr / 128) mod 2), not sectored, LRU,
  * 2 MSHR entries of 2 requests each, a miss queue of 2, hit latency 1. */
@@ -26,6 +30,20 @@ static cache *tiny(const char *repl, uint32_t sets, uint32_t ways, uint32_t sect
     cache *c = cache_create(&cc, err, sizeof err);
     assert_non_null(c);
     return c;
+}
+
+/* The four states these tests were written against, from the cache's own flags and
+ * the default protocol's state byte (nvidia: 0 I, 1 V, 2 M = dirty bytes). */
+enum { L_INVALID, L_VALID, L_RESERVED, L_MODIFIED };
+
+static int lstate(const cache *c, uint64_t addr, uint64_t idx)
+{
+    uint32_t f = cache_line_flags(c, addr, idx);
+    if (!(f & CF_VALID))
+        return L_INVALID;
+    if (f & CF_RESERVED)
+        return L_RESERVED;
+    return cache_line_pstate(c, addr, idx) == 2 ? L_MODIFIED : L_VALID;
 }
 
 static cache_acc ld(uint64_t addr, uint32_t size, void *tok)
@@ -78,7 +96,7 @@ static void test_reservation_fails(void **state)
     /* t0 ld A: absent, way 0 of set 0 allocated RESERVED, MSHR entry, fetch queued */
     assert_int_equal(go(c, ld(0x000, 128, &tk[1]), 0, &td), MA_MISS);
     assert_int_equal(td, UINT64_MAX);
-    assert_int_equal(cache_line_state(c, 0x000, 0x000), CL_RESERVED);
+    assert_int_equal(lstate(c, 0x000, 0x000), L_RESERVED);
     assert_int_equal(cache_mq_len(c), 1);
     assert_int_equal(cache_mshr_used(c), 1);
     /* t1 ld A+4: same line, pending: merged (entry holds 2 requests now) */
@@ -109,7 +127,7 @@ static void test_reservation_fails(void **state)
     assert_ptr_equal(l.tok[0], &tk[1]);
     assert_ptr_equal(l.tok[1], &tk[2]);
     assert_int_equal(l.t[0], 6);
-    assert_int_equal(cache_line_state(c, 0x000, 0x000), CL_VALID);
+    assert_int_equal(lstate(c, 0x000, 0x000), L_VALID);
     assert_int_equal(cache_mshr_used(c), 1);
     assert_int_equal(cache_fill(c, mA, 1, 6, log_done, &l), -1);   /* not in use any more */
     /* t7 ld A: hit, done at 7 + 1 */
@@ -120,12 +138,12 @@ static void test_reservation_fails(void **state)
     assert_int_equal(cache_mq_len(c), 2);
     /* t9 st A (write-evict) needs a queue slot: MQF */
     assert_int_equal(go(c, st(0x000, 4, CW_EVICT, CA_NONE, &tk[9]), 9, NULL), MA_MQF);
-    assert_int_equal(cache_line_state(c, 0x000, 0x000), CL_VALID);   /* refused: unchanged */
+    assert_int_equal(lstate(c, 0x000, 0x000), L_VALID);   /* refused: unchanged */
     cache_mq_pop(c);   /* fetch B leaves */
     /* t10 st A: write-evict invalidates the valid line and sends the store below */
     assert_int_equal(go(c, st(0x000, 4, CW_EVICT, CA_NONE, &tk[10]), 10, &td), MA_BYPASS);
     assert_int_equal(td, UINT64_MAX);
-    assert_int_equal(cache_line_state(c, 0x000, 0x000), CL_INVALID);
+    assert_int_equal(lstate(c, 0x000, 0x000), L_INVALID);
     /* t11 B's fill frees its entry */
     l.n = 0;
     assert_int_equal(cache_fill(c, mB, 1, 11, log_done, &l), 1);
@@ -173,9 +191,9 @@ static void victim_order(const char *repl, uint64_t evicted, uint64_t kept)
     }
     assert_int_equal(go(c, ld(0x000, 4, &tk), 6, NULL), MA_HIT);
     assert_int_equal(go(c, ld(0x100, 4, &tk), 7, NULL), MA_MISS);
-    assert_int_equal(cache_line_state(c, evicted, evicted), CL_INVALID);
-    assert_int_equal(cache_line_state(c, kept, kept), CL_VALID);
-    assert_int_equal(cache_line_state(c, 0x100, 0x100), CL_RESERVED);
+    assert_int_equal(lstate(c, evicted, evicted), L_INVALID);
+    assert_int_equal(lstate(c, kept, kept), L_VALID);
+    assert_int_equal(lstate(c, 0x100, 0x100), L_RESERVED);
     assert_int_equal(cache_get_stats(c)->evictions, 1);
     assert_int_equal(cache_get_stats(c)->writebacks, 0);   /* clean victim */
     cache_destroy(c);
@@ -200,7 +218,7 @@ static void test_writeback_dirty(void **state)
     assert_int_equal(go(c, st(0x010, 4, CW_BACK, CA_LAZY, &tk), 0, &td), MA_MISS);
     assert_int_equal(td, 1);
     assert_int_equal(cache_mq_len(c), 0);
-    assert_int_equal(cache_line_state(c, 0x000, 0x000), CL_MODIFIED);
+    assert_int_equal(lstate(c, 0x000, 0x000), L_MODIFIED);
     assert_int_equal(cache_line_dirty_bytes(c, 0x000, 0x000), 4);
     assert_int_equal(cache_line_valid_sectors(c, 0x000, 0x000), 0);   /* data not fetched */
     /* st 8 more bytes, overlapping 2: hit, 4 + 8 - 2 = 10 dirty bytes */
@@ -213,7 +231,7 @@ static void test_writeback_dirty(void **state)
     cache_mq_pop(c);
     assert_int_equal(cache_fill(c, e, 1, 9, NULL, NULL), 1);
     /* filled, still dirty: MODIFIED */
-    assert_int_equal(cache_line_state(c, 0x000, 0x000), CL_MODIFIED);
+    assert_int_equal(lstate(c, 0x000, 0x000), L_MODIFIED);
     assert_int_equal(cache_line_dirty_bytes(c, 0x000, 0x000), 10);
     /* line B by a lazy full-line store (dirty 128), then C misses: LRU victim is A
      * (B was written last); A is dirty, so its write-back (10 bytes) is queued first,
@@ -254,7 +272,7 @@ static void test_dirty_victim_needs_two_slots(void **state)
     cache_mq_pop(c);
     assert_int_equal(go(c, st(0x800, 4, CW_EVICT, CA_NONE, &tk), 8, NULL), MA_BYPASS);
     /* 0x800 is reserved (fill pending): write-evict leaves it, sends the store: 1/2 */
-    assert_int_equal(cache_line_state(c, 0x800, 0x800), CL_RESERVED);
+    assert_int_equal(lstate(c, 0x800, 0x800), L_RESERVED);
     cache_destroy(c);
 }
 
@@ -288,7 +306,7 @@ static void test_sectors(void **state)
     assert_int_equal(cache_fill(c, e, 0x1, 10, log_done, &l), 2);
     assert_ptr_equal(l.tok[0], &tk[0]);
     assert_ptr_equal(l.tok[1], &tk[2]);
-    assert_int_equal(cache_line_state(c, 0, 0), CL_RESERVED);
+    assert_int_equal(lstate(c, 0, 0), L_RESERVED);
     assert_int_equal(cache_line_valid_sectors(c, 0, 0), 0x1);
     /* sector 1 arrives: tk3; sector 2: tk1, the entry frees */
     l.n = 0;
@@ -296,13 +314,13 @@ static void test_sectors(void **state)
     assert_ptr_equal(l.tok[0], &tk[3]);
     assert_int_equal(cache_fill(c, e, 0x4, 12, log_done, &l), 1);
     assert_ptr_equal(l.tok[1], &tk[1]);
-    assert_int_equal(cache_line_state(c, 0, 0), CL_VALID);
+    assert_int_equal(lstate(c, 0, 0), L_VALID);
     assert_int_equal(cache_line_valid_sectors(c, 0, 0), 0x7);
     assert_int_equal(cache_mshr_used(c), 0);
     /* sector 3 of the valid line: a sector miss with a new entry, fetching 0x8 only */
     assert_int_equal(go(c, ld(0x060, 32, &tk[4]), 13, NULL), MA_MISS);
     assert_int_equal(cache_mq_head(c)->sectors, 0x8);
-    assert_int_equal(cache_line_state(c, 0, 0), CL_RESERVED);
+    assert_int_equal(lstate(c, 0, 0), L_RESERVED);
     /* a hit on a valid sector of a reserved line */
     assert_int_equal(go(c, ld(0x020, 32, &tk[5]), 14, NULL), MA_HIT);
     /* misses: t0 t1 t3 t13; sector misses (present line): t1 t3 t13 */
@@ -342,7 +360,7 @@ static void test_write_policies(void **state)
     assert_int_equal(cache_fill(c, e, 0x1, 7, log_done, &l), 1);
     assert_ptr_equal(l.tok[0], &tk[0]);
     /* the store is applied at the fill */
-    assert_int_equal(cache_line_state(c, 0, 0), CL_MODIFIED);
+    assert_int_equal(lstate(c, 0, 0), L_MODIFIED);
     assert_int_equal(cache_line_dirty_bytes(c, 0, 0), 4);
     /* fetch-on-write of a whole sector needs no fetch: allocated at once */
     assert_int_equal(go(c, st(0x080, 32, CW_BACK, CA_FETCH, &tk[1]), 8, &td), MA_MISS);
@@ -355,7 +373,7 @@ static void test_write_policies(void **state)
     cache_mq_pop(c);
     /* write-through miss: no allocation */
     assert_int_equal(go(c, st(0x104, 4, CW_THROUGH, CA_NONE, &tk[2]), 10, NULL), MA_BYPASS);
-    assert_int_equal(cache_line_state(c, 0x100, 0x100), CL_INVALID);
+    assert_int_equal(lstate(c, 0x100, 0x100), L_INVALID);
     cache_mq_pop(c);
     /* bypassed read (ld.cg) and atomic: queued with their token, nothing allocated */
     cache_acc a = ld(0x200, 128, &tk[3]);
@@ -365,7 +383,7 @@ static void test_write_policies(void **state)
     assert_ptr_equal(cache_mq_head(c)->tok, &tk[3]);
     a.op = CQ_ATOMIC;
     assert_int_equal(go(c, a, 12, NULL), MA_BYPASS);
-    assert_int_equal(cache_line_state(c, 0x200, 0x200), CL_INVALID);
+    assert_int_equal(lstate(c, 0x200, 0x200), L_INVALID);
     cache_mq_pop(c);
     assert_int_equal(cache_mq_head(c)->type, CM_ATOMIC);
     /* an atomic performed here (L2): a hit makes its bytes dirty (0x004: the bytes the
@@ -457,15 +475,18 @@ static void test_repl_registry(void **state)
         n++;
     assert_int_equal(n, 3);
     /* random draws only among the candidates */
-    repl_state s;
-    assert_int_equal(repl_init(&s, 8, 8, 1), 0);
     const repl_policy *p = repl_find("random");
+    void *s = p->create(8, 8, 1);
+    assert_non_null(s);
     for (int i = 0; i < 100; i++) {
-        uint32_t w = p->victim(&s, 0, 0x24);   /* ways 2 and 5 */
+        uint32_t w = p->victim(s, 0, 0x24);   /* ways 2 and 5 */
         assert_true(w == 2 || w == 5);
-        p->insert(&s, w);
+        p->insert(s, w);
     }
-    repl_free(&s);
+    p->destroy(s);
+    char known[64];
+    repl_known(known, sizeof known);
+    assert_string_equal(known, "lru, fifo, random");
 }
 
 static void test_bad_geometry(void **state)
@@ -487,6 +508,235 @@ static void test_bad_geometry(void **state)
     assert_int_equal(cache_wpol_find("sometimes"), -1);
 }
 
+
+/* ---- set-index functions ---------------------------------------------------------------
+ * The GTX480 L1D geometry: 32 sets of 128-byte lines (64 sets: the 48 KB option).
+ * Worked by hand, address -> set (line number L = addr >> 7):
+ *
+ *   addr      bits set           linear (L mod 32)  fermi-hash 32 / 64 sets     xor (5-bit folds of L)
+ *   0x00000   -                  0                  0 / 0                       0
+ *   0x00080   7                  1                  1 ^ 0 = 1 / 1               1
+ *   0x00f80   7-11               31                 31 ^ 0 = 31 / 31            31
+ *   0x01000   12 (4 KB)          0 (L = 32)         0 ^ 0 = 0 / bit 12 -> 32    L = 0b1_00000: 0 ^ 1 = 1
+ *   0x02000   13 (8 KB)          0 (L = 64)         0 ^ 1 = 1 / 1               L = 0b10_00000: 0 ^ 2 = 2
+ *   0x2a0c0   6,7,13,15,17       1 (L = 0x541)      lower 1; upper: 13->b0,     L = 0b1_01010_00001:
+ *                                                   15->b2, 17->b3 = 13;        1 ^ 10 ^ 1 = 10
+ *                                                   1 ^ 13 = 12 / 12
+ *   0xa0000   17, 19             0 (L = 0x1400)     0 ^ (b3|b4 = 24) = 24 / 24  L = 0b101_00000_00000:
+ *                                                                               0 ^ 0 ^ 5 = 5            */
+static uint32_t set_of_fn(const char *fn, uint64_t addr, uint32_t sets)
+{
+    const setidx_ops *f = setidx_find(fn);
+    assert_non_null(f);
+    return f->set(addr, addr >> 7, sets);
+}
+
+static void test_setidx_functions(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t addr;
+        uint32_t lin, fermi32, fermi64, xr;
+    } t[] = {
+        {0x00000, 0, 0, 0, 0},    {0x00080, 1, 1, 1, 1},     {0x00f80, 31, 31, 31, 31},
+        {0x01000, 0, 0, 32, 1},   {0x02000, 0, 1, 1, 2},     {0x2a0c0, 1, 12, 12, 10},
+        {0xa0000, 0, 24, 24, 5},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+        assert_int_equal(set_of_fn("linear", t[i].addr, 32), t[i].lin);
+        assert_int_equal(set_of_fn("fermi-hash", t[i].addr, 32), t[i].fermi32);
+        assert_int_equal(set_of_fn("fermi-hash", t[i].addr, 64), t[i].fermi64);
+        assert_int_equal(set_of_fn("xor", t[i].addr, 32), t[i].xr);
+    }
+    /* power-of-two strides, 8 accesses each:
+     *   4 KB (k x 0x1000): linear: L = 32k -> set 0 for all eight.
+     *     fermi-hash 32 sets: bit 12 is not hashed, bits 13-14 are: sets 0,0,1,1,2,2,3,3.
+     *     xor: L = 32k -> fields (0, k): sets 0..7.
+     *   8 KB (k x 0x2000): linear: set 0 for all. fermi-hash: k's bits are address bits
+     *     13-15 -> upper = k: sets 0..7. xor: L = 64k -> (0, 2k): sets 0,2,..,14. */
+    static const uint32_t f4k[8] = {0, 0, 1, 1, 2, 2, 3, 3};
+    for (uint32_t k = 0; k < 8; k++) {
+        assert_int_equal(set_of_fn("linear", k * 0x1000ull, 32), 0);
+        assert_int_equal(set_of_fn("linear", k * 0x2000ull, 32), 0);
+        assert_int_equal(set_of_fn("fermi-hash", k * 0x1000ull, 32), f4k[k]);
+        assert_int_equal(set_of_fn("fermi-hash", k * 0x2000ull, 32), k);
+        assert_int_equal(set_of_fn("xor", k * 0x1000ull, 32), k);
+        assert_int_equal(set_of_fn("xor", k * 0x2000ull, 32), 2 * k);
+    }
+    /* registry and geometry checks */
+    char known[64], err[160];
+    setidx_known(known, sizeof known);
+    assert_string_equal(known, "linear, fermi-hash, xor");
+    assert_null(setidx_find("hash"));
+    assert_int_equal(setidx_find("fermi-hash")->check(32, 128, err, sizeof err), 0);
+    assert_int_equal(setidx_find("fermi-hash")->check(16, 128, err, sizeof err), -1);
+    assert_int_equal(setidx_find("fermi-hash")->check(32, 64, err, sizeof err), -1);
+    assert_int_equal(setidx_find("xor")->check(24, 128, err, sizeof err), -1);
+    assert_int_equal(set_of_fn("xor", 0x12345680, 1), 0);
+}
+
+/* The strided conflict pattern inside a cache: a 16 KB 4-way L1D (32 sets), five loads
+ * 8 KB apart. linear: all five want set 0; the first four reserve its four ways (fills
+ * outstanding) and the fifth is refused CSF. fermi-hash and xor: five different sets,
+ * five misses. */
+static void test_setidx_stride_in_cache(void **state)
+{
+    (void)state;
+    static const char *const fn[3] = {"linear", "fermi-hash", "xor"};
+    static const mem_access fifth[3] = {MA_CSF, MA_MISS, MA_MISS};
+    for (int f = 0; f < 3; f++) {
+        cache_cfg cc = {.sets = 32, .ways = 4, .line = 128, .sector = 128,
+                        .repl = repl_find("lru"), .set_index = setidx_find(fn[f]), .latency = 1,
+                        .ports = 1, .mshr_entries = 8, .mshr_merges = 2, .miss_queue = 8};
+        char err[128];
+        cache *c = cache_create(&cc, err, sizeof err);
+        assert_non_null(c);
+        for (uint64_t k = 0; k < 4; k++)
+            assert_int_equal(go(c, ld(k * 0x2000, 4, NULL), k, NULL), MA_MISS);
+        assert_int_equal(go(c, ld(4 * 0x2000, 4, NULL), 4, NULL), fifth[f]);
+        cache_destroy(c);
+    }
+    /* a geometry the function is not defined for is refused at creation */
+    cache_cfg bad = {.sets = 16, .ways = 4, .line = 128, .sector = 128, .repl = repl_find("lru"),
+                     .set_index = setidx_find("fermi-hash"), .latency = 1, .ports = 1,
+                     .mshr_entries = 8, .mshr_merges = 2, .miss_queue = 8};
+    char err[160] = "";
+    assert_null(cache_create(&bad, err, sizeof err));
+    assert_non_null(strstr(err, "fermi-hash"));
+}
+
+/* ---- the coherence seam, default protocol -----------------------------------------------
+ * A store-evict sequence on one L1D (2 sets x 2 ways of 128 B, unsectored), every
+ * decision taken through the protocol interface (on_access), every state read back as
+ * the protocol's state byte (nvidia: 0 I, 1 V, 2 M):
+ *
+ *  1. local st 4 B @0x000   on_access: write, back, lazy  -> MISS, allocated without a
+ *                           fetch; 4 dirty bytes; state M; nothing below
+ *  2. global st 4 B @0x000  on_access: write, evict       -> BYPASS; the line leaves:
+ *                           on_evict(M, dirty) = write back, so the miss queue holds
+ *                           WRITEBACK 0x000 (4 bytes) then WRITE 0x000; state I (gone)
+ *  3. ld 4 B @0x080         on_access: read               -> MISS: FETCH 0x080;
+ *                           flags VALID|RESERVED, state I (no data yet)
+ *     fill                  line_state(FILL, clean) = V
+ *  4. INVALIDATE @0x080     on_message -> drop, reply ACK; clean: no write-back
+ *  5. FORWARD @0x100        not present: no reply (MSG_NONE)
+ *  6. local st @0x100 (M); INVALIDATE @0x100 -> ACK and a WRITEBACK of its 4 bytes
+ *  7. ld.cg / atomic        on_access: bypass (a read / an atomic message below) */
+static void test_coh_nvidia_store_evict(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    const coh_ops *nv = coh_find("nvidia");
+    assert_non_null(nv);
+    assert_ptr_equal(coh_at(0), nv);           /* the default */
+    assert_null(coh_find("moesi"));
+    char err[160];
+    assert_int_equal(nv->check(&cfg, err, sizeof err), 0);
+    void *p = nv->create(&cfg, err, sizeof err);
+    assert_non_null(p);
+    cache_cfg cc = {.sets = 2, .ways = 2, .line = 128, .sector = 128, .repl = repl_find("lru"),
+                    .coh = nv, .level = COH_L1D, .latency = 1, .ports = 1,
+                    .mshr_entries = 2, .mshr_merges = 2, .miss_queue = 4};
+    cache *c = cache_create(&cc, err, sizeof err);
+    assert_non_null(c);
+    int tok;
+    coh_req q = {.level = COH_L1D, .kind = MR_STORE, .msg = MSG_REQUEST, .space = SP_LOCAL};
+    /* 1 */
+    cache_acc a = {.addr = 0x000, .idx = 0x000, .size = 4, .tok = &tok};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.op, CQ_WRITE);
+    assert_int_equal(a.wpol, CW_BACK);
+    assert_int_equal(a.apol, CA_LAZY);
+    assert_int_equal(a.bypass, 0);
+    assert_int_equal(go(c, a, 0, NULL), MA_MISS);
+    assert_int_equal(cache_line_flags(c, 0, 0), CF_VALID);
+    assert_int_equal(cache_line_pstate(c, 0, 0), 2);
+    assert_string_equal(nv->state_name(cache_line_pstate(c, 0, 0)), "M");
+    assert_int_equal(cache_line_dirty_bytes(c, 0, 0), 4);
+    assert_int_equal(cache_mq_len(c), 0);
+    /* 2 */
+    q.space = SP_GLOBAL;
+    a = (cache_acc){.addr = 0x000, .idx = 0x000, .size = 4, .tok = &tok};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.wpol, CW_EVICT);
+    assert_int_equal(go(c, a, 1, NULL), MA_BYPASS);
+    assert_int_equal(cache_line_flags(c, 0, 0), 0);
+    assert_int_equal(cache_line_pstate(c, 0, 0), 0);
+    assert_int_equal(cache_mq_len(c), 2);
+    assert_int_equal(cache_mq_head(c)->type, CM_WRITEBACK);
+    assert_int_equal(cache_mq_head(c)->size, 4);
+    cache_mq_pop(c);
+    assert_int_equal(cache_mq_head(c)->type, CM_WRITE);
+    assert_ptr_equal(cache_mq_head(c)->tok, &tok);
+    cache_mq_pop(c);
+    assert_int_equal(cache_get_stats(c)->write_evicts, 1);
+    assert_int_equal(cache_get_stats(c)->writebacks, 1);
+    /* 3 */
+    q.kind = MR_LOAD;
+    a = (cache_acc){.addr = 0x080, .idx = 0x080, .size = 4, .tok = &tok};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.op, CQ_READ);
+    assert_int_equal(a.bypass, 0);
+    assert_int_equal(go(c, a, 2, NULL), MA_MISS);
+    assert_int_equal(cache_line_flags(c, 0x080, 0x080), CF_VALID | CF_RESERVED);
+    assert_int_equal(cache_line_pstate(c, 0x080, 0x080), 0);
+    const cache_miss *f = cache_mq_head(c);
+    assert_int_equal(f->type, CM_FETCH);
+    uint32_t e = f->mshr;
+    cache_mq_pop(c);
+    assert_int_equal(cache_fill(c, e, 1, 10, NULL, NULL), 1);
+    assert_int_equal(cache_line_flags(c, 0x080, 0x080), CF_VALID);
+    assert_int_equal(cache_line_pstate(c, 0x080, 0x080), 1);
+    /* 4 */
+    assert_int_equal(cache_message(c, 0x080, 0x080, MSG_INVALIDATE, 11), MSG_ACK);
+    assert_int_equal(cache_line_flags(c, 0x080, 0x080), 0);
+    assert_int_equal(cache_mq_len(c), 0);
+    /* 5 */
+    assert_int_equal(cache_message(c, 0x100, 0x100, MSG_FORWARD, 12), MSG_NONE);
+    /* 6 */
+    q.kind = MR_STORE;
+    q.space = SP_LOCAL;
+    a = (cache_acc){.addr = 0x100, .idx = 0x100, .size = 4, .tok = &tok};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(go(c, a, 13, NULL), MA_MISS);
+    assert_int_equal(cache_message(c, 0x100, 0x100, MSG_FORWARD, 14), MSG_RESPONSE);
+    assert_int_equal(cache_line_pstate(c, 0x100, 0x100), 2);     /* a forward keeps it */
+    assert_int_equal(cache_message(c, 0x100, 0x100, MSG_INVALIDATE, 15), MSG_ACK);
+    assert_int_equal(cache_line_flags(c, 0x100, 0x100), 0);
+    assert_int_equal(cache_mq_len(c), 1);
+    assert_int_equal(cache_mq_head(c)->type, CM_WRITEBACK);
+    assert_int_equal(cache_mq_head(c)->addr, 0x100);
+    /* 7 */
+    q = (coh_req){.level = COH_L1D, .kind = MR_LOAD, .space = SP_GLOBAL, .cop = CO_CG};
+    a = (cache_acc){0};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.op, CQ_READ);
+    assert_int_equal(a.bypass, 1);
+    q.kind = MR_ATOMIC;
+    q.cop = 0;
+    a = (cache_acc){0};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.op, CQ_ATOMIC);
+    assert_int_equal(a.bypass, 1);
+    /* at the L2 a write-back is a write-back write; no directory */
+    q = (coh_req){.level = COH_L2, .kind = MR_STORE, .msg = MSG_WRITEBACK};
+    a = (cache_acc){0};
+    nv->on_access(p, &q, &a);
+    assert_int_equal(a.op, CQ_WRITE);
+    assert_int_equal(a.wpol, CW_BACK);
+    assert_int_equal(a.apol, CA_LAZY);
+    assert_int_equal(nv->dir_bytes, 0);
+    assert_null(nv->on_dir);
+    assert_null(cache_line_dir(c, 0x100, 0x100));
+    cache_destroy(c);
+    nv->destroy(p);
+    /* a bad policy key is the protocol's to refuse */
+    snprintf(cfg.l1d.global_store, sizeof cfg.l1d.global_store, "sometimes");
+    assert_int_equal(nv->check(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "l1d.global_store"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -501,6 +751,9 @@ int main(void)
         cmocka_unit_test(test_random_repl_deterministic),
         cmocka_unit_test(test_repl_registry),
         cmocka_unit_test(test_bad_geometry),
+        cmocka_unit_test(test_setidx_functions),
+        cmocka_unit_test(test_setidx_stride_in_cache),
+        cmocka_unit_test(test_coh_nvidia_store_evict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,7 +29,8 @@ static void test_latency(void **state)
 {
     (void)state;
     icnt *ic = mk(2, 2, 8, 8, 3);
-    icnt_msg a, b;
+    /* any message kind travels (the memory system's: 2 invalidate, 4 ack) */
+    icnt_msg a = {.kind = 2}, b = {.kind = 4};
     assert_int_equal(icnt_flits(ic, 8), 1);
     assert_int_equal(icnt_flits(ic, 136), 5);
     assert_int_equal(icnt_flits(ic, 0), 1);
@@ -47,6 +48,9 @@ static void test_latency(void **state)
     assert_int_equal(s->packets, 2);
     assert_int_equal(s->flits, 6);
     assert_int_equal(s->lat_sum, 4 + 10);    /* push to pop */
+    assert_int_equal(s->kinds[2], 1);
+    assert_int_equal(s->kinds[4], 1);
+    assert_int_equal(s->kinds[0], 0);
     assert_int_equal(icnt_in_use(ic), 0);
     assert_int_equal(icnt_next(ic, 20), UINT64_MAX);
     icnt_destroy(ic);

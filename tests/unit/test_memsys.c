@@ -463,6 +463,38 @@ static void test_config_errors(void **state)
     set(&cfg, "l1d.repl=mru");
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "l1d.repl"));
+    assert_non_null(strstr(err, "(lru, fifo, random)"));      /* listed by the registry */
+    /* the plug-in registries name their members in the messages */
+    ws_config_defaults(&cfg);
+    set(&cfg, "mem.protocol=moesi");
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "mem.protocol"));
+    assert_non_null(strstr(err, "(nvidia)"));
+    ws_config_defaults(&cfg);
+    set(&cfg, "l2.set_index=modulo");
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "(linear, fermi-hash, xor)"));
+    ws_config_defaults(&cfg);
+    set(&cfg, "l1d.set_index=fermi-hash");                     /* 32 sets of 128 B: fine */
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), 0);
+    set(&cfg, "l2.set_index=fermi-hash");                      /* 128 sets: refused */
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "l2.set_index"));
+    set(&cfg, "l2.set_index=xor");
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), 0);
+    ws_config_defaults(&cfg);
+    set(&cfg, "addr.map=interleave");
+    assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "(linear, superblock)"));
+    /* the models check themselves: timing.c calls the hook, whatever the model */
+    char known[64];
+    mem_model_known(known, sizeof known);
+    assert_string_equal(known, "simple, detailed");
+    assert_non_null(mem_model_find("detailed")->check);
+    ws_config_defaults(&cfg);
+    set(&cfg, "l1d.repl=mru");
+    assert_int_equal(mem_model_find("detailed")->check(&cfg, err, sizeof err), -1);
+    assert_int_equal(mem_model_find("simple")->check(&cfg, err, sizeof err), 0);
 }
 
 /* linear: 256-byte chunks round-robin over 6 partitions. 0x1234 = chunk 18 (offset
