@@ -52,7 +52,9 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     }
     const mem_model *mm = mem_model_find(cfg->mem.model);
     if (!mm) {
-        snprintf(err, n, "unknown memory model mem.model=%s (known: simple, detailed)", cfg->mem.model);
+        char known[256];
+        mem_model_known(known, sizeof known);
+        snprintf(err, n, "unknown memory model mem.model=%s (known: %s)", cfg->mem.model, known);
         return WS_E_INVALID_VALUE;
     }
     if (mm->check && mm->check(cfg, err, n))

@@ -16,7 +16,7 @@
 #include "mem/repl.h"
 #include "mem/setidx.h"
 #include "ptx/ir.h"
-#include "util/config.h"
+#include "gpu/config.h"
 
 /* 2 sets x 2 ways of 128-byte lines (set = (addr / 128) mod 2), not sectored, LRU,
  * 2 MSHR entries of 2 requests each, a miss queue of 2, hit latency 1. */
