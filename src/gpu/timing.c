@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/occupancy.h"
 #include "core/sm.h"
 #include "mem/detailed.h"
 #include "ptx/locality.h"

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/occupancy.h"
 #include "core/sm.h"
 #include "gpu/sim.h"
 
