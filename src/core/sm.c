@@ -14,6 +14,7 @@
  * instructions wait for their requests (mem_req, tag = in-flight instruction).
  */
 #include "core/sm.h"
+#include "core/core_model.h"
 #include "core/ldq.h"
 
 #include <stdio.h>
@@ -1062,3 +1063,105 @@ int sm_dump(const sm *s, char *buf, size_t n)
     }
     return (int)k;
 }
+
+/* ---- the core model ("fermi", core_model.h) ------------------------------------------- */
+/* The launch-wide tables: the instruction table every SM of the launch reads. */
+static void *fermi_launch_create(const ws_config *cfg, const func_launch *L)
+{
+    insn_table *t = calloc(1, sizeof *t);
+    if (t && insn_table_build(t, L->prog->m, cfg)) {
+        insn_table_free(t);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void fermi_launch_destroy(void *shared)
+{
+    if (!shared)
+        return;
+    insn_table_free(shared);
+    free(shared);
+}
+
+static void *fermi_create(uint32_t id, const core_launch *cl)
+{
+    return sm_create(id, cl->cfg, cl->L, cl->shared, cl->mem, cl->pol, cl->sp, cl->max_ctas);
+}
+
+static void fermi_destroy(void *c) { sm_destroy(c); }
+static int fermi_cycle(void *c, uint64_t cycle) { return sm_cycle(c, cycle); }
+static uint64_t fermi_next_event(const void *c, uint64_t cycle, uint64_t bound)
+{
+    return sm_next_event(c, cycle, bound);
+}
+static void fermi_repeat_cycle_stats(void *c, uint64_t n) { sm_repeat_cycle_stats(c, n); }
+static int fermi_can_take_cta(const void *c) { return sm_can_take_cta(c); }
+static int fermi_take_cta(void *c, uint32_t linear, uint64_t cycle) { return sm_take_cta(c, linear, cycle); }
+static int fermi_busy(const void *c) { return sm_busy(c); }
+static int fermi_dump(const void *c, char *buf, size_t n) { return sm_dump(c, buf, n); }
+
+/* The launch statistics have room for every outcome and unit counted here. */
+_Static_assert(WR__COUNT <= sizeof ((ws_timing_stats *)0)->slot / sizeof(uint64_t), "slot[]");
+_Static_assert(FU__COUNT == sizeof ((ws_timing_stats *)0)->fu_busy / sizeof(uint64_t), "fu_busy[]");
+_Static_assert(FU__COUNT == sizeof ((ws_timing_stats *)0)->fu_count / sizeof(uint32_t), "fu_count[]");
+
+static void fermi_stats(const void *c, ws_timing_stats *t)
+{
+    const sm *sm_ = c;
+    const sm_stats *s = &sm_->st;
+    const ws_config *cfg = sm_->cfg;
+    t->fu_count[FU_SP] = cfg->core.n_sp;
+    t->fu_count[FU_SFU] = cfg->core.n_sfu;
+    t->fu_count[FU_DP] = cfg->core.n_dp;
+    t->fu_count[FU_LDST] = cfg->core.n_ldst;
+    t->fu_count[FU_INT] = cfg->core.n_int;
+    for (int k = 0; k < WR__COUNT; k++)
+        t->slot[k] += s->slot[k];
+    t->idle_slots += s->idle_slots;
+    t->stall_cycles += s->stall_cycles;
+    t->warps_in_flight_sum += s->warps_in_flight_sum;
+    t->resident_warps_sum += s->resident_warps_sum;
+    t->active_sm_cycles += s->active_cycles;
+    for (int k = 0; k < FU__COUNT; k++)
+        t->fu_busy[k] += s->fu_busy[k];
+    t->mem_insts += s->mem_insts;
+    t->mem_reqs += s->mem_reqs;
+    t->mem_bytes_used += s->mem_bytes_used;
+    for (int k = 0; k < 3; k++)
+        t->resfail[k] += s->resfail[k];
+    t->ldst_stall_cycles += s->ldst_stall_cycles;
+    t->queue_occupancy_sum += s->queue_occupancy_sum;
+    t->queued_cycles += s->queued_cycles;
+    t->queued_reqs += s->queued_reqs;
+    t->reod_full_cycles += s->reod_full_cycles;
+    t->mem_lat_sum += s->mem_lat_sum;
+    t->mem_lat_n += s->mem_lat_n;
+    if (s->mem_lat_max > t->mem_lat_max)
+        t->mem_lat_max = s->mem_lat_max;
+    for (int k = 0; k < 16; k++)
+        t->mem_lat_hist[k] += s->mem_lat_hist[k];
+    t->shared_conflict_cycles += s->shared_conflict_cycles;
+    t->ifetch_misses += s->ifetch_misses;
+    t->rf_conflict_cycles += s->rf_conflict_cycles;
+}
+
+const core_model core_model_fermi = {
+    .name = "fermi",
+    .desc = "NVIDIA Fermi SM: n_schedulers warp schedulers, each issuing at most one "
+            "instruction per cycle to SP/SFU/DP/LD-ST/INT pipelines",
+    .occupancy = occupancy_compute,
+    .launch_create = fermi_launch_create,
+    .launch_destroy = fermi_launch_destroy,
+    .create = fermi_create,
+    .destroy = fermi_destroy,
+    .cycle = fermi_cycle,
+    .next_event = fermi_next_event,
+    .repeat_cycle_stats = fermi_repeat_cycle_stats,
+    .can_take_cta = fermi_can_take_cta,
+    .take_cta = fermi_take_cta,
+    .busy = fermi_busy,
+    .stats = fermi_stats,
+    .dump = fermi_dump,
+};
