@@ -8,6 +8,11 @@
  * about issues and memory completions so it can keep its own state (GTO's greedy
  * warp, two-level's active set, MOTRR+Recency's recency register).
  *
+ * A core that issues several instructions per cycle asks for an ordered list
+ * instead (sched_order: the policy's own order() or a default built on pick()), each
+ * candidate tagged with its issue type, and arbitrates by type (GCN: one per type).
+ * The Fermi SM asks pick() for exactly one warp per scheduler per cycle.
+ *
  * A new policy is one file defining a `const sched_ops` and one line in sched.c's
  * registry.
  */

@@ -9,6 +9,9 @@
  *      (func_warp_step) and occupies its functional unit;
  *   4. fetch: warps with an empty instruction buffer fetch through the L1I.
  * Functional execution happens at issue, so results never depend on timing.
+ * The GPU top level reaches an SM only through the core-model table "fermi"
+ * (core_model.h, defined at the end of sm.c); the static analyses it reads live in
+ * insn_table.c and occupancy.c.
  */
 #ifndef WS_CORE_SM_H
 #define WS_CORE_SM_H
