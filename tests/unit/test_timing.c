@@ -17,7 +17,6 @@
 
 #include "core/core_model.h"
 #include "core/occupancy.h"
-#include "core/sm.h"
 #include "gpu/sim.h"
 
 /* Builds a one-kernel module: `body` is repeated n times between head and tail. */
