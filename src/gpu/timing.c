@@ -9,6 +9,9 @@
  * jumps there and accounts the skipped cycles as copies of the idle one. A cycle
  * count without progress past core.watchdog_cycles, or no pending event at all
  * while warps remain, is a deadlock: every SM's warps are reported.
+ *
+ * The SMs are reached only through the core model selected by core.model
+ * (core/core_model.h): this file knows no pipeline, only the ops of that table.
  */
 #include "gpu/timing.h"
 
