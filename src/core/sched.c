@@ -19,6 +19,37 @@ const char *const warp_reason_name[WR__COUNT] = {
     [WR_DONE] = "done",
 };
 
+const char *const issue_type_name[IT__COUNT] = {
+    [IT_VALU] = "valu",
+    [IT_SFU] = "sfu",
+    [IT_DP] = "dp",
+    [IT_VMEM] = "vmem",
+    [IT_LDS] = "lds",
+    [IT_SMEM] = "smem",
+    [IT_SALU] = "salu",
+    [IT_BRANCH] = "branch",
+};
+
+uint32_t sched_order(const sched_ops *o, void *st, sched_cand *cand, uint32_t n, uint64_t cycle,
+                     uint32_t *out_idx, uint32_t max)
+{
+    if (o->order)
+        return o->order(st, cand, n, cycle, out_idx, max);
+    /* Invariant: every chosen candidate was WR_READY before the call and is
+     * WR_UNIT_BUSY until the restore below, so pick() never returns it twice. */
+    uint32_t k = 0;
+    while (k < max) {
+        int i = o->pick(st, cand, n, cycle);
+        if (i < 0 || (uint32_t)i >= n || cand[i].reason != WR_READY)
+            break;
+        out_idx[k++] = (uint32_t)i;
+        cand[i].reason = WR_UNIT_BUSY;
+    }
+    for (uint32_t j = 0; j < k; j++)
+        cand[out_idx[j]].reason = WR_READY;
+    return k;
+}
+
 extern const sched_ops sched_lrr;           /* sched_lrr.c       */
 extern const sched_ops sched_gto;           /* sched_gto.c       */
 extern const sched_ops sched_oldest;        /* sched_gto.c       */

@@ -8,6 +8,11 @@
  * about issues and memory completions so it can keep its own state (GTO's greedy
  * warp, two-level's active set, MOTRR+Recency's recency register).
  *
+ * A core that issues several instructions per cycle asks for an ordered list
+ * instead (sched_order: the policy's own order() or a default built on pick()), each
+ * candidate tagged with its issue type, and arbitrates by type (GCN: one per type).
+ * The Fermi SM asks pick() for exactly one warp per scheduler per cycle.
+ *
  * A new policy is one file defining a `const sched_ops` and one line in sched.c's
  * registry. A policy with parameters also defines, in its file, its parameter struct
  * and a `ws_cfg_table` of rows (section [sched]) pointing into it, named by
@@ -37,6 +42,24 @@ typedef enum {
 
 extern const char *const warp_reason_name[WR__COUNT];
 
+/* Issue types: the kind of issue port a warp's next instruction needs. A core that
+ * issues several instructions per cycle (GCN: up to 5, of different types, from
+ * different wavefronts) arbitrates among a policy's candidates by type. The Fermi SM
+ * issues one instruction per scheduler per cycle and only reports the type. */
+typedef enum {
+    IT_VALU = 0,       /* vector ALU: integer and fp32 (Fermi SP / INT pipelines)  */
+    IT_SFU,            /* special functions (transcendentals)                      */
+    IT_DP,             /* double precision                                         */
+    IT_VMEM,           /* vector memory: global, local, generic, global atomics    */
+    IT_LDS,            /* shared memory (GCN: LDS), shared atomics                 */
+    IT_SMEM,           /* scalar / constant memory: .const, kernel parameters      */
+    IT_SALU,           /* scalar ALU (GCN; no PTX class maps here yet)             */
+    IT_BRANCH,         /* control: branch, exit, call, return, barrier, membar     */
+    IT__COUNT
+} issue_type;
+
+extern const char *const issue_type_name[IT__COUNT];
+
 /* What the shared issue logic tells the policy about one warp. */
 typedef struct {
     uint32_t slot;       /* warp slot in the SM (0 .. max_warps_per_sm-1)           */
@@ -45,6 +68,8 @@ typedef struct {
     uint8_t is_mem;      /* next instruction is a memory instruction (ld/st/atom)   */
     uint8_t is_long;     /* next instruction is a global/local memory instruction   */
     uint8_t waiting_mem; /* the warp has loads outstanding                          */
+    uint8_t type;        /* issue_type of the next instruction (IT_VALU when the
+                            warp has none decoded)                                  */
 } sched_cand;
 
 /* The launched kernel, as on_launch sees it. */
@@ -83,6 +108,13 @@ typedef struct sched_ops {
      * in slot order). Returns an index i with cand[i].reason == WR_READY, or -1.
      * `cycle` is the core cycle. */
     int (*pick)(void *st, const sched_cand *cand, uint32_t n, uint64_t cycle);
+    /* Optional (NULL: sched_order's default, built on pick). The ready candidates in
+     * this policy's priority order, for a core that may issue several per cycle:
+     * writes at most `max` distinct indices i (cand[i].reason == WR_READY) to out_idx,
+     * best first, and returns how many. out_idx[0] must be what pick() would return.
+     * The core issues some of them (by issue type) and reports each with on_issue. */
+    uint32_t (*order)(void *st, const sched_cand *cand, uint32_t n, uint64_t cycle,
+                      uint32_t *out_idx, uint32_t max);
     /* Optional hooks (NULL when not needed). */
     void (*on_issue)(void *st, uint32_t slot, int is_mem, uint64_t cycle);
     void (*on_mem_done)(void *st, uint32_t slot, uint64_t cycle);  /* a load/store of
@@ -94,6 +126,17 @@ typedef struct sched_ops {
 /* The parameters of another registered policy within the same launch (NULL when it
  * has none). */
 const void *sched_params_of(const sched_params *sp, const sched_ops *pol);
+
+/* Up to `max` ready candidates in o's priority order (see sched_ops.order): o->order
+ * when the policy has one, else the default: pick(); then, as if each warp already
+ * chosen were busy (its reason set to WR_UNIT_BUSY), pick() again, until pick()
+ * finds none or `max` are chosen. The default writes cand[].reason during the call
+ * and restores it before returning (hence not const); it allocates nothing. pick()
+ * is called up to max times in one cycle, so a policy whose pick() keeps state for
+ * the following on_issue (two-level) should define order() before being used with
+ * max > 1. With max == 1 the answer is pick()'s. */
+uint32_t sched_order(const sched_ops *o, void *st, sched_cand *cand, uint32_t n, uint64_t cycle,
+                     uint32_t *out_idx, uint32_t max);
 
 /* The registry: policies by exact name; NULL when unknown. */
 const sched_ops *sched_find(const char *name);

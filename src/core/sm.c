@@ -14,6 +14,7 @@
  * instructions wait for their requests (mem_req, tag = in-flight instruction).
  */
 #include "core/sm.h"
+#include "core/core_model.h"
 #include "core/ldq.h"
 
 #include <stdio.h>
@@ -21,272 +22,6 @@
 #include <string.h>
 
 #include "util/err.h"
-
-const char *const fu_name[FU__COUNT] = {"sp", "sfu", "dp", "ldst", "int"};
-
-/* ---- static instruction info ------------------------------------------------------- */
-/* Fills the registers an instruction reads and writes. */
-static void insn_regs(const ptx_module *m, const ptx_insn *in, insn_info *ii)
-{
-    uint32_t dst[4], src[8], nd = 4, ns = 8;
-    ptx_insn_regs(m, in, dst, &nd, src, &ns);
-    ii->n_dst = (uint8_t)nd;
-    ii->n_src = (uint8_t)ns;
-    memcpy(ii->dst, dst, nd * sizeof *dst);
-    memcpy(ii->src, src, ns * sizeof *src);
-}
-
-static insn_class classify(const ptx_insn *in)
-{
-    int f64 = in->type == PT_F64 || in->type2 == PT_F64;
-    switch (in->op) {
-    case OP_LD: case OP_LDU: case OP_ST:
-        switch (in->space) {
-        case SP_SHARED: return IC_MEM_SHARED;
-        case SP_CONST: return IC_MEM_CONST;
-        case SP_PARAM: return IC_MEM_PARAM;
-        case SP_GLOBAL: return IC_MEM_GLOBAL;
-        case SP_LOCAL: return IC_MEM_LOCAL;
-        default: return IC_MEM_GENERIC;
-        }
-    case OP_ATOM: case OP_RED:
-        return in->space == SP_SHARED ? IC_ATOM_SHARED : IC_ATOM_GLOBAL;
-    case OP_BRA: case OP_BRX: case OP_EXIT:
-        return IC_BRANCH;
-    case OP_CALL: case OP_RET:
-        return IC_CALL;    /* both change the register frame */
-    case OP_BAR: case OP_BARRIER:
-        return IC_BAR;
-    case OP_MEMBAR: case OP_FENCE:
-        return IC_MEMBAR;
-    case OP_DIV: case OP_REM:
-        if (ptx_type_is_float((ptx_type)in->type))
-            return f64 ? IC_DDIV : IC_FDIV;
-        return IC_IDIV;
-    default:
-        break;
-    }
-    if (in->cls == PC_SFU)
-        return f64 ? IC_DP : IC_SFU;
-    if (ptx_type_is_float((ptx_type)in->type) || in->op == OP_CVT) {
-        if (f64 && in->op != OP_MOV && in->op != OP_SELP && in->op != OP_SETP)
-            return IC_DP;
-        return in->op == OP_MOV || in->op == OP_SELP ? IC_ALU : IC_FP;
-    }
-    switch (in->op) {
-    case OP_MUL: case OP_MAD: case OP_MADC: case OP_MUL24: case OP_MAD24: case OP_SAD:
-    case OP_DP4A: case OP_DP2A:
-        return IC_IMUL;
-    default:
-        return IC_ALU;
-    }
-}
-
-int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg)
-{
-    const struct { uint32_t lat, ii; uint8_t fu; } cls[IC__COUNT] = {
-        [IC_ALU] = {cfg->core.lat_alu, cfg->core.ii_alu, FU_SP},
-        [IC_IMUL] = {cfg->core.lat_imul, cfg->core.ii_imul, FU_SP},
-        [IC_IDIV] = {cfg->core.lat_idiv, cfg->core.ii_idiv, FU_SP},
-        [IC_FP] = {cfg->core.lat_fp, cfg->core.ii_fp, FU_SP},
-        [IC_FDIV] = {cfg->core.lat_fdiv, cfg->core.ii_fdiv, FU_SP},
-        [IC_DP] = {cfg->core.lat_dp, cfg->core.ii_dp, FU_DP},
-        [IC_DDIV] = {cfg->core.lat_ddiv, cfg->core.ii_ddiv, FU_DP},
-        [IC_SFU] = {cfg->core.lat_sfu, cfg->core.ii_sfu, FU_SFU},
-        [IC_BRANCH] = {cfg->core.lat_branch, cfg->core.ii_alu, FU_SP},
-        [IC_CALL] = {cfg->core.lat_branch, cfg->core.ii_alu, FU_SP},
-        [IC_BAR] = {cfg->core.lat_alu, cfg->core.ii_alu, FU_SP},
-        [IC_MEMBAR] = {cfg->core.lat_alu, cfg->core.ii_alu, FU_SP},
-        [IC_MEM_SHARED] = {cfg->core.lat_shared, 1, FU_LDST},
-        [IC_MEM_CONST] = {cfg->core.lat_const, 1, FU_LDST},
-        [IC_MEM_PARAM] = {cfg->core.lat_const, 1, FU_LDST},
-        [IC_MEM_GLOBAL] = {1, 1, FU_LDST},
-        [IC_MEM_LOCAL] = {1, 1, FU_LDST},
-        [IC_MEM_GENERIC] = {1, 1, FU_LDST},
-        [IC_ATOM_SHARED] = {cfg->core.lat_shared, 1, FU_LDST},
-        [IC_ATOM_GLOBAL] = {1, 1, FU_LDST},
-    };
-    t->n_funcs = m->n_funcs;
-    t->info = calloc(m->n_funcs ? m->n_funcs : 1, sizeof *t->info);
-    if (!t->info)
-        return -1;
-    for (uint32_t fi = 0; fi < m->n_funcs; fi++) {
-        const ptx_func *f = &m->funcs[fi];
-        if (f->is_decl)
-            continue;
-        t->info[fi] = calloc(f->n_insns ? f->n_insns : 1, sizeof **t->info);
-        if (!t->info[fi])
-            return -1;
-        for (uint32_t k = 0; k < f->n_insns; k++) {
-            const ptx_insn *in = &f->insns[k];
-            insn_info *ii = &t->info[fi][k];
-            insn_class c = classify(in);
-            ii->cls = (uint8_t)c;
-            ii->fu = cls[c].fu;
-            if (ii->fu == FU_DP && cfg->core.n_dp == 0)
-                ii->fu = FU_SP;
-            if (ii->fu == FU_SFU && cfg->core.n_sfu == 0)
-                ii->fu = FU_SP;
-            if (cfg->core.n_int && (c == IC_ALU || c == IC_IMUL || c == IC_IDIV))
-                ii->fu = FU_INT;   /* separate integer pipelines (Volta-style) */
-            ii->lat = (uint16_t)(cls[c].lat > 65535 ? 65535 : cls[c].lat);
-            ii->ii = (uint16_t)(cls[c].ii > 65535 ? 65535 : cls[c].ii);
-            insn_regs(m, in, ii);
-        }
-    }
-    return 0;
-}
-
-void insn_table_free(insn_table *t)
-{
-    if (t->info)
-        for (uint32_t i = 0; i < t->n_funcs; i++)
-            free(t->info[i]);
-    free(t->info);
-    t->info = NULL;
-}
-
-/* ---- occupancy ------------------------------------------------------------------------ */
-/* Registers per thread: the config's, or the PTX's own .maxnreg, or an estimate of
- * peak register pressure: the most 32-bit register units live at once at any
- * instruction (liveness over the CFG; 64-bit registers count two, predicates none),
- * plus two for the registers ptxas reserves. */
-static uint32_t estimate_regs(const ptx_module *m, const ptx_func *f);
-
-occupancy occupancy_compute(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
-                            uint32_t cta_threads, uint32_t smem_per_cta)
-{
-    occupancy o = {0, smem_per_cta, 0, "ctas"};
-    uint32_t ws = cfg->gpu.warp_size;
-    uint32_t warps = (cta_threads + ws - 1) / ws;
-    o.regs_per_thread = cfg->core.regs_per_thread ? cfg->core.regs_per_thread
-                        : k->maxnreg ? k->maxnreg : estimate_regs(m, k);
-    if (o.regs_per_thread > cfg->gpu.max_regs_per_thread)
-        o.regs_per_thread = cfg->gpu.max_regs_per_thread;
-    uint32_t unit = cfg->gpu.reg_alloc_unit ? cfg->gpu.reg_alloc_unit : 1;
-    uint32_t regs_warp = (o.regs_per_thread * ws + unit - 1) / unit * unit;
-    uint32_t lim = cfg->gpu.max_ctas_per_sm;
-    uint32_t by_threads = cfg->gpu.max_threads_per_sm / (warps * ws);
-    uint32_t by_warps = cfg->gpu.max_warps_per_sm / warps;
-    uint32_t by_regs = regs_warp ? cfg->gpu.regs_per_sm / (regs_warp * warps) : lim;
-    uint32_t by_smem = smem_per_cta ? cfg->gpu.shared_per_sm / smem_per_cta : lim;
-    if (by_threads < lim) { lim = by_threads; o.limiter = "threads"; }
-    if (by_warps < lim) { lim = by_warps; o.limiter = "warps"; }
-    if (by_regs < lim) { lim = by_regs; o.limiter = "registers"; }
-    if (by_smem < lim) { lim = by_smem; o.limiter = "shared"; }
-    o.ctas_per_sm = lim;
-    return o;
-}
-
-static uint32_t reg_units(const ptx_func *f, uint32_t r)
-{
-    switch (ptx_type_size[f->regs[r].type]) {
-    case 8: return 2;
-    case 16: return 4;
-    default: return f->regs[r].type == PT_PRED ? 0 : 1;
-    }
-}
-
-static uint32_t estimate_regs(const ptx_module *m, const ptx_func *f)
-{
-    (void)m;
-    const ptx_cfg *c = f->cfg;
-    if (!c || c->n_blocks == 0 || f->n_regs == 0)
-        return 8;
-    uint32_t words = (f->n_regs + 63) / 64, nb = c->n_blocks;
-    uint64_t *live_in = calloc((size_t)nb * words, 8), *use = calloc((size_t)nb * words, 8);
-    uint64_t *def = calloc((size_t)nb * words, 8), *cur = calloc(words, 8);
-    insn_table one = {0};
-    (void)one;
-    uint32_t best = 0;
-    if (!live_in || !use || !def || !cur)
-        goto out;
-    /* per block use (read before written) and def sets, from the operand layout */
-    for (uint32_t b = 0; b < nb; b++) {
-        uint64_t *u = use + (size_t)b * words, *d = def + (size_t)b * words;
-        for (uint32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
-            insn_info ii;
-            const ptx_insn *in = &f->insns[i];
-            insn_regs(m, in, &ii);
-            for (uint32_t s = 0; s < ii.n_src; s++)
-                if (ii.src[s] < f->n_regs && !(d[ii.src[s] / 64] >> (ii.src[s] % 64) & 1))
-                    u[ii.src[s] / 64] |= 1ull << (ii.src[s] % 64);
-            for (uint32_t s = 0; s < ii.n_dst; s++)
-                if (ii.dst[s] < f->n_regs)
-                    d[ii.dst[s] / 64] |= 1ull << (ii.dst[s] % 64);
-        }
-    }
-    /* live_in(b) = use(b) | (live_out(b) & ~def(b)), iterated to a fixed point */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (uint32_t b = nb; b-- > 0;) {
-            memset(cur, 0, words * 8);
-            for (uint32_t s = 0; s < c->blocks[b].n_succ; s++) {
-                const uint64_t *li = live_in + (size_t)c->blocks[b].succ[s] * words;
-                for (uint32_t w = 0; w < words; w++)
-                    cur[w] |= li[w];
-            }
-            uint64_t *li = live_in + (size_t)b * words;
-            for (uint32_t w = 0; w < words; w++) {
-                uint64_t v = use[(size_t)b * words + w] | (cur[w] & ~def[(size_t)b * words + w]);
-                if (v != li[w]) {
-                    li[w] = v;
-                    changed = 1;
-                }
-            }
-        }
-    }
-    /* peak pressure: walk each block backwards from its live-out set; after an
-     * instruction its definitions die and its sources become live */
-    uint8_t *live = calloc(f->n_regs, 1);
-    if (!live)
-        goto out;
-    for (uint32_t b = 0; b < nb; b++) {
-        memset(live, 0, f->n_regs);
-        uint32_t n = 0;
-        for (uint32_t sidx = 0; sidx < c->blocks[b].n_succ; sidx++) {
-            const uint64_t *li = live_in + (size_t)c->blocks[b].succ[sidx] * words;
-            for (uint32_t r = 0; r < f->n_regs; r++)
-                if ((li[r / 64] >> (r % 64) & 1) && !live[r]) {
-                    live[r] = 1;
-                    n += reg_units(f, r);
-                }
-        }
-        if (n > best)
-            best = n;
-        for (uint32_t i = c->blocks[b].last + 1; i-- > c->blocks[b].first;) {
-            insn_info ii;
-            const ptx_insn *in = &f->insns[i];
-            insn_regs(m, in, &ii);
-            /* at this instruction its results and its live sources coexist */
-            uint32_t at = n;
-            for (uint32_t d = 0; d < ii.n_dst; d++)
-                if (ii.dst[d] < f->n_regs && !live[ii.dst[d]])
-                    at += reg_units(f, ii.dst[d]);
-            if (at > best)
-                best = at;
-            for (uint32_t d = 0; d < ii.n_dst; d++)
-                if (ii.dst[d] < f->n_regs && live[ii.dst[d]] && in->guard < 0) {
-                    live[ii.dst[d]] = 0;   /* a guarded write does not kill */
-                    n -= reg_units(f, ii.dst[d]);
-                }
-            for (uint32_t u = 0; u < ii.n_src; u++)
-                if (ii.src[u] < f->n_regs && !live[ii.src[u]]) {
-                    live[ii.src[u]] = 1;
-                    n += reg_units(f, ii.src[u]);
-                }
-            if (n > best)
-                best = n;
-        }
-    }
-    free(live);
-out:
-    free(live_in);
-    free(use);
-    free(def);
-    free(cur);
-    return best + 2;
-}
 
 /* ---- SM state ------------------------------------------------------------------------- */
 typedef struct {
@@ -1218,6 +953,7 @@ int sm_cycle(sm *s, uint64_t cycle)
             c->is_mem = ii && is_mem_cls(ii->cls);
             c->is_long = ii && is_long_cls(ii->cls);
             c->waiting_mem = s->w[slot].mem_inflight != 0;
+            c->type = ii ? ii->type : IT_VALU;
             infos[n++] = ii;
             /* charge a lost slot to the reason closest to issuing */
             static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
@@ -1327,3 +1063,105 @@ int sm_dump(const sm *s, char *buf, size_t n)
     }
     return (int)k;
 }
+
+/* ---- the core model ("fermi", core_model.h) ------------------------------------------- */
+/* The launch-wide tables: the instruction table every SM of the launch reads. */
+static void *fermi_launch_create(const ws_config *cfg, const func_launch *L)
+{
+    insn_table *t = calloc(1, sizeof *t);
+    if (t && insn_table_build(t, L->prog->m, cfg)) {
+        insn_table_free(t);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void fermi_launch_destroy(void *shared)
+{
+    if (!shared)
+        return;
+    insn_table_free(shared);
+    free(shared);
+}
+
+static void *fermi_create(uint32_t id, const core_launch *cl)
+{
+    return sm_create(id, cl->cfg, cl->L, cl->shared, cl->mem, cl->pol, cl->sp, cl->max_ctas);
+}
+
+static void fermi_destroy(void *c) { sm_destroy(c); }
+static int fermi_cycle(void *c, uint64_t cycle) { return sm_cycle(c, cycle); }
+static uint64_t fermi_next_event(const void *c, uint64_t cycle, uint64_t bound)
+{
+    return sm_next_event(c, cycle, bound);
+}
+static void fermi_repeat_cycle_stats(void *c, uint64_t n) { sm_repeat_cycle_stats(c, n); }
+static int fermi_can_take_cta(const void *c) { return sm_can_take_cta(c); }
+static int fermi_take_cta(void *c, uint32_t linear, uint64_t cycle) { return sm_take_cta(c, linear, cycle); }
+static int fermi_busy(const void *c) { return sm_busy(c); }
+static int fermi_dump(const void *c, char *buf, size_t n) { return sm_dump(c, buf, n); }
+
+/* The launch statistics have room for every outcome and unit counted here. */
+_Static_assert(WR__COUNT <= sizeof ((ws_timing_stats *)0)->slot / sizeof(uint64_t), "slot[]");
+_Static_assert(FU__COUNT == sizeof ((ws_timing_stats *)0)->fu_busy / sizeof(uint64_t), "fu_busy[]");
+_Static_assert(FU__COUNT == sizeof ((ws_timing_stats *)0)->fu_count / sizeof(uint32_t), "fu_count[]");
+
+static void fermi_stats(const void *c, ws_timing_stats *t)
+{
+    const sm *sm_ = c;
+    const sm_stats *s = &sm_->st;
+    const ws_config *cfg = sm_->cfg;
+    t->fu_count[FU_SP] = cfg->core.n_sp;
+    t->fu_count[FU_SFU] = cfg->core.n_sfu;
+    t->fu_count[FU_DP] = cfg->core.n_dp;
+    t->fu_count[FU_LDST] = cfg->core.n_ldst;
+    t->fu_count[FU_INT] = cfg->core.n_int;
+    for (int k = 0; k < WR__COUNT; k++)
+        t->slot[k] += s->slot[k];
+    t->idle_slots += s->idle_slots;
+    t->stall_cycles += s->stall_cycles;
+    t->warps_in_flight_sum += s->warps_in_flight_sum;
+    t->resident_warps_sum += s->resident_warps_sum;
+    t->active_sm_cycles += s->active_cycles;
+    for (int k = 0; k < FU__COUNT; k++)
+        t->fu_busy[k] += s->fu_busy[k];
+    t->mem_insts += s->mem_insts;
+    t->mem_reqs += s->mem_reqs;
+    t->mem_bytes_used += s->mem_bytes_used;
+    for (int k = 0; k < 3; k++)
+        t->resfail[k] += s->resfail[k];
+    t->ldst_stall_cycles += s->ldst_stall_cycles;
+    t->queue_occupancy_sum += s->queue_occupancy_sum;
+    t->queued_cycles += s->queued_cycles;
+    t->queued_reqs += s->queued_reqs;
+    t->reod_full_cycles += s->reod_full_cycles;
+    t->mem_lat_sum += s->mem_lat_sum;
+    t->mem_lat_n += s->mem_lat_n;
+    if (s->mem_lat_max > t->mem_lat_max)
+        t->mem_lat_max = s->mem_lat_max;
+    for (int k = 0; k < 16; k++)
+        t->mem_lat_hist[k] += s->mem_lat_hist[k];
+    t->shared_conflict_cycles += s->shared_conflict_cycles;
+    t->ifetch_misses += s->ifetch_misses;
+    t->rf_conflict_cycles += s->rf_conflict_cycles;
+}
+
+const core_model core_model_fermi = {
+    .name = "fermi",
+    .desc = "NVIDIA Fermi SM: n_schedulers warp schedulers, each issuing at most one "
+            "instruction per cycle to SP/SFU/DP/LD-ST/INT pipelines",
+    .occupancy = occupancy_compute,
+    .launch_create = fermi_launch_create,
+    .launch_destroy = fermi_launch_destroy,
+    .create = fermi_create,
+    .destroy = fermi_destroy,
+    .cycle = fermi_cycle,
+    .next_event = fermi_next_event,
+    .repeat_cycle_stats = fermi_repeat_cycle_stats,
+    .can_take_cta = fermi_can_take_cta,
+    .take_cta = fermi_take_cta,
+    .busy = fermi_busy,
+    .stats = fermi_stats,
+    .dump = fermi_dump,
+};

@@ -9,55 +9,20 @@
  *      (func_warp_step) and occupies its functional unit;
  *   4. fetch: warps with an empty instruction buffer fetch through the L1I.
  * Functional execution happens at issue, so results never depend on timing.
+ * The GPU top level reaches an SM only through the core-model table "fermi"
+ * (core_model.h, defined at the end of sm.c); the static analyses it reads live in
+ * insn_table.c and occupancy.c.
  */
 #ifndef WS_CORE_SM_H
 #define WS_CORE_SM_H
 
 #include <stdint.h>
 
+#include "core/insn_table.h"
 #include "core/sched.h"
 #include "func/func.h"
 #include "mem/memsys.h"
 #include "util/config.h"
-
-/* Functional-unit pipelines and the instruction classes mapped onto them. */
-typedef enum { FU_SP, FU_SFU, FU_DP, FU_LDST, FU_INT, FU__COUNT } fu_kind;
-extern const char *const fu_name[FU__COUNT];
-
-typedef enum {
-    IC_ALU, IC_IMUL, IC_IDIV, IC_FP, IC_FDIV, IC_DP, IC_DDIV, IC_SFU, IC_BRANCH, IC_BAR,
-    IC_MEM_SHARED, IC_MEM_CONST, IC_MEM_PARAM, IC_MEM_GLOBAL, IC_MEM_LOCAL, IC_MEM_GENERIC,
-    IC_ATOM_SHARED, IC_ATOM_GLOBAL, IC_CALL, IC_MEMBAR, IC__COUNT
-} insn_class;
-
-/* Static timing facts of one instruction, derived once per module. */
-typedef struct {
-    uint8_t cls;         /* insn_class                                        */
-    uint8_t fu;          /* fu_kind                                           */
-    uint8_t n_src, n_dst;
-    uint16_t lat, ii;    /* latency and initiation interval (non-memory)      */
-    uint32_t src[8];     /* register slots read (guard, sources, address base) */
-    uint32_t dst[4];     /* register slots written                             */
-} insn_info;
-
-typedef struct {
-    insn_info **info;    /* [function][insn]                                  */
-    uint32_t n_funcs;
-} insn_table;
-
-int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg);
-void insn_table_free(insn_table *t);
-
-/* Occupancy of one kernel on one SM. */
-typedef struct {
-    uint32_t regs_per_thread;   /* used for the register limit                   */
-    uint32_t smem_per_cta;
-    uint32_t ctas_per_sm;       /* the resulting limit (0: does not fit)          */
-    const char *limiter;        /* "ctas", "threads", "warps", "registers", "shared" */
-} occupancy;
-
-occupancy occupancy_compute(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
-                            uint32_t cta_threads, uint32_t smem_per_cta);
 
 /* Per-SM statistics (summed into the launch statistics). */
 typedef struct {

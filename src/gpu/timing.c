@@ -9,6 +9,9 @@
  * jumps there and accounts the skipped cycles as copies of the idle one. A cycle
  * count without progress past core.watchdog_cycles, or no pending event at all
  * while warps remain, is a deadlock: every SM's warps are reported.
+ *
+ * The SMs are reached only through the core model selected by core.model
+ * (core/core_model.h): this file knows no pipeline, only the ops of that table.
  */
 #include "gpu/timing.h"
 
@@ -16,20 +19,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sm.h"
+#include "core/core_model.h"
 #include "gpu/config.h"
 #include "mem/detailed.h"
 #include "util/err.h"
 
-static void deadlock_report(sm **sms, uint32_t n_sm, memsys *mem, func_launch *L, uint64_t cycle,
-                            const char *why)
+static void deadlock_report(const core_model *cm, void **cores, uint32_t n_sm, memsys *mem,
+                            func_launch *L, uint64_t cycle, const char *why)
 {
     size_t cap = 1 << 16, k = 0;
     char *buf = malloc(cap);
     if (buf) {
         for (uint32_t i = 0; i < n_sm && k < cap - 1; i++)
-            if (sm_busy(sms[i]))
-                k += (size_t)sm_dump(sms[i], buf + k, cap - k);
+            if (cm->busy(cores[i]))
+                k += (size_t)cm->dump(cores[i], buf + k, cap - k);
         fprintf(stderr, "warpsim: deadlock at cycle %llu: %s\n%s", (unsigned long long)cycle, why, buf);
         mem->ops->dump(mem, stderr);
     }
@@ -59,7 +62,16 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     }
     if (mm->check && mm->check(cfg, err, n))
         return WS_E_INVALID_VALUE;
-    occupancy oc = occupancy_compute(cfg, m, L->kernel, L->cta_threads, L->shared_bytes);
+    const core_model *cm = core_model_find(cfg->core.model);
+    if (!cm) {
+        int k = snprintf(err, n, "unknown core model core.model=%s (known:", cfg->core.model);
+        for (size_t i = 0; core_model_at(i) && k > 0 && (size_t)k < n; i++)
+            k += snprintf(err + k, n - (size_t)k, " %s", core_model_at(i)->name);
+        if (k > 0 && (size_t)k < n)
+            snprintf(err + k, n - (size_t)k, ")");
+        return WS_E_INVALID_VALUE;
+    }
+    occupancy oc = cm->occupancy(cfg, m, L->kernel, L->cta_threads, L->shared_bytes);
     st->policy = pol->name;
     st->t.ctas_per_sm = oc.ctas_per_sm;
     st->t.occupancy_limiter = oc.limiter;
@@ -72,12 +84,12 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         return WS_E_OUT_OF_RESOURCES;
     }
     uint32_t n_sm = cfg->gpu.n_sm;
-    insn_table it = {0};
+    void *shared = NULL;       /* the core model's per-launch tables */
     memsys *mem = NULL;
-    sm **sms = calloc(n_sm, sizeof *sms);
+    void **cores = calloc(n_sm, sizeof *cores);
     void **pol_params = NULL;   /* [i]: parameters of sched_at(i), or NULL */
     ws_err rc = WS_OK;
-    if (!sms || insn_table_build(&it, m, cfg) || !(mem = mm->create(cfg, n_sm))) {
+    if (!cores || !(shared = cm->launch_create(cfg, L)) || !(mem = mm->create(cfg, n_sm))) {
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
@@ -96,8 +108,9 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     }
     if (pol->label)
         st->policy = pol->label(&sp);
+    core_launch cl = {cfg, L, mem, pol, &sp, oc.ctas_per_sm, shared};
     for (uint32_t i = 0; i < n_sm; i++)
-        if (!(sms[i] = sm_create(i, cfg, L, &it, mem, pol, &sp, oc.ctas_per_sm))) {
+        if (!(cores[i] = cm->create(i, &cl))) {
             rc = WS_E_OUT_OF_MEMORY;
             goto out;
         }
@@ -108,7 +121,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     /* An SM whose cycle changed nothing sleeps until its next event (tick only what
      * is active); on waking, the skipped cycles count as copies of its idle one. */
     uint64_t *wake = calloc(n_sm, sizeof *wake), *last = calloc(n_sm, sizeof *last);
-    uint8_t *active = calloc(n_sm, 1);   /* sm_busy, refreshed whenever the SM runs */
+    uint8_t *active = calloc(n_sm, 1);   /* cm->busy, refreshed whenever the SM runs */
     if (!wake || !last || !active) {
         free(wake);
         free(last);
@@ -126,12 +139,12 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             if (wake[i] > cycle)
                 continue;
             if (cycle > last[i] + 1 && last[i] != UINT64_MAX)
-                sm_repeat_cycle_stats(sms[i], cycle - last[i] - 1);
-            int r = sm_cycle(sms[i], cycle);
+                cm->repeat_cycle_stats(cores[i], cycle - last[i] - 1);
+            int r = cm->cycle(cores[i], cycle);
             if (r < 0 || L->fault.code)
                 goto done;
             last[i] = cycle;
-            active[i] = (uint8_t)sm_busy(sms[i]);
+            active[i] = (uint8_t)cm->busy(cores[i]);
             progress |= r;
             if (r || !cfg->core.skip_idle) {
                 wake[i] = cycle + 1;
@@ -139,18 +152,18 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 /* next_event_sm also bounds when a refused request can be accepted
                  * (a fill of this SM's L1, a drain of its miss queue) */
                 uint64_t me = memsys_next_event_sm(mem, i, cycle);
-                wake[i] = sm_next_event(sms[i], cycle, me);
+                wake[i] = cm->next_event(cores[i], cycle, me);
             }
         }
         /* CTA dispatch: one CTA per SM per cycle, round robin */
         for (uint32_t k = 0, start = rr; k < n_sm && next_cta < n_cta; k++) {
             uint32_t i = (start + k) % n_sm;
-            if (sm_can_take_cta(sms[i])) {
+            if (cm->can_take_cta(cores[i])) {
                 if (!active[i])
                     last[i] = UINT64_MAX;   /* was empty: nothing to account */
                 active[i] = 1;
                 wake[i] = cycle + 1;
-                if (sm_take_cta(sms[i], (uint32_t)next_cta++, cycle)) {
+                if (cm->take_cta(cores[i], (uint32_t)next_cta++, cycle)) {
                     func_fault_set(L, WS_E_OUT_OF_RESOURCES, "out of host memory for warp state");
                     goto done;
                 }
@@ -167,15 +180,15 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         }
         if (!cfg->core.skip_idle) {
             if (watchdog && ++idle >= watchdog) {
-                deadlock_report(sms, n_sm, mem, L, cycle, "no progress for core.watchdog_cycles cycles");
+                deadlock_report(cm, cores, n_sm, mem, L, cycle, "no progress for core.watchdog_cycles cycles");
                 goto done;
             }
             if (!memsys_busy(mem) && memsys_next_event(mem, cycle) == UINT64_MAX) {
                 int any = 0;
                 for (uint32_t i = 0; i < n_sm; i++)
-                    any |= sm_busy(sms[i]) && sm_next_event(sms[i], cycle, UINT64_MAX) != UINT64_MAX;
+                    any |= cm->busy(cores[i]) && cm->next_event(cores[i], cycle, UINT64_MAX) != UINT64_MAX;
                 if (!any) {
-                    deadlock_report(sms, n_sm, mem, L, cycle, "no warp can issue and nothing is in "
+                    deadlock_report(cm, cores, n_sm, mem, L, cycle, "no warp can issue and nothing is in "
                                     "flight (a barrier that never completes?)");
                     goto done;
                 }
@@ -188,14 +201,14 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             if (active[i] && wake[i] < next)
                 next = wake[i];
         if (next == UINT64_MAX) {
-            deadlock_report(sms, n_sm, mem, L, cycle, "no warp can issue and nothing is in flight "
+            deadlock_report(cm, cores, n_sm, mem, L, cycle, "no warp can issue and nothing is in flight "
                             "(a barrier that never completes?)");
             goto done;
         }
         uint64_t skip = next > cycle + 1 ? next - cycle - 1 : 0;
         idle += skip + 1;
         if (watchdog && idle >= watchdog) {
-            deadlock_report(sms, n_sm, mem, L, cycle, "no progress for core.watchdog_cycles cycles");
+            deadlock_report(cm, cores, n_sm, mem, L, cycle, "no progress for core.watchdog_cycles cycles");
             goto done;
         }
         cycle = next;
@@ -213,42 +226,8 @@ done:
     t->n_schedulers = cfg->core.n_schedulers;
     t->warp_size = cfg->gpu.warp_size;
     t->max_warps_per_sm = cfg->gpu.max_warps_per_sm;
-    t->fu_count[0] = cfg->core.n_sp;
-    t->fu_count[1] = cfg->core.n_sfu;
-    t->fu_count[2] = cfg->core.n_dp;
-    t->fu_count[3] = cfg->core.n_ldst;
-    t->fu_count[4] = cfg->core.n_int;
-    for (uint32_t i = 0; i < n_sm && sms[i]; i++) {
-        const sm_stats *s = sm_get_stats(sms[i]);
-        for (int k = 0; k < WR__COUNT; k++)
-            t->slot[k] += s->slot[k];
-        t->idle_slots += s->idle_slots;
-        t->stall_cycles += s->stall_cycles;
-        t->warps_in_flight_sum += s->warps_in_flight_sum;
-        t->resident_warps_sum += s->resident_warps_sum;
-        t->active_sm_cycles += s->active_cycles;
-        for (int k = 0; k < FU__COUNT; k++)
-            t->fu_busy[k] += s->fu_busy[k];
-        t->mem_insts += s->mem_insts;
-        t->mem_reqs += s->mem_reqs;
-        t->mem_bytes_used += s->mem_bytes_used;
-        for (int k = 0; k < 3; k++)
-            t->resfail[k] += s->resfail[k];
-        t->ldst_stall_cycles += s->ldst_stall_cycles;
-        t->queue_occupancy_sum += s->queue_occupancy_sum;
-        t->queued_cycles += s->queued_cycles;
-        t->queued_reqs += s->queued_reqs;
-        t->reod_full_cycles += s->reod_full_cycles;
-        t->mem_lat_sum += s->mem_lat_sum;
-        t->mem_lat_n += s->mem_lat_n;
-        if (s->mem_lat_max > t->mem_lat_max)
-            t->mem_lat_max = s->mem_lat_max;
-        for (int k = 0; k < 16; k++)
-            t->mem_lat_hist[k] += s->mem_lat_hist[k];
-        t->shared_conflict_cycles += s->shared_conflict_cycles;
-        t->ifetch_misses += s->ifetch_misses;
-        t->rf_conflict_cycles += s->rf_conflict_cycles;
-    }
+    for (uint32_t i = 0; i < n_sm && cores[i]; i++)
+        cm->stats(cores[i], t);
     st->cycles = t->cycles;
     if (mem) {
         cJSON *o = cJSON_CreateObject();
@@ -259,12 +238,13 @@ done:
         }
     }
 out:
-    for (uint32_t i = 0; sms && i < n_sm; i++)
-        sm_destroy(sms[i]);
-    free(sms);
+    for (uint32_t i = 0; cores && i < n_sm; i++)
+        cm->destroy(cores[i]);
+    free(cores);
     if (mem)
         mem->ops->destroy(mem);
-    insn_table_free(&it);
+    if (shared)
+        cm->launch_destroy(shared);
     free(pol_params);
     return rc;
 }

@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "core/insn_table.h"
 #include "core/sched.h"
 #include "gpu/config.h"
 
@@ -106,7 +107,7 @@ static uint32_t build(const drv *d, const char *pat, sched_cand *c)
         char ch = pat[p];
         if (ch == '-')
             continue;
-        sched_cand x = {slot_of(d, p), d->ages ? d->ages[p] : 0, WR_READY, 0, 0, 0};
+        sched_cand x = {slot_of(d, p), d->ages ? d->ages[p] : 0, WR_READY, 0, 0, 0, IT_VALU};
         switch (ch) {
         case 'R': break;
         case 'M': x.is_mem = x.is_long = 1; break;
@@ -639,7 +640,7 @@ static void test_recency_reference(void **state)
                             uint32_t k = rnd(&x) % 10;
                             sched_cand y = {w, r.age[w], k < 6 ? WR_READY : k < 8 ? WR_SCOREBOARD
                                                                                : WR_MEM_STALL,
-                                            rnd(&x) % 4 == 0, 0, 0};
+                                            rnd(&x) % 4 == 0, 0, 0, IT_VALU};
                             if (y.reason == WR_MEM_STALL)
                                 y.is_mem = 1;
                             c[n++] = y;
@@ -696,7 +697,7 @@ static void test_all_policies_random(void **state)
                 uint32_t n = 0, ready = 0;
                 for (uint32_t w = rnd(&x) % 4; w < 128 && n < 64; w += 1 + rnd(&x) % 3) {
                     sched_cand y = {w, rnd(&x) % 50, (uint8_t)(rnd(&x) % WR__COUNT),
-                                    rnd(&x) % 2, rnd(&x) % 2, rnd(&x) % 2};
+                                    rnd(&x) % 2, rnd(&x) % 2, rnd(&x) % 2, IT_VALU};
                     ready += y.reason == WR_READY;
                     c[n++] = y;
                 }
@@ -717,6 +718,232 @@ static void test_all_policies_random(void **state)
     }
 }
 
+/* ---- multi-candidate issue (sched_order) ------------------------------------------ */
+
+/* A multi-issue core as SPEC section 6 describes GCN's: walks the policy's order and
+ * takes the first candidate of each issue type, at most `width` in all. Returns how
+ * many it took (their slots in got[]). */
+static uint32_t arbitrate(const sched_cand *c, const uint32_t *order, uint32_t n_order, uint32_t width,
+                          uint32_t *got)
+{
+    uint32_t taken = 0, k = 0;
+    for (uint32_t j = 0; j < n_order && k < width; j++) {
+        const sched_cand *x = &c[order[j]];
+        if (taken & 1u << x->type)
+            continue;
+        taken |= 1u << x->type;
+        got[k++] = x->slot;
+    }
+    return k;
+}
+
+/* GTO, ages by slot {5, 3, 3, 1, 4}, no warp issued yet (no greedy warp).
+ *  RRSRR: oldest ready 3 (age 1); then, 3 taken, 1 (age 3; 2 has age 3 too but waits
+ *         on the scoreboard); then 4 (age 4); then 0 (age 5); then none   -> 3 1 4 0
+ *         with max 2                                                         -> 3 1
+ *  the core issues 1 (on_issue): 1 is now the greedy warp
+ *  RRRRR: greedy 1 first, then by age 3 (1), 2 (3), 4 (4), 0 (5)           -> 1 3 2 4 0
+ * LRR after it issued slot 3:
+ *  RRRRR: after 3: 4, then wrap: 0, 1, 2, then 3 itself                    -> 4 0 1 2 3
+ *  SRSRS: after 3: 4 waits; wrap: 1, then 3                                -> 1 3
+ * Every call leaves the candidates' reasons as they were. */
+static void test_order_default(void **state)
+{
+    (void)state;
+    static const uint64_t ages[] = {5, 3, 3, 1, 4};
+    tparams tp;
+    drv d = drv_make("gto", 5, mkp(&tp, "gto", NULL), ages);
+    start_all(&d, 5);
+    assert_null(d.o->order); /* the default, built on pick() */
+    sched_cand c[8], keep[8];
+    uint32_t out[8];
+    uint32_t n = build(&d, "RRSRR", c);
+    memcpy(keep, c, sizeof c);
+    assert_int_equal(sched_order(d.o, d.st, c, n, 1, out, 8), 4);
+    assert_int_equal(c[out[0]].slot, 3);
+    assert_int_equal(c[out[1]].slot, 1);
+    assert_int_equal(c[out[2]].slot, 4);
+    assert_int_equal(c[out[3]].slot, 0);
+    assert_memory_equal(c, keep, n * sizeof *c);
+    assert_int_equal(sched_order(d.o, d.st, c, n, 1, out, 2), 2);
+    assert_int_equal(c[out[0]].slot, 3);
+    assert_int_equal(c[out[1]].slot, 1);
+    assert_int_equal(sched_order(d.o, d.st, c, n, 1, out, 1), 1);
+    assert_int_equal(c[out[0]].slot, (uint32_t)d.o->pick(d.st, c, n, 1));
+    assert_int_equal(sched_order(d.o, d.st, c, n, 1, out, 0), 0);
+    d.o->on_issue(d.st, 1, 0, 1);
+    n = build(&d, "RRRRR", c);
+    assert_int_equal(sched_order(d.o, d.st, c, n, 2, out, 8), 5);
+    static const uint32_t want_gto[] = {1, 3, 2, 4, 0};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(c[out[i]].slot, want_gto[i]);
+    n = build(&d, "SSBIU", c);
+    assert_int_equal(sched_order(d.o, d.st, c, n, 3, out, 8), 0);
+    drv_free(&d);
+
+    d = drv_make("lrr", 5, mkp(&tp, "lrr", NULL), NULL);
+    d.o->on_issue(d.st, 3, 0, 1);
+    n = build(&d, "RRRRR", c);
+    assert_int_equal(sched_order(d.o, d.st, c, n, 2, out, 8), 5);
+    static const uint32_t want_lrr[] = {4, 0, 1, 2, 3};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(c[out[i]].slot, want_lrr[i]);
+    n = build(&d, "SRSRS", c);
+    memcpy(keep, c, sizeof c);
+    assert_int_equal(sched_order(d.o, d.st, c, n, 3, out, 8), 2);
+    assert_int_equal(c[out[0]].slot, 1);
+    assert_int_equal(c[out[1]].slot, 3);
+    assert_memory_equal(c, keep, n * sizeof *c);
+    drv_free(&d);
+}
+
+/* Arbitration by issue type on top of the order: oldest-first, ages = slot, and a core
+ * that issues up to 5 instructions of different types per cycle.
+ *   slot  0    1    2    3          4       5    6     7
+ *   type  VALU VALU VMEM LDS        BRANCH  LDS  SALU  VMEM
+ *         R    R    R    scoreboard R       R    R     R
+ * order (oldest first, ready only): 0 1 2 4 5 6 7
+ * the core: 0 (VALU), 1 skipped (VALU taken), 2 (VMEM), 4 (BRANCH), 5 (LDS), 6 (SALU):
+ * five issued, so 7 is not looked at (its VMEM port is taken anyway)  -> 0 2 4 5 6
+ * with width 3                                                          -> 0 2 4
+ * and when only VALU warps are ready, one issues                        -> 0 */
+static void test_order_by_type(void **state)
+{
+    (void)state;
+    static const uint64_t ages[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    static const uint8_t types[] = {IT_VALU, IT_VALU, IT_VMEM, IT_LDS, IT_BRANCH, IT_LDS, IT_SALU, IT_VMEM};
+    tparams tp;
+    drv d = drv_make("oldest", 8, mkp(&tp, "oldest", NULL), ages);
+    sched_cand c[8];
+    uint32_t out[8], got[8];
+    uint32_t n = build(&d, "RRRSRRRR", c);
+    for (uint32_t i = 0; i < n; i++)
+        c[i].type = types[c[i].slot];
+    uint32_t k = sched_order(d.o, d.st, c, n, 1, out, 8);
+    assert_int_equal(k, 7);
+    static const uint32_t want_order[] = {0, 1, 2, 4, 5, 6, 7};
+    for (uint32_t i = 0; i < k; i++) {
+        assert_int_equal(c[out[i]].slot, want_order[i]);
+        assert_int_equal(c[out[i]].type, types[want_order[i]]);
+    }
+    static const uint32_t want5[] = {0, 2, 4, 5, 6};
+    assert_int_equal(arbitrate(c, out, k, 5, got), 5);
+    assert_memory_equal(got, want5, sizeof want5);
+    assert_int_equal(arbitrate(c, out, k, 3, got), 3);
+    assert_memory_equal(got, want5, 3 * sizeof *want5);
+    n = build(&d, "RRSSSSSS", c);
+    for (uint32_t i = 0; i < n; i++)
+        c[i].type = types[c[i].slot];
+    k = sched_order(d.o, d.st, c, n, 2, out, 8);
+    assert_int_equal(k, 2);
+    assert_int_equal(arbitrate(c, out, k, 5, got), 1);
+    assert_int_equal(got[0], 0);
+    drv_free(&d);
+}
+
+/* A policy with its own order(): sched_order() uses it (here: ready warps, highest
+ * slot first, at most max). */
+static int rev_pick(void *st, const sched_cand *c, uint32_t n, uint64_t cycle)
+{
+    (void)st;
+    (void)cycle;
+    for (uint32_t i = n; i-- > 0;)
+        if (c[i].reason == WR_READY)
+            return (int)i;
+    return -1;
+}
+
+static uint32_t rev_order(void *st, const sched_cand *c, uint32_t n, uint64_t cycle, uint32_t *out,
+                          uint32_t max)
+{
+    (void)st;
+    (void)cycle;
+    uint32_t k = 0;
+    for (uint32_t i = n; i-- > 0 && k < max;)
+        if (c[i].reason == WR_READY)
+            out[k++] = i;
+    return k;
+}
+
+static void test_order_own(void **state)
+{
+    (void)state;
+    const sched_ops rev = {.name = "rev", .desc = "test", .pick = rev_pick, .order = rev_order};
+    drv d = {&rev, NULL, NULL, 0, 1, 0};
+    sched_cand c[8];
+    uint32_t out[8];
+    uint32_t n = build(&d, "RSRRB", c);
+    assert_int_equal(sched_order(&rev, NULL, c, n, 1, out, 8), 3);
+    assert_int_equal(out[0], 3);
+    assert_int_equal(out[1], 2);
+    assert_int_equal(out[2], 0);
+    assert_int_equal(sched_order(&rev, NULL, c, n, 1, out, 1), 1);
+    assert_int_equal(out[0], (uint32_t)rev_pick(NULL, c, n, 1));
+}
+
+/* Every registered policy on random candidate lists: the order holds distinct ready
+ * candidates, starts with what pick() answers, never exceeds max, and leaves the
+ * list as it was. */
+static void test_order_random(void **state)
+{
+    (void)state;
+    uint64_t x = 0x5eed5eedull;
+    for (size_t p = 0; sched_at(p); p++) {
+        const sched_ops *o = sched_at(p);
+        tparams tp;
+        void *st = o->create(128, mkp(&tp, o->name, NULL));
+        assert_non_null(st);
+        for (uint32_t w = 0; w < 128; w++)
+            if (o->on_warp_start)
+                o->on_warp_start(st, w, 0);
+        for (uint64_t cyc = 1; cyc < 400; cyc++) {
+            sched_cand c[64], keep[64];
+            uint32_t out[64], n = 0, ready = 0;
+            for (uint32_t w = rnd(&x) % 4; w < 128 && n < 64; w += 1 + rnd(&x) % 3) {
+                sched_cand y = {w, rnd(&x) % 50, (uint8_t)(rnd(&x) % WR__COUNT), rnd(&x) % 2,
+                                rnd(&x) % 2, rnd(&x) % 2, (uint8_t)(rnd(&x) % IT__COUNT)};
+                ready += y.reason == WR_READY;
+                c[n++] = y;
+            }
+            memcpy(keep, c, n * sizeof *c);
+            int first = o->pick(st, c, n, cyc);
+            uint32_t max = 1 + (uint32_t)(rnd(&x) % 8);
+            uint32_t k = sched_order(o, st, c, n, cyc, out, max);
+            assert_memory_equal(c, keep, n * sizeof *c);
+            assert_true(k <= max && k <= ready);
+            if (first < 0) {
+                assert_int_equal(k, 0);
+                continue;
+            }
+            assert_true(k >= 1);
+            assert_int_equal(out[0], (uint32_t)first);
+            for (uint32_t i = 0; i < k; i++) {
+                assert_true(out[i] < n);
+                assert_int_equal(c[out[i]].reason, WR_READY);
+                for (uint32_t j = 0; j < i; j++)
+                    assert_true(out[i] != out[j]);
+            }
+            if (o->on_issue)
+                o->on_issue(st, c[out[0]].slot, c[out[0]].is_mem, cyc);
+        }
+        o->destroy(st);
+    }
+    /* the issue types of the instruction classes (core/insn_table.c) */
+    assert_int_equal(insn_class_type(IC_ALU), IT_VALU);
+    assert_int_equal(insn_class_type(IC_FDIV), IT_VALU);
+    assert_int_equal(insn_class_type(IC_SFU), IT_SFU);
+    assert_int_equal(insn_class_type(IC_DDIV), IT_DP);
+    assert_int_equal(insn_class_type(IC_MEM_GLOBAL), IT_VMEM);
+    assert_int_equal(insn_class_type(IC_ATOM_GLOBAL), IT_VMEM);
+    assert_int_equal(insn_class_type(IC_MEM_SHARED), IT_LDS);
+    assert_int_equal(insn_class_type(IC_MEM_PARAM), IT_SMEM);
+    assert_int_equal(insn_class_type(IC_BAR), IT_BRANCH);
+    assert_int_equal(insn_class_type(IC_CALL), IT_BRANCH);
+    for (int i = 0; i < IT__COUNT; i++)
+        assert_non_null(issue_type_name[i]);
+    assert_string_equal(issue_type_name[IT_LDS], "lds");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -735,6 +962,10 @@ int main(void)
         cmocka_unit_test(test_recency_prior),
         cmocka_unit_test(test_recency_reference),
         cmocka_unit_test(test_all_policies_random),
+        cmocka_unit_test(test_order_default),
+        cmocka_unit_test(test_order_by_type),
+        cmocka_unit_test(test_order_own),
+        cmocka_unit_test(test_order_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

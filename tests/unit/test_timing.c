@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sm.h"
+#include "core/core_model.h"
+#include "core/occupancy.h"
 #include "gpu/sim.h"
 
 /* Builds a one-kernel module: `body` is repeated n times between head and tail. */
@@ -395,6 +396,52 @@ static void t_dispatch_round_robin(void **state)
     ws_sim_destroy(s);
 }
 
+/* The core-model seam (core/core_model.h): the registry lists "fermi" once with every
+ * op; core.model=fermi is the default (identical statistics when named); an unknown
+ * name fails the launch as an invalid value. */
+static void t_core_model(void **state)
+{
+    (void)state;
+    const core_model *f = core_model_find("fermi");
+    assert_non_null(f);
+    assert_ptr_equal(core_model_at(0), f);
+    size_t k = 0;
+    for (; core_model_at(k) && k < 64; k++) {
+        const core_model *c = core_model_at(k);
+        assert_ptr_equal(core_model_find(c->name), c);
+        assert_non_null(c->desc);
+        assert_true(c->occupancy && c->launch_create && c->launch_destroy && c->create && c->destroy &&
+                    c->cycle && c->next_event && c->repeat_cycle_stats && c->can_take_cta &&
+                    c->take_cta && c->busy && c->stats && c->dump);
+    }
+    assert_null(core_model_at(k));
+    assert_null(core_model_find("Fermi"));
+    assert_null(core_model_find(""));
+    assert_null(core_model_find(NULL));
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    assert_string_equal(cfg.core.model, "fermi");
+
+    char *ptx = kernel(HEAD, "add.s32 %%r1, %%r1, 1;\n", 16, TAIL);
+    ws_timing_stats a[2];
+    for (int i = 0; i < 2; i++) {
+        ws_err rc;
+        ws_sim *s = launch(i ? "gpu.n_sm=2,sim.mode=timing,core.model=fermi" : "gpu.n_sm=2,sim.mode=timing",
+                           ptx, 3, 64, &rc, NULL);
+        assert_int_equal(rc, WS_OK);
+        a[i] = last_launch(s)->t;
+        a[i].mem_json = NULL;
+        ws_sim_destroy(s);
+    }
+    assert_true(a[0].cycles > 16);
+    assert_memory_equal(&a[0], &a[1], sizeof a[0]);
+    ws_err rc;
+    ws_sim *s = launch("sim.mode=timing,core.model=no-such-core", ptx, 1, 32, &rc, NULL);
+    assert_int_equal(rc, WS_E_INVALID_VALUE);
+    ws_sim_destroy(s);
+    free(ptx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -410,6 +457,7 @@ int main(void)
         cmocka_unit_test(t_policy_label),
         cmocka_unit_test(t_skip_idle_equivalence),
         cmocka_unit_test(t_dispatch_round_robin),
+        cmocka_unit_test(t_core_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
