@@ -39,6 +39,8 @@ typedef struct {
     uint8_t is_mem;      /* next instruction is a memory instruction (ld/st/atom)   */
     uint8_t is_long;     /* next instruction is a global/local memory instruction   */
     uint8_t waiting_mem; /* the warp has loads outstanding                          */
+    uint32_t path;       /* the warp's path the instruction belongs to (func_path.id;
+                            with the SIMT stack always 0); issued as a (slot, path) pair */
 } sched_cand;
 
 /* Policy parameters (config section [sched], filled by the SM from ws_config). */
