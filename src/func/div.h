@@ -60,19 +60,21 @@ typedef struct {
      * 0, or -1 when out of memory. warp_fini frees it (w->dstate may be NULL). */
     int (*warp_init)(func_warp *w, uint64_t mask);
     void (*warp_fini)(func_warp *w);
-    /* The path the warp issues next when the choice is the policy's: fills *p and
-     * returns 1, or returns 0 when no path is left. Hot path: no allocation. */
-    int (*select)(const func_warp *w, func_path *p);
+    /* The path the warp issues next when the choice is the policy's, or NULL when no
+     * path is left. The record lives in the policy's state and stays valid until the
+     * policy next changes the warp's paths (call, next, branch, remove, settle,
+     * warp_init). Hot path: one call per instruction, no allocation, no copy. */
+    const func_path *(*select)(const func_warp *w);
     /* The runnable paths, at most max of them, the selected one first; returns how
      * many were written. */
     uint32_t (*paths)(const func_warp *w, func_path *out, uint32_t max);
-    /* Runnable path `id`: fills *p and returns 1, or returns 0 when there is none. */
-    int (*get)(const func_warp *w, uint32_t id, func_path *p);
+    /* Runnable path `id` (valid as select's), or NULL when there is none. */
+    const func_path *(*get)(const func_warp *w, uint32_t id);
     /* A call: lanes `mask` start at pc 0 of the new innermost frame `frame`; 0, or -1
      * when out of memory. */
     int (*call)(func_warp *w, uint64_t mask, uint32_t frame);
     /* Path id executed a non-branching instruction at its pc: it moves to pc + 1.
-     * Returns how many paths the warp has left (0: it has finished). */
+     * Returns 0 when the warp has no path left (it has finished), else nonzero. */
     uint32_t (*next)(func_warp *w, uint32_t id);
     /* Path id branched at pc: lanes `taken` go to target, the others to pc + 1;
      * reconv is the branch's immediate post-dominator (DIV_NO_PC: none). */

@@ -19,16 +19,16 @@
 #include "func/div.h"
 #include "func/func.h"
 
-/* A stack entry: a path with its reconvergence pc. */
+/* A stack entry: a path (its id is always SIMT_PATH) with its reconvergence pc. */
 typedef struct {
-    uint32_t pc, rpc;
-    uint32_t frame;
+    func_path p;
+    uint32_t rpc;
     uint32_t pad;
-    uint64_t mask;
 } simt_entry;
 
 typedef struct {
-    simt_entry *e;      /* e[0 .. sp), top = e[sp - 1]                                */
+    simt_entry *e;      /* e[0 .. sp)                                                 */
+    simt_entry *top;    /* e + sp - 1, NULL when empty: select and next read only this */
     uint32_t sp, cap;
 } simt_stack;
 
@@ -44,7 +44,8 @@ static int simt_push(simt_stack *s, uint32_t pc, uint32_t rpc, uint64_t mask, ui
         s->e = ns;
         s->cap = cap;
     }
-    s->e[s->sp++] = (simt_entry){pc, rpc, frame, 0, mask};
+    s->e[s->sp] = (simt_entry){{SIMT_PATH, pc, mask, frame, 0}, rpc, 0};
+    s->top = &s->e[s->sp++];
     return 0;
 }
 
@@ -58,6 +59,7 @@ static int simt_warp_init(func_warp *w, uint64_t mask)
         w->dstate = s;
     }
     s->sp = 0;   /* keep the entries of a previous CTA: no allocation in steady state */
+    s->top = NULL;
     return simt_push(s, 0, DIV_NO_PC, mask, 0);
 }
 
@@ -70,27 +72,24 @@ static void simt_warp_fini(func_warp *w)
     w->dstate = NULL;
 }
 
-static int simt_select(const func_warp *w, func_path *p)
+static const func_path *simt_select(const func_warp *w)
 {
     const simt_stack *s = w->dstate;
-    if (!s->sp)
-        return 0;
-    const simt_entry *e = &s->e[s->sp - 1];
-    p->id = SIMT_PATH;
-    p->pc = e->pc;
-    p->mask = e->mask;
-    p->frame = e->frame;
-    return 1;
+    return (const func_path *)s->top;   /* p is the entry's first member; NULL: empty */
 }
 
 static uint32_t simt_paths(const func_warp *w, func_path *out, uint32_t max)
 {
-    return max ? (uint32_t)simt_select(w, out) : 0;
+    const func_path *p = simt_select(w);
+    if (!p || !max)
+        return 0;
+    *out = *p;
+    return 1;
 }
 
-static int simt_get(const func_warp *w, uint32_t id, func_path *p)
+static const func_path *simt_get(const func_warp *w, uint32_t id)
 {
-    return id == SIMT_PATH && simt_select(w, p);
+    return id == SIMT_PATH ? simt_select(w) : NULL;
 }
 
 static int simt_call(func_warp *w, uint64_t mask, uint32_t frame)
@@ -102,10 +101,11 @@ static uint32_t simt_pop(simt_stack *s)
 {
     while (s->sp) {
         simt_entry *e = &s->e[s->sp - 1];
-        if (e->mask && e->pc != e->rpc)
+        if (e->p.mask && e->p.pc != e->rpc)
             break;
         s->sp--;
     }
+    s->top = s->sp ? &s->e[s->sp - 1] : NULL;
     return s->sp;
 }
 
@@ -114,32 +114,33 @@ static uint32_t simt_settle(func_warp *w, uint32_t *top_frame)
     simt_stack *s = w->dstate;
     uint32_t n = simt_pop(s);
     if (n)
-        *top_frame = s->e[n - 1].frame;   /* the innermost frame (invariant) */
+        *top_frame = s->top->p.frame;   /* the innermost frame (invariant) */
     return n;
 }
 
 static uint32_t simt_next(func_warp *w, uint32_t id)
 {
     simt_stack *s = w->dstate;
-    simt_entry *e = &s->e[s->sp - 1];
+    simt_entry *e = s->top;
     (void)id;
-    if (++e->pc == e->rpc)
+    if (++e->p.pc == e->rpc)
         return simt_pop(s);
-    return s->sp;
+    return 1;   /* e is still there */
 }
 
 static void simt_remove(func_warp *w, uint64_t lanes, uint32_t min_frame)
 {
     simt_stack *s = w->dstate;
-    for (uint32_t i = s->sp; i-- > 0 && s->e[i].frame >= min_frame;)
-        s->e[i].mask &= ~lanes;
+    for (uint32_t i = s->sp; i-- > 0 && s->e[i].p.frame >= min_frame;)
+        s->e[i].p.mask &= ~lanes;
 }
 
 static void simt_branch(func_warp *w, uint32_t id, uint32_t pc, uint32_t target, uint64_t taken,
                         uint32_t reconv)
 {
     simt_stack *s = w->dstate;
-    simt_entry *e = &s->e[s->sp - 1];
+    simt_entry *t = s->top;
+    func_path *e = &t->p;
     uint64_t active = e->mask;
     (void)id;
     if (taken == active) {
@@ -152,7 +153,7 @@ static void simt_branch(func_warp *w, uint32_t id, uint32_t pc, uint32_t target,
     }
     uint64_t nt = active & ~taken;
     uint32_t frame = e->frame;
-    if (e->rpc == reconv) {
+    if (t->rpc == reconv) {
         /* same reconvergence point as the enclosing entry: a path that goes straight
          * there is already represented by the entry below; reuse e for the other */
         if (pc + 1 == reconv) {
@@ -166,7 +167,7 @@ static void simt_branch(func_warp *w, uint32_t id, uint32_t pc, uint32_t target,
             return;
         }
     }
-    e->pc = reconv;
+    e->pc = reconv;   /* (e and t are not used after a push: it may move the stack) */
     simt_push(s, pc + 1, reconv, nt, frame);
     simt_push(s, target, reconv, taken, frame);
 }

@@ -279,32 +279,40 @@ uint32_t func_warp_paths(const func_warp *w, func_path *out, uint32_t max)
 
 int func_warp_selected(const func_warp *w, func_path *p)
 {
-    return w->state == WARP_READY && w->L->div->select(w, p);
+    const func_path *s;
+    if (w->state != WARP_READY || !(s = w->L->div->select(w)))
+        return 0;
+    *p = *s;
+    return 1;
 }
 
 int func_warp_peek_path(const func_warp *w, uint32_t path, uint32_t *pc, uint64_t *mask)
 {
-    func_path p;
-    if (w->state != WARP_READY || !w->L->div->get(w, path, &p))
+    const func_path *p;
+    if (w->state != WARP_READY || !(p = w->L->div->get(w, path)))
         return 0;
-    *pc = p.pc;
-    *mask = p.mask;
+    *pc = p->pc;
+    *mask = p->mask;
     return 1;
 }
 
 int func_warp_peek(const func_warp *w, uint32_t *pc, uint64_t *mask)
 {
-    func_path p;
-    if (w->state != WARP_READY || !w->L->div->select(w, &p))
+    const func_path *p;
+    if (w->state != WARP_READY || !(p = w->L->div->select(w)))
         return 0;
-    *pc = p.pc;
-    *mask = p.mask;
+    *pc = p->pc;
+    *mask = p->mask;
     return 1;
 }
 
 int func_warp_where(const func_warp *w, func_path *p)
 {
-    return w->dstate && w->L->div->select(w, p);
+    const func_path *s;
+    if (!w->dstate || !(s = w->L->div->select(w)))
+        return 0;
+    *p = *s;
+    return 1;
 }
 
 /* Lets the divergence policy drop finished paths, then pops call frames no path
@@ -409,11 +417,10 @@ static void do_ret(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t path,
 }
 
 /* Barrier arrival. The warp waits (state BARRIER) until func_cta_try_release. */
-static void do_barrier(func_warp *w, exec_ctx *x, const ptx_insn *in, const func_path *path)
+static void do_barrier(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t path, uint64_t lanes)
 {
     func_cta *c = w->cta;
-    uint64_t lanes = path->mask;   /* the path's lanes before next() moved it */
-    w->L->div->next(w, path->id);
+    w->L->div->next(w, path);   /* lanes: the path's, read before */
     if (in->sub == BAR_WARP_SYNC)
         return;
     unsigned l0 = lanes ? (unsigned)__builtin_ctzll(lanes) : 0;
@@ -487,7 +494,9 @@ void func_cta_init(func_cta *c, func_launch *L, uint32_t linear, uint8_t *shared
 }
 
 /* ---- one instruction ------------------------------------------------------------------ */
-/* Executes one instruction of path p (a runnable path of w, in the innermost frame). */
+/* Executes one instruction of path e (a runnable path of w, in the innermost frame;
+ * the record is the policy's and changes under us once the policy is told what the
+ * instruction did: what is needed afterwards is read before). */
 static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, const func_path *e,
                                                                exec_trace *tr)
 {
@@ -497,6 +506,7 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     const ptx_func *f = &p->m->funcs[fr->func];
     uint32_t path = e->id;
     uint32_t pc = e->pc;
+    uint64_t lanes = e->mask;
     exec_ctx x;
     x.r = w->regpool + fr->reg_off;
     x.ws = L->ws;
@@ -506,13 +516,13 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     x.ctrl = EX_NEXT;
     x.taken = 0;
     if (pc >= f->n_insns) {
-        x.mask = e->mask;
-        ex_fault(&x, f->n_insns ? &f->insns[f->n_insns - 1] : NULL, (unsigned)__builtin_ctzll(e->mask),
+        x.mask = lanes;
+        ex_fault(&x, f->n_insns ? &f->insns[f->n_insns - 1] : NULL, (unsigned)__builtin_ctzll(lanes),
                  "execution ran past the end of function '%s'", ptx_str(p->m, f->name));
         return EX_FAULT;
     }
     const ptx_insn *in = &f->insns[pc];
-    uint64_t mask = e->mask;
+    uint64_t mask = lanes;
     if (in->guard >= 0) {
         const uint64_t *g = x.r + (size_t)in->guard * x.ws;
         uint64_t m = 0;
@@ -521,7 +531,7 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     }
     x.mask = mask;
     L->warp_insts++;
-    L->thread_insts += (uint64_t)__builtin_popcountll(e->mask);
+    L->thread_insts += (uint64_t)__builtin_popcountll(lanes);
     L->mix[p->mix[fr->func][pc]]++;
     w->clock++;
     if (tr)
@@ -551,7 +561,7 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
         do_exit(w, x.mask);
         break;
     case EX_BARRIER:
-        do_barrier(w, &x, in, e);
+        do_barrier(w, &x, in, path, lanes);
         if (w->state == WARP_BARRIER)
             return EX_BARRIER;
         break;
@@ -577,18 +587,18 @@ static exec_ctrl no_path(func_warp *w, uint32_t path)
 
 exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
 {
-    func_path p;
-    if (!w->L->div->select(w, &p))
+    const func_path *p = w->L->div->select(w);
+    if (!p)
         return no_path(w, 0);
-    return step_at(w, &p, tr);
+    return step_at(w, p, tr);
 }
 
 exec_ctrl func_warp_step_path(func_warp *w, uint32_t path, exec_trace *tr)
 {
-    func_path p;
-    if (!w->L->div->get(w, path, &p))
+    const func_path *p = w->L->div->get(w, path);
+    if (!p)
         return no_path(w, path);
-    return step_at(w, &p, tr);
+    return step_at(w, p, tr);
 }
 
 /* ---- functional mode ------------------------------------------------------------------ */

@@ -41,15 +41,14 @@ static void expect_path(const div_ops *d, const func_warp *w, uint32_t pc, uint6
     assert_int_equal(p[0].id, 0);
     assert_int_equal(p[0].pc, pc);
     assert_int_equal(p[0].mask, mask);
-    func_path s;
-    assert_int_equal(d->select(w, &s), 1);
-    assert_int_equal(s.id, 0);
-    assert_int_equal(s.pc, pc);
-    assert_int_equal(s.mask, mask);
-    assert_int_equal(s.frame, p[0].frame);
-    assert_int_equal(d->get(w, 0, &s), 1);
-    assert_int_equal(s.pc, pc);
-    assert_int_equal(d->get(w, 1, &s), 0);   /* the stack exposes one path */
+    const func_path *s = d->select(w);
+    assert_non_null(s);
+    assert_int_equal(s->id, 0);
+    assert_int_equal(s->pc, pc);
+    assert_int_equal(s->mask, mask);
+    assert_int_equal(s->frame, p[0].frame);
+    assert_ptr_equal(d->get(w, 0), s);
+    assert_null(d->get(w, 1));   /* the stack exposes one path */
 }
 
 static void t_simt_stack(void **state)
@@ -67,16 +66,17 @@ static void t_simt_stack(void **state)
     assert_non_null(w.dstate);
     void *st = w.dstate;
     expect_path(d, &w, 0, 0xF);
-    assert_int_equal(d->next(&w, 0), 1);
-    assert_int_equal(d->next(&w, 0), 1);
+    assert_true(d->next(&w, 0));
+    assert_true(d->next(&w, 0));
     expect_path(d, &w, 2, 0xF);
     d->branch(&w, 0, 2, 6, 0x3, 9);
     expect_path(d, &w, 6, 0x3);
     assert_int_equal(d->settle(&w, &top), 3);
     assert_int_equal(top, 0);
-    assert_int_equal(d->next(&w, 0), 3);
-    assert_int_equal(d->next(&w, 0), 3);
-    assert_int_equal(d->next(&w, 0), 2);   /* reaches 9: popped */
+    assert_true(d->next(&w, 0));
+    assert_true(d->next(&w, 0));
+    assert_true(d->next(&w, 0));   /* reaches 9: popped */
+    assert_int_equal(d->settle(&w, &top), 2);
     expect_path(d, &w, 3, 0xC);
     d->branch(&w, 0, 3, 9, 0xC, 12);
     assert_int_equal(d->settle(&w, &top), 1);
@@ -84,7 +84,7 @@ static void t_simt_stack(void **state)
     /* a loop whose back edge keeps one lane looping: constant depth */
     d->branch(&w, 0, 9, 12, 0xE, 14);
     expect_path(d, &w, 12, 0xE);
-    assert_int_equal(d->next(&w, 0), 3);
+    assert_true(d->next(&w, 0));
     d->branch(&w, 0, 13, 12, 0x2, 14);
     assert_int_equal(d->settle(&w, &top), 3);
     expect_path(d, &w, 12, 0x2);
@@ -107,7 +107,8 @@ static void t_simt_stack(void **state)
     assert_int_equal(d->settle(&w, &top), 0);
     func_path p;
     assert_int_equal(d->paths(&w, &p, 4), 0);
-    assert_int_equal(d->select(&w, &p), 0);
+    assert_null(d->select(&w));
+    assert_null(d->get(&w, 0));
     /* a new CTA on the same warp reuses the state */
     assert_int_equal(d->warp_init(&w, 0x7), 0);
     assert_ptr_equal(w.dstate, st);
