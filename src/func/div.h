@@ -51,7 +51,9 @@ typedef struct {
     const char *name;
     const char *desc;
     /* Per-launch state (optional, both NULL when the policy has none): created once
-     * per launch before any warp starts, in L->dstate; 0, or -1 when out of memory. */
+     * per launch before any warp starts, in L->dstate; 0, or -1 when out of memory
+     * (create frees what it got). destroy is called after every warp's warp_fini,
+     * with the state create left (never NULL). */
     int (*create)(const func_launch *L, void **st);
     void (*destroy)(void *st);
     /* Per-warp state in w->dstate, owned by the policy. warp_init starts a warp (of a

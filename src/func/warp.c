@@ -164,7 +164,7 @@ int func_launch_div_init(func_launch *L)
 
 void func_launch_div_fini(func_launch *L)
 {
-    if (L->div && L->div->destroy)
+    if (L->dstate && L->div->destroy)
         L->div->destroy(L->dstate);
     L->dstate = NULL;
 }
