@@ -942,11 +942,10 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
         w->cached = WR_IBUF_EMPTY;
         return WR_IBUF_EMPTY;
     }
-    func_path p;
-    func_warp_selected(fw, &p);
-    uint32_t pc = p.pc;
+    const func_path *p = func_warp_selected(fw);   /* a ready warp has one */
+    uint32_t pc = p->pc;
     int32_t fn = fw->fr[fw->nfr - 1].func;
-    if (fn != w->ibuf_func || pc != w->ibuf_pc || p.id != w->ibuf_path) {
+    if (fn != w->ibuf_func || pc != w->ibuf_pc || p->id != w->ibuf_path) {
         w->ibuf = 0;   /* path changed under the buffer (reconvergence, return, switch) */
         want_set(s, slot);
         w->cached = WR_IBUF_EMPTY;
@@ -987,9 +986,9 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
 {
     sm_warp *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
-    uint32_t pc;
-    uint64_t mask;
-    func_warp_peek_path(fw, path, &pc, &mask);
+    const func_path *pp = func_warp_path(fw, path);   /* readiness found it */
+    uint32_t pc = pp->pc;
+    uint64_t mask = pp->mask;
     int32_t fn = fw->fr[fw->nfr - 1].func;
     const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
     uint32_t base = reg_base(s, slot);
@@ -1013,12 +1012,11 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     /* the instruction buffer: consumed; dropped when the warp's next path is another
      * one or moved elsewhere */
     if (--w->ibuf) {
-        func_path np;
-        if (!func_warp_selected(fw, &np) || np.id != path || np.pc != pc + 1 ||
-            fw->fr[fw->nfr - 1].func != fn)
+        const func_path *np = func_warp_selected(fw);
+        if (!np || np->id != path || np->pc != pc + 1 || fw->fr[fw->nfr - 1].func != fn)
             w->ibuf = 0;
         else
-            w->ibuf_pc = np.pc;
+            w->ibuf_pc = np->pc;
     }
     if (!w->ibuf)
         want_set(s, slot);
@@ -1106,10 +1104,10 @@ static int fetch(sm *s, uint64_t cycle)
         }
         if (fw->state != WARP_READY)
             continue;   /* at a barrier: fetches once released */
-        func_path p;
-        if (!func_warp_selected(fw, &p))
+        const func_path *p = func_warp_selected(fw);
+        if (!p)
             continue;
-        uint32_t pc = p.pc;
+        uint32_t pc = p->pc;
         int32_t fn = fw->fr[fw->nfr - 1].func;
         const ptx_func *f = &s->L->prog->m->funcs[fn];
         /* buffer up to ibuf_entries instructions, stopping after a control one */
@@ -1143,7 +1141,7 @@ static int fetch(sm *s, uint64_t cycle)
         want_clr(s, slot);
         w->ibuf_pc = pc;
         w->ibuf_func = fn;
-        w->ibuf_path = p.id;
+        w->ibuf_path = p->id;
         budget--;
         progress = 1;
         s->fetch_rr = (slot + 1) % s->n_slots;

@@ -159,8 +159,17 @@ void func_warp_fini(func_warp *w);
 
 /* The runnable paths, at most max of them, the selected one first; how many written. */
 uint32_t func_warp_paths(const func_warp *w, func_path *out, uint32_t max);
-/* The path the policy selects: fills *p, returns 1; 0 when none. */
-int func_warp_selected(const func_warp *w, func_path *p);
+/* The path the policy selects, or NULL. The record is the policy's: read it before the
+ * warp next steps (inline: the timing model asks every cycle). */
+static inline const func_path *func_warp_selected(const func_warp *w)
+{
+    return w->state == WARP_READY ? w->L->div->select(w) : NULL;
+}
+/* Runnable path `path`, or NULL when there is none (read it as func_warp_selected's). */
+static inline const func_path *func_warp_path(const func_warp *w, uint32_t path)
+{
+    return w->state == WARP_READY ? w->L->div->get(w, path) : NULL;
+}
 /* Runnable path `path`'s next pc and lanes; 0 when there is no such path. */
 int func_warp_peek_path(const func_warp *w, uint32_t path, uint32_t *pc, uint64_t *mask);
 /* The selected path's next pc and lanes (func_warp_peek_path of the selected path). */

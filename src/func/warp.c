@@ -277,15 +277,6 @@ uint32_t func_warp_paths(const func_warp *w, func_path *out, uint32_t max)
     return w->state == WARP_READY ? w->L->div->paths(w, out, max) : 0;
 }
 
-int func_warp_selected(const func_warp *w, func_path *p)
-{
-    const func_path *s;
-    if (w->state != WARP_READY || !(s = w->L->div->select(w)))
-        return 0;
-    *p = *s;
-    return 1;
-}
-
 int func_warp_peek_path(const func_warp *w, uint32_t path, uint32_t *pc, uint64_t *mask)
 {
     const func_path *p;

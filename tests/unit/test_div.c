@@ -218,9 +218,12 @@ static void t_warp_paths(void **state)
     assert_int_equal(func_warp_peek_path(w, 1, &pc, &mask), 0);
     assert_int_equal(func_warp_peek(w, &pc, &mask), 1);
     assert_int_equal(pc, 6);
+    const func_path *sel = func_warp_selected(w);
+    assert_non_null(sel);
+    assert_int_equal(sel->pc, 6);
+    assert_ptr_equal(func_warp_path(w, 0), sel);
+    assert_null(func_warp_path(w, 1));
     func_path s;
-    assert_int_equal(func_warp_selected(w, &s), 1);
-    assert_int_equal(s.pc, 6);
     /* step the chosen path: pc 6 on lanes 0 and 2 only; it reaches 7 and pops */
     uint32_t r3 = g.m->funcs[g.L.kernel - g.m->funcs].insns[6].ops[0].r;
     assert_int_equal(func_warp_step_path(w, 0, NULL), EX_NEXT);
@@ -246,6 +249,8 @@ static void t_warp_paths(void **state)
     assert_int_equal(func_warp_paths(w, p, 4), 0);
     assert_int_equal(func_warp_peek(w, &pc, &mask), 0);
     assert_int_equal(func_warp_where(w, &s), 0);
+    assert_null(func_warp_selected(w));
+    assert_null(func_warp_path(w, 0));
     assert_int_equal(g.L.warp_insts, 9);
     assert_int_equal(g.L.thread_insts, 4 * 4 + 2 + 2 + 2 + 4 + 4);
     assert_int_equal(g.L.fault.code, 0);
