@@ -70,6 +70,8 @@ typedef struct {
     uint8_t waiting_mem; /* the warp has loads outstanding                          */
     uint8_t type;        /* issue_type of the next instruction (IT_VALU when the
                             warp has none decoded)                                  */
+    uint32_t path;       /* the warp's path the instruction belongs to (func_path.id;
+                            with the SIMT stack always 0); issued as a (slot, path) pair */
 } sched_cand;
 
 /* The launched kernel, as on_launch sees it. */

@@ -31,6 +31,8 @@ typedef struct {
     uint8_t pad;
     uint32_t ibuf_pc;      /* pc of the first buffered instruction               */
     int32_t ibuf_func;
+    uint32_t ibuf_path;    /* the path (func_path.id) the buffer was fetched for;
+                              it is the warp's candidate path while the buffer holds */
     uint64_t ibuf_ready;   /* cycle the buffer contents become usable            */
     uint64_t age;
     uint16_t *sb;          /* pending writes per pool register                   */
@@ -675,12 +677,11 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
         w->cached = WR_IBUF_EMPTY;
         return WR_IBUF_EMPTY;
     }
-    uint32_t pc;
-    uint64_t mask;
-    func_warp_peek(fw, &pc, &mask);
+    const func_path *p = func_warp_selected(fw);   /* a ready warp has one */
+    uint32_t pc = p->pc;
     int32_t fn = fw->fr[fw->nfr - 1].func;
-    if (fn != w->ibuf_func || pc != w->ibuf_pc) {
-        w->ibuf = 0;   /* path changed under the buffer (reconvergence, return) */
+    if (fn != w->ibuf_func || pc != w->ibuf_pc || p->id != w->ibuf_path) {
+        w->ibuf = 0;   /* path changed under the buffer (reconvergence, return, switch) */
         want_set(s, slot);
         w->cached = WR_IBUF_EMPTY;
         return WR_IBUF_EMPTY;
@@ -716,20 +717,20 @@ static uint32_t rf_extra(const sm *s, uint32_t base, const insn_info *ii)
     return worst;
 }
 
-static int issue(sm *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
+static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint64_t cycle)
 {
     sm_warp *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
-    uint32_t pc;
-    uint64_t mask;
-    func_warp_peek(fw, &pc, &mask);
+    const func_path *pp = func_warp_path(fw, path);   /* readiness found it */
+    uint32_t pc = pp->pc;
+    uint64_t mask = pp->mask;
     int32_t fn = fw->fr[fw->nfr - 1].func;
     const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
     uint32_t base = reg_base(s, slot);
     uint32_t rf = rf_extra(s, base, ii);   /* read before the step changes frames */
     s->st.rf_conflict_cycles += rf;
     fw->clock = cycle;
-    exec_ctrl rc = func_warp_step(fw, is_mem_cls(ii->cls) ? &s->tr : NULL);
+    exec_ctrl rc = func_warp_step_path(fw, path, is_mem_cls(ii->cls) ? &s->tr : NULL);
     s->st.issued++;
     s->st.thread_insts += (uint64_t)__builtin_popcountll(mask);
     if (rc == EX_FAULT)
@@ -743,14 +744,14 @@ static int issue(sm *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
         s->maybe_done++;
     if (s->pol->on_issue)
         s->pol->on_issue(s->pst[slot % s->n_sched], slot, is_mem_cls(ii->cls), cycle);
-    /* the instruction buffer: consumed; dropped when the path moved elsewhere */
+    /* the instruction buffer: consumed; dropped when the warp's next path is another
+     * one or moved elsewhere */
     if (--w->ibuf) {
-        uint32_t npc;
-        uint64_t nm;
-        if (!func_warp_peek(fw, &npc, &nm) || npc != pc + 1 || fw->fr[fw->nfr - 1].func != fn)
+        const func_path *np = func_warp_selected(fw);
+        if (!np || np->id != path || np->pc != pc + 1 || fw->fr[fw->nfr - 1].func != fn)
             w->ibuf = 0;
         else
-            w->ibuf_pc = npc;
+            w->ibuf_pc = np->pc;
     }
     if (!w->ibuf)
         want_set(s, slot);
@@ -838,10 +839,10 @@ static int fetch(sm *s, uint64_t cycle)
         }
         if (fw->state != WARP_READY)
             continue;   /* at a barrier: fetches once released */
-        uint32_t pc;
-        uint64_t mask;
-        if (!func_warp_peek(fw, &pc, &mask))
+        const func_path *p = func_warp_selected(fw);
+        if (!p)
             continue;
+        uint32_t pc = p->pc;
         int32_t fn = fw->fr[fw->nfr - 1].func;
         const ptx_func *f = &s->L->prog->m->funcs[fn];
         /* buffer up to ibuf_entries instructions, stopping after a control one */
@@ -875,6 +876,7 @@ static int fetch(sm *s, uint64_t cycle)
         want_clr(s, slot);
         w->ibuf_pc = pc;
         w->ibuf_func = fn;
+        w->ibuf_path = p->id;
         budget--;
         progress = 1;
         s->fetch_rr = (slot + 1) % s->n_slots;
@@ -954,6 +956,7 @@ int sm_cycle(sm *s, uint64_t cycle)
             c->is_long = ii && is_long_cls(ii->cls);
             c->waiting_mem = s->w[slot].mem_inflight != 0;
             c->type = ii ? ii->type : IT_VALU;
+            c->path = s->w[slot].ibuf_path;   /* the path readiness examined */
             infos[n++] = ii;
             /* charge a lost slot to the reason closest to issuing */
             static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
@@ -966,7 +969,7 @@ int sm_cycle(sm *s, uint64_t cycle)
         }
         int pick = best == WR_READY ? s->pol->pick(s->pst[q], s->cand, n, cycle) : -1;
         if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
-            if (issue(s, s->cand[pick].slot, infos[pick], cycle))
+            if (issue(s, s->cand[pick].slot, s->cand[pick].path, infos[pick], cycle))
                 return -1;
             s->st.slot[WR_READY]++;
             issued_any = 1;
@@ -1052,13 +1055,14 @@ int sm_dump(const sm *s, char *buf, size_t n)
         const func_warp *fw = &s->fw[i];
         if (!w->used)
             continue;
-        int path = fw->sp ? s->L->div->select(fw) : -1;
-        uint32_t pc = path >= 0 ? fw->stk[path].pc : 0;
+        func_path p;
+        int has = func_warp_where(fw, &p);
+        uint32_t pc = has ? p.pc : 0;
         static const char *const st[] = {"ready", "barrier", "done", "fault"};
         k += (size_t)snprintf(buf + k, n - k,
                               "  warp slot %u (CTA %u, warp %u): pc %u (PTX line %u) %s, ibuf %u%s, "
                               "in flight %u (memory %u)\n", i, fw->cta ? fw->cta->linear : 0, fw->wid, pc,
-                              fw->sp && fw->nfr ? s->L->prog->m->funcs[fw->fr[fw->nfr - 1].func].insns[pc < s->L->prog->m->funcs[fw->fr[fw->nfr - 1].func].n_insns ? pc : 0].line : 0,
+                              has && fw->nfr ? s->L->prog->m->funcs[fw->fr[fw->nfr - 1].func].insns[pc < s->L->prog->m->funcs[fw->fr[fw->nfr - 1].func].n_insns ? pc : 0].line : 0,
                               st[fw->state], w->ibuf, w->fetching ? " (fetching)" : "", w->inflight, w->mem_inflight);
     }
     return (int)k;

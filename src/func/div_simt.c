@@ -5,62 +5,144 @@
  * pushes the not-taken and then the taken path, both reconverging there; an entry
  * whose pc reaches its reconvergence pc is popped. A branch whose reconvergence point
  * equals the enclosing entry's reuses that entry, which keeps a loop that loses one
- * lane per iteration at constant depth. Invariant: entries of call frame k lie above
- * all entries of frames < k.
+ * lane per iteration at constant depth.
+ *
+ * State: per warp, the stack (simt_stack, in w->dstate); nothing per launch.
+ * Invariants: entries of call frame k lie above all entries of frames < k, so the
+ * top entry runs in the innermost frame. Exactly one path is runnable, the top
+ * entry, and it is exposed as path id 0 whichever entry is on top: to the timing
+ * model a divergent branch or a pop is the same path continuing at another pc (its
+ * instruction buffer follows the pc, as before paths had ids).
  */
 #include <stdlib.h>
 
 #include "func/div.h"
 #include "func/func.h"
 
-static int simt_select(const func_warp *w)
-{
-    return w->sp ? (int)w->sp - 1 : -1;
-}
+/* A stack entry: a path (its id is always SIMT_PATH) with its reconvergence pc. */
+typedef struct {
+    func_path p;
+    uint32_t rpc;
+    uint32_t pad;
+} simt_entry;
 
-static int simt_add(func_warp *w, uint32_t pc, uint32_t rpc, uint64_t mask, uint32_t frame)
+typedef struct {
+    simt_entry *e;      /* e[0 .. sp)                                                 */
+    simt_entry *top;    /* e + sp - 1, NULL when empty: select and next read only this */
+    uint32_t sp, cap;
+} simt_stack;
+
+#define SIMT_PATH 0u    /* the id of the one runnable path: the top entry            */
+
+static int simt_push(simt_stack *s, uint32_t pc, uint32_t rpc, uint64_t mask, uint32_t frame)
 {
-    if (w->sp == w->stk_cap) {
-        uint32_t cap = w->stk_cap ? w->stk_cap * 2 : 16;
-        simt_entry *ns = realloc(w->stk, cap * sizeof *ns);
+    if (s->sp == s->cap) {
+        uint32_t cap = s->cap ? s->cap * 2 : 16;
+        simt_entry *ns = realloc(s->e, cap * sizeof *ns);
         if (!ns)
             return -1;
-        w->stk = ns;
-        w->stk_cap = cap;
+        s->e = ns;
+        s->cap = cap;
     }
-    w->stk[w->sp++] = (simt_entry){pc, rpc, frame, 0, mask};
+    s->e[s->sp] = (simt_entry){{SIMT_PATH, pc, mask, frame, 0}, rpc, 0};
+    s->top = &s->e[s->sp++];
     return 0;
 }
 
-static uint32_t simt_settle(func_warp *w)
+static int simt_warp_init(func_warp *w, uint64_t mask)
 {
-    while (w->sp) {
-        simt_entry *e = &w->stk[w->sp - 1];
-        if (e->mask && e->pc != e->rpc)
-            break;
-        w->sp--;
+    simt_stack *s = w->dstate;
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (!s)
+            return -1;
+        w->dstate = s;
     }
-    return w->sp;
+    s->sp = 0;   /* keep the entries of a previous CTA: no allocation in steady state */
+    s->top = NULL;
+    return simt_push(s, 0, DIV_NO_PC, mask, 0);
 }
 
-static void simt_next(func_warp *w, int p)
+static void simt_warp_fini(func_warp *w)
 {
-    simt_entry *e = &w->stk[p];
-    if (++e->pc == e->rpc)
-        simt_settle(w);
+    simt_stack *s = w->dstate;
+    if (s)
+        free(s->e);
+    free(s);
+    w->dstate = NULL;
+}
+
+static const func_path *simt_select(const func_warp *w)
+{
+    const simt_stack *s = w->dstate;
+    return (const func_path *)s->top;   /* p is the entry's first member; NULL: empty */
+}
+
+static uint32_t simt_paths(const func_warp *w, func_path *out, uint32_t max)
+{
+    const func_path *p = simt_select(w);
+    if (!p || !max)
+        return 0;
+    *out = *p;
+    return 1;
+}
+
+static const func_path *simt_get(const func_warp *w, uint32_t id)
+{
+    return id == SIMT_PATH ? simt_select(w) : NULL;
+}
+
+static int simt_call(func_warp *w, uint64_t mask, uint32_t frame)
+{
+    return simt_push(w->dstate, 0, DIV_NO_PC, mask, frame);
+}
+
+static uint32_t simt_pop(simt_stack *s)
+{
+    while (s->sp) {
+        simt_entry *e = &s->e[s->sp - 1];
+        if (e->p.mask && e->p.pc != e->rpc)
+            break;
+        s->sp--;
+    }
+    s->top = s->sp ? &s->e[s->sp - 1] : NULL;
+    return s->sp;
+}
+
+static uint32_t simt_settle(func_warp *w, uint32_t *top_frame)
+{
+    simt_stack *s = w->dstate;
+    uint32_t n = simt_pop(s);
+    if (n)
+        *top_frame = s->top->p.frame;   /* the innermost frame (invariant) */
+    return n;
+}
+
+static uint32_t simt_next(func_warp *w, uint32_t id)
+{
+    simt_stack *s = w->dstate;
+    simt_entry *e = s->top;
+    (void)id;
+    if (++e->p.pc == e->rpc)
+        return simt_pop(s);
+    return 1;   /* e is still there */
 }
 
 static void simt_remove(func_warp *w, uint64_t lanes, uint32_t min_frame)
 {
-    for (uint32_t i = w->sp; i-- > 0 && w->stk[i].frame >= min_frame;)
-        w->stk[i].mask &= ~lanes;
+    simt_stack *s = w->dstate;
+    for (uint32_t i = s->sp; i-- > 0 && s->e[i].p.frame >= min_frame;)
+        s->e[i].p.mask &= ~lanes;
 }
 
-static void simt_branch(func_warp *w, int p, uint32_t pc, uint32_t target, uint64_t taken,
+static void simt_branch(func_warp *w, uint32_t id, uint32_t pc, uint32_t target, uint64_t taken,
                         uint32_t reconv)
 {
-    simt_entry *e = &w->stk[p];
+    simt_stack *s = w->dstate;
+    simt_entry *t = s->top;
+    func_path *e = &t->p;
     uint64_t active = e->mask;
+    (void)id;
     if (taken == active) {
         e->pc = target;
         return;
@@ -71,7 +153,7 @@ static void simt_branch(func_warp *w, int p, uint32_t pc, uint32_t target, uint6
     }
     uint64_t nt = active & ~taken;
     uint32_t frame = e->frame;
-    if (e->rpc == reconv) {
+    if (t->rpc == reconv) {
         /* same reconvergence point as the enclosing entry: a path that goes straight
          * there is already represented by the entry below; reuse e for the other */
         if (pc + 1 == reconv) {
@@ -85,13 +167,23 @@ static void simt_branch(func_warp *w, int p, uint32_t pc, uint32_t target, uint6
             return;
         }
     }
-    e->pc = reconv;
-    simt_add(w, pc + 1, reconv, nt, frame);
-    simt_add(w, target, reconv, taken, frame);
+    e->pc = reconv;   /* (e and t are not used after a push: it may move the stack) */
+    simt_push(s, pc + 1, reconv, nt, frame);
+    simt_push(s, target, reconv, taken, frame);
 }
 
 const div_ops div_simt_stack = {
-    "simt-stack", "PDOM SIMT stack: reconverge at the immediate post-dominator, top entry runs",
-    simt_select, simt_add, simt_next, simt_branch, simt_remove, simt_settle,
-    NULL, /* no parameters */
+    .name = "simt-stack",
+    .desc = "PDOM SIMT stack: reconverge at the immediate post-dominator, top entry runs",
+    .warp_init = simt_warp_init,
+    .warp_fini = simt_warp_fini,
+    .select = simt_select,
+    .paths = simt_paths,
+    .get = simt_get,
+    .call = simt_call,
+    .next = simt_next,
+    .branch = simt_branch,
+    .remove = simt_remove,
+    .settle = simt_settle,
+    .params = NULL, /* no parameters */
 };

@@ -77,6 +77,7 @@ typedef struct {
 typedef struct func_launch {
     const func_prog *prog;
     const div_ops *div;          /* divergence policy (func.divergence)            */
+    void *dstate;                /* its per-launch state (div.h), or NULL           */
     const ptx_func *kernel;
     devmem *mem;
     const uint8_t *params;
@@ -113,14 +114,6 @@ typedef struct {
     uint32_t bar_waiting[16];    /* warps waiting                                  */
 } func_cta;
 
-/* A path of a warp (div.h): pc, reconvergence pc, lanes, call frame. */
-typedef struct {
-    uint32_t pc, rpc;
-    uint32_t frame;
-    uint32_t pad;
-    uint64_t mask;
-} simt_entry;
-
 typedef struct {
     int32_t func;                /* function index in the module                    */
     uint32_t call_pc;            /* the call instruction in the caller              */
@@ -143,8 +136,8 @@ struct func_warp {
     int32_t bar_dst;             /* bar.red destination slot, or -1                 */
     uint64_t bar_mask;           /* lanes that executed the bar.red                 */
     uint64_t clock;              /* %clock: cycles (timing) or instructions         */
-    simt_entry *stk;
-    uint32_t sp, stk_cap;
+    void *dstate;                /* the divergence policy's per-warp state (div.h):
+                                    its paths; NULL until func_warp_init           */
     func_frame *fr;
     uint32_t nfr, fr_cap;
     uint64_t *regpool;
@@ -154,16 +147,50 @@ struct func_warp {
     uint8_t cc[64];
 };
 
-/* Prepares warp `wid` of `cta` at the kernel's first instruction. */
+/* Per-launch divergence-policy state (div.h create/destroy, in L->dstate): init
+ * after L->div is set and before any warp starts (0, or -1 when out of memory);
+ * fini once the launch's warps are finalised (safe to call after a failed init). */
+int func_launch_div_init(func_launch *L);
+void func_launch_div_fini(func_launch *L);
+
+/* Prepares warp `wid` of `cta` at the kernel's first instruction. The warp's
+ * buffers (and its policy state) are kept from a previous CTA of the same launch. */
 int func_warp_init(func_warp *w, func_launch *L, func_cta *cta, uint32_t wid);
 void func_warp_fini(func_warp *w);
 
-/* The next instruction the warp would issue: pc of the top path and its lanes.
- * Returns 0 when the warp has nothing to issue (done, fault, barrier). */
-int func_warp_peek(const func_warp *w, uint32_t *pc, uint64_t *mask);
+/* ---- a warp's paths (div.h) ----------------------------------------------------------
+ * A warp that can issue (WARP_READY) exposes its runnable paths; the timing model
+ * may issue any of them, functional mode issues the one the policy selects. With the
+ * SIMT stack there is exactly one, id 0. Each query returns 0 (nothing) when the warp
+ * cannot issue (done, fault, barrier). */
 
-/* Executes the warp's next instruction; records memory accesses into tr when non-NULL.
- * Returns the control outcome (EX_NEXT, EX_BRANCH, EX_BARRIER, EX_EXIT, EX_FAULT ...). */
+/* The runnable paths, at most max of them, the selected one first; how many written. */
+uint32_t func_warp_paths(const func_warp *w, func_path *out, uint32_t max);
+/* The path the policy selects, or NULL. The record is the policy's: read it before the
+ * warp next steps (inline: the timing model asks every cycle). */
+static inline const func_path *func_warp_selected(const func_warp *w)
+{
+    return w->state == WARP_READY ? w->L->div->select(w) : NULL;
+}
+/* Runnable path `path`, or NULL when there is none (read it as func_warp_selected's). */
+static inline const func_path *func_warp_path(const func_warp *w, uint32_t path)
+{
+    return w->state == WARP_READY ? w->L->div->get(w, path) : NULL;
+}
+/* Runnable path `path`'s next pc and lanes; 0 when there is no such path. */
+int func_warp_peek_path(const func_warp *w, uint32_t path, uint32_t *pc, uint64_t *mask);
+/* The selected path's next pc and lanes (func_warp_peek_path of the selected path). */
+int func_warp_peek(const func_warp *w, uint32_t *pc, uint64_t *mask);
+/* Where the warp stands whatever its state (diagnostics: a warp at a barrier is
+ * reported at its selected path); 0 when it has no path. */
+int func_warp_where(const func_warp *w, func_path *p);
+
+/* Executes one instruction of runnable path `path` (a warp that can issue);
+ * records memory accesses into tr when non-NULL. Returns the control outcome
+ * (EX_NEXT, EX_BRANCH, EX_BARRIER, EX_EXIT, EX_FAULT ...); EX_FAULT with a launch
+ * fault when `path` is not runnable. */
+exec_ctrl func_warp_step_path(func_warp *w, uint32_t path, exec_trace *tr);
+/* Executes one instruction of the selected path (the warp must be able to issue). */
 exec_ctrl func_warp_step(func_warp *w, exec_trace *tr);
 
 /* CTA set-up and teardown; barrier release. */

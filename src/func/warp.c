@@ -1,11 +1,11 @@
-/* warp.c - a warp's functional state: SIMT stack, call frames, barriers.
+/* warp.c - a warp's functional state: paths, call frames, barriers.
  *
- * Divergence uses the PDOM SIMT stack: a divergent branch turns the current entry
- * into the reconvergence entry (pc = immediate post-dominator) and pushes one entry
- * per path; an entry whose pc reaches its reconvergence pc is popped. Calls push a
- * frame (register file and local-memory frame) and a stack entry tagged with it;
- * `ret` removes its lanes from every entry of the frame, so divergent returns work.
- * Invariant: entries of frame k lie above all entries of frames < k.
+ * Which lanes run which instruction next belongs to the divergence policy (div.h,
+ * per-warp state in w->dstate): this file asks it for a path, executes one
+ * instruction of that path and tells the policy what happened. Calls push a frame
+ * (register file and local-memory frame) and a path in it; `ret` removes its lanes
+ * from every path of the frame, so divergent returns work. Invariant (div.h): every
+ * runnable path lies in the innermost frame, w->fr[w->nfr - 1].
  */
 #include "func/func.h"
 
@@ -155,7 +155,21 @@ uint64_t ex_src_slow(const exec_ctx *x, const ptx_operand *o, unsigned lane)
     }
 }
 
-/* ---- stack and frames ---------------------------------------------------------------- */
+/* ---- launch-level policy state -------------------------------------------------------- */
+int func_launch_div_init(func_launch *L)
+{
+    L->dstate = NULL;
+    return L->div->create ? L->div->create(L, &L->dstate) : 0;
+}
+
+void func_launch_div_fini(func_launch *L)
+{
+    if (L->dstate && L->div->destroy)
+        L->div->destroy(L->dstate);
+    L->dstate = NULL;
+}
+
+/* ---- frames --------------------------------------------------------------------------- */
 static int ensure_regs(func_warp *w, size_t need)
 {
     if (need <= w->reg_cap)
@@ -236,7 +250,6 @@ int func_warp_init(func_warp *w, func_launch *L, func_cta *cta, uint32_t wid)
     w->state = WARP_READY;
     w->bar_dst = -1;
     w->clock = 0;
-    w->sp = 0;
     w->nfr = 0;
     w->local_top = 0;
     memset(w->cc, 0, sizeof w->cc);
@@ -245,25 +258,51 @@ int func_warp_init(func_warp *w, func_launch *L, func_cta *cta, uint32_t wid)
         return -1;
     if (w->local && w->local_cap)
         memset(w->local, 0, (size_t)L->ws * w->local_cap);
-    return L->div->add(w, 0, NO_PC, w->valid, 0);
+    return L->div->warp_init(w, w->valid);
 }
 
 void func_warp_fini(func_warp *w)
 {
-    free(w->stk);
+    if (w->dstate)
+        w->L->div->warp_fini(w);   /* dstate is set only after w->L */
     free(w->fr);
     free(w->regpool);
     free(w->local);
     memset(w, 0, sizeof *w);
 }
 
+/* ---- paths ------------------------------------------------------------------------------ */
+uint32_t func_warp_paths(const func_warp *w, func_path *out, uint32_t max)
+{
+    return w->state == WARP_READY ? w->L->div->paths(w, out, max) : 0;
+}
+
+int func_warp_peek_path(const func_warp *w, uint32_t path, uint32_t *pc, uint64_t *mask)
+{
+    const func_path *p;
+    if (w->state != WARP_READY || !(p = w->L->div->get(w, path)))
+        return 0;
+    *pc = p->pc;
+    *mask = p->mask;
+    return 1;
+}
+
 int func_warp_peek(const func_warp *w, uint32_t *pc, uint64_t *mask)
 {
-    int p;
-    if (w->state != WARP_READY || (p = w->L->div->select(w)) < 0)
+    const func_path *p;
+    if (w->state != WARP_READY || !(p = w->L->div->select(w)))
         return 0;
-    *pc = w->stk[p].pc;
-    *mask = w->stk[p].mask;
+    *pc = p->pc;
+    *mask = p->mask;
+    return 1;
+}
+
+int func_warp_where(const func_warp *w, func_path *p)
+{
+    const func_path *s;
+    if (!w->dstate || !(s = w->L->div->select(w)))
+        return 0;
+    *p = *s;
     return 1;
 }
 
@@ -271,14 +310,11 @@ int func_warp_peek(const func_warp *w, uint32_t *pc, uint64_t *mask)
  * runs in any more; marks the warp done when nothing is left. */
 static void settle(func_warp *w)
 {
-    if (w->L->div->settle(w) == 0) {
+    uint32_t top = 0;
+    if (w->L->div->settle(w, &top) == 0) {
         w->state = WARP_DONE;
         return;
     }
-    uint32_t top = 0;
-    for (uint32_t i = 0; i < w->sp; i++)
-        if (w->stk[i].frame > top)
-            top = w->stk[i].frame;
     while (w->nfr - 1 > top)
         w->nfr--;
 }
@@ -292,7 +328,7 @@ static void copy_local(func_warp *w, uint64_t lanes, uint32_t dst, uint32_t src,
     }
 }
 
-static exec_ctrl do_call(func_warp *w, exec_ctx *x, const ptx_insn *in, int path, uint32_t pc)
+static exec_ctrl do_call(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t path, uint32_t pc)
 {
     const ptx_module *m = w->L->prog->m;
     uint32_t callee = in->ops[1].r;
@@ -328,7 +364,7 @@ static exec_ctrl do_call(func_warp *w, exec_ctx *x, const ptx_insn *in, int path
         uint64_t size = a->size < fp->size ? a->size : fp->size;
         copy_local(w, x->mask, callee_base + (uint32_t)fp->addr, caller_base + (uint32_t)a->addr, size);
     }
-    if (w->L->div->add(w, 0, NO_PC, x->mask, w->nfr - 1)) {
+    if (w->L->div->call(w, x->mask, w->nfr - 1)) {
         ex_fault_code(x, in, (unsigned)__builtin_ctzll(x->mask), WS_E_OUT_OF_RESOURCES,
                       "out of host memory for divergence state");
         return EX_FAULT;
@@ -345,7 +381,7 @@ static void do_exit(func_warp *w, uint64_t lanes)
     w->cta->live_threads -= n;
 }
 
-static void do_ret(func_warp *w, exec_ctx *x, const ptx_insn *in, int path, uint32_t pc)
+static void do_ret(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t path, uint32_t pc)
 {
     uint32_t cur = w->nfr - 1;
     const func_frame *fr = &w->fr[cur];
@@ -372,11 +408,10 @@ static void do_ret(func_warp *w, exec_ctx *x, const ptx_insn *in, int path, uint
 }
 
 /* Barrier arrival. The warp waits (state BARRIER) until func_cta_try_release. */
-static void do_barrier(func_warp *w, exec_ctx *x, const ptx_insn *in, int path)
+static void do_barrier(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t path, uint64_t lanes)
 {
     func_cta *c = w->cta;
-    uint64_t lanes = w->stk[path].mask;   /* before next(): it may retire the path */
-    w->L->div->next(w, path);
+    w->L->div->next(w, path);   /* lanes: the path's, read before */
     if (in->sub == BAR_WARP_SYNC)
         return;
     unsigned l0 = lanes ? (unsigned)__builtin_ctzll(lanes) : 0;
@@ -450,15 +485,19 @@ void func_cta_init(func_cta *c, func_launch *L, uint32_t linear, uint8_t *shared
 }
 
 /* ---- one instruction ------------------------------------------------------------------ */
-exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
+/* Executes one instruction of path e (a runnable path of w, in the innermost frame;
+ * the record is the policy's and changes under us once the policy is told what the
+ * instruction did: what is needed afterwards is read before). */
+static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, const func_path *e,
+                                                               exec_trace *tr)
 {
     func_launch *L = w->L;
     const func_prog *p = L->prog;
     func_frame *fr = &w->fr[w->nfr - 1];
     const ptx_func *f = &p->m->funcs[fr->func];
-    int path = L->div->select(w);
-    simt_entry *e = &w->stk[path];
+    uint32_t path = e->id;
     uint32_t pc = e->pc;
+    uint64_t lanes = e->mask;
     exec_ctx x;
     x.r = w->regpool + fr->reg_off;
     x.ws = L->ws;
@@ -468,13 +507,13 @@ exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
     x.ctrl = EX_NEXT;
     x.taken = 0;
     if (pc >= f->n_insns) {
-        x.mask = e->mask;
-        ex_fault(&x, f->n_insns ? &f->insns[f->n_insns - 1] : NULL, (unsigned)__builtin_ctzll(e->mask),
+        x.mask = lanes;
+        ex_fault(&x, f->n_insns ? &f->insns[f->n_insns - 1] : NULL, (unsigned)__builtin_ctzll(lanes),
                  "execution ran past the end of function '%s'", ptx_str(p->m, f->name));
         return EX_FAULT;
     }
     const ptx_insn *in = &f->insns[pc];
-    uint64_t mask = e->mask;
+    uint64_t mask = lanes;
     if (in->guard >= 0) {
         const uint64_t *g = x.r + (size_t)in->guard * x.ws;
         uint64_t m = 0;
@@ -483,7 +522,7 @@ exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
     }
     x.mask = mask;
     L->warp_insts++;
-    L->thread_insts += (uint64_t)__builtin_popcountll(e->mask);
+    L->thread_insts += (uint64_t)__builtin_popcountll(lanes);
     L->mix[p->mix[fr->func][pc]]++;
     w->clock++;
     if (tr)
@@ -492,8 +531,7 @@ exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
 
     switch (x.ctrl) {
     case EX_NEXT:
-        L->div->next(w, path);
-        if (w->sp == 0)
+        if (L->div->next(w, path) == 0)
             settle(w);
         return EX_NEXT;
     case EX_BRANCH: {
@@ -514,7 +552,7 @@ exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
         do_exit(w, x.mask);
         break;
     case EX_BARRIER:
-        do_barrier(w, &x, in, path);
+        do_barrier(w, &x, in, path, lanes);
         if (w->state == WARP_BARRIER)
             return EX_BARRIER;
         break;
@@ -528,7 +566,39 @@ exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
     return x.ctrl;
 }
 
+/* A step the warp cannot take (no such path): a launch fault, the warp stops. */
+static exec_ctrl no_path(func_warp *w, uint32_t path)
+{
+    w->state = WARP_FAULT;
+    func_fault_set(w->L, WS_E_LAUNCH_FAILED, "kernel '%s': warp %u of CTA (%u,%u,%u) has no runnable path %u",
+                   ptx_str(w->L->prog->m, w->L->kernel->name), w->wid, w->cta->ctaid[0],
+                   w->cta->ctaid[1], w->cta->ctaid[2], path);
+    return EX_FAULT;
+}
+
+exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
+{
+    const func_path *p = w->L->div->select(w);
+    if (!p)
+        return no_path(w, 0);
+    return step_at(w, p, tr);
+}
+
+exec_ctrl func_warp_step_path(func_warp *w, uint32_t path, exec_trace *tr)
+{
+    const func_path *p = w->L->div->get(w, path);
+    if (!p)
+        return no_path(w, path);
+    return step_at(w, p, tr);
+}
+
 /* ---- functional mode ------------------------------------------------------------------ */
+static uint32_t warp_pc(const func_warp *w)
+{
+    func_path p;
+    return func_warp_where(w, &p) ? p.pc : 0;
+}
+
 int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
 {
     uint32_t n = L->cta_warps;
@@ -567,7 +637,7 @@ int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
             for (uint32_t i = 0; i < n && k < (int)sizeof buf - 64; i++)
                 if (warps[i].state == WARP_BARRIER)
                     k += snprintf(buf + k, sizeof buf - (size_t)k, " warp %u at barrier %u (pc %u);",
-                                  i, warps[i].bar_id, warps[i].sp ? warps[i].stk[L->div->select(&warps[i])].pc : 0);
+                                  i, warps[i].bar_id, warp_pc(&warps[i]));
             func_fault_set(L, WS_E_DEADLOCK,
                            "kernel '%s': deadlock in CTA (%u,%u,%u): %u of %u threads alive, "
                            "barrier never completes:%s", ptx_str(L->prog->m, L->kernel->name),

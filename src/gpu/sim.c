@@ -346,7 +346,8 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     ws_launch_stats *st = new_stats(s);
     uint8_t *shared = calloc(L->shared_bytes ? L->shared_bytes : 1, 1);
     func_warp *warps = calloc(L->cta_warps, sizeof *warps);
-    if (!st || !shared || !warps) {
+    if (!st || !shared || !warps || func_launch_div_init(L)) {
+        func_launch_div_fini(L);
         free(shared);
         free(warps);
         free(L);
@@ -357,6 +358,7 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
         rc = timing_launch(&s->cfg, L, st, err, errlen);
         if (rc != WS_OK && !L->fault.code) {
             /* configuration / resource error before anything ran */
+            func_launch_div_fini(L);
             free(shared);
             free(warps);
             free(L);
@@ -395,6 +397,7 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
 
     for (uint32_t i = 0; i < L->cta_warps; i++)
         func_warp_fini(&warps[i]);
+    func_launch_div_fini(L);
     free(warps);
     free(shared);
     free(L);

@@ -107,7 +107,7 @@ static uint32_t build(const drv *d, const char *pat, sched_cand *c)
         char ch = pat[p];
         if (ch == '-')
             continue;
-        sched_cand x = {slot_of(d, p), d->ages ? d->ages[p] : 0, WR_READY, 0, 0, 0, IT_VALU};
+        sched_cand x = {slot_of(d, p), d->ages ? d->ages[p] : 0, WR_READY, 0, 0, 0, IT_VALU, 0};
         switch (ch) {
         case 'R': break;
         case 'M': x.is_mem = x.is_long = 1; break;
@@ -640,7 +640,7 @@ static void test_recency_reference(void **state)
                             uint32_t k = rnd(&x) % 10;
                             sched_cand y = {w, r.age[w], k < 6 ? WR_READY : k < 8 ? WR_SCOREBOARD
                                                                                : WR_MEM_STALL,
-                                            rnd(&x) % 4 == 0, 0, 0, IT_VALU};
+                                            rnd(&x) % 4 == 0, 0, 0, IT_VALU, 0};
                             if (y.reason == WR_MEM_STALL)
                                 y.is_mem = 1;
                             c[n++] = y;
@@ -697,7 +697,7 @@ static void test_all_policies_random(void **state)
                 uint32_t n = 0, ready = 0;
                 for (uint32_t w = rnd(&x) % 4; w < 128 && n < 64; w += 1 + rnd(&x) % 3) {
                     sched_cand y = {w, rnd(&x) % 50, (uint8_t)(rnd(&x) % WR__COUNT),
-                                    rnd(&x) % 2, rnd(&x) % 2, rnd(&x) % 2, IT_VALU};
+                                    rnd(&x) % 2, rnd(&x) % 2, rnd(&x) % 2, IT_VALU, 0};
                     ready += y.reason == WR_READY;
                     c[n++] = y;
                 }
@@ -901,7 +901,7 @@ static void test_order_random(void **state)
             uint32_t out[64], n = 0, ready = 0;
             for (uint32_t w = rnd(&x) % 4; w < 128 && n < 64; w += 1 + rnd(&x) % 3) {
                 sched_cand y = {w, rnd(&x) % 50, (uint8_t)(rnd(&x) % WR__COUNT), rnd(&x) % 2,
-                                rnd(&x) % 2, rnd(&x) % 2, (uint8_t)(rnd(&x) % IT__COUNT)};
+                                rnd(&x) % 2, rnd(&x) % 2, (uint8_t)(rnd(&x) % IT__COUNT), 0};
                 ready += y.reason == WR_READY;
                 c[n++] = y;
             }
