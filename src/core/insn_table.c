@@ -128,6 +128,9 @@ int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg)
             ii->lat = (uint16_t)(cls[c].lat > 65535 ? 65535 : cls[c].lat);
             ii->ii = (uint16_t)(cls[c].ii > 65535 ? 65535 : cls[c].ii);
             ii->type = insn_class_type(c);
+            ii->is_mem = c >= IC_MEM_SHARED && c <= IC_ATOM_GLOBAL;
+            ii->is_long = c == IC_MEM_GLOBAL || c == IC_MEM_LOCAL || c == IC_MEM_GENERIC ||
+                          c == IC_ATOM_GLOBAL;
             insn_regs(m, in, ii);
         }
     }

@@ -33,6 +33,8 @@ typedef struct {
     uint32_t dst[4];     /* register slots written                             */
     uint8_t type;        /* issue_type (sched.h): the issue port a multi-issue
                             core arbitrates by; a function of cls             */
+    uint8_t is_mem;      /* cls is a memory class (IC_MEM_SHARED..IC_ATOM_GLOBAL) */
+    uint8_t is_long;     /* cls is global/local/generic memory or a global atomic */
 } insn_info;
 
 typedef struct {

@@ -614,10 +614,6 @@ static uint32_t distinct_addrs(const sm *s)
 
 /* ---- issue ---------------------------------------------------------------------------------- */
 static int is_mem_cls(uint8_t c) { return c >= IC_MEM_SHARED && c <= IC_ATOM_GLOBAL; }
-static int is_long_cls(uint8_t c)
-{
-    return c == IC_MEM_GLOBAL || c == IC_MEM_LOCAL || c == IC_MEM_GENERIC || c == IC_ATOM_GLOBAL;
-}
 
 static int free_unit(const sm *s, int fu, uint64_t cycle)
 {
@@ -952,10 +948,15 @@ int sm_cycle(sm *s, uint64_t cycle)
             c->slot = slot;
             c->age = s->w[slot].age;
             c->reason = r;
-            c->is_mem = ii && is_mem_cls(ii->cls);
-            c->is_long = ii && is_long_cls(ii->cls);
             c->waiting_mem = s->w[slot].mem_inflight != 0;
-            c->type = ii ? ii->type : IT_VALU;
+            if (ii) {
+                c->is_mem = ii->is_mem;
+                c->is_long = ii->is_long;
+                c->type = ii->type;
+            } else {
+                c->is_mem = c->is_long = 0;
+                c->type = IT_VALU;
+            }
             c->path = s->w[slot].ibuf_path;   /* the path readiness examined */
             infos[n++] = ii;
             /* charge a lost slot to the reason closest to issuing */
