@@ -18,7 +18,7 @@ static uint64_t gups_seed(uint64_t seed, uint64_t id)
 int main(int argc, char **argv)
 {
     bench_args args;
-    int rc = bench_parse(&args, argc, argv, NULL);
+    int rc = bench_parse_paper(&args, argc, argv, NULL);
     if (rc)
         return rc;
 

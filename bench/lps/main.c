@@ -31,7 +31,7 @@ static void sweep_ref(const float *src, float *dst, int nx, int ny, int nz)
 int main(int argc, char **argv)
 {
     bench_args args;
-    int rc = bench_parse(&args, argc, argv, NULL);
+    int rc = bench_parse_paper(&args, argc, argv, NULL);
     if (rc) return rc;
 
     int nx, ny, nz, iters;

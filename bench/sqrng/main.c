@@ -43,7 +43,7 @@ static void direction_numbers(int dim, uint32_t v[32])
 int main(int argc, char **argv)
 {
     bench_args args;
-    int rc = bench_parse(&args, argc, argv, NULL);
+    int rc = bench_parse_paper(&args, argc, argv, NULL);
     if (rc) return rc;
 
     int dims, n;

@@ -29,7 +29,7 @@ static void step_ref(const float *in, float *out, int nx, int ny, int nz, float 
 int main(int argc, char **argv)
 {
     bench_args args;
-    int rc = bench_parse(&args, argc, argv, NULL);
+    int rc = bench_parse_paper(&args, argc, argv, NULL);
     if (rc) return rc;
 
     int nx, ny, nz, steps;
