@@ -17,6 +17,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: n = 2000; max_deg = 64; break;
     case BENCH_LARGE: n = 1 << 20; max_deg = 4096; break;
+    case BENCH_PAPER: n = 1 << 16; max_deg = 1024; break; /* ISPASS-2009 BFS: 65536 nodes */
     default: n = 1 << 17; max_deg = 1024; break;
     }
 

@@ -30,6 +30,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: n = 2048; break;
     case BENCH_LARGE: n = 8 << 20; break;
+    case BENCH_PAPER: n = 4000000; break; /* SDK BlackScholes OPT_N */
     default: n = 512 << 10; break;
     }
     float r = 0.02f, v = 0.30f;

@@ -68,6 +68,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: n = 64; break;
     case BENCH_LARGE: n = 1024; break;
+    case BENCH_PAPER: n = 256; break; /* Rodinia run script: -s 256 */
     default: n = 256; break;
     }
     int nb = n / B;

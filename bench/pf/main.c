@@ -16,6 +16,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: cols = 1000; rows = 13; halo = 8; break;
     case BENCH_LARGE: cols = 262144; rows = 257; halo = 20; break;
+    case BENCH_PAPER: cols = 100000; rows = 100; halo = 20; break; /* Rodinia run script */
     default: cols = 20000; rows = 101; halo = 20; break;
     }
     const size_t ncell = (size_t)rows * cols;

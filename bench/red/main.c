@@ -23,6 +23,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: n = 8192; break;
     case BENCH_LARGE: n = 32 << 20; break;
+    case BENCH_PAPER: n = 1 << 18; break; /* SHOC size class 1: 1 MiB */
     default: n = 4 << 20; break;
     }
 

@@ -22,6 +22,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: width = 32; height = 16; radius = 4; break;
     case BENCH_LARGE: width = 352; height = 288; radius = 16; break; /* CIF */
+    case BENCH_PAPER: width = 176; height = 144; radius = 16; break; /* Parboil: QCIF, +-16 */
     default: width = 176; height = 144; radius = 8; break;           /* QCIF */
     }
     if (radius > MAX_R || width % 8 || height % 8) {

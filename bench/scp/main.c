@@ -17,6 +17,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: npairs = 16; len = 256; blocks = 8; break;
     case BENCH_LARGE: npairs = 1024; len = 16384; blocks = 256; break;
+    case BENCH_PAPER: npairs = 256; len = 4096; blocks = 128; break; /* SDK scalarProd */
     default: npairs = 1024; len = 4096; blocks = 128; break;
     }
     size_t n = (size_t)npairs * len;

@@ -36,6 +36,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: nx = 72; ny = 10; nz = 8; steps = 2; break;
     case BENCH_LARGE: nx = 512; ny = 512; nz = 64; steps = 20; break;
+    case BENCH_PAPER: nx = 128; ny = 128; nz = 32; steps = 100; break; /* Parboil "small" */
     default: nx = 128; ny = 128; nz = 32; steps = 5; break;
     }
     float c_self = 0.4f, c_nbr = 0.1f; /* weights sum to 1: values stay bounded */
