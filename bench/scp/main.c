@@ -1,4 +1,4 @@
-/* scp: scalar products of many float vector pairs, shared-memory tree reduction per block */
+/* scp: scalar products of vector pairs (SDK scalarProd structure: 1024 shared accumulators per pair, tree reduction) */
 #include "bench.h"
 
 #include <math.h>
