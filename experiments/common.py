@@ -900,7 +900,7 @@ def svg_bar_chart(table, ylabel=None, width_per_bar=16, group_gap=18):
 # command line
 
 def add_common_args(ap, default_out):
-    ap.add_argument("--size", default="default", choices=("small", "default", "large"),
+    ap.add_argument("--size", default="default", choices=("small", "default", "large", "paper"),
                     help="workload input size (default: default)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                     help="runs at a time (default: the host's cores, %(default)s)")

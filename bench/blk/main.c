@@ -22,7 +22,7 @@ static double cnd(double d)
 int main(int argc, char **argv)
 {
     bench_args args;
-    int rc = bench_parse(&args, argc, argv, NULL);
+    int rc = bench_parse_paper(&args, argc, argv, NULL);
     if (rc)
         return rc;
 
@@ -30,6 +30,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: n = 2048; break;
     case BENCH_LARGE: n = 8 << 20; break;
+    case BENCH_PAPER: n = 4000000; break; /* SDK BlackScholes OPT_N */
     default: n = 512 << 10; break;
     }
     float r = 0.02f, v = 0.30f;

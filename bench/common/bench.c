@@ -7,11 +7,13 @@
 
 const char *bench_size_name(bench_size s)
 {
-    return s == BENCH_SMALL ? "small" : s == BENCH_LARGE ? "large" : "default";
+    return s == BENCH_SMALL ? "small" : s == BENCH_LARGE ? "large"
+         : s == BENCH_PAPER ? "paper" : "default";
 }
 
-int bench_parse(bench_args *a, int argc, char **argv, const char *usage_extra)
+static int parse_args(bench_args *a, int argc, char **argv, const char *usage_extra, int paper)
 {
+    const char *sizes = paper ? "small|default|large|paper" : "small|default|large";
     a->size = BENCH_DEFAULT;
     a->quiet = 0;
     a->argc = 0;
@@ -27,7 +29,7 @@ int bench_parse(bench_args *a, int argc, char **argv, const char *usage_extra)
             a->quiet = 1;
             continue;
         } else if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-            printf("usage: %s [--size small|default|large] [--quiet]%s%s\n", argv[0],
+            printf("usage: %s [--size %s] [--quiet]%s%s\n", argv[0], sizes,
                    usage_extra ? " " : "", usage_extra ? usage_extra : "");
             return 1;
         } else {
@@ -37,12 +39,23 @@ int bench_parse(bench_args *a, int argc, char **argv, const char *usage_extra)
         if (!strcmp(v, "small")) a->size = BENCH_SMALL;
         else if (!strcmp(v, "default")) a->size = BENCH_DEFAULT;
         else if (!strcmp(v, "large")) a->size = BENCH_LARGE;
+        else if (paper && !strcmp(v, "paper")) a->size = BENCH_PAPER;
         else {
-            fprintf(stderr, "%s: unknown size '%s' (small, default, large)\n", argv[0], v);
+            fprintf(stderr, "%s: unknown size '%s' (%s)\n", argv[0], v, sizes);
             return 2;
         }
     }
     return 0;
+}
+
+int bench_parse(bench_args *a, int argc, char **argv, const char *usage_extra)
+{
+    return parse_args(a, argc, argv, usage_extra, 0);
+}
+
+int bench_parse_paper(bench_args *a, int argc, char **argv, const char *usage_extra)
+{
+    return parse_args(a, argc, argv, usage_extra, 1);
 }
 
 int bench_cu_fail(CUresult r, const char *what, const char *file, int line)

@@ -12,10 +12,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef enum { BENCH_SMALL, BENCH_DEFAULT, BENCH_LARGE } bench_size;
+/* BENCH_PAPER: the problem size of the original benchmark the workload stands for
+ * (the seeds' sizes); only workloads that call bench_parse_paper accept it. */
+typedef enum { BENCH_SMALL, BENCH_DEFAULT, BENCH_LARGE, BENCH_PAPER } bench_size;
 
 typedef struct {
-    bench_size size;   /* --size small|default|large (default: default)   */
+    bench_size size;   /* --size small|default|large[|paper] (default: default) */
     int argc;          /* arguments left after the common ones             */
     char **argv;
     int quiet;         /* --quiet: print only PASS/FAIL                     */
@@ -24,6 +26,8 @@ typedef struct {
 /* Parses --size and --quiet; other arguments are left in a->argv. Returns 0, or
  * prints usage and returns non-zero. */
 int bench_parse(bench_args *a, int argc, char **argv, const char *usage_extra);
+/* The same, and also accepts --size paper (BENCH_PAPER). */
+int bench_parse_paper(bench_args *a, int argc, char **argv, const char *usage_extra);
 const char *bench_size_name(bench_size s);
 
 /* Creates/makes current the primary context of device 0 and loads the PTX of

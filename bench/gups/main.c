@@ -18,7 +18,7 @@ static uint64_t gups_seed(uint64_t seed, uint64_t id)
 int main(int argc, char **argv)
 {
     bench_args args;
-    int rc = bench_parse(&args, argc, argv, NULL);
+    int rc = bench_parse_paper(&args, argc, argv, NULL);
     if (rc)
         return rc;
 
@@ -26,6 +26,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: log2_words = 12; blocks = 2; updates = 16; break;
     case BENCH_LARGE: log2_words = 24; blocks = 4096; updates = 64; break;
+    case BENCH_PAPER: log2_words = 22; blocks = 2048; updates = 32; break; /* 4 updates/word */
     default: log2_words = 20; blocks = 256; updates = 32; break;
     }
     size_t words = (size_t)1 << log2_words;

@@ -11,7 +11,7 @@
 int main(int argc, char **argv)
 {
     bench_args args;
-    int rc = bench_parse(&args, argc, argv, NULL);
+    int rc = bench_parse_paper(&args, argc, argv, NULL);
     if (rc)
         return rc;
 
@@ -19,6 +19,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: width = 64; height = 32; gx = 2; gy = 2; break;
     case BENCH_LARGE: width = 8192; height = 4096; gx = 32; gy = 64; break;
+    case BENCH_PAPER: width = 996; height = 1040; gx = 16; gy = 16; break; /* Parboil img */
     default: width = 2048; height = 2048; gx = 16; gy = 16; break;
     }
     int nbins = NBINS;

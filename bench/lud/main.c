@@ -60,7 +60,7 @@ static void lud_ref(float *a, int n)
 int main(int argc, char **argv)
 {
     bench_args args;
-    int rc = bench_parse(&args, argc, argv, NULL);
+    int rc = bench_parse_paper(&args, argc, argv, NULL);
     if (rc)
         return rc;
 
@@ -68,6 +68,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: n = 64; break;
     case BENCH_LARGE: n = 1024; break;
+    case BENCH_PAPER: n = 256; break; /* Rodinia run script: -s 256 */
     default: n = 256; break;
     }
     int nb = n / B;

@@ -9,13 +9,14 @@
 int main(int argc, char **argv)
 {
     bench_args args;
-    int rc = bench_parse(&args, argc, argv, NULL);
+    int rc = bench_parse_paper(&args, argc, argv, NULL);
     if (rc) return rc;
 
     int cols, rows, halo;
     switch (args.size) {
     case BENCH_SMALL: cols = 1000; rows = 13; halo = 8; break;
     case BENCH_LARGE: cols = 262144; rows = 257; halo = 20; break;
+    case BENCH_PAPER: cols = 100000; rows = 100; halo = 20; break; /* Rodinia run script */
     default: cols = 20000; rows = 101; halo = 20; break;
     }
     const size_t ncell = (size_t)rows * cols;

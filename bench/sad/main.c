@@ -14,7 +14,7 @@ static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v;
 int main(int argc, char **argv)
 {
     bench_args args;
-    int rc = bench_parse(&args, argc, argv, NULL);
+    int rc = bench_parse_paper(&args, argc, argv, NULL);
     if (rc)
         return rc;
 
@@ -22,6 +22,7 @@ int main(int argc, char **argv)
     switch (args.size) {
     case BENCH_SMALL: width = 32; height = 16; radius = 4; break;
     case BENCH_LARGE: width = 352; height = 288; radius = 16; break; /* CIF */
+    case BENCH_PAPER: width = 176; height = 144; radius = 16; break; /* Parboil: QCIF, +-16 */
     default: width = 176; height = 144; radius = 8; break;           /* QCIF */
     }
     if (radius > MAX_R || width % 8 || height % 8) {
