@@ -6,6 +6,7 @@
 
 #include "core/sched.h"
 #include "func/div.h"
+#include "mem/memsys.h"
 #include "util/err.h"
 
 /* Offsets of plug-in structs in ws_config.plugin are multiples of this. */
@@ -45,8 +46,7 @@ void ws_config_schema(ws_cfg_schema *s)
     for (size_t i = 0; ws_cfg_machine[i]; i++) {
         const ws_cfg_table *t = ws_cfg_machine[i];
         add(s, t, 0);
-        /* plug-in tables follow the section that selects the plug-in; a memory model's
-         * or replacement policy's table would follow [mem] / its cache's section */
+        /* plug-in tables follow the section that selects the plug-in */
         const char *sec = t->rows[0].section;
         if (!strcmp(sec, "func"))
             for (size_t k = 0; div_at(k); k++)
@@ -54,6 +54,9 @@ void ws_config_schema(ws_cfg_schema *s)
         if (!strcmp(sec, "core"))
             for (size_t k = 0; sched_at(k); k++)
                 add_plugin(s, sched_at(k)->params, &used);
+        if (!strcmp(sec, "mem"))
+            for (size_t k = 0; mem_model_at(k); k++)
+                add_plugin(s, mem_model_at(k)->params, &used);
     }
 }
 
@@ -120,6 +123,8 @@ static const ws_cfg_table *table_of(ws_plugin_kind kind, size_t i, int *end)
         return sched_at(i)->params;
     if (kind == WS_PLUGIN_DIV && div_at(i))
         return div_at(i)->params;
+    if (kind == WS_PLUGIN_MEM && mem_model_at(i))
+        return mem_model_at(i)->params;
     *end = 1;
     return NULL;
 }
@@ -173,6 +178,9 @@ int ws_plugin_at(ws_plugin_kind kind, size_t i, const char **name, const char **
     } else if (kind == WS_PLUGIN_DIV && div_at(i)) {
         nm = div_at(i)->name;
         ds = div_at(i)->desc;
+    } else if (kind == WS_PLUGIN_MEM && mem_model_at(i)) {
+        nm = mem_model_at(i)->name;
+        ds = mem_model_at(i)->desc;
     }
     if (!nm)
         return -1;

@@ -4,7 +4,7 @@
  * description of util/config.h (ws_cfg_machine, base 0), and after the section they
  * belong to, the parameter tables of every registered plug-in, taken from the
  * registries: divergence policies (func/div.c) after [func], warp schedulers
- * (core/sched.c) after [core]. A plug-in table's struct lives in ws_config.plugin at
+ * (core/sched.c) after [core], memory models (mem/memsys.c) after [mem]. A plug-in table's struct lives in ws_config.plugin at
  * an offset that is a function of the registries only (tables in registry order,
  * each aligned for any type), so it is the same in every run and for every copy of
  * a configuration. Nothing is registered at run time: the schema is rebuilt from
@@ -22,7 +22,7 @@
 #include "util/config.h"
 
 /* The plug-in registries whose tables the schema holds. */
-typedef enum { WS_PLUGIN_SCHED, WS_PLUGIN_DIV } ws_plugin_kind;
+typedef enum { WS_PLUGIN_SCHED, WS_PLUGIN_DIV, WS_PLUGIN_MEM } ws_plugin_kind;
 
 /* The full schema of ws_config. */
 void ws_config_schema(ws_cfg_schema *s);

@@ -88,10 +88,27 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     memsys *mem = NULL;
     void **cores = calloc(n_sm, sizeof *cores);
     void **pol_params = NULL;   /* [i]: parameters of sched_at(i), or NULL */
+    void **mem_params = NULL;   /* [i]: parameters of mem_model_at(i), or NULL */
     ws_err rc = WS_OK;
     if (!cores || !(shared = cm->launch_create(cfg, L)) || !(mem = mm->create(cfg, n_sm))) {
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
+    }
+    /* the memory model's launch: its own parameters and the kernel */
+    if (mm->on_launch) {
+        if (!(mem_params = ws_config_params_all(cfg, WS_PLUGIN_MEM))) {
+            rc = WS_E_OUT_OF_MEMORY;
+            goto out;
+        }
+        const void *own = NULL;
+        for (size_t i = 0; mem_model_at(i); i++)
+            if (mem_model_at(i) == mm)
+                own = mem_params[i];
+        mem_kernel mk = {m, L->kernel};
+        if (mm->on_launch(mem, own, &mk, err, n)) {
+            rc = WS_E_INVALID_VALUE;
+            goto out;
+        }
     }
     /* the policy's launch: every policy's parameters (a policy may wrap another), then
      * its own look at the kernel */
@@ -246,5 +263,6 @@ out:
     if (shared)
         cm->launch_destroy(shared);
     free(pol_params);
+    free(mem_params);
     return rc;
 }

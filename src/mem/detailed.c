@@ -1400,4 +1400,5 @@ const mem_model mem_model_detailed = {
     "detailed", "L1 caches with MSHRs, crossbar, L2 banks and DRAM channels (GPGPU-Sim class)",
     det_create, det_destroy, det_access, det_probe, det_pop, det_tick,
     det_next, det_busy, det_stats, det_dump, det_next_sm, det_check,
+    NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
 };

@@ -27,6 +27,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "ptx/ir.h"
+
 typedef enum { MR_LOAD, MR_STORE, MR_ATOMIC, MR_IFETCH } mem_kind;
 
 /* Outcome of an access attempt. */
@@ -73,6 +75,13 @@ struct mem_req {
 };
 
 typedef struct memsys memsys;
+struct ws_cfg_table;
+
+/* The launched kernel, as a memory model's on_launch sees it. */
+typedef struct {
+    const ptx_module *m;
+    const ptx_func *kernel;
+} mem_kernel;
 
 /* Per-implementation table. */
 typedef struct {
@@ -100,6 +109,13 @@ typedef struct {
      * plug-ins, geometries ...): 0, or -1 with a message. NULL: nothing to check.
      * create() may assume it passed. */
     int (*check)(const void *cfg /* const ws_config * */, char *err, size_t n);
+    /* Its own configuration rows and parameter struct (section [mem], declared in its
+     * file; gpu/config.c puts them in the schema after [mem]); NULL: none. */
+    const struct ws_cfg_table *params;
+    /* Optional: once per launch, right after create() and before any access: the
+     * model's own parameters (a struct of the layout `params` describes, NULL when it
+     * has none) and the launched kernel. 0, or -1 with a message in err. */
+    int (*on_launch)(memsys *m, const void *params, const mem_kernel *k, char *err, size_t n);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */

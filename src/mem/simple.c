@@ -35,11 +35,45 @@ static void push(fifo *q, mem_req *r)
     q->tail = r;
 }
 
-/* Every key of the simple model is a number the parameter table range-checks already
+/* Its own parameters: rows of section [mem] (keys mem.simple_*), declared here. */
+typedef struct {
+    uint32_t latency;        /* mem.simple_latency                                */
+    uint32_t bytes_per_cycle; /* mem.simple_bytes_per_cycle                       */
+    uint32_t l1_latency;     /* mem.simple_l1_latency                             */
+} simple_params;
+
+static const ws_cfg_param simple_rows[] = {
+    {"mem", "simple_latency", WS_CT_UINT, offsetof(simple_params, latency), "400", 1, 100000,
+     NULL, "cycles", "simple model: core cycles from request to data"},
+    {"mem", "simple_bytes_per_cycle", WS_CT_UINT, offsetof(simple_params, bytes_per_cycle),
+     "128", 1, 1000000, NULL, "bytes",
+     "simple model: bytes per core cycle the memory accepts (all SMs together)"},
+    {"mem", "simple_l1_latency", WS_CT_UINT, offsetof(simple_params, l1_latency), "1", 0, 100000,
+     NULL, "cycles", "simple model: extra cycles of an L1 instruction-cache access"},
+    {0}};
+static const ws_cfg_table simple_table = {"simple", simple_rows, sizeof(simple_params)};
+
+/* Every key of the simple model is a number its parameter table range-checks already
  * (mem.simple_*, core.lat_const): nothing more to refuse. */
 static int simple_check(const void *cfg, char *err, size_t n)
 {
     (void)cfg, (void)err, (void)n;
+    return 0;
+}
+
+/* The parameters arrive here, once per launch before any access (create() starts from
+ * the table's defaults, so a memsys made without a launch still works). */
+static int simple_launch(memsys *ms, const void *params, const mem_kernel *k, char *err,
+                         size_t n)
+{
+    (void)k, (void)err, (void)n;
+    simple_mem *m = (simple_mem *)ms;
+    const simple_params *p = params;
+    if (p) {
+        m->latency = p->latency;
+        m->l1_latency = p->l1_latency ? p->l1_latency : 1;
+        m->bpc = p->bytes_per_cycle;
+    }
     return 0;
 }
 
@@ -52,10 +86,11 @@ static memsys *simple_create(const void *cfgp, uint32_t n_sm)
         return NULL;
     m->base.ops = &mem_model_simple;
     m->n_sm = n_sm;
-    m->latency = cfg->mem.simple_latency;
-    m->l1_latency = cfg->mem.simple_l1_latency ? cfg->mem.simple_l1_latency : 1;
+    /* the table's defaults until on_launch gives the configured values */
+    m->latency = strtoul(simple_rows[0].def, NULL, 10);
+    m->bpc = strtoul(simple_rows[1].def, NULL, 10);
+    m->l1_latency = 1;
     m->const_latency = cfg->core.lat_const;
-    m->bpc = cfg->mem.simple_bytes_per_cycle;
     m->data = calloc(n_sm, sizeof *m->data);
     m->inst = calloc(n_sm, sizeof *m->inst);
     m->cnst = calloc(n_sm, sizeof *m->cnst);
@@ -189,4 +224,5 @@ const mem_model mem_model_simple = {
     "simple", "fixed latency, bandwidth-limited memory (no caches)",
     simple_create, simple_destroy, simple_access, simple_probe, simple_pop, simple_tick,
     simple_next, simple_busy, simple_stats, simple_dump, simple_next_sm, simple_check,
+    &simple_table, simple_launch,
 };
