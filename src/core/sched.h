@@ -123,6 +123,12 @@ typedef struct sched_ops {
                                                                   the warp completed */
     void (*on_warp_start)(void *st, uint32_t slot, uint64_t cycle);
     void (*on_warp_end)(void *st, uint32_t slot, uint64_t cycle);
+    /* Optional: nonzero when the policy's state is SM-wide: then every scheduler
+     * instance of an SM receives on_warp_start, on_warp_end and on_mem_done for every
+     * warp slot of the SM, not only its own, and so keeps an identical copy of that
+     * state (MOTRR+Recency's one recency register per SM). pick() and on_issue still
+     * see only the instance's own warps. NULL: events of its own warps only. */
+    int (*sm_wide)(const sched_params *sp);
 } sched_ops;
 
 /* The parameters of another registered policy within the same launch (NULL when it

@@ -6,11 +6,16 @@
  * (ties: lower slot). A memory warp refused because the LD/ST pipeline stalls is
  * not ready (WR_MEM_STALL), so the compute warps get the slot.
  *
- * MOTRR+Recency keeps the recency register per scheduler instance (the SM creates
- * one instance per scheduler): one entry per warp slot with a saturating counter
- * and an R bit; W_active counts this scheduler's assigned warps. Compute warps are
- * ordered by Algorithm 1's priorities, computed literally (rec_pick).
+ * MOTRR+Recency keeps one recency register per SM, as seed 000 defines it: one entry
+ * per warp slot of the SM (48 on Fermi) with a saturating counter and an R bit, and
+ * W_active counts the SM's assigned warps. The SM creates one instance per scheduler;
+ * with sched.recency_per_sm (the default) the policy is SM-wide (sm_wide): every
+ * instance sees the warp events of every slot and holds an identical copy of the
+ * register. sched.recency_per_sm=false is the documented variant with one register per
+ * scheduler over its own warps. Compute warps are ordered by Algorithm 1's priorities,
+ * computed literally (rec_pick).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +123,7 @@ typedef struct {
     uint32_t bits;             /* counter width                                  */
     uint32_t num, den;         /* R = 1 for num/den of the active warps          */
     uint32_t max_num_warp;     /* priority offset MAX_NUM_WARP of Algorithm 1    */
+    bool per_sm;               /* one register per SM (seed 000), else per scheduler */
 } rec_params;
 
 static const ws_cfg_param rec_rows[] = {
@@ -129,6 +135,9 @@ static const ws_cfg_param rec_rows[] = {
      "MOTRR+Recency: denominator of that fraction"},
     {"sched", "max_num_warp", WS_CT_UINT, offsetof(rec_params, max_num_warp), "48", 1, 1024,
      NULL, "", "MOTRR+Recency: priority offset MAX_NUM_WARP of Algorithm 1"},
+    {"sched", "recency_per_sm", WS_CT_BOOL, offsetof(rec_params, per_sm), "true", 0, 0, NULL, "",
+     "MOTRR+Recency: one recency register per SM over all its warps (seed 000); false: one per "
+     "scheduler over its own warps"},
     {0}};
 static const ws_cfg_table rec_table = {"motrr-recency", rec_rows, sizeof(rec_params)};
 
@@ -307,6 +316,12 @@ const sched_ops sched_motrr = {
     .on_issue = motrr_on_issue,
 };
 
+static int rec_sm_wide(const sched_params *p)
+{
+    const rec_params *rp = p ? p->params : NULL;
+    return rp && rp->per_sm;
+}
+
 const sched_ops sched_motrr_recency = {
     .name = "motrr-recency",
     .desc = "MOTRR + recency register: compute warps whose loads/stores completed most "
@@ -319,4 +334,5 @@ const sched_ops sched_motrr_recency = {
     .on_mem_done = rec_on_mem_done,
     .on_warp_start = rec_on_warp_start,
     .on_warp_end = rec_on_warp_end,
+    .sm_wide = rec_sm_wide,
 };

@@ -80,6 +80,7 @@ struct sm {
     const sched_ops *pol;
     void **pst;                    /* policy state per scheduler                 */
     uint32_t n_sched, ws, cta_warps, max_ctas, n_slots;
+    uint8_t ev_all;             /* the policy's state is SM-wide (sched_ops.sm_wide) */
     sm_warp *w;
     func_warp *fw;                 /* functional warps, grouped by CTA slot      */
     sm_cta *cta;
@@ -166,6 +167,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     for (uint32_t i = 0; i < s->n_sched; i++)
         if (!(s->pst[i] = pol->create(s->n_slots, sp)))
             goto fail;
+    s->ev_all = pol->sm_wide && pol->sm_wide(sp);
     for (uint32_t i = 0; i < max_ctas; i++)
         if (!(s->cta[i].shared = calloc(L->shared_bytes ? L->shared_bytes : 1, 1)))
             goto fail;
@@ -247,6 +249,19 @@ void sm_destroy(sm *s)
 }
 
 /* ---- CTA placement ---------------------------------------------------------------------- */
+/* A warp event for the scheduler policy: to the warp's own scheduler instance, or to
+ * every instance of the SM when the policy's state is SM-wide (sched_ops.sm_wide). */
+static void pol_event(sm *s, void (*fn)(void *, uint32_t, uint64_t), uint32_t slot,
+                      uint64_t cycle)
+{
+    if (!s->ev_all) {
+        fn(s->pst[slot % s->n_sched], slot, cycle);
+        return;
+    }
+    for (uint32_t q = 0; q < s->n_sched; q++)
+        fn(s->pst[q], slot, cycle);
+}
+
 int sm_can_take_cta(const sm *s)
 {
     for (uint32_t i = 0; i < s->max_ctas; i++)
@@ -283,7 +298,8 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
         if (w->sb)
             memset(w->sb, 0, w->sb_cap * sizeof *w->sb);
         s->resident++;
-        s->pol->on_warp_start ? s->pol->on_warp_start(s->pst[slot % s->n_sched], slot, cycle) : (void)0;
+        if (s->pol->on_warp_start)
+            pol_event(s, s->pol->on_warp_start, slot, cycle);
     }
     return 0;
 }
@@ -412,7 +428,7 @@ static void instruction_done(sm *s, uint32_t slot, const uint32_t *regs, uint32_
         /* the policy hears of global/local completions only: shared and constant
          * accesses are not the long-latency loads the recency register tracks */
         if (is_mem == 2 && s->pol->on_mem_done)
-            s->pol->on_mem_done(s->pst[slot % s->n_sched], slot, cycle);
+            pol_event(s, s->pol->on_mem_done, slot, cycle);
     }
 }
 
@@ -899,7 +915,7 @@ static void retire_warps(sm *s, uint64_t cycle)
                 s->resident--;
                 c->warps_left--;
                 if (s->pol->on_warp_end)
-                    s->pol->on_warp_end(s->pst[slot % s->n_sched], slot, cycle);
+                    pol_event(s, s->pol->on_warp_end, slot, cycle);
             }
         }
         if (c->warps_left == 0) {

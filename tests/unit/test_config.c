@@ -257,7 +257,7 @@ static void test_plugin_keys(void **state)
     cJSON *j = ws_config_json(&c);
     cJSON *sched = cJSON_GetObjectItemCaseSensitive(j, "sched");
     assert_non_null(sched);
-    assert_int_equal(cJSON_GetArraySize(sched), 15);
+    assert_int_equal(cJSON_GetArraySize(sched), 16); /* 15 + sched.recency_per_sm */
     assert_true(cJSON_GetObjectItemCaseSensitive(sched, "static_threshold")->valuedouble == 2.5);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sched, "static_shared")));
     cJSON_Delete(j);

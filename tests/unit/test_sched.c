@@ -599,6 +599,48 @@ static uint32_t rnd(uint64_t *x)
     return (uint32_t)(*x >> 33);
 }
 
+/* Seed 000's recency register is one per SM. Four warps on two schedulers (slots 0, 2
+ * on scheduler 0; 1, 3 on scheduler 1), all started (counters saturated at 63); loads
+ * of slots 1 and then 3 complete: counters 63, 1, 63, 0. Per SM (the default, every
+ * instance sees every slot's events): W_active = 4, K = 2, R = 1 for slots 3 and 1;
+ * scheduler 0's warps 0 and 2 both have R = 0, so after it issued slot 0 round robin
+ * picks slot 2. Per scheduler (sched.recency_per_sm=false, scheduler 0 sees only its
+ * own warps): W_active = 2, K = 1, counters tie at 63, the lower slot 0 gets R = 1 and
+ * goes first. */
+static void test_recency_per_sm(void **state)
+{
+    (void)state;
+    const sched_ops *o = sched_find("motrr-recency");
+    for (int per_sm = 1; per_sm >= 0; per_sm--) {
+        tparams tp;
+        const sched_params *p = mkp(&tp, "motrr-recency",
+                                    per_sm ? NULL : "sched.recency_per_sm=false");
+        assert_int_equal(o->sm_wide(p) != 0, per_sm);
+        void *q0 = o->create(4, p), *q1 = o->create(4, p);
+        assert_non_null(q0);
+        assert_non_null(q1);
+        /* deliver events as the SM does: everyone's when SM-wide, else the owner's */
+        for (uint32_t w = 0; w < 4; w++) {
+            if (per_sm || w % 2 == 0)
+                o->on_warp_start(q0, w, 0);
+            if (per_sm || w % 2 == 1)
+                o->on_warp_start(q1, w, 0);
+        }
+        const uint32_t done[] = {1, 3};
+        for (int i = 0; i < 2; i++) {
+            if (per_sm)
+                o->on_mem_done(q0, done[i], 10 + (uint64_t)i);
+            o->on_mem_done(q1, done[i], 10 + (uint64_t)i);
+        }
+        o->on_issue(q0, 0, 0, 20);
+        sched_cand c[2] = {{0, 0, WR_READY, 0, 0, 0, IT_VALU, 0},
+                           {2, 0, WR_READY, 0, 0, 0, IT_VALU, 0}};
+        assert_int_equal(c[o->pick(q0, c, 2, 21)].slot, per_sm ? 2 : 0);
+        o->destroy(q0);
+        o->destroy(q1);
+    }
+}
+
 static void test_recency_reference(void **state)
 {
     (void)state;
@@ -961,6 +1003,7 @@ int main(void)
         cmocka_unit_test(test_motrr_recency),
         cmocka_unit_test(test_recency_prior),
         cmocka_unit_test(test_recency_reference),
+        cmocka_unit_test(test_recency_per_sm),
         cmocka_unit_test(test_all_policies_random),
         cmocka_unit_test(test_order_default),
         cmocka_unit_test(test_order_by_type),
