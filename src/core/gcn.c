@@ -93,7 +93,7 @@ static const ws_cfg_param gcn_rows[] = {
     P("sgprs_per_simd", sgprs_per_simd, "512", 16, 65536, "registers",
       "scalar registers per SIMD, shared by its wavefronts [seed 004 ch. 4.1.2: 512]"),
     P("sgprs_per_wave", sgprs_per_wave, "0", 0, 112, "registers",
-      "scalar registers per wavefront for occupancy; 0 = uniform registers of the kernel + 16, "
+      "scalar registers per wavefront for occupancy; 0 = uniform registers the kernel writes + 16, "
       "at most 104 [seed 004: at most 112]"),
     {"gcn", "scalar_unit", WS_CT_BOOL, offsetof(gcn_params, scalar_unit), "true", 0, 1, NULL, "",
      "run uniform instructions (ptx/uniform.c) on the scalar unit; false: everything vector"},
@@ -218,8 +218,18 @@ static occupancy gcn_occupancy(const ws_config *cfg, const ptx_module *m, const 
         uint32_t n = 0;
         ptx_uniform u;
         if (k->cfg && !ptx_uniform_analyze(m, k, &u)) {
-            for (uint32_t r = 0; r < u.n_regs; r++)
-                n += u.reg_uniform[r] && k->regs[r].type != PT_PRED ? (ptx_type_size[k->regs[r].type] + 3) / 4 : 0;
+            /* uniform registers that some instruction writes, in 32-bit units */
+            for (uint32_t i = 0; i < k->n_insns; i++) {
+                uint32_t dst[8], src[16], nd = 8, ns = 16;
+                ptx_insn_regs(m, &k->insns[i], dst, &nd, src, &ns);
+                for (uint32_t d = 0; d < nd; d++) {
+                    uint32_t r = dst[d];
+                    if (r < u.n_regs && u.reg_uniform[r] && k->regs[r].type != PT_PRED) {
+                        n += (ptx_type_size[k->regs[r].type] + 3) / 4;
+                        u.reg_uniform[r] = 0;   /* count each register once */
+                    }
+                }
+            }
             ptx_uniform_free(&u);
         }
         sg = n + 16 < 104 ? n + 16 : 104;
