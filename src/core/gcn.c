@@ -35,10 +35,11 @@
  * instruction buffers filled through the L1I; nothing allocated per cycle once the
  * pools have grown to the launch's need).
  *
- * Idle skipping: a cycle that made no progress is repeatable only when no wavefront
- * of any SIMD is ready or waits for a unit (`hot`); then each SIMD's lost-slot cause
- * is fixed until an event, and repeat_cycle_stats charges the skipped cycles to the
- * SIMDs round robin exactly as running them would.
+ * Idle skipping: after a cycle that made no progress, each SIMD whose wavefronts are
+ * all blocked on events (scoreboard, barrier, empty buffer, memory pipeline) has a
+ * lost-slot cause that is fixed until an event; a SIMD with a ready or unit-waiting
+ * wavefront is `hot` and its next turn is not skipped. repeat_cycle_stats charges the
+ * skipped cycles to the SIMDs round robin exactly as running them would.
  */
 #include "core/core_model.h"
 #include "core/insn_table.h"
@@ -318,7 +319,8 @@ typedef struct {
     uint64_t local_base, param_base;
     uint32_t local_threads;
     /* idle skipping */
-    int hot;                    /* a wavefront was ready or waited for a unit        */
+    uint32_t hot;               /* bit k: a wavefront of SIMD k was ready or waited
+                                   for a unit in the last idle cycle                 */
     uint64_t last_cycle;
     uint8_t idle_reason[16];    /* per SIMD: slot outcome of an idle cycle; WR__COUNT:
                                    no wavefront (idle slot)                          */
@@ -1156,7 +1158,7 @@ static int gcn_cycle(void *c, uint64_t cycle)
             uint8_t b = k == q ? best : classify(s, k, cycle, &nn);
             s->idle_reason[k] = b;
             if (b == WR_READY || b == WR_UNIT_BUSY)
-                s->hot = 1;
+                s->hot |= 1u << k;
         }
     }
     return progress;
@@ -1191,12 +1193,21 @@ static void gcn_repeat_cycle_stats(void *c, uint64_t n)
 static uint64_t gcn_next_event(const void *c, uint64_t cycle, uint64_t bound)
 {
     const gcn_cu *s = c;
-    if (bound <= cycle || s->hot)
+    if (bound <= cycle)
         return cycle + 1;
     uint64_t next = bound;
+    /* the next turn of a SIMD with a ready (or unit-waiting) wavefront: the SIMDs
+     * selected before it hold only event-blocked wavefronts, whose outcome
+     * (idle_reason) repeat_cycle_stats charges */
+    for (uint32_t d = 1; s->hot && d <= s->simds; d++)
+        if (s->hot >> ((cycle + d) % s->simds) & 1) {
+            next = cycle + d < next ? cycle + d : next;
+            break;
+        }
     if (s->n_events) {
-        uint64_t span = bound - cycle < (uint64_t)s->wheel_mask + 1 ? bound - cycle : (uint64_t)s->wheel_mask + 1;
-        for (uint64_t d = 1; d <= span; d++) {
+        /* (only events before the best answer so far matter) */
+        uint64_t span = next - cycle < (uint64_t)s->wheel_mask + 1 ? next - cycle : (uint64_t)s->wheel_mask + 1;
+        for (uint64_t d = 1; d < span; d++) {
             uint32_t e = s->wheel[(cycle + d) & s->wheel_mask];
             for (; e != UINT32_MAX; e = s->ev[e].next)
                 if (s->ev[e].due == cycle + d)
