@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Simulation speed over the workload suite (functional emulator, or the timing model).
-# Usage: [MODE=timing] [SET=k=v,k=v] tools/speed.sh [size] [workload...]
+# Usage: [MODE=timing] [CONFIG=preset] [SET=k=v,k=v] tools/speed.sh [size] [workload...]
 #   (size default: default; all workloads; MODE default: functional)
 # Prints per workload: warp and thread instructions, host seconds of simulation
 # (kernel launches only), and the rates; then the suite's aggregate rate.
@@ -12,7 +12,7 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=($(build/warpsim list --workloads 2>/dev/null || build/warpsim list | awk '/^workloads/{f=1;next} /^$/{f=0} f&&NF{print $1}'))
 tmp=$(mktemp -d)
 for n in "${names[@]}"; do
-  build/warpsim run --mode "${MODE:-functional}" ${SET:+--set "$SET"} --no-report --json "$tmp/$n.json" "$n" \
+  build/warpsim run --mode "${MODE:-functional}" ${CONFIG:+--config "$CONFIG"} ${SET:+--set "$SET"} --no-report --json "$tmp/$n.json" "$n" \
     --size "$size" --quiet >/dev/null 2>&1 || echo "$n: FAILED" >&2
 done
 python3 - "$tmp" "${names[@]}" <<'PY'

@@ -22,6 +22,9 @@ typedef struct {
     int dram[4];              /* reads, writes, row hits, busy cycles               */
     int dram_slots;
     int warp_slots;
+    /* multi-issue core models (gcn) only: set when ws_timing_stats.multi_issue */
+    int issued_type[IT__COUNT], issue_hist[6], issue_cycles, lane_accesses;
+    int mshr[4][2];           /* mem_levels[] x {mean, max} MSHR occupancy           */
 } rep_defs;
 
 /* Cache levels of the memory model's JSON ("mem" object of a launch) in the report. */
@@ -303,6 +306,59 @@ static int defs_init(rep_defs *d)
                                "fraction of DRAM data-bus cycles transferring data",
                                "dram_busy_cycles / dram_channel_cycles", WS_STAT_HIDE_ZERO, err,
                                sizeof err));
+    /* seed 004's statistics of a multi-issue core (core.model=gcn); absent for Fermi */
+    for (int k = 0; k < IT__COUNT; k++) {
+        char name[40], desc[160];
+        snprintf(name, sizeof name, "issued_%s", issue_type_name[k]);
+        snprintf(desc, sizeof desc, "instructions issued of type %s (multi-issue core models)",
+                 issue_type_name[k]);
+        d->issued_type[k] = CHECK(ws_stats_add_counter(s, name, "insts", desc, 0, err, sizeof err));
+    }
+    for (int k = 0; k < 6; k++) {
+        char name[40], desc[160];
+        snprintf(name, sizeof name, "issue_cycles_%d", k);
+        snprintf(desc, sizeof desc, "core cycles that issued %d instruction%s (multi-issue core models)",
+                 k, k == 1 ? "" : "s");
+        d->issue_hist[k] = CHECK(ws_stats_add_counter(s, name, "cycles", desc, WS_STAT_JSON_ONLY, err,
+                                                      sizeof err));
+    }
+    d->issue_cycles = CHECK(ws_stats_add_counter(s, "issue_cycles", "cycles",
+                                                 "core cycles of the issue stage, summed over cores "
+                                                 "(multi-issue core models)", 0, err, sizeof err));
+    CHECK(ws_stats_add_formula(s, "issued_per_cycle", "insts/cycle",
+                               "mean instructions issued per core cycle of a core",
+                               "warp_insts / issue_cycles", 0, err, sizeof err));
+    CHECK(ws_stats_add_formula(s, "issued_per_issue_cycle", "insts/cycle",
+                               "mean instructions issued in the cycles that issued",
+                               "warp_insts / (issue_cycles - issue_cycles_0)", 0, err, sizeof err));
+    for (int k = 1; k < WR__COUNT; k++) {
+        char name[48], desc[160], expr[120];
+        int known = k < (int)(sizeof slot_stat / sizeof slot_stat[0]) && slot_stat[k][0];
+        snprintf(name, sizeof name, "lost_%s_pct", known ? slot_stat[k][0] + 5 : "other");
+        snprintf(desc, sizeof desc, "share of issue cycles lost: %s", known ? slot_stat[k][1] + 12 : "other");
+        snprintf(expr, sizeof expr, "100 * %s / issue_cycles", known ? slot_stat[k][0] : "slot_done");
+        CHECK(ws_stats_add_formula(s, name, "%", desc, expr, 0, err, sizeof err));
+    }
+    CHECK(ws_stats_add_formula(s, "lost_idle_pct", "%", "share of issue cycles lost: no wavefront on the selected SIMD",
+                               "100 * idle_slots / issue_cycles", 0, err, sizeof err));
+    d->lane_accesses = CHECK(ws_stats_add_counter(s, "vmem_lane_accesses", "accesses",
+                                                  "lane accesses of the vector memory instructions "
+                                                  "(multi-issue core models)", 0, err, sizeof err));
+    CHECK(ws_stats_add_formula(s, "coalesce_rate", "accesses",
+                               "lane accesses merged per L1 request (coalesce rate)",
+                               "vmem_lane_accesses / mem_reqs", 0, err, sizeof err));
+    for (int k = 0; k < 4; k++) {
+        char name[40], desc[160];
+        snprintf(name, sizeof name, "%s_mshr_occ_mean", mem_levels[k]);
+        snprintf(desc, sizeof desc, "%s MSHR entries occupied, mean over cycles and caches "
+                 "(detailed memory model; multi-issue core models)", mem_levels[k]);
+        d->mshr[k][0] = CHECK(ws_stats_add_real(s, name, "entries", desc, WS_STAT_NO_TOTAL, err,
+                                                  sizeof err));
+        snprintf(name, sizeof name, "%s_mshr_occ_max", mem_levels[k]);
+        snprintf(desc, sizeof desc, "%s MSHR entries occupied, maximum (detailed memory model; "
+                 "multi-issue core models)", mem_levels[k]);
+        d->mshr[k][1] = CHECK(ws_stats_add_counter(s, name, "entries", desc, WS_STAT_MAX, err, sizeof err));
+    }
     d->host_s = CHECK(ws_stats_add_real(s, "host_seconds", "s",
                                         "host wall-clock time spent simulating", 0, err,
                                         sizeof err));
@@ -438,6 +494,15 @@ static void fill_timing(const ws_report *r, ws_stats_group *g, size_t i)
                     ws_stats_set(g, d->lvl[k][j], (uint64_t)v->valuedouble);
             }
         }
+        for (int k = 0; k < 4 && t->multi_issue; k++) {
+            const cJSON *lv = cJSON_GetObjectItemCaseSensitive(mem, mem_levels[k]);
+            const cJSON *mn = lv ? cJSON_GetObjectItemCaseSensitive(lv, "mshr_occupancy_mean") : NULL;
+            const cJSON *mx = lv ? cJSON_GetObjectItemCaseSensitive(lv, "mshr_occupancy_max") : NULL;
+            if (cJSON_IsNumber(mn))
+                ws_stats_set_real(g, d->mshr[k][0], mn->valuedouble);
+            if (cJSON_IsNumber(mx))
+                ws_stats_set(g, d->mshr[k][1], (uint64_t)mx->valuedouble);
+        }
         const cJSON *dr = cJSON_GetObjectItemCaseSensitive(mem, "dram");
         static const char *const dk[4] = {"reads", "writes", "row_hits", "busy_cycles"};
         for (int j = 0; j < 4 && dr; j++) {
@@ -449,6 +514,17 @@ static void fill_timing(const ws_report *r, ws_stats_group *g, size_t i)
         if (cJSON_IsNumber(dc))
             ws_stats_set(g, d->dram_slots, (uint64_t)dc->valuedouble * r->cfg.dram.channels);
         cJSON_Delete(mem);
+    }
+    if (t->multi_issue) {
+        uint64_t cyc = 0;
+        for (int k = 0; k < IT__COUNT; k++)
+            ws_stats_set(g, d->issued_type[k], t->issued_type[k]);
+        for (int k = 0; k < 6; k++) {
+            ws_stats_set(g, d->issue_hist[k], t->issue_hist[k]);
+            cyc += t->issue_hist[k];
+        }
+        ws_stats_set(g, d->issue_cycles, cyc);
+        ws_stats_set(g, d->lane_accesses, t->lane_accesses);
     }
     uint32_t n_sm = t->n_sm ? t->n_sm : r->cfg.gpu.n_sm;
     for (int k = 0; k < 5; k++) {

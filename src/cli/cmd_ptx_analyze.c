@@ -10,6 +10,7 @@
 #include "util/err.h"
 #include "ptx/ir.h"
 #include "ptx/locality.h"
+#include "ptx/uniform.h"
 
 int cli_ptx_analyze(int argc, char **argv);
 int cli_ptx_annotate(int argc, char **argv);
@@ -29,6 +30,11 @@ static void analyze_help(FILE *f)
           "= the sum per block, score = mean wcount. Score >= threshold chooses LRR, else\n"
           "GTO; a .pol or .pragma \"warpsim.policy\" directive overrides. Prints every block\n"
           "with its accesses, the score and the decision.\n\n"
+          "Also the uniformity analysis of each kernel (ptx/uniform.c; the GCN core model's\n"
+          "scalar unit): instructions by class (scalar ALU, scalar memory, uniform and\n"
+          "divergent branches, vector) and the fraction that is scalar; with --json also\n"
+          "one letter per instruction (S scalar ALU, M scalar memory, U uniform branch,\n"
+          "D divergent branch, V vector).\n\n"
           "  --json         the same as one JSON object\n" OPTS_HELP
           "\nExit code 1 when a file does not parse or cannot be read.\n" CLI_EXIT_HELP,
           f);
@@ -283,6 +289,39 @@ static cJSON *opts_json(const loc_opts *o)
 }
 
 /* Analyses one file; text to stdout or into jfiles. */
+/* The uniformity analysis of kernel f: printed, or added to kj when it is not NULL. */
+static int uniformity(const ptx_module *m, const ptx_func *f, cJSON *kj)
+{
+    ptx_uniform u;
+    if (ptx_uniform_analyze(m, f, &u))
+        return -1;
+    uint32_t scalar = u.count[UC_SALU] + u.count[UC_SMEM] + u.count[UC_BRANCH_U];
+    double frac = u.n_insns ? (double)scalar / u.n_insns : 0;
+    if (kj) {
+        cJSON *j = cJSON_AddObjectToObject(kj, "uniformity");
+        for (int k = 0; k < UC__COUNT; k++)
+            cJSON_AddNumberToObject(j, uni_class_name[k], u.count[k]);
+        cJSON_AddNumberToObject(j, "instructions", u.n_insns);
+        cJSON_AddNumberToObject(j, "scalar_fraction", frac);
+        char *cls = malloc(u.n_insns + 1);
+        if (cls) {
+            static const char letter[UC__COUNT] = {'V', 'S', 'M', 'U', 'D'};
+            for (uint32_t i = 0; i < u.n_insns; i++)
+                cls[i] = letter[u.cls[i]];
+            cls[u.n_insns] = 0;
+            cJSON_AddStringToObject(j, "classes", cls);
+            free(cls);
+        }
+    } else {
+        printf("  uniformity: %u of %u instructions scalar (%.1f%%): scalar ALU %u, scalar memory %u, "
+               "uniform branches %u; divergent branches %u, vector %u\n", scalar, u.n_insns, 100 * frac,
+               u.count[UC_SALU], u.count[UC_SMEM], u.count[UC_BRANCH_U], u.count[UC_BRANCH_D],
+               u.count[UC_VECTOR]);
+    }
+    ptx_uniform_free(&u);
+    return 0;
+}
+
 static int analyze_file(const char *path, const opts *o, cJSON *jfiles)
 {
     char *text;
@@ -315,11 +354,17 @@ static int analyze_file(const char *path, const opts *o, cJSON *jfiles)
             rc = CLI_FAIL;
             continue;
         }
+        cJSON *kj = NULL;
         if (jk)
-            cJSON_AddItemToArray(jk, kernel_json(m, f, &r, &o->lo));
+            cJSON_AddItemToArray(jk, kj = kernel_json(m, f, &r, &o->lo));
         else
             print_kernel(m, f, &r, &o->lo);
         loc_result_free(&r);
+        if (uniformity(m, f, kj)) {
+            fprintf(stderr, "%s: kernel '%s': uniformity analysis failed (out of memory)\n", path,
+                    ptx_str(m, f->name));
+            rc = CLI_FAIL;
+        }
     }
     if (!nk && !jfiles)
         printf("  no kernel (.entry) in this file\n");

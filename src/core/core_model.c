@@ -8,9 +8,11 @@
 #include <string.h>
 
 extern const core_model core_model_fermi; /* sm.c */
+extern const core_model core_model_gcn;   /* gcn.c */
 
 static const core_model *const core_tab[] = {
     &core_model_fermi,
+    &core_model_gcn,
 };
 
 #define CORE_N (sizeof core_tab / sizeof core_tab[0])

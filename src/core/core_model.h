@@ -45,6 +45,9 @@ typedef struct {
 typedef struct core_model {
     const char *name;
     const char *desc;
+    /* Its own configuration rows (section named after the model) and parameter struct,
+     * read with ws_config_params(cfg, params->owner, ...); NULL: no parameters. */
+    const ws_cfg_table *params;
     /* Per launch, before anything else: how many CTAs of kernel k fit on one core
      * (0: none; then the launch fails with the limiter's name). */
     occupancy (*occupancy)(const ws_config *cfg, const ptx_module *m, const ptx_func *k,

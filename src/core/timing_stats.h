@@ -28,6 +28,11 @@ typedef struct {
     uint64_t queue_occupancy_sum, queued_cycles, queued_reqs, reod_full_cycles;
     uint64_t mem_lat_sum, mem_lat_max, mem_lat_n, mem_lat_hist[16];
     uint64_t shared_conflict_cycles, ifetch_misses, rf_conflict_cycles;
+    /* multi-issue cores (core.model=gcn) only; zero and unreported otherwise */
+    uint8_t multi_issue;         /* set by a core model that issues several per cycle */
+    uint64_t issued_type[8];     /* instructions issued per issue_type (sched.h IT_*) */
+    uint64_t issue_hist[6];      /* core cycles that issued 0, 1, ... 5 instructions  */
+    uint64_t lane_accesses;      /* lane accesses of vector memory instructions       */
     char *mem_json;              /* the memory model's own statistics (JSON text)   */
 } ws_timing_stats;
 

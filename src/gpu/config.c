@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core_model.h"
 #include "core/sched.h"
 #include "func/div.h"
 #include "mem/memsys.h"
@@ -51,9 +52,12 @@ void ws_config_schema(ws_cfg_schema *s)
         if (!strcmp(sec, "func"))
             for (size_t k = 0; div_at(k); k++)
                 add_plugin(s, div_at(k)->params, &used);
-        if (!strcmp(sec, "core"))
+        if (!strcmp(sec, "core")) {
             for (size_t k = 0; sched_at(k); k++)
                 add_plugin(s, sched_at(k)->params, &used);
+            for (size_t k = 0; core_model_at(k); k++)
+                add_plugin(s, core_model_at(k)->params, &used);
+        }
         if (!strcmp(sec, "mem"))
             for (size_t k = 0; mem_model_at(k); k++)
                 add_plugin(s, mem_model_at(k)->params, &used);

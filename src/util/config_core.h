@@ -8,7 +8,7 @@
 #define WS_UTIL_CONFIG_CORE_H
 
 #define WS_CONFIG_CORE(X)                                                                        \
-    X(core, model, STR, "fermi", 1, 63, "", "core model: the pipeline of one SM / CU (fermi)")   \
+    X(core, model, STR, "fermi", 1, 63, "", "core model: the pipeline of one SM / CU (fermi, gcn)")   \
     X(core, scheduler, STR, "gto", 1, 63, "", "warp scheduling policy (warpsim list --scheds)")  \
     X(core, n_schedulers, UINT, "2", 1, 16, "", "warp schedulers per SM; warp w belongs to scheduler w mod n") \
     X(core, ibuf_entries, UINT, "2", 1, 16, "insts", "instruction buffer entries per warp")      \

@@ -1,0 +1,1314 @@
+/* gcn.c - the AMD Graphics Core Next (Southern Islands) compute unit: the second core
+ * model ("gcn", core_model.h), beside the Fermi SM of sm.c. SPEC 6; seed 004 ch. 4.
+ *
+ * Organisation of one CU:
+ *   - gcn.simds SIMD units of gcn.simd_lanes lanes; a wavefront of gpu.warp_size
+ *     work-items runs a vector instruction as passes = warp_size / simd_lanes
+ *     sub-wavefronts, so its SIMD is busy `passes` cycles (x the class's rate) and the
+ *     result is ready when the last pass ends. 64 / 16: 4 cycles.
+ *   - wavefront slot w belongs to SIMD w mod simds. Slots are grouped by work-group
+ *     slot (work-group k owns [k*W, (k+1)*W)), so a work-group's wavefronts spread
+ *     over the SIMDs; occupancy keeps at most gcn.waves_per_simd per SIMD.
+ *   - issue: each cycle SIMD (cycle mod simds) is selected (round robin); the
+ *     scheduler policy orders its ready wavefronts (sched_order) and the CU issues up
+ *     to gcn.issue_width of them, at most one per issue port, one per wavefront. The
+ *     five ports (Multi2Sim's SI model, REFERENCE-HD7970 "max instructions issued per
+ *     type per cycle: 1"): the SIMD (IT_VALU/SFU/DP), the scalar unit (IT_SALU and
+ *     IT_SMEM), the branch unit (IT_BRANCH: branches, exit, barriers, fences), the LDS
+ *     (IT_LDS) and the vector memory unit (IT_VMEM).
+ *   - the scalar unit: instructions the uniformity analysis (ptx/uniform.c) marks
+ *     UC_SALU run on the scalar ALU (gcn.salu_lat); UC_SMEM loads go through the
+ *     scalar data cache (the L1C of the memory model) one request per 64 B line.
+ *   - LDS: gcn.lds_banks banks of 4-byte words; conflicts are resolved per group of
+ *     gcn.lds_group work-items: a group takes as many cycles as the most distinct words
+ *     one bank must serve (the same word is a broadcast); the instruction occupies the
+ *     LDS for the sum over groups, and its data arrives gcn.lds_lat cycles after that.
+ *   - vector memory: addresses are coalesced per sub-wavefront of gcn.coalesce_lanes
+ *     work-items into l1d.line requests (the seed's L1 coalescer), sent in order
+ *     through the LD/ST request path (ldq.c) to the vector L1; an instruction is done
+ *     when its last request is; at most gcn.vmem_inflight instructions are in flight.
+ *   - barriers: a work-group of several wavefronts holds one of gcn.barrier_slots.
+ *
+ * Functional execution happens at issue (func_warp_step_path), results never depend
+ * on timing. Scoreboard, timing wheel, fetch and retirement follow sm.c's design (one
+ * pending-write counter per register of the wavefront's pool; a wheel of completions;
+ * instruction buffers filled through the L1I; nothing allocated per cycle once the
+ * pools have grown to the launch's need).
+ *
+ * Idle skipping: after a cycle that made no progress, each SIMD whose wavefronts are
+ * all blocked on events (scoreboard, barrier, empty buffer, memory pipeline) has a
+ * lost-slot cause that is fixed until an event; a SIMD with a ready or unit-waiting
+ * wavefront is `hot` and its next turn is not skipped. repeat_cycle_stats charges the
+ * skipped cycles to the SIMDs round robin exactly as running them would.
+ */
+#include "core/core_model.h"
+#include "core/insn_table.h"
+#include "core/ldq.h"
+#include "gpu/config.h"
+#include "ptx/uniform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- parameters (section [gcn], this model's own rows) ------------------------------ */
+typedef struct {
+    uint32_t simds, simd_lanes, waves_per_simd, issue_width;
+    uint32_t rate_imul, rate_trans, rate_dp, rate_div;
+    uint32_t salu_lat, lds_lat, lds_banks, lds_group, coalesce_lanes, vmem_cycles;
+    uint32_t vmem_inflight, barrier_slots, sgprs_per_simd, sgprs_per_wave;
+    int scalar_unit;
+} gcn_params;
+
+#define P(key, f, def, lo, hi, unit, desc) \
+    {"gcn", key, WS_CT_UINT, offsetof(gcn_params, f), def, lo, hi, NULL, unit, desc}
+static const ws_cfg_param gcn_rows[] = {
+    P("simds", simds, "4", 1, 16, "SIMDs", "SIMD units per CU [SPEC6: 4]"),
+    P("simd_lanes", simd_lanes, "16", 1, 64, "lanes",
+      "lanes per SIMD: a wavefront takes warp_size / simd_lanes cycles per vector instruction [SPEC6: 16]"),
+    P("waves_per_simd", waves_per_simd, "10", 1, 64, "wavefronts",
+      "wavefront slots (PC + instruction buffer) per SIMD [SPEC6: 10]"),
+    P("issue_width", issue_width, "5", 1, 5, "insts",
+      "instructions issued per cycle from the selected SIMD, one per port and wavefront [SPEC6: 5]"),
+    P("rate_imul", rate_imul, "4", 1, 64, "x",
+      "32-bit integer multiply: SIMD cycles per pass (quarter rate) [GCNISA v_mul_lo_u32]"),
+    P("rate_trans", rate_trans, "4", 1, 64, "x",
+      "transcendentals (rcp, sqrt, sin, ex2 ...): SIMD cycles per pass (quarter rate) [GCNISA]"),
+    P("rate_dp", rate_dp, "4", 1, 64, "x", "double precision: SIMD cycles per pass (HD7970: 1/4 rate) [AMD79]"),
+    P("rate_div", rate_div, "16", 1, 256, "x",
+      "division and remainder (an instruction sequence on GCN): SIMD cycles per pass (choice)"),
+    P("salu_lat", salu_lat, "4", 1, 64, "cycles",
+      "scalar ALU latency: a dependent scalar instruction waits this long [M2S SI scalar ALU: 4]"),
+    P("lds_lat", lds_lat, "2", 1, 1000, "cycles", "LDS latency after the bank cycles [M2S SI: 2]"),
+    P("lds_banks", lds_banks, "32", 1, 64, "banks", "LDS banks of 4-byte words [SPEC6: 32]"),
+    P("lds_group", lds_group, "32", 1, 64, "work-items",
+      "work-items whose LDS bank conflicts are resolved together [seed 004 ch. 4.1.3: 32]"),
+    P("coalesce_lanes", coalesce_lanes, "16", 1, 64, "work-items",
+      "vector memory coalescing group: a sub-wavefront [seed 004 ch. 4.1.4: 16]"),
+    P("vmem_cycles", vmem_cycles, "4", 1, 64, "cycles",
+      "vector memory unit: cycles per instruction (one sub-wavefront's addresses per cycle) (choice)"),
+    P("vmem_inflight", vmem_inflight, "32", 1, 4096, "insts",
+      "vector memory instructions in flight per CU [M2S SI vector memory: max 32 in flight]"),
+    P("barrier_slots", barrier_slots, "16", 1, 64, "work-groups",
+      "barrier slots per CU: work-groups of several wavefronts resident at once [SPEC6: 16]"),
+    P("sgprs_per_simd", sgprs_per_simd, "512", 16, 65536, "registers",
+      "scalar registers per SIMD, shared by its wavefronts [seed 004 ch. 4.1.2: 512]"),
+    P("sgprs_per_wave", sgprs_per_wave, "0", 0, 112, "registers",
+      "scalar registers per wavefront for occupancy; 0 = uniform registers the kernel writes + 16, "
+      "at most 104 [seed 004: at most 112]"),
+    {"gcn", "scalar_unit", WS_CT_BOOL, offsetof(gcn_params, scalar_unit), "true", 0, 1, NULL, "",
+     "run uniform instructions (ptx/uniform.c) on the scalar unit; false: everything vector"},
+    {NULL, NULL, 0, 0, NULL, 0, 0, NULL, NULL, NULL},
+};
+#undef P
+static const ws_cfg_table gcn_table = {"gcn", gcn_rows, sizeof(gcn_params)};
+
+/* Issue ports. */
+enum { PORT_SIMD, PORT_SCALAR, PORT_BRANCH, PORT_LDS, PORT_VMEM, PORT__N };
+static const uint8_t port_of[IT__COUNT] = {
+    [IT_VALU] = PORT_SIMD, [IT_SFU] = PORT_SIMD, [IT_DP] = PORT_SIMD, [IT_VMEM] = PORT_VMEM,
+    [IT_LDS] = PORT_LDS, [IT_SMEM] = PORT_SCALAR, [IT_SALU] = PORT_SCALAR, [IT_BRANCH] = PORT_BRANCH,
+};
+
+/* ---- per-launch tables ------------------------------------------------------------- */
+typedef struct {
+    uint8_t type;     /* issue_type on this core                                */
+    uint8_t scalar;   /* uni_class of the instruction                           */
+    uint16_t busy;    /* SIMD cycles (VALU) / unit cycles                       */
+    uint16_t lat;     /* cycles from issue to result (non-memory)               */
+} gcn_info;
+
+typedef struct {
+    gcn_params p;
+    insn_table it;
+    gcn_info **gi;    /* [function][insn]                                       */
+    uint32_t n_funcs;
+} gcn_shared;
+
+static void gcn_launch_destroy(void *sh)
+{
+    gcn_shared *g = sh;
+    if (!g)
+        return;
+    insn_table_free(&g->it);
+    for (uint32_t i = 0; g->gi && i < g->n_funcs; i++)
+        free(g->gi[i]);
+    free(g->gi);
+    free(g);
+}
+
+static void *gcn_launch_create(const ws_config *cfg, const func_launch *L)
+{
+    gcn_shared *g = calloc(1, sizeof *g);
+    const ptx_module *m = L->prog->m;
+    if (!g || ws_config_params(cfg, "gcn", &g->p, sizeof g->p) || insn_table_build(&g->it, m, cfg))
+        goto fail;
+    g->n_funcs = m->n_funcs;
+    if (!(g->gi = calloc(m->n_funcs ? m->n_funcs : 1, sizeof *g->gi)))
+        goto fail;
+    uint32_t passes = (cfg->gpu.warp_size + g->p.simd_lanes - 1) / g->p.simd_lanes;
+    for (uint32_t fi = 0; fi < m->n_funcs; fi++) {
+        const ptx_func *f = &m->funcs[fi];
+        if (f->is_decl)
+            continue;
+        if (!(g->gi[fi] = calloc(f->n_insns ? f->n_insns : 1, sizeof **g->gi)))
+            goto fail;
+        ptx_uniform u;
+        if (ptx_uniform_analyze(m, f, &u))
+            goto fail;
+        for (uint32_t k = 0; k < f->n_insns; k++) {
+            const insn_info *ii = &g->it.info[fi][k];
+            gcn_info *gi = &g->gi[fi][k];
+            uint8_t t = ii->type;
+            uint32_t rate = 1;
+            switch (ii->cls) {
+            case IC_IMUL: rate = g->p.rate_imul; break;
+            case IC_IDIV: case IC_FDIV: case IC_DDIV: rate = g->p.rate_div; break;
+            case IC_SFU: rate = g->p.rate_trans; break;
+            case IC_DP: rate = g->p.rate_dp; break;
+            default: break;
+            }
+            gi->scalar = u.cls[k];
+            if (g->p.scalar_unit && u.cls[k] == UC_SALU && t == IT_VALU)
+                t = IT_SALU;
+            else if (t == IT_SMEM && !(g->p.scalar_unit && u.cls[k] == UC_SMEM))
+                t = IT_VMEM;   /* a per-lane constant / parameter load: a vector load */
+            else if (t == IT_VMEM && g->p.scalar_unit && u.cls[k] == UC_SMEM)
+                t = IT_SMEM;   /* uniform read-only global load: scalar memory */
+            gi->type = t;
+            uint32_t busy = t == IT_SALU || t == IT_BRANCH ? 1 : passes * rate;
+            uint32_t lat = t == IT_SALU ? g->p.salu_lat : t == IT_BRANCH ? 1 : busy;
+            gi->busy = (uint16_t)(busy > 65535 ? 65535 : busy);
+            gi->lat = (uint16_t)(lat > 65535 ? 65535 : lat);
+        }
+        ptx_uniform_free(&u);
+    }
+    return g;
+fail:
+    gcn_launch_destroy(g);
+    return NULL;
+}
+
+/* ---- occupancy ---------------------------------------------------------------------- */
+/* Work-groups per CU from the wavefront slots (waves_per_simd per SIMD, gpu limits),
+ * VGPRs (gpu.regs_per_sm split over the SIMDs, gpu.reg_alloc_unit per wavefront),
+ * SGPRs (sgprs_per_simd), LDS (gpu.shared_per_sm) and barrier slots. */
+static occupancy gcn_occupancy(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
+                               uint32_t cta_threads, uint32_t smem_per_cta)
+{
+    gcn_params p;
+    occupancy o = occupancy_compute(cfg, m, k, cta_threads, smem_per_cta);
+    if (ws_config_params(cfg, "gcn", &p, sizeof p)) {
+        o.ctas_per_sm = 0;
+        o.limiter = "gcn parameters";
+        return o;
+    }
+    uint32_t ws = cfg->gpu.warp_size, W = (cta_threads + ws - 1) / ws;
+    uint32_t lim = o.ctas_per_sm;
+    /* wavefront slots: slot w on SIMD w mod simds, so n slots put ceil(n/simds) on one */
+    uint32_t by_slots = p.waves_per_simd * p.simds / W;
+    if (by_slots < lim) { lim = by_slots; o.limiter = "wavefront slots"; }
+    /* VGPRs per SIMD, in wavefronts */
+    uint32_t unit = cfg->gpu.reg_alloc_unit ? cfg->gpu.reg_alloc_unit : 1;
+    uint32_t per_wave = (o.regs_per_thread * ws + unit - 1) / unit * unit;
+    uint32_t vw = per_wave ? cfg->gpu.regs_per_sm / p.simds / per_wave : p.waves_per_simd;
+    if (vw * p.simds / W < lim) { lim = vw * p.simds / W; o.limiter = "vgprs"; }
+    /* SGPRs per SIMD */
+    uint32_t sg = p.sgprs_per_wave;
+    if (!sg) {
+        uint32_t n = 0;
+        ptx_uniform u;
+        if (k->cfg && !ptx_uniform_analyze(m, k, &u)) {
+            /* uniform registers that some instruction writes, in 32-bit units */
+            for (uint32_t i = 0; i < k->n_insns; i++) {
+                uint32_t dst[8], src[16], nd = 8, ns = 16;
+                ptx_insn_regs(m, &k->insns[i], dst, &nd, src, &ns);
+                for (uint32_t d = 0; d < nd; d++) {
+                    uint32_t r = dst[d];
+                    if (r < u.n_regs && u.reg_uniform[r] && k->regs[r].type != PT_PRED) {
+                        n += (ptx_type_size[k->regs[r].type] + 3) / 4;
+                        u.reg_uniform[r] = 0;   /* count each register once */
+                    }
+                }
+            }
+            ptx_uniform_free(&u);
+        }
+        sg = n + 16 < 104 ? n + 16 : 104;
+    }
+    uint32_t sw = p.sgprs_per_simd / sg;
+    if (sw * p.simds / W < lim) { lim = sw * p.simds / W; o.limiter = "sgprs"; }
+    if (W > 1 && p.barrier_slots < lim) { lim = p.barrier_slots; o.limiter = "barrier slots"; }
+    o.ctas_per_sm = lim;
+    return o;
+}
+
+/* ---- CU state ------------------------------------------------------------------------ */
+typedef struct {
+    uint8_t used, fetching, ibuf, dirty, cached;
+    uint32_t ibuf_pc, ibuf_path;
+    int32_t ibuf_func;
+    uint64_t ibuf_ready, age;
+    uint16_t *sb;
+    uint32_t sb_cap, inflight, mem_inflight;
+    const insn_info *cached_info;
+} gwave;
+
+typedef struct {
+    uint8_t used;
+    func_cta fc;
+    uint8_t *shared;
+    uint32_t warps_left;
+} gwg;
+
+typedef struct {
+    uint64_t due;
+    uint32_t slot, next;
+    uint8_t n, is_mem;
+    uint32_t regs[4];
+} gevent;
+
+typedef struct {
+    uint32_t slot, outstanding, next_free;
+    uint8_t n, vmem;
+    uint32_t regs[4];
+    uint64_t t_issue;
+} gminst;
+
+typedef struct {
+    uint64_t issued, thread_insts, issued_type[IT__COUNT], issue_hist[6];
+    uint64_t slot[WR__COUNT], idle_slots, stall_cycles;
+    uint64_t warps_in_flight_sum, resident_warps_sum, active_cycles;
+    uint64_t simd_busy, vmem_busy, lds_busy;
+    uint64_t mem_insts, mem_reqs, mem_bytes_used, lane_accesses;
+    uint64_t resfail[3], ldst_stall_cycles, queue_occupancy_sum, queued_cycles, queued_reqs,
+        reod_full_cycles;
+    uint64_t mem_lat_sum, mem_lat_max, mem_lat_n, mem_lat_hist[16];
+    uint64_t lds_conflict_cycles, ifetch_misses, ctas_done;
+} gcn_stats;
+
+typedef struct {
+    uint32_t id;
+    const ws_config *cfg;
+    const gcn_params *p;
+    func_launch *L;
+    const gcn_shared *sh;
+    memsys *mem;
+    const sched_ops *pol;
+    void **pst;                 /* policy state per SIMD                            */
+    uint32_t ws, cta_warps, max_ctas, n_slots, simds, passes;
+    gwave *w;
+    func_warp *fw;
+    gwg *wg;
+    uint32_t resident;
+    uint64_t *simd_free;        /* per SIMD: first cycle it accepts a VALU insn      */
+    uint64_t unit_free[PORT__N];/* scalar, branch, LDS, vector memory (SIMD unused)  */
+    uint32_t *wheel, wheel_mask;
+    gevent *ev;
+    uint32_t ev_cap, ev_free, n_events;
+    gminst *mi;
+    uint32_t mi_cap, mi_free, vmem_inflight;
+    mem_req *rq_pool;
+    ldq *vq, *sq;               /* vector memory (L1D), scalar memory (L1C)           */
+    ldq_stats vq_prev, sq_prev;
+    int vstalled;
+    exec_trace tr;
+    sched_cand *cand;
+    const insn_info **infos;
+    uint32_t *order;
+    uint32_t fetch_rr, warps_inflight, maybe_done;
+    uint64_t local_base, param_base;
+    uint32_t local_threads;
+    /* idle skipping */
+    uint32_t hot;               /* bit k: a wavefront of SIMD k was ready or waited
+                                   for a unit in the last idle cycle                 */
+    uint64_t last_cycle;
+    uint8_t idle_reason[16];    /* per SIMD: slot outcome of an idle cycle; WR__COUNT:
+                                   no wavefront (idle slot)                          */
+    uint64_t last_ldq[7];       /* ldq-derived counters of the last cycle            */
+    gcn_stats st;
+} gcn_cu;
+
+static uint32_t pow2(uint32_t v)
+{
+    uint32_t p = 1;
+    while (p < v)
+        p <<= 1;
+    return p;
+}
+
+static void gcn_destroy(void *c)
+{
+    gcn_cu *s = c;
+    if (!s)
+        return;
+    for (uint32_t i = 0; s->pst && i < s->simds; i++)
+        if (s->pst[i])
+            s->pol->destroy(s->pst[i]);
+    for (uint32_t i = 0; s->wg && i < s->max_ctas; i++)
+        free(s->wg[i].shared);
+    for (uint32_t i = 0; s->fw && i < s->n_slots; i++)
+        func_warp_fini(&s->fw[i]);
+    for (uint32_t i = 0; s->w && i < s->n_slots; i++)
+        free(s->w[i].sb);
+    while (s->rq_pool) {
+        mem_req *r = s->rq_pool;
+        s->rq_pool = r->next;
+        free(r);
+    }
+    ldq_destroy(s->vq);
+    ldq_destroy(s->sq);
+    free(s->pst);
+    free(s->w);
+    free(s->fw);
+    free(s->wg);
+    free(s->simd_free);
+    free(s->wheel);
+    free(s->ev);
+    free(s->mi);
+    free(s->tr.a);
+    free(s->cand);
+    free(s->infos);
+    free(s->order);
+    free(s);
+}
+
+static void *gcn_create(uint32_t id, const core_launch *cl)
+{
+    gcn_cu *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    const gcn_shared *sh = cl->shared;
+    const ws_config *cfg = cl->cfg;
+    s->id = id;
+    s->cfg = cfg;
+    s->sh = sh;
+    s->p = &sh->p;
+    s->L = cl->L;
+    s->mem = cl->mem;
+    s->pol = cl->pol;
+    s->ws = cl->L->ws;
+    s->cta_warps = cl->L->cta_warps;
+    s->max_ctas = cl->max_ctas;
+    s->n_slots = s->max_ctas * s->cta_warps;
+    s->simds = s->p->simds < 16 ? s->p->simds : 16;
+    s->passes = (s->ws + s->p->simd_lanes - 1) / s->p->simd_lanes;
+    s->w = calloc(s->n_slots, sizeof *s->w);
+    s->fw = calloc(s->n_slots, sizeof *s->fw);
+    s->wg = calloc(s->max_ctas, sizeof *s->wg);
+    s->cand = calloc(s->n_slots, sizeof *s->cand);
+    s->infos = calloc(s->n_slots, sizeof *s->infos);
+    s->order = calloc(s->n_slots, sizeof *s->order);
+    s->pst = calloc(s->simds, sizeof *s->pst);
+    s->simd_free = calloc(s->simds, sizeof *s->simd_free);
+    if (!s->w || !s->fw || !s->wg || !s->cand || !s->infos || !s->order || !s->pst || !s->simd_free)
+        goto fail;
+    for (uint32_t i = 0; i < s->simds; i++)
+        if (!(s->pst[i] = s->pol->create(s->n_slots, cl->sp)))
+            goto fail;
+    for (uint32_t i = 0; i < s->max_ctas; i++)
+        if (!(s->wg[i].shared = calloc(s->L->shared_bytes ? s->L->shared_bytes : 1, 1)))
+            goto fail;
+    uint32_t maxlat = cfg->core.lat_const + 64;
+    for (uint32_t fi = 0; fi < sh->n_funcs; fi++)
+        for (uint32_t k = 0; sh->gi[fi] && k < s->L->prog->m->funcs[fi].n_insns; k++)
+            if (sh->gi[fi][k].lat > maxlat)
+                maxlat = sh->gi[fi][k].lat;
+    maxlat += s->p->lds_lat + 64 * 64 / (s->p->lds_group ? s->p->lds_group : 1) + s->p->salu_lat;
+    uint32_t wsz = pow2(maxlat + 2);
+    if (!(s->wheel = malloc(wsz * sizeof *s->wheel)))
+        goto fail;
+    memset(s->wheel, 0xff, wsz * sizeof *s->wheel);
+    s->wheel_mask = wsz - 1;
+    s->tr.cap = 64;
+    if (!(s->tr.a = calloc(64, sizeof *s->tr.a)))
+        goto fail;
+    s->ev_free = s->mi_free = UINT32_MAX;
+    uint32_t line = cfg->l1d.line ? cfg->l1d.line : 64;
+    uint32_t sets = cfg->l1d.size / (line * (cfg->l1d.ways ? cfg->l1d.ways : 1));
+    uint32_t cline = cfg->l1c.line ? cfg->l1c.line : 64;
+    uint32_t csets = cfg->l1c.size / (cline * (cfg->l1c.ways ? cfg->l1c.ways : 1));
+    if (!(s->vq = ldq_create(cfg->l1d.request_queues, cfg->l1d.queue_depth, cfg->l1d.sets_per_queue,
+                             sets ? sets : 1, line)) ||
+        !(s->sq = ldq_create(0, cfg->l1d.queue_depth, 0, csets ? csets : 1, cline)))
+        goto fail;
+    s->local_base = 0x7000000000ull + (uint64_t)id * 0x100000000ull;
+    s->local_threads = s->n_slots * s->ws;
+    s->param_base = 0x6f00000000ull;
+    s->last_cycle = UINT64_MAX;
+    return s;
+fail:
+    gcn_destroy(s);
+    return NULL;
+}
+
+/* ---- work-group placement -------------------------------------------------------------- */
+static int gcn_can_take_cta(const void *c)
+{
+    const gcn_cu *s = c;
+    for (uint32_t i = 0; i < s->max_ctas; i++)
+        if (!s->wg[i].used)
+            return 1;
+    return 0;
+}
+
+static int gcn_take_cta(void *c, uint32_t linear, uint64_t cycle)
+{
+    gcn_cu *s = c;
+    uint32_t k = 0;
+    while (k < s->max_ctas && s->wg[k].used)
+        k++;
+    if (k == s->max_ctas)
+        return -1;
+    gwg *g = &s->wg[k];
+    memset(g->shared, 0, s->L->shared_bytes ? s->L->shared_bytes : 1);
+    func_cta_init(&g->fc, s->L, linear, g->shared);
+    g->fc.smid = s->id;
+    g->used = 1;
+    g->warps_left = s->cta_warps;
+    for (uint32_t i = 0; i < s->cta_warps; i++) {
+        uint32_t slot = k * s->cta_warps + i;
+        gwave *w = &s->w[slot];
+        if (func_warp_init(&s->fw[slot], s->L, &g->fc, i))
+            return -1;
+        w->used = 1;
+        w->fetching = w->ibuf = 0;
+        w->age = cycle;
+        w->inflight = w->mem_inflight = 0;
+        w->dirty = 1;
+        if (w->sb)
+            memset(w->sb, 0, w->sb_cap * sizeof *w->sb);
+        s->resident++;
+        if (s->pol->on_warp_start)
+            s->pol->on_warp_start(s->pst[slot % s->simds], slot, cycle);
+    }
+    return 0;
+}
+
+static int gcn_busy(const void *c)
+{
+    const gcn_cu *s = c;
+    return s->resident || ldq_len(s->vq) || ldq_len(s->sq);
+}
+
+/* ---- scoreboard, events, requests ------------------------------------------------------- */
+static uint32_t reg_base(const gcn_cu *s, uint32_t slot)
+{
+    const func_warp *fw = &s->fw[slot];
+    return (uint32_t)(fw->fr[fw->nfr - 1].reg_off / s->ws);
+}
+
+static int sb_inc(gcn_cu *s, uint32_t slot, uint32_t reg)
+{
+    gwave *w = &s->w[slot];
+    if (reg >= w->sb_cap) {
+        uint32_t cap = pow2(reg + 64);
+        uint16_t *n = realloc(w->sb, cap * sizeof *n);
+        if (!n)
+            return -1;
+        memset(n + w->sb_cap, 0, (cap - w->sb_cap) * sizeof *n);
+        w->sb = n;
+        w->sb_cap = cap;
+    }
+    w->sb[reg]++;
+    return 0;
+}
+
+static int sb_busy(const gcn_cu *s, uint32_t slot, uint32_t base, const insn_info *ii)
+{
+    const gwave *w = &s->w[slot];
+    for (uint32_t i = 0; i < ii->n_src; i++)
+        if (base + ii->src[i] < w->sb_cap && w->sb[base + ii->src[i]])
+            return 1;
+    for (uint32_t i = 0; i < ii->n_dst; i++)
+        if (base + ii->dst[i] < w->sb_cap && w->sb[base + ii->dst[i]])
+            return 1;
+    return 0;
+}
+
+/* Marks the destinations of ii pending; fills regs. */
+static int pend_dst(gcn_cu *s, uint32_t slot, uint32_t base, const insn_info *ii, uint32_t *regs)
+{
+    for (uint32_t i = 0; i < ii->n_dst; i++) {
+        regs[i] = base + ii->dst[i];
+        if (sb_inc(s, slot, regs[i]))
+            return -1;
+    }
+    return 0;
+}
+
+static int schedule_event(gcn_cu *s, uint64_t due, uint32_t slot, const uint32_t *regs, uint32_t n,
+                          int is_mem)
+{
+    if (s->ev_free == UINT32_MAX) {
+        uint32_t cap = s->ev_cap ? s->ev_cap * 2 : 256;
+        gevent *ne = realloc(s->ev, cap * sizeof *ne);
+        if (!ne)
+            return -1;
+        for (uint32_t i = s->ev_cap; i < cap; i++)
+            ne[i].next = i + 1 < cap ? i + 1 : UINT32_MAX;
+        s->ev = ne;
+        s->ev_free = s->ev_cap;
+        s->ev_cap = cap;
+    }
+    uint32_t e = s->ev_free;
+    gevent *ev = &s->ev[e];
+    s->ev_free = ev->next;
+    ev->due = due;
+    ev->slot = slot;
+    ev->n = (uint8_t)n;
+    ev->is_mem = (uint8_t)is_mem;
+    memcpy(ev->regs, regs, n * sizeof *regs);
+    uint32_t b = (uint32_t)(due & s->wheel_mask);
+    ev->next = s->wheel[b];
+    s->wheel[b] = e;
+    s->n_events++;
+    return 0;
+}
+
+static mem_req *req_new(gcn_cu *s)
+{
+    mem_req *r = s->rq_pool;
+    if (r)
+        s->rq_pool = r->next;
+    else
+        r = malloc(sizeof *r);
+    if (r)
+        memset(r, 0, sizeof *r);
+    return r;
+}
+
+static uint32_t minst_new(gcn_cu *s)
+{
+    if (s->mi_free == UINT32_MAX) {
+        uint32_t cap = s->mi_cap ? s->mi_cap * 2 : 64;
+        gminst *n = realloc(s->mi, cap * sizeof *n);
+        if (!n)
+            return UINT32_MAX;
+        for (uint32_t i = s->mi_cap; i < cap; i++)
+            n[i].next_free = i + 1 < cap ? i + 1 : UINT32_MAX;
+        s->mi = n;
+        s->mi_free = s->mi_cap;
+        s->mi_cap = cap;
+    }
+    uint32_t i = s->mi_free;
+    s->mi_free = s->mi[i].next_free;
+    return i;
+}
+
+static void insn_done(gcn_cu *s, uint32_t slot, const uint32_t *regs, uint32_t n, int is_mem,
+                      uint64_t cycle)
+{
+    gwave *w = &s->w[slot];
+    for (uint32_t i = 0; i < n; i++)
+        if (regs[i] < w->sb_cap && w->sb[regs[i]])
+            w->sb[regs[i]]--;
+    w->dirty = 1;
+    if (--w->inflight == 0) {
+        s->warps_inflight--;
+        s->maybe_done++;
+    }
+    if (is_mem) {
+        w->mem_inflight--;
+        if (is_mem == 2 && s->pol->on_mem_done)
+            s->pol->on_mem_done(s->pst[slot % s->simds], slot, cycle);
+    }
+}
+
+static void minst_done(gcn_cu *s, uint32_t i, uint64_t cycle)
+{
+    gminst *m = &s->mi[i];
+    if (m->vmem) {
+        /* memory latency per vector memory instruction: issue to its last access */
+        uint64_t lat = cycle - m->t_issue;
+        s->st.mem_lat_sum += lat;
+        s->st.mem_lat_n++;
+        if (lat > s->st.mem_lat_max)
+            s->st.mem_lat_max = lat;
+        uint32_t b = 0;
+        while (b < 15 && (2ull << b) <= lat)
+            b++;
+        s->st.mem_lat_hist[b]++;
+        s->vmem_inflight--;
+    }
+    insn_done(s, m->slot, m->regs, m->n, 2, cycle);
+    m->next_free = s->mi_free;
+    s->mi_free = i;
+}
+
+/* ---- writeback and memory queues --------------------------------------------------------- */
+static int writeback(gcn_cu *s, uint64_t cycle)
+{
+    int progress = 0;
+    uint32_t *pp = &s->wheel[cycle & s->wheel_mask];
+    while (*pp != UINT32_MAX) {
+        gevent *e = &s->ev[*pp];
+        if (e->due != cycle) {
+            pp = &e->next;
+            continue;
+        }
+        uint32_t idx = *pp;
+        *pp = e->next;
+        insn_done(s, e->slot, e->regs, e->n, e->is_mem, cycle);
+        s->ev[idx].next = s->ev_free;
+        s->ev_free = idx;
+        s->n_events--;
+        progress = 1;
+    }
+    mem_req *r;
+    while ((r = memsys_pop_done(s->mem, s->id, cycle)) != NULL) {
+        progress = 1;
+        if (r->kind == MR_IFETCH) {
+            gwave *w = &s->w[r->warp];
+            w->fetching = 0;
+            w->ibuf = (uint8_t)r->tag;
+            w->ibuf_ready = cycle;
+            w->dirty = 1;
+        } else if (--s->mi[r->tag].outstanding == 0) {
+            minst_done(s, r->tag, cycle);
+        }
+        r->next = s->rq_pool;
+        s->rq_pool = r;
+    }
+    return progress;
+}
+
+static void ldq_add(gcn_cu *s, ldq *q, ldq_stats *p)
+{
+    const ldq_stats *n = ldq_get_stats(q);
+    s->st.ldst_stall_cycles += n->stall_cycles - p->stall_cycles;
+    for (int i = 0; i < 3; i++)
+        s->st.resfail[i] += n->resfail[i] - p->resfail[i];
+    s->st.queue_occupancy_sum += n->occupancy_sum - p->occupancy_sum;
+    s->st.queued_cycles += n->queued_cycles - p->queued_cycles;
+    s->st.queued_reqs += n->sent - p->sent;
+    s->st.reod_full_cycles += n->full_cycles - p->full_cycles;
+    *p = *n;
+}
+
+static int queues(gcn_cu *s, uint64_t cycle)
+{
+    int st1 = 0, st2 = 0;
+    int progress = ldq_cycle(s->vq, s->mem, cycle, &st1);
+    progress |= ldq_cycle(s->sq, s->mem, cycle, &st2);
+    s->vstalled = st1;
+    ldq_add(s, s->vq, &s->vq_prev);
+    ldq_add(s, s->sq, &s->sq_prev);
+    return progress;
+}
+
+/* ---- readiness ---------------------------------------------------------------------------- */
+static const gcn_info *ginfo(const gcn_cu *s, const insn_info *ii, uint32_t slot)
+{
+    const func_warp *fw = &s->fw[slot];
+    int32_t fn = fw->fr[fw->nfr - 1].func;
+    return &s->sh->gi[fn][ii - s->sh->it.info[fn]];
+}
+
+static uint8_t unit_check(const gcn_cu *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
+{
+    uint8_t t = ginfo(s, ii, slot)->type;
+    switch (port_of[t]) {
+    case PORT_SIMD:
+        return s->simd_free[slot % s->simds] <= cycle ? WR_READY : WR_UNIT_BUSY;
+    case PORT_VMEM:
+        if (s->vstalled || ldq_staged(s->vq) >= s->cfg->core.ldst_queue || s->vmem_inflight >= s->p->vmem_inflight)
+            return WR_MEM_STALL;
+        return s->unit_free[PORT_VMEM] <= cycle ? WR_READY : WR_UNIT_BUSY;
+    default:
+        return s->unit_free[port_of[t]] <= cycle ? WR_READY : WR_UNIT_BUSY;
+    }
+}
+
+static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, const insn_info **info)
+{
+    gwave *w = &s->w[slot];
+    func_warp *fw = &s->fw[slot];
+    if (!w->dirty) {
+        switch (w->cached) {
+        case WR_SCOREBOARD:
+            *info = w->cached_info;
+            return WR_SCOREBOARD;
+        case WR_BARRIER:
+            return WR_BARRIER;
+        case WR_READY:
+            *info = w->cached_info;
+            return unit_check(s, slot, w->cached_info, cycle);
+        case WR_IBUF_EMPTY:
+            if (w->ibuf == 0 || w->ibuf_ready > cycle)
+                return WR_IBUF_EMPTY;
+            break;
+        default:
+            break;
+        }
+    }
+    w->dirty = 0;
+    w->cached = WR_DONE;
+    if (fw->state == WARP_BARRIER) {
+        w->cached = WR_BARRIER;
+        return WR_BARRIER;
+    }
+    if (fw->state != WARP_READY)
+        return WR_DONE;
+    if (w->ibuf == 0 || w->ibuf_ready > cycle) {
+        w->cached = WR_IBUF_EMPTY;
+        return WR_IBUF_EMPTY;
+    }
+    const func_path *p = func_warp_selected(fw);
+    uint32_t pc = p->pc;
+    int32_t fn = fw->fr[fw->nfr - 1].func;
+    if (fn != w->ibuf_func || pc != w->ibuf_pc || p->id != w->ibuf_path) {
+        w->ibuf = 0;
+        w->cached = WR_IBUF_EMPTY;
+        return WR_IBUF_EMPTY;
+    }
+    const insn_info *ii = &s->sh->it.info[fn][pc];
+    *info = ii;
+    w->cached_info = ii;
+    if (sb_busy(s, slot, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
+        w->cached = WR_SCOREBOARD;
+        return WR_SCOREBOARD;
+    }
+    if (ii->cls == IC_MEMBAR && w->mem_inflight)
+        return WR_BARRIER;
+    w->cached = WR_READY;
+    return unit_check(s, slot, ii, cycle);
+}
+
+/* ---- memory instructions ------------------------------------------------------------------- */
+/* LDS cycles: per group of lds_group lanes, the most distinct words one bank serves. */
+static uint32_t lds_cycles(const gcn_cu *s, int atomic)
+{
+    uint32_t banks = s->p->lds_banks, grp = s->p->lds_group, total = 0;
+    for (uint32_t g0 = 0; g0 < s->ws; g0 += grp) {
+        uint64_t words[64];
+        uint32_t nw = 0, worst = 0, any = 0;
+        for (uint32_t i = 0; i < s->tr.n; i++) {
+            const exec_access *a = &s->tr.a[i];
+            if (a->lane < g0 || a->lane >= g0 + grp)
+                continue;
+            any = 1;
+            uint64_t wd = a->addr >> 2;
+            uint32_t k = 0;
+            while (k < nw && words[k] != wd)
+                k++;
+            if (k == nw && nw < 64)
+                words[nw++] = wd;
+            if (atomic) {
+                uint32_t same = 0;
+                for (uint32_t j = 0; j < s->tr.n; j++)
+                    same += s->tr.a[j].addr == a->addr && s->tr.a[j].lane >= g0 && s->tr.a[j].lane < g0 + grp;
+                if (same > worst)
+                    worst = same;
+            }
+        }
+        for (uint32_t i = 0; i < nw; i++) {
+            uint32_t n = 0;
+            for (uint32_t k = 0; k < nw; k++)
+                n += words[k] % banks == words[i] % banks;
+            if (n > worst)
+                worst = n;
+        }
+        total += any ? (worst ? worst : 1) : 0;
+    }
+    return total ? total : 1;
+}
+
+/* Vector (coalesce per sub-wavefront of coalesce_lanes, l1d.line requests, vector L1)
+ * or scalar (one request per distinct l1c.line, scalar cache) memory instruction. */
+static int issue_mem(gcn_cu *s, uint32_t slot, const insn_info *ii, uint32_t base, const ptx_insn *in,
+                     int scalar, uint64_t cycle)
+{
+    const uint32_t line = scalar ? (s->cfg->l1c.line ? s->cfg->l1c.line : 64)
+                                 : (s->cfg->l1d.line ? s->cfg->l1d.line : 64);
+    const uint32_t grp = scalar ? s->ws : s->p->coalesce_lanes;
+    uint8_t kind = in->op == OP_ST ? MR_STORE : (in->op == OP_ATOM || in->op == OP_RED) ? MR_ATOMIC : MR_LOAD;
+    uint32_t regs[4];
+    if (pend_dst(s, slot, base, ii, regs))
+        return -1;
+    if (s->tr.n == 0)
+        return schedule_event(s, cycle + 1, slot, regs, ii->n_dst, 2);
+    uint32_t mi = minst_new(s);
+    if (mi == UINT32_MAX)
+        return -1;
+    gminst *m = &s->mi[mi];
+    m->slot = slot;
+    m->outstanding = 0;
+    m->n = ii->n_dst;
+    m->vmem = (uint8_t)!scalar;
+    memcpy(m->regs, regs, sizeof regs);
+    m->t_issue = cycle;
+    if (!scalar) {
+        s->vmem_inflight++;
+        s->st.mem_insts++;
+        s->st.lane_accesses += s->tr.n;
+    }
+    uint8_t sp0 = s->tr.a[0].space;
+    uint8_t space = scalar ? SP_CONST
+                  : (uint8_t)(sp0 == SP_LOCAL ? SP_LOCAL : sp0 == SP_CONST || sp0 == SP_PARAM ? SP_CONST : SP_GLOBAL);
+    for (uint32_t g0 = 0; g0 < s->ws; g0 += grp) {
+        uint64_t seg[64];
+        uint32_t used[64], nseg = 0;
+        for (uint32_t i = 0; i < s->tr.n; i++) {
+            const exec_access *a = &s->tr.a[i];
+            if (a->lane < g0 || a->lane >= g0 + grp)
+                continue;
+            uint64_t addr = a->addr;
+            if (a->space == SP_PARAM)
+                addr += s->param_base;
+            if (a->space == SP_LOCAL) {
+                uint64_t t = (uint64_t)slot * s->ws + a->lane;
+                addr = s->local_base + (((addr >> 2) * s->local_threads + t) << 2) + (addr & 3);
+            }
+            uint64_t sg = addr / line;
+            uint32_t k = 0;
+            while (k < nseg && seg[k] != sg)
+                k++;
+            if (k == nseg && nseg < 64) {
+                seg[nseg] = sg;
+                used[nseg++] = 0;
+            }
+            if (k < 64)
+                used[k] += a->size;
+        }
+        for (uint32_t k = 0; k < nseg; k++) {
+            mem_req *r = req_new(s);
+            if (!r)
+                return -1;
+            r->addr = seg[k] * line;
+            r->size = line;
+            r->bytes_used = used[k];
+            r->kind = kind;
+            r->space = space;
+            r->cop = in->cop;
+            r->sm = s->id;
+            r->warp = slot;
+            r->tag = mi;
+            r->t_issue = cycle;
+            ldq_push(scalar ? s->sq : s->vq, r, cycle);
+            m->outstanding++;
+            if (!scalar) {
+                s->st.mem_reqs++;
+                s->st.mem_bytes_used += used[k];
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- issue ----------------------------------------------------------------------------------- */
+static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, uint64_t cycle)
+{
+    gwave *w = &s->w[slot];
+    func_warp *fw = &s->fw[slot];
+    const func_path *pp = func_warp_path(fw, path);
+    uint32_t pc = pp->pc;
+    uint64_t mask = pp->mask;
+    int32_t fn = fw->fr[fw->nfr - 1].func;
+    const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
+    const gcn_info *gi = &s->sh->gi[fn][pc];
+    uint32_t base = reg_base(s, slot);
+    fw->clock = cycle;
+    exec_ctrl rc = func_warp_step_path(fw, path, ii->is_mem ? &s->tr : NULL);
+    if (rc == EX_FAULT)
+        return -1;
+    s->st.issued++;
+    s->st.issued_type[gi->type]++;
+    s->st.thread_insts += (uint64_t)__builtin_popcountll(mask);
+    w->dirty = 1;
+    if (w->inflight++ == 0)
+        s->warps_inflight++;
+    if (fw->state == WARP_DONE)
+        s->maybe_done++;
+    if (s->pol->on_issue)
+        s->pol->on_issue(s->pst[slot % s->simds], slot, ii->is_mem, cycle);
+    if (--w->ibuf) {
+        const func_path *np = func_warp_selected(fw);
+        if (!np || np->id != path || np->pc != pc + 1 || fw->fr[fw->nfr - 1].func != fn)
+            w->ibuf = 0;
+        else
+            w->ibuf_pc = np->pc;
+    }
+    uint32_t regs[4];
+    int rcode = 0;
+    uint8_t port = port_of[gi->type];
+    if (ii->is_mem) {
+        w->mem_inflight++;
+        int space = s->tr.n ? s->tr.a[0].space : SP_GLOBAL;
+        int atomic = in->op == OP_ATOM || in->op == OP_RED;
+        if (space == SP_SHARED) {
+            uint32_t cyc = s->tr.n ? lds_cycles(s, atomic) : 1;
+            uint32_t min = (s->ws + s->p->lds_group - 1) / s->p->lds_group;
+            s->st.lds_conflict_cycles += cyc > min ? cyc - min : 0;
+            s->st.lds_busy += cyc;
+            s->unit_free[port] = cycle + cyc;
+            if (pend_dst(s, slot, base, ii, regs))
+                return -1;
+            rcode = schedule_event(s, cycle + cyc + s->p->lds_lat, slot, regs, ii->n_dst, 1);
+        } else if (gi->type == IT_SMEM) {
+            rcode = issue_mem(s, slot, ii, base, in, 1, cycle);
+            s->unit_free[port] = cycle + 1;
+        } else if (ii->cls == IC_MEM_PARAM && space != SP_PARAM) {
+            /* call-site .param variables live in the frame: register-like, core.lat_const */
+            if (pend_dst(s, slot, base, ii, regs))
+                return -1;
+            rcode = schedule_event(s, cycle + s->cfg->core.lat_const, slot, regs, ii->n_dst, 1);
+            s->unit_free[port] = cycle + 1;
+        } else {
+            rcode = issue_mem(s, slot, ii, base, in, 0, cycle);
+            s->unit_free[port] = cycle + s->p->vmem_cycles;
+            s->st.vmem_busy += s->p->vmem_cycles;
+        }
+    } else {
+        if (pend_dst(s, slot, base, ii, regs))
+            return -1;
+        rcode = schedule_event(s, cycle + gi->lat, slot, regs, ii->n_dst, 0);
+        if (port == PORT_SIMD) {
+            s->simd_free[slot % s->simds] = cycle + gi->busy;
+            s->st.simd_busy += gi->busy;
+        } else {
+            s->unit_free[port] = cycle + gi->busy;
+        }
+    }
+    if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
+        func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps))
+        for (uint32_t i = 0; i < s->cta_warps; i++)
+            s->w[(slot / s->cta_warps) * s->cta_warps + i].dirty = 1;
+    return rcode;
+}
+
+/* ---- fetch --------------------------------------------------------------------------------- */
+/* Up to core.fetch_per_cycle wavefronts with an empty buffer fetch, round robin, each
+ * up to core.ibuf_entries instructions (stopping after a control one) through the L1I. */
+static int fetch(gcn_cu *s, uint64_t cycle)
+{
+    int progress = 0;
+    uint32_t budget = s->cfg->core.fetch_per_cycle;
+    for (uint32_t k = 0; k < s->n_slots && budget; k++) {
+        uint32_t slot = (s->fetch_rr + k) % s->n_slots;
+        gwave *w = &s->w[slot];
+        func_warp *fw = &s->fw[slot];
+        if (!w->used || w->fetching || w->ibuf || fw->state != WARP_READY)
+            continue;
+        const func_path *p = func_warp_selected(fw);
+        if (!p)
+            continue;
+        uint32_t pc = p->pc;
+        int32_t fn = fw->fr[fw->nfr - 1].func;
+        const ptx_func *f = &s->L->prog->m->funcs[fn];
+        uint32_t n = 0;
+        while (n < s->cfg->core.ibuf_entries && pc + n < f->n_insns) {
+            uint8_t c = s->sh->it.info[fn][pc + n].cls;
+            n++;
+            if (c == IC_BRANCH || c == IC_CALL || c == IC_BAR)
+                break;
+        }
+        if (n == 0)
+            n = 1;
+        mem_req *r = req_new(s);
+        if (!r)
+            return -1;
+        r->addr = ((uint64_t)fn << 24) + (uint64_t)pc * 8;
+        r->size = 8 * n;
+        r->kind = MR_IFETCH;
+        r->sm = s->id;
+        r->warp = slot;
+        r->tag = n;
+        r->t_issue = cycle;
+        mem_access a = memsys_access(s->mem, r, cycle);
+        if (mem_access_refused(a)) {
+            r->next = s->rq_pool;
+            s->rq_pool = r;
+            break;
+        }
+        if (a != MA_HIT)
+            s->st.ifetch_misses++;
+        w->fetching = 1;
+        w->ibuf_pc = pc;
+        w->ibuf_func = fn;
+        w->ibuf_path = p->id;
+        budget--;
+        progress = 1;
+        s->fetch_rr = (slot + 1) % s->n_slots;
+    }
+    return progress;
+}
+
+static void retire(gcn_cu *s, uint64_t cycle)
+{
+    if (!s->maybe_done)
+        return;
+    s->maybe_done = 0;
+    for (uint32_t k = 0; k < s->max_ctas; k++) {
+        gwg *g = &s->wg[k];
+        if (!g->used)
+            continue;
+        for (uint32_t i = 0; i < s->cta_warps; i++) {
+            uint32_t slot = k * s->cta_warps + i;
+            gwave *w = &s->w[slot];
+            if (w->used && s->fw[slot].state == WARP_DONE && w->inflight == 0) {
+                w->used = 0;
+                s->resident--;
+                g->warps_left--;
+                if (s->pol->on_warp_end)
+                    s->pol->on_warp_end(s->pst[slot % s->simds], slot, cycle);
+            }
+        }
+        if (g->warps_left == 0) {
+            g->used = 0;
+            s->st.ctas_done++;
+        }
+    }
+}
+
+/* The lost-slot cause of SIMD q's candidates (WR__COUNT when it holds no wavefront),
+ * filling s->cand / s->infos; *n gets the candidate count. */
+static uint8_t classify(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t *n_out)
+{
+    static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
+    uint32_t n = 0;
+    uint8_t best = WR_DONE;
+    for (uint32_t slot = q; slot < s->n_slots; slot += s->simds) {
+        if (!s->w[slot].used)
+            continue;
+        const insn_info *ii = NULL;
+        uint8_t r = readiness(s, slot, cycle, &ii);
+        if (r == WR_DONE)
+            continue;
+        sched_cand *c = &s->cand[n];
+        c->slot = slot;
+        c->age = s->w[slot].age;
+        c->reason = r;
+        c->waiting_mem = s->w[slot].mem_inflight != 0;
+        c->is_mem = ii ? ii->is_mem : 0;
+        c->is_long = ii ? ii->is_long : 0;
+        c->type = ii ? ginfo(s, ii, slot)->type : IT_VALU;
+        c->path = s->w[slot].ibuf_path;
+        s->infos[n++] = ii;
+        if (rank[r] > rank[best])
+            best = r;
+    }
+    *n_out = n;
+    return n ? best : WR__COUNT;
+}
+
+static void account_idle(gcn_cu *s, uint8_t reason, uint64_t times)
+{
+    if (reason == WR__COUNT) {
+        s->st.idle_slots += times;
+    } else {
+        s->st.slot[reason == WR_READY ? WR_UNIT_BUSY : reason] += times;
+    }
+}
+
+static int gcn_cycle(void *c, uint64_t cycle)
+{
+    gcn_cu *s = c;
+    uint64_t l0[7] = {s->st.ldst_stall_cycles, s->st.resfail[0], s->st.resfail[1], s->st.resfail[2],
+                      s->st.queue_occupancy_sum, s->st.reod_full_cycles, 0};
+    int progress = writeback(s, cycle);
+    progress |= queues(s, cycle);
+    uint32_t q = (uint32_t)(cycle % s->simds), n = 0, issued = 0;
+    uint8_t best = classify(s, q, cycle, &n);
+    if (best == WR_READY) {
+        uint32_t k = sched_order(s->pol, s->pst[q], s->cand, n, cycle, s->order, n);
+        uint8_t taken[PORT__N] = {0};
+        for (uint32_t i = 0; i < k && issued < s->p->issue_width; i++) {
+            const sched_cand *cd = &s->cand[s->order[i]];
+            uint8_t port = port_of[cd->type];
+            if (taken[port] || cd->reason != WR_READY)
+                continue;
+            const insn_info *ii = s->infos[s->order[i]];
+            /* an earlier issue this cycle may have taken the unit */
+            if (unit_check(s, cd->slot, ii, cycle) != WR_READY)
+                continue;
+            taken[port] = 1;
+            if (issue(s, cd->slot, cd->path, ii, cycle))
+                return -1;
+            issued++;
+        }
+    }
+    s->st.issue_hist[issued]++;
+    if (issued) {
+        s->st.slot[WR_READY]++;
+        progress = 1;
+    } else {
+        account_idle(s, best, 1);
+        if (s->resident)
+            s->st.stall_cycles++;
+    }
+    int f = fetch(s, cycle);
+    if (f < 0)
+        return -1;
+    progress |= f;
+    retire(s, cycle);
+    s->st.warps_in_flight_sum += s->warps_inflight;
+    s->st.resident_warps_sum += s->resident;
+    s->st.active_cycles += s->resident != 0;
+    s->last_cycle = cycle;
+    uint64_t l1[6] = {s->st.ldst_stall_cycles, s->st.resfail[0], s->st.resfail[1], s->st.resfail[2],
+                      s->st.queue_occupancy_sum, s->st.reod_full_cycles};
+    for (int i = 0; i < 6; i++)
+        s->last_ldq[i] = l1[i] - l0[i];
+    if (!progress) {
+        /* repeatable only if no SIMD's wavefront is ready or waits for a unit; record
+         * each SIMD's idle outcome for repeat_cycle_stats */
+        s->hot = 0;
+        for (uint32_t k = 0; k < s->simds; k++) {
+            uint32_t nn;
+            uint8_t b = k == q ? best : classify(s, k, cycle, &nn);
+            s->idle_reason[k] = b;
+            if (b == WR_READY || b == WR_UNIT_BUSY)
+                s->hot |= 1u << k;
+        }
+    }
+    return progress;
+}
+
+static void gcn_repeat_cycle_stats(void *c, uint64_t n)
+{
+    gcn_cu *s = c;
+    /* cycles last+1 .. last+n: SIMD (cycle mod simds) is selected in each */
+    uint64_t first = s->last_cycle + 1;
+    for (uint32_t k = 0; k < s->simds; k++) {
+        uint64_t off = (k + s->simds - first % s->simds) % s->simds;   /* first cycle of SIMD k */
+        uint64_t times = n > off ? (n - off + s->simds - 1) / s->simds : 0;
+        if (times) {
+            account_idle(s, s->idle_reason[k], times);
+            if (s->resident)
+                s->st.stall_cycles += times;
+        }
+    }
+    s->st.issue_hist[0] += n;
+    s->st.warps_in_flight_sum += n * s->warps_inflight;
+    s->st.resident_warps_sum += n * s->resident;
+    s->st.active_cycles += n * (s->resident != 0);
+    s->st.ldst_stall_cycles += n * s->last_ldq[0];
+    for (int i = 0; i < 3; i++)
+        s->st.resfail[i] += n * s->last_ldq[1 + i];
+    s->st.queue_occupancy_sum += n * s->last_ldq[4];
+    s->st.reod_full_cycles += n * s->last_ldq[5];
+    s->last_cycle += n;
+}
+
+static uint64_t gcn_next_event(const void *c, uint64_t cycle, uint64_t bound)
+{
+    const gcn_cu *s = c;
+    if (bound <= cycle)
+        return cycle + 1;
+    uint64_t next = bound;
+    /* the next turn of a SIMD with a ready (or unit-waiting) wavefront: the SIMDs
+     * selected before it hold only event-blocked wavefronts, whose outcome
+     * (idle_reason) repeat_cycle_stats charges */
+    for (uint32_t d = 1; s->hot && d <= s->simds; d++)
+        if (s->hot >> ((cycle + d) % s->simds) & 1) {
+            next = cycle + d < next ? cycle + d : next;
+            break;
+        }
+    if (s->n_events) {
+        /* (only events before the best answer so far matter) */
+        uint64_t span = next - cycle < (uint64_t)s->wheel_mask + 1 ? next - cycle : (uint64_t)s->wheel_mask + 1;
+        for (uint64_t d = 1; d < span; d++) {
+            uint32_t e = s->wheel[(cycle + d) & s->wheel_mask];
+            for (; e != UINT32_MAX; e = s->ev[e].next)
+                if (s->ev[e].due == cycle + d)
+                    break;
+            if (e != UINT32_MAX) {
+                next = cycle + d;
+                break;
+            }
+        }
+    }
+    for (uint32_t k = 0; k < s->simds; k++)
+        if (s->simd_free[k] > cycle && s->simd_free[k] < next)
+            next = s->simd_free[k];
+    for (int k = 0; k < PORT__N; k++)
+        if (s->unit_free[k] > cycle && s->unit_free[k] < next)
+            next = s->unit_free[k];
+    return next;
+}
+
+static int gcn_dump(const void *c, char *buf, size_t n)
+{
+    const gcn_cu *s = c;
+    size_t k = (size_t)snprintf(buf, n, "CU %u: %u wavefronts resident, vector memory queue %u, scalar %u\n",
+                                s->id, s->resident, ldq_len(s->vq), ldq_len(s->sq));
+    static const char *const st[] = {"ready", "barrier", "done", "fault"};
+    for (uint32_t i = 0; i < s->n_slots && k < n; i++) {
+        const gwave *w = &s->w[i];
+        const func_warp *fw = &s->fw[i];
+        if (!w->used)
+            continue;
+        func_path p;
+        int has = func_warp_where(fw, &p);
+        k += (size_t)snprintf(buf + k, n - k, "  wavefront slot %u (SIMD %u, work-group %u, wavefront %u): "
+                              "pc %u %s, ibuf %u%s, in flight %u (memory %u)\n", i, i % s->simds,
+                              fw->cta ? fw->cta->linear : 0, fw->wid, has ? p.pc : 0, st[fw->state],
+                              w->ibuf, w->fetching ? " (fetching)" : "", w->inflight, w->mem_inflight);
+    }
+    return (int)(k < n ? k : n - 1);
+}
+
+static void gcn_stats_add(const void *c, ws_timing_stats *t)
+{
+    const gcn_cu *cu = c;
+    const gcn_stats *s = &cu->st;
+    t->multi_issue = 1;
+    t->n_schedulers = 1;   /* one issue stage per CU: slot[] counts CU cycles */
+    t->fu_count[FU_SP] = cu->simds;
+    t->fu_count[FU_LDST] = 1;
+    t->fu_busy[FU_SP] += s->simd_busy;
+    t->fu_busy[FU_LDST] += s->vmem_busy;
+    for (int k = 0; k < WR__COUNT; k++)
+        t->slot[k] += s->slot[k];
+    for (int k = 0; k < IT__COUNT; k++)
+        t->issued_type[k] += s->issued_type[k];
+    for (int k = 0; k < 6; k++)
+        t->issue_hist[k] += s->issue_hist[k];
+    t->idle_slots += s->idle_slots;
+    t->stall_cycles += s->stall_cycles;
+    t->warps_in_flight_sum += s->warps_in_flight_sum;
+    t->resident_warps_sum += s->resident_warps_sum;
+    t->active_sm_cycles += s->active_cycles;
+    t->mem_insts += s->mem_insts;
+    t->mem_reqs += s->mem_reqs;
+    t->mem_bytes_used += s->mem_bytes_used;
+    t->lane_accesses += s->lane_accesses;
+    for (int k = 0; k < 3; k++)
+        t->resfail[k] += s->resfail[k];
+    t->ldst_stall_cycles += s->ldst_stall_cycles;
+    t->queue_occupancy_sum += s->queue_occupancy_sum;
+    t->queued_cycles += s->queued_cycles;
+    t->queued_reqs += s->queued_reqs;
+    t->reod_full_cycles += s->reod_full_cycles;
+    t->mem_lat_sum += s->mem_lat_sum;
+    t->mem_lat_n += s->mem_lat_n;
+    if (s->mem_lat_max > t->mem_lat_max)
+        t->mem_lat_max = s->mem_lat_max;
+    for (int k = 0; k < 16; k++)
+        t->mem_lat_hist[k] += s->mem_lat_hist[k];
+    t->shared_conflict_cycles += s->lds_conflict_cycles;
+    t->ifetch_misses += s->ifetch_misses;
+}
+
+_Static_assert(IT__COUNT <= sizeof ((ws_timing_stats *)0)->issued_type / sizeof(uint64_t), "issued_type[]");
+
+const core_model core_model_gcn = {
+    .name = "gcn",
+    .desc = "AMD GCN / Southern Islands compute unit: 4 SIMDs x 16 lanes, 64-wide wavefronts over "
+            "4 cycles, round-robin SIMD issue of up to 5 instructions of different types, scalar "
+            "unit fed by the uniformity analysis, LDS with bank conflicts",
+    .params = &gcn_table,
+    .occupancy = gcn_occupancy,
+    .launch_create = gcn_launch_create,
+    .launch_destroy = gcn_launch_destroy,
+    .create = gcn_create,
+    .destroy = gcn_destroy,
+    .cycle = gcn_cycle,
+    .next_event = gcn_next_event,
+    .repeat_cycle_stats = gcn_repeat_cycle_stats,
+    .can_take_cta = gcn_can_take_cta,
+    .take_cta = gcn_take_cta,
+    .busy = gcn_busy,
+    .stats = gcn_stats_add,
+    .dump = gcn_dump,
+};
