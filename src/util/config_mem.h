@@ -9,7 +9,7 @@
 
 #define WS_CONFIG_MEM(X)                                                                         \
     X(mem, model, STR, "detailed", 1, 63, "", "memory model: detailed (caches, MSHRs, crossbar, L2, DRAM) or simple (fixed latency, bandwidth limited)") \
-    X(mem, protocol, STR, "nvidia", 1, 31, "", "coherence protocol of the detailed model's caches: nvidia (NVIDIA default, no coherence: write policies per access, l1d/l2 keys)") \
+    X(mem, protocol, STR, "nvidia", 1, 31, "", "coherence protocol of the detailed model's caches: nvidia (NVIDIA default, no coherence: write policies per access, l1d/l2 keys), si (AMD Southern Islands: GLC/SLC, write-through L1), moesi (directory at L2), nmoesi (MOESI + non-coherent N stores)") \
     X(mem, simple_latency, UINT, "400", 1, 100000, "cycles", "simple model: core cycles from request to data") \
     X(mem, simple_bytes_per_cycle, UINT, "128", 1, 1000000, "bytes", "simple model: bytes per core cycle the memory accepts (all SMs together)") \
     X(mem, simple_l1_latency, UINT, "1", 0, 100000, "cycles", "simple model: extra cycles of an L1 instruction-cache access")
