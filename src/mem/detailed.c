@@ -649,7 +649,8 @@ static void l1_acc(const det *m, const mem_req *r, cache_acc *a)
         a->size = r->bytes_used;
     /* what the access is, its write and allocation policy, or a bypass: the protocol's */
     coh_req q = {.level = (uint8_t)l1_level[l1_of(r)], .kind = r->kind, .msg = r->msg,
-                 .space = r->space, .cop = r->cop, .sm = r->sm};
+                 .space = r->space, .cop = r->cop, .sm = r->sm,
+                 .line = r->sm < m->n_sm ? cache_config(m->sm[r->sm].l1[l1_of(r)])->line : 0};
     m->coh->on_access(m->coh_p, &q, a);
 }
 
@@ -1446,6 +1447,22 @@ void mem_detailed_exhaustive(memsys *ms, int on)
 {
     det *m = (det *)ms;
     m->exhaustive = on;
+}
+
+cache *mem_detailed_l1d(memsys *ms, uint32_t sm)
+{
+    det *m = (det *)ms;
+    return sm < m->n_sm ? m->sm[sm].l1[L1D] : NULL;
+}
+
+cache *mem_detailed_l2_of(memsys *ms, uint64_t addr, uint64_t *idx)
+{
+    det *m = (det *)ms;
+    addrmap_loc loc;
+    addrmap_map(&m->am, addr, &loc);
+    uint64_t ln = amap_div_q(&m->div_l2line, loc.local), lb = amap_div_q(&m->div_nbank, ln);
+    *idx = lb * m->l2_line;
+    return m->pt[loc.part].b[ln - lb * m->n_bank].c;
 }
 
 static int det_busy(const memsys *ms) { return ((const det *)ms)->outstanding != 0; }
