@@ -33,6 +33,7 @@ typedef struct {
     uint32_t line;        /* the RESERVED line it serves                        */
     uint32_t n;           /* tokens waiting                                      */
     uint8_t excl;         /* CX_* intent of the access that opened it            */
+    uint64_t t_alloc;     /* cycle it was opened (adaptive limit: fill latency)  */
 } mshr_ent;
 
 typedef struct {
@@ -71,7 +72,17 @@ struct cache {
     /* non-linear set-index function, NULL for linear (computed inline) */
     uint32_t (*set_fn)(uint64_t idx, uint64_t line_no, uint32_t sets);
     cache_stats st;
+    /* Adaptive MSHR limit (cfg.mshr_adaptive): a hill climb on the fill throughput of
+     * windows of AD_WINDOW releases, measured by Little's law as mean occupancy / mean
+     * fill latency; invariant 2 <= limit <= mshr_entries (1 when there is one entry). */
+    uint32_t limit;       /* usable entries (== mshr_entries when fixed)          */
+    int32_t ad_dir;       /* +1 growing, -1 shrinking                              */
+    uint32_t ad_n;        /* releases in the window                                */
+    uint64_t ad_lat, ad_t0, ad_occ0;
+    double ad_prev;       /* the previous window's throughput (0: none yet)        */
 };
+
+#define AD_WINDOW 32
 
 /* ---- creation ------------------------------------------------------------------------ */
 static void seterr(char *err, size_t n, const char *msg)
@@ -146,6 +157,9 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     for (uint32_t i = 0; i < k->mshr_entries; i++)
         c->free_ent[i] = k->mshr_entries - 1 - i;
     c->n_free = k->mshr_entries;
+    c->limit = k->mshr_entries;
+    c->ad_dir = -1;
+    c->st.limit = c->limit;
     return c;
 }
 
@@ -293,6 +307,42 @@ static void occ_update(cache *c, uint64_t now)
     }
 }
 
+/* No MSHR entry may be opened: none free, or the adaptive limit reached. */
+static int mshr_full(const cache *c)
+{
+    return !c->n_free || c->cfg.mshr_entries - c->n_free >= c->limit;
+}
+
+/* An entry opened at t_alloc is released at `now`: the adaptive limit's window. */
+static void adapt(cache *c, uint64_t t_alloc, uint64_t now)
+{
+    c->ad_lat += now - t_alloc;
+    if (++c->ad_n < AD_WINDOW)
+        return;
+    uint64_t span = now > c->ad_t0 ? now - c->ad_t0 : 1;
+    uint64_t occ = c->st.mshr_occ_sum - c->ad_occ0;   /* occ_update ran at `now` */
+    double tput = ((double)occ / (double)span) / ((double)c->ad_lat / c->ad_n);
+    if (c->ad_prev > 0 && tput < c->ad_prev * 0.98)
+        c->ad_dir = -c->ad_dir;     /* worse: turn round */
+    c->ad_prev = tput;
+    uint32_t lo = c->cfg.mshr_entries < 2 ? c->cfg.mshr_entries : 2;
+    uint32_t step = c->limit / 4 ? c->limit / 4 : 1;
+    uint32_t nl = c->ad_dir > 0 ? c->limit + step : (c->limit > lo + step ? c->limit - step : lo);
+    if (nl > c->cfg.mshr_entries)
+        nl = c->cfg.mshr_entries;
+    if (nl != c->limit) {
+        if (now > c->st.limit_t)
+            c->st.limit_sum += (uint64_t)c->limit * (now - c->st.limit_t);
+        c->st.limit_t = now;
+        c->limit = c->st.limit = nl;
+        c->st.limit_changes++;
+    }
+    c->ad_n = 0;
+    c->ad_lat = 0;
+    c->ad_t0 = now;
+    c->ad_occ0 = c->st.mshr_occ_sum;
+}
+
 /* ---- deciding an access ------------------------------------------------------------------ */
 typedef enum {
     P_REFUSE, P_HIT_RD, P_HIT_WB, P_HIT_WT, P_EVICT, P_SEND, P_MERGE, P_SECTOR_MISS,
@@ -344,7 +394,7 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
             p->mq = fetch ? 1 : 0;
             p->out = fetch ? MA_MISS : MA_MERGED;
         } else {
-            if (!c->n_free) {
+            if (mshr_full(c)) {
                 p->out = MA_MSHRF;
                 return;
             }
@@ -359,7 +409,7 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
         p->out = MA_CSF;
         return;
     }
-    if (!c->n_free) {
+    if (mshr_full(c)) {
         p->out = MA_MSHRF;
         return;
     }
@@ -377,7 +427,7 @@ static void plan_access(const cache *c, const cache_acc *a, plan *p)
     p->line = -1;
     span(c, a, &p->off, &p->len);
     uint32_t need = touched(c, p->off, p->len);
-    if (c->coh->mshr_blocks && !c->n_free) {
+    if (c->coh->mshr_blocks && mshr_full(c)) {
         p->out = MA_MSHRF;    /* a full MSHR blocks every access (SPEC 6) */
         return;
     }
@@ -531,6 +581,7 @@ static uint32_t ent_alloc(cache *c, uint32_t h, uint64_t now, uint8_t excl)
     c->ent[e].line = h;
     c->ent[e].n = 0;
     c->ent[e].excl = excl;
+    c->ent[e].t_alloc = now;
     c->mshr[h] = e;
     uint32_t used = c->cfg.mshr_entries - c->n_free;
     if (used > c->st.mshr_occ_max)
@@ -685,6 +736,8 @@ int cache_fill_grant(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache
         occ_update(c, now);
         c->mshr[h] = NONE;
         c->free_ent[c->n_free++] = e;
+        if (c->cfg.mshr_adaptive)
+            adapt(c, c->ent[e].t_alloc, now);
     }
     set_state(c, h, CE_FILL);
     return (int)(n - k);

@@ -63,6 +63,8 @@ typedef struct {
     uint32_t ports;                      /* accesses per cycle; more are delayed     */
     uint32_t mshr_entries, mshr_merges;  /* merges: requests per entry, first included */
     uint32_t miss_queue;                 /* records toward the level below           */
+    uint8_t mshr_adaptive;               /* usable entries tuned at run time (adaptive
+                                            MSHR limit, docs/MEMORY.md 4); 0: fixed  */
     /* Optional (an L2 under a directory protocol): called when a valid line with
      * directory bytes is replaced, with its line address and those bytes, before
      * they are cleared (the caller recalls the L1 copies the directory names). */
@@ -112,6 +114,11 @@ typedef struct {
     uint64_t mshr_occ_max;    /* most MSHR entries in use at once                    */
     uint64_t mshr_occ_sum;    /* entries in use summed over cycles up to occ_t       */
     uint64_t occ_t;
+    uint64_t limit_sum;       /* adaptive MSHR: usable entries summed over cycles up
+                                 to limit_t (the limit's time average)               */
+    uint64_t limit_t;
+    uint32_t limit;           /* adaptive MSHR: usable entries now                   */
+    uint32_t limit_changes;
 } cache_stats;
 
 typedef struct cache cache;

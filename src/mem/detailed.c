@@ -157,6 +157,7 @@ typedef struct {
     const coh_ops *coh;    /* the coherence protocol (mem.protocol) and its instance   */
     void *coh_p;
     int dir;               /* the protocol keeps a directory (on_dir): transactions     */
+    int l1d_adaptive;      /* l1d.mshr_policy = adaptive                                */
     uint32_t l1d_lat, l2_lat;
     uint64_t coh_st[6];    /* transactions, invalidations, forwards, acks, ack data
                               bytes, requests that waited for a busy line            */
@@ -416,6 +417,11 @@ int mem_detailed_check(const ws_config *cfg, char *err, size_t n)
                  cfg->gpu.n_sm, cfg->l1d.line, cfg->l2.line);
         return -1;
     }
+    if (strcmp(cfg->l1d.mshr_policy, "fixed") && strcmp(cfg->l1d.mshr_policy, "adaptive")) {
+        snprintf(err, n, "l1d.mshr_policy: unknown policy '%s' (fixed, adaptive)",
+                 cfg->l1d.mshr_policy);
+        return -1;
+    }
     if (dram_sched_find(cfg->dram.sched) < 0) {
         snprintf(err, n, "dram.sched: unknown scheduler '%s' (frfcfs, fifo)", cfg->dram.sched);
         return -1;
@@ -503,6 +509,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->out_cap = cfg->l2.out_queue;
     m->coh = coh_find(cfg->mem.protocol);
     m->dir = m->coh->on_dir != NULL;
+    m->l1d_adaptive = !strcmp(cfg->l1d.mshr_policy, "adaptive");
     m->l1d_lat = cfg->l1d.latency;
     m->l2_lat = cfg->l2.latency;
     if (m->dir && (n_sm > 64 || cfg->l1d.line != cfg->l2.line)) {
@@ -543,6 +550,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
                     sizeof err);
             cc[l].coh = m->coh;
             cc[l].level = (uint8_t)l1_level[l];
+            cc[l].mshr_adaptive = (uint8_t)(l == L1D && m->l1d_adaptive);
             if (!(m->sm[s].l1[l] = cache_create(&cc[l], err, sizeof err)))
                 goto fail;
         }
@@ -1596,6 +1604,18 @@ static void det_stats(const memsys *ms, cJSON *o)
             one_cache(per, c, core, 0);
         }
         cache_json(lv, &sum, core, m->n_sm);
+        if (l == L1D && m->l1d_adaptive) {
+            /* the adaptive MSHR limit: usable entries, time average over the L1Ds */
+            double ls = 0, ch = 0;
+            for (uint32_t s = 0; s < m->n_sm; s++) {
+                const cache_stats *st = cache_get_stats(m->sm[s].l1[l]);
+                ls += (double)st->limit_sum +
+                      (core > st->limit_t ? (double)st->limit * (double)(core - st->limit_t) : 0);
+                ch += st->limit_changes;
+            }
+            num(lv, "mshr_limit_mean", core ? ls / (double)core / m->n_sm : 0.0);
+            num(lv, "mshr_limit_changes", ch);
+        }
         cJSON_AddItemToObject(lv, "per_sm", per);
     }
     {

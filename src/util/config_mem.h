@@ -26,6 +26,7 @@
     X(l1d, ports, UINT, "1", 1, 64, "accesses", "L1 data cache accesses per core cycle; more wait for the next cycle") \
     X(l1d, mshr_entries, UINT, "32", 1, 65536, "entries", "L1 data cache MSHR entries (outstanding missed lines)") \
     X(l1d, mshr_merges, UINT, "8", 1, 65535, "requests", "L1 data cache requests per MSHR entry, the first included") \
+    X(l1d, mshr_policy, STR, "fixed", 1, 15, "", "L1D MSHR limit: fixed (all mshr_entries usable) or adaptive (usable entries tuned at run time from observed fill latency and occupancy, docs/MEMORY.md 4)") \
     X(l1d, miss_queue, UINT, "8", 2, 65536, "requests", "L1 data cache miss queue toward the interconnect") \
     X(l1d, global_store, STR, "evict", 1, 15, "", "L1D policy for global stores: evict (invalidate the line, write to L2), through or back") \
     X(l1d, local_store, STR, "back", 1, 15, "", "L1D policy for local-memory stores: back (write-back), through or evict") \

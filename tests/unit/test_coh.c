@@ -441,6 +441,45 @@ static void test_nmoesi_sequence(void **state)
     mem_model_detailed.destroy(m);
 }
 
+/* l1d.mshr_policy=adaptive: 400 loads of distinct lines from one SM, one per cycle
+ * when accepted (the LD/ST unit retrying a refused one). Invariants: every load
+ * completes, the usable entries stay within [2, l1d.mshr_entries], the limit moved
+ * (a window is 32 releases: 400 fills give 12 windows), and the in-use entries never
+ * exceed the limit's maximum. Under fixed the report has no limit statistics. */
+static void test_mshr_adaptive(void **state)
+{
+    (void)state;
+    memsys *m = make_x("nmoesi", "l1d.mshr_entries=16,l1d.mshr_policy=adaptive", 1, 0);
+    enum { N = 400 };
+    mem_req *r = calloc(N, sizeof *r);
+    assert_non_null(r);
+    uint64_t c = 0;
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < N || done < N; c++) {
+        memsys_tick(m, c);
+        while (memsys_pop_done(m, 0, c))
+            done++;
+        if (i < N) {
+            r[i] = req(0, MR_LOAD, 0x100000 + (uint64_t)i * 128, 128, CO_NONE);
+            if (!mem_access_refused(memsys_access(m, &r[i], c)))
+                i++;
+        }
+        assert_true(c < 200000);
+    }
+    double mean = coh_stat(m, "l1d", "mshr_limit_mean");
+    assert_true(mean >= 2 && mean <= 16);
+    assert_true(coh_stat(m, "l1d", "mshr_limit_changes") >= 1);
+    assert_true(coh_stat(m, "l1d", "mshr_occupancy_max") <= 16);
+    free(r);
+    mem_model_detailed.destroy(m);
+    m = make_x("nmoesi", "l1d.mshr_entries=16", 1, 0);
+    cJSON *o = cJSON_CreateObject();
+    mem_model_detailed.stats_json(m, o);
+    assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l1d"), "mshr_limit_mean"));
+    cJSON_Delete(o);
+    mem_model_detailed.destroy(m);
+}
+
 static void test_registry(void **state)
 {
     (void)state;
@@ -470,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_si_sequence),
         cmocka_unit_test(test_mshr_full_blocks),
         cmocka_unit_test(test_nmoesi_sequence),
+        cmocka_unit_test(test_mshr_adaptive),
         cmocka_unit_test(test_registry),
         /* the same with every cycle run: skipping idle cycles changes nothing */
         cmocka_unit_test_prestate(test_moesi_sequence, (void *)&on),
