@@ -32,6 +32,8 @@ int cache_apol_find(const char *name)
 typedef struct {
     uint32_t line;        /* the RESERVED line it serves                        */
     uint32_t n;           /* tokens waiting                                      */
+    uint8_t excl;         /* CX_* intent of the access that opened it            */
+    uint64_t t_alloc;     /* cycle it was opened (adaptive limit: fill latency)  */
 } mshr_ent;
 
 typedef struct {
@@ -70,7 +72,17 @@ struct cache {
     /* non-linear set-index function, NULL for linear (computed inline) */
     uint32_t (*set_fn)(uint64_t idx, uint64_t line_no, uint32_t sets);
     cache_stats st;
+    /* Adaptive MSHR limit (cfg.mshr_adaptive): a hill climb on the fill throughput of
+     * windows of AD_WINDOW releases, measured by Little's law as mean occupancy / mean
+     * fill latency; invariant 2 <= limit <= mshr_entries (1 when there is one entry). */
+    uint32_t limit;       /* usable entries (== mshr_entries when fixed)          */
+    int32_t ad_dir;       /* +1 growing, -1 shrinking                              */
+    uint32_t ad_n;        /* releases in the window                                */
+    uint64_t ad_lat, ad_t0, ad_occ0;
+    double ad_prev;       /* the previous window's throughput (0: none yet)        */
 };
+
+#define AD_WINDOW 32
 
 /* ---- creation ------------------------------------------------------------------------ */
 static void seterr(char *err, size_t n, const char *msg)
@@ -145,6 +157,9 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     for (uint32_t i = 0; i < k->mshr_entries; i++)
         c->free_ent[i] = k->mshr_entries - 1 - i;
     c->n_free = k->mshr_entries;
+    c->limit = k->mshr_entries;
+    c->ad_dir = -1;
+    c->st.limit = c->limit;
     return c;
 }
 
@@ -292,6 +307,42 @@ static void occ_update(cache *c, uint64_t now)
     }
 }
 
+/* No MSHR entry may be opened: none free, or the adaptive limit reached. */
+static int mshr_full(const cache *c)
+{
+    return !c->n_free || c->cfg.mshr_entries - c->n_free >= c->limit;
+}
+
+/* An entry opened at t_alloc is released at `now`: the adaptive limit's window. */
+static void adapt(cache *c, uint64_t t_alloc, uint64_t now)
+{
+    c->ad_lat += now - t_alloc;
+    if (++c->ad_n < AD_WINDOW)
+        return;
+    uint64_t span = now > c->ad_t0 ? now - c->ad_t0 : 1;
+    uint64_t occ = c->st.mshr_occ_sum - c->ad_occ0;   /* occ_update ran at `now` */
+    double tput = ((double)occ / (double)span) / ((double)c->ad_lat / c->ad_n);
+    if (c->ad_prev > 0 && tput < c->ad_prev * 0.98)
+        c->ad_dir = -c->ad_dir;     /* worse: turn round */
+    c->ad_prev = tput;
+    uint32_t lo = c->cfg.mshr_entries < 2 ? c->cfg.mshr_entries : 2;
+    uint32_t step = c->limit / 4 ? c->limit / 4 : 1;
+    uint32_t nl = c->ad_dir > 0 ? c->limit + step : (c->limit > lo + step ? c->limit - step : lo);
+    if (nl > c->cfg.mshr_entries)
+        nl = c->cfg.mshr_entries;
+    if (nl != c->limit) {
+        if (now > c->st.limit_t)
+            c->st.limit_sum += (uint64_t)c->limit * (now - c->st.limit_t);
+        c->st.limit_t = now;
+        c->limit = c->st.limit = nl;
+        c->st.limit_changes++;
+    }
+    c->ad_n = 0;
+    c->ad_lat = 0;
+    c->ad_t0 = now;
+    c->ad_occ0 = c->st.mshr_occ_sum;
+}
+
 /* ---- deciding an access ------------------------------------------------------------------ */
 typedef enum {
     P_REFUSE, P_HIT_RD, P_HIT_WB, P_HIT_WT, P_EVICT, P_SEND, P_MERGE, P_SECTOR_MISS,
@@ -307,6 +358,7 @@ typedef struct {
     uint32_t off, len;
     uint32_t mq;          /* miss-queue records it needs                          */
     int wb;               /* the line evicted / invalidated is dirty              */
+    int refetch;          /* the present line's data do not count (force, upgrade) */
 } plan;
 
 /* Read-like access of sectors `need` (a read, an atomic performed here, or a
@@ -316,8 +368,21 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
     p->need = need;
     if (h >= 0) {
         uint32_t missing = need & ~c->valid[h] & ~c->pend[h];
+        if (p->refetch) {
+            /* a permission miss or a forced miss: fetch again what is not pending */
+            if (c->mshr[h] != NONE && c->ent[c->mshr[h]].excl != a->excl) {
+                /* a fill of another intent is on the way: wait for it (the access is
+                 * retried; the fill bumps the version) */
+                p->out = MA_MSHRF;
+                return;
+            }
+            missing = need & ~c->pend[h];
+            if (!missing && c->mshr[h] == NONE)
+                missing = need;
+        }
         /* unsectored: the line is fetched whole */
-        uint32_t fetch = missing ? (c->nsec == 1 ? c->full & ~c->valid[h] & ~c->pend[h] : missing) : 0;
+        uint32_t fetch = missing ? (c->nsec == 1 ? c->full & ~(p->refetch ? 0 : c->valid[h]) & ~c->pend[h]
+                                                 : missing) : 0;
         p->line = h;
         p->fetch = fetch;
         if (c->mshr[h] != NONE) {
@@ -329,7 +394,7 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
             p->mq = fetch ? 1 : 0;
             p->out = fetch ? MA_MISS : MA_MERGED;
         } else {
-            if (!c->n_free) {
+            if (mshr_full(c)) {
                 p->out = MA_MSHRF;
                 return;
             }
@@ -344,7 +409,7 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
         p->out = MA_CSF;
         return;
     }
-    if (!c->n_free) {
+    if (mshr_full(c)) {
         p->out = MA_MSHRF;
         return;
     }
@@ -362,14 +427,21 @@ static void plan_access(const cache *c, const cache_acc *a, plan *p)
     p->line = -1;
     span(c, a, &p->off, &p->len);
     uint32_t need = touched(c, p->off, p->len);
+    if (c->coh->mshr_blocks && mshr_full(c)) {
+        p->out = MA_MSHRF;    /* a full MSHR blocks every access (SPEC 6) */
+        return;
+    }
     if (a->bypass) {
         p->kind = P_SEND;
         p->mq = 1;
         p->out = MA_BYPASS;
     } else {
         int h = find(c, a->addr, a->idx);
+        if (h >= 0 && (a->force || (c->coh->upgrade &&
+                                    c->coh->upgrade(c->cfg.level, a->op, c->pst[h]))))
+            p->refetch = 1;
         if (a->op != CQ_WRITE) {
-            if (h >= 0 && (c->valid[h] & need) == need) {
+            if (h >= 0 && !p->refetch && (c->valid[h] & need) == need) {
                 p->kind = P_HIT_RD;
                 p->line = h;
                 p->out = MA_HIT;
@@ -401,17 +473,19 @@ static void plan_access(const cache *c, const cache_acc *a, plan *p)
         } else {
             /* write-back: bytes the write covers whole sectors of need no fetch */
             uint32_t nf = need & ~covered(c, p->off, p->len);
-            if (h >= 0 && (a->apol != CA_FETCH || (c->valid[h] & nf) == nf)) {
+            if (a->excl && !nf)
+                nf = need;    /* the directory must hear of it: fetch */
+            if (h >= 0 && !p->refetch && (a->apol != CA_FETCH || (c->valid[h] & nf) == nf)) {
                 p->kind = P_HIT_WB;
                 p->line = h;
                 p->out = MA_HIT;
             } else if (h >= 0) {
-                plan_fill(c, a, h, nf, p);
+                plan_fill(c, a, h, p->refetch ? need : nf, p);
             } else if (a->apol == CA_NONE) {
                 p->kind = P_SEND;
                 p->mq = 1;
                 p->out = MA_BYPASS;
-            } else if (a->apol == CA_LAZY || nf == 0) {
+            } else if (!a->excl && (a->apol == CA_LAZY || nf == 0)) {
                 int v = victim(c, a->idx);
                 if (v < 0) {
                     p->out = MA_CSF;
@@ -440,7 +514,7 @@ static int memo_hit(const cache *c, const cache_acc *a)
     const cache_acc *m = &c->memo_acc;
     return c->memo_version == c->version && m->addr == a->addr && m->idx == a->idx &&
            m->size == a->size && m->op == a->op && m->wpol == a->wpol && m->apol == a->apol &&
-           m->bypass == a->bypass;
+           m->bypass == a->bypass && m->excl == a->excl && m->force == a->force;
 }
 
 mem_access cache_probe(const cache *c, const cache_acc *a)
@@ -456,6 +530,7 @@ mem_access cache_probe(const cache *c, const cache_acc *a)
 static void mq_push(cache *c, uint8_t type, uint64_t addr, uint32_t size, uint32_t sectors,
                     uint32_t mshr, void *tok, uint64_t t)
 {
+    uint8_t excl = mshr != NONE ? c->ent[mshr].excl : 0;
     uint32_t i = c->mq_head + c->mq_len++;
     if (i >= c->cfg.miss_queue)
         i -= c->cfg.miss_queue;
@@ -467,6 +542,7 @@ static void mq_push(cache *c, uint8_t type, uint64_t addr, uint32_t size, uint32
     m->sectors = sectors;
     m->mshr = mshr;
     m->type = type;
+    m->excl = excl;
 }
 
 /* Evicts (or invalidates) line h, queueing its write-back if dirty. */
@@ -488,6 +564,9 @@ static void install(cache *c, uint32_t h, uint64_t addr, uint64_t t)
 {
     if (c->flags[h] & CF_VALID)
         c->st.evictions++;
+    if (c->dir && c->cfg.dir_evict && (c->flags[h] & CF_VALID))
+        c->cfg.dir_evict(c->cfg.dir_evict_ctx, c->tag[h] * c->cfg.line,
+                         c->dir + (size_t)h * c->dir_bytes, t);
     drop_line(c, h, t);
     c->tag[h] = line_no(c, addr);
     if (c->dir)
@@ -495,12 +574,14 @@ static void install(cache *c, uint32_t h, uint64_t addr, uint64_t t)
     c->cfg.repl->insert(c->rs, h);
 }
 
-static uint32_t ent_alloc(cache *c, uint32_t h, uint64_t now)
+static uint32_t ent_alloc(cache *c, uint32_t h, uint64_t now, uint8_t excl)
 {
     occ_update(c, now);
     uint32_t e = c->free_ent[--c->n_free];
     c->ent[e].line = h;
     c->ent[e].n = 0;
+    c->ent[e].excl = excl;
+    c->ent[e].t_alloc = now;
     c->mshr[h] = e;
     uint32_t used = c->cfg.mshr_entries - c->n_free;
     if (used > c->st.mshr_occ_max)
@@ -594,7 +675,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
             c->st.sector_misses++;
             c->cfg.repl->touch(c->rs, h);
         }
-        e = ent_alloc(c, h, now);
+        e = ent_alloc(c, h, now, a->excl);
         ent_add(c, e, a, &p);
         c->pend[h] |= p.fetch;
         c->flags[h] = CF_VALID | CF_RESERVED;
@@ -622,8 +703,16 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
 
 int cache_fill(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache_done_fn fn, void *ctx)
 {
+    return cache_fill_grant(c, e, sectors, now, fn, ctx, 0);
+}
+
+int cache_fill_grant(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache_done_fn fn,
+                     void *ctx, uint8_t grant)
+{
     if (e >= c->cfg.mshr_entries || c->mshr[c->ent[e].line] != e)
         return -1;
+    if (grant)
+        c->pst[c->ent[e].line] = grant;
     c->version++;
     uint32_t h = c->ent[e].line;
     sectors &= c->full;
@@ -647,6 +736,8 @@ int cache_fill(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache_done_
         occ_update(c, now);
         c->mshr[h] = NONE;
         c->free_ent[c->n_free++] = e;
+        if (c->cfg.mshr_adaptive)
+            adapt(c, c->ent[e].t_alloc, now);
     }
     set_state(c, h, CE_FILL);
     return (int)(n - k);
@@ -716,6 +807,39 @@ int cache_message(cache *c, uint64_t addr, uint64_t idx, uint8_t kind, uint64_t 
         c->pst[u] = o.state;
     }
     c->version++;
+    return o.reply;
+}
+
+int cache_coh_message(cache *c, uint64_t addr, uint64_t idx, uint8_t kind, uint64_t now,
+                      uint32_t *bytes)
+{
+    (void)now;
+    *bytes = 0;
+    int h = find(c, addr, idx);
+    uint8_t st = h < 0 ? 0 : c->pst[h];
+    int dirty = h >= 0 && line_dirty(c, (uint32_t)h);
+    coh_msg_out o = c->coh->on_message(c->cfg.level, kind, st, dirty);
+    if (h < 0)
+        return o.reply;
+    uint32_t u = (uint32_t)h;
+    c->version++;
+    if (o.drop) {
+        if (evict_wb(c, u)) {
+            *bytes = dirty_bytes(c, u);
+            c->st.writebacks++;
+        }
+        memset(c->dirty + (size_t)u * c->dwords, 0, c->dwords * sizeof *c->dirty);
+        c->pst[u] = 0;
+        c->valid[u] = 0;
+        if (!(c->flags[u] & CF_RESERVED)) {
+            c->flags[u] = 0;
+            c->pend[u] = 0;
+        }
+    } else {
+        if (o.reply != MSG_NONE && dirty)
+            *bytes = dirty_bytes(c, u);
+        c->pst[u] = o.state;
+    }
     return o.reply;
 }
 

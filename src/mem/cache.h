@@ -63,6 +63,13 @@ typedef struct {
     uint32_t ports;                      /* accesses per cycle; more are delayed     */
     uint32_t mshr_entries, mshr_merges;  /* merges: requests per entry, first included */
     uint32_t miss_queue;                 /* records toward the level below           */
+    uint8_t mshr_adaptive;               /* usable entries tuned at run time (adaptive
+                                            MSHR limit, docs/MEMORY.md 4); 0: fixed  */
+    /* Optional (an L2 under a directory protocol): called when a valid line with
+     * directory bytes is replaced, with its line address and those bytes, before
+     * they are cleared (the caller recalls the L1 copies the directory names). */
+    void (*dir_evict)(void *ctx, uint64_t line_addr, const uint8_t *dir, uint64_t now);
+    void *dir_evict_ctx;
 } cache_cfg;
 
 typedef struct cache_acc {
@@ -74,6 +81,11 @@ typedef struct cache_acc {
     uint8_t wpol, apol;   /* CQ_WRITE: cache_wpol, cache_apol                         */
     uint8_t bypass;       /* send below without lookup or allocation (ld.cg, atomics
                              forwarded to L2)                                         */
+    uint8_t excl;         /* coherence intent of a miss (coh.h CX_*): a write with
+                             CX_OWN or CX_NC never allocates lazily (it fetches, so the
+                             directory hears of it), and a write on a present line the
+                             protocol's upgrade() refuses fetches again; 0: none       */
+    uint8_t force;        /* a present line misses anyway (SI's GLC=1 loads)          */
     void *tok;            /* caller's token                                           */
 } cache_acc;
 
@@ -86,6 +98,7 @@ typedef struct {
     uint32_t sectors;     /* FETCH: sectors fetched (bit s = sector s)               */
     uint32_t mshr;        /* FETCH: the entry cache_fill() must name                  */
     uint8_t type;         /* cache_mtype                                              */
+    uint8_t excl;         /* FETCH: the intent of the access that opened the entry    */
 } cache_miss;
 
 typedef struct {
@@ -101,6 +114,11 @@ typedef struct {
     uint64_t mshr_occ_max;    /* most MSHR entries in use at once                    */
     uint64_t mshr_occ_sum;    /* entries in use summed over cycles up to occ_t       */
     uint64_t occ_t;
+    uint64_t limit_sum;       /* adaptive MSHR: usable entries summed over cycles up
+                                 to limit_t (the limit's time average)               */
+    uint64_t limit_t;
+    uint32_t limit;           /* adaptive MSHR: usable entries now                   */
+    uint32_t limit_changes;
 } cache_stats;
 
 typedef struct cache cache;
@@ -124,6 +142,11 @@ mem_access cache_probe(const cache *c, const cache_acc *a);
  * nothing is pending. Returns the tokens completed, -1 if `mshr` is not in use. */
 int cache_fill(cache *c, uint32_t mshr, uint32_t sectors, uint64_t now, cache_done_fn fn,
                void *ctx);
+/* The same with the state a directory granted (coh_dir_out.grant): the line takes
+ * `grant` before the protocol's line_state(CE_FILL, grant, dirty) runs (0: keeps its
+ * state, as cache_fill). */
+int cache_fill_grant(cache *c, uint32_t mshr, uint32_t sectors, uint64_t now, cache_done_fn fn,
+                     void *ctx, uint8_t grant);
 
 /* An incoming coherence message (mem_msg: invalidate, forward, ack, response) for the
  * line of addr at cycle `now`, handed to the protocol's on_message with the line's
@@ -134,6 +157,14 @@ int cache_fill(cache *c, uint32_t mshr, uint32_t sectors, uint64_t now, cache_do
  * none) for the caller to send, or -1 when a write-back would not fit in the miss
  * queue: then nothing changed, retry later. */
 int cache_message(cache *c, uint64_t addr, uint64_t idx, uint8_t kind, uint64_t now);
+/* The same for a directory protocol's message at an L1: nothing is queued; the dirty
+ * bytes the reply carries are returned in *bytes (a dropped line's, when on_evict asks
+ * for a write-back; a kept line's when the reply is an acknowledgement of a forward:
+ * the owner supplies its data). A RESERVED line that is dropped keeps its reservation
+ * (its fill is on the way) but loses its data: valid sectors and dirty bytes. Returns
+ * the reply kind (MSG_NONE: none); never refuses. */
+int cache_coh_message(cache *c, uint64_t addr, uint64_t idx, uint8_t kind, uint64_t now,
+                      uint32_t *bytes);
 
 /* Miss queue toward the level below, oldest first. */
 const cache_miss *cache_mq_head(const cache *c);

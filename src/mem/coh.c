@@ -5,10 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const coh_ops coh_nvidia;
+extern const coh_ops coh_nvidia, coh_si, coh_moesi, coh_nmoesi;
 
 static const coh_ops *const protocols[] = {
     &coh_nvidia,
+    &coh_si,
+    &coh_moesi,
+    &coh_nmoesi,
 };
 
 #define N_COH (sizeof protocols / sizeof *protocols)

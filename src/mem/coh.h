@@ -29,7 +29,11 @@
  *
  * Message kinds (mem_msg in memsys.h) travel in mem_req.msg and icnt_msg.kind; the
  * crossbars carry any kind (each packet is counted per kind). With `nvidia` only
- * requests, write-backs, responses and acknowledgements occur.
+ * requests, write-backs, responses and acknowledgements occur. With a directory
+ * (on_dir non-NULL) the detailed model sends on_dir's invalidations and forwards
+ * through the reply crossbar, hands them to the L1D (cache_coh_message), returns the
+ * L1's acknowledgement (with its dirty bytes, if any) through the request crossbar,
+ * and answers the request when every acknowledgement is in (docs/MEMORY.md 4.2).
  *
  * Registered (coh.c; one file each):
  *   nvidia   the NVIDIA default (coh_nvidia.c): no coherence actions; write policies per
@@ -37,6 +41,10 @@
  *            write-evict at L1, ld.cg/ld.cv bypass the L1, atomics at L2, L2 write-back
  *            with lazy write allocation). States: 0 I (no data), 1 V (clean), 2 M (dirty
  *            bytes). Today's behaviour, bit for bit.
+ *   si       AMD Southern Islands (coh_si.c): GLC/SLC bits from the PTX cache operator,
+ *            write-through L1, L2 write-back with per-byte dirty masks, no directory.
+ *   moesi    directory MOESI (coh_moesi.c): sharer vector + owner per L2 line.
+ *   nmoesi   MOESI plus N, non-coherent GPU writes (coh_nmoesi.c).
  * To add one: a file defining a `const coh_ops coh_NAME` and a line in coh.c's table.
  * No hook allocates or compares strings per access; names are resolved at create(). */
 #ifndef WS_MEM_COH_H
@@ -72,7 +80,28 @@ typedef struct {
     uint8_t space;    /* ptx_space (L1 only; 0 at L2)                                   */
     uint8_t cop;      /* ptx_cacheop (L1 only; 0 at L2)                                 */
     uint32_t sm;      /* the SM it comes from                                           */
+    uint8_t src;      /* L2 only: the coh_level of the L1 it comes from (COH_L2: an
+                         atomic or another request the L1 forwarded without lookup)     */
+    uint8_t excl;     /* L2 only: a fetch's intent (cache_acc.excl of the L1 miss): 0
+                         read, CX_OWN ownership (write), CX_NC non-coherent (N)         */
+    uint32_t line;    /* the cache's line size (L1: full-line writes)                   */
 } coh_req;
+
+/* Intent of a fetch (cache_acc.excl): a plain read, a request for ownership (a write
+ * that needs the line exclusively: write miss or upgrade), or a non-coherent fill for
+ * a write in state N (NMOESI). */
+enum { CX_READ = 0, CX_OWN = 1, CX_NC = 2 };
+
+/* What a directory does for one access (on_dir's outcome): the L1s (bit s = SM s) that
+ * get an invalidation, the one that gets a forward (-1: none), and the state the
+ * requester's L1 line takes when its fill arrives (0: the protocol's line_state
+ * decides). The request is answered when every invalidated or forwarded L1 has
+ * acknowledged (docs/MEMORY.md 4.2). */
+typedef struct {
+    uint64_t inv;
+    int32_t fwd;
+    uint8_t grant;
+} coh_dir_out;
 
 /* Outcome of on_message. */
 typedef struct {
@@ -99,10 +128,23 @@ struct coh_ops {
     coh_msg_out (*on_message)(uint8_t level, uint8_t kind, uint8_t state, int dirty);
     uint32_t dir_bytes;
     /* Optional: per access the L2 accepted, with the L2 line's dir_bytes bytes (zero
-     * at allocation), to keep the line's directory state (sharers, owner ...). Not
-     * called when NULL. The detailed model does not yet route messages a directory
-     * would send (invalidations, forwards): docs/MEMORY.md section 9. */
-    void (*on_dir)(void *p, uint8_t *dir, const coh_req *q);
+     * at allocation), to keep the line's directory state (sharers, owner ...), and
+     * *o (zeroed by the caller, fwd = -1) names the messages to send. The directory
+     * state is updated at once, as if the transaction had completed: the detailed
+     * model keeps the line busy (later requests for it wait) until the requester's
+     * answer has entered the reply crossbar, so the L1s see one order. Not called when
+     * NULL. */
+    void (*on_dir)(void *p, uint8_t *dir, const coh_req *q, coh_dir_out *o);
+    /* Optional (with on_dir): the L1s a directory entry names (sharers, owner, N
+     * holders): when the L2 evicts the line they are sent invalidations (a recall). */
+    uint64_t (*dir_holders)(const uint8_t *dir);
+    /* Optional: nonzero when an access (cache_op) to a present line in `state` must
+     * still go below (a permission miss: a write to a Shared line is an upgrade). NULL:
+     * a present line with the needed sectors always hits. */
+    int (*upgrade)(uint8_t level, uint8_t op, uint8_t state);
+    /* Nonzero: a cache whose MSHR is full refuses every access (MSHRF), hits and
+     * bypasses included (the seed-004 protocols, SPEC 6); 0: only misses need an entry. */
+    uint8_t mshr_blocks;
     /* Name of a state byte (dumps, tests). */
     const char *(*state_name)(uint8_t state);
 };

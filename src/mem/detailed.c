@@ -65,7 +65,23 @@ struct pkt {
     uint8_t l1;            /* the L1 that sent it                                       */
     uint16_t part;
     uint8_t bank;          /* L2 bank in the partition                                  */
+    /* directory protocols (coh.h on_dir) only */
+    uint8_t excl;          /* FETCH: the L1 miss's intent (CX_*)                        */
+    uint8_t grant;         /* FETCH reply: the state the directory granted (0: none)    */
+    uint8_t mkind;         /* PT_ACK: the message acknowledged (PT_INV or PT_FWD)       */
+    uint8_t tx;            /* an open transaction: its line is busy at the L2 until this
+                              request's answer enters the reply crossbar                */
+    uint8_t tx_fill;       /* the deferred answer came from a fill                      */
+    uint16_t acks;         /* acknowledgements the transaction still waits for         */
+    uint64_t t_data;       /* L2 cycle its data were ready (UINT64_MAX: not yet)        */
+    pkt *txn;              /* the bank's open transactions                              */
+    pkt *wh, *wt;          /* requests for its line waiting for it to close             */
 };
+
+/* Packet types beyond the cache's miss-record types: a directory's invalidation and
+ * forward (L2 -> L1D, header only) and the L1's acknowledgement (L1D -> L2, header +
+ * the dirty bytes it returns). */
+enum { PT_INV = CM__COUNT, PT_FWD, PT_ACK };
 
 #define PKT_OF_MSG(p) ((pkt *)((char *)(p) - offsetof(pkt, m)))
 #define PKT_OF_DREQ(p) ((pkt *)((char *)(p) - offsetof(pkt, d)))
@@ -94,6 +110,9 @@ typedef struct {
     pq out[2];             /* replies; t_ready in interconnect cycles                   */
     pq ret;                /* DRAM returns; t_ready in L2 cycles                        */
     uint64_t next;         /* next L2 cycle with work (lower bound)                     */
+    pkt *tx;               /* open directory transactions (at most one per line)        */
+    void *owner;           /* the det (the L2's dir_evict callback)                     */
+    uint16_t part_id;
 } l2bank;
 
 typedef struct {
@@ -111,7 +130,9 @@ typedef struct {
     uint32_t rr;           /* miss-queue injection: L1 served last                      */
     uint64_t head_t[L1__N];/* interconnect cycle each L1's oldest miss record may
                               leave (UINT64_MAX: empty); converted once per record     */
-    uint64_t inj;          /* the earliest of them                                      */
+    uint64_t inj;          /* the earliest of them and of cout's head                   */
+    pq cout;               /* the L1D's acknowledgements to directory messages; t_ready
+                              in interconnect cycles; injected before miss records      */
 } smside;
 
 typedef struct {
@@ -135,6 +156,11 @@ typedef struct {
     amap_div div_l2line, div_nbank;
     const coh_ops *coh;    /* the coherence protocol (mem.protocol) and its instance   */
     void *coh_p;
+    int dir;               /* the protocol keeps a directory (on_dir): transactions     */
+    int l1d_adaptive;      /* l1d.mshr_policy = adaptive                                */
+    uint32_t l1d_lat, l2_lat;
+    uint64_t coh_st[6];    /* transactions, invalidations, forwards, acks, ack data
+                              bytes, requests that waited for a busy line            */
     uint32_t header, atom_lat, dram_lat, in_cap, out_cap, l2_pipe;
     pkt *free;
     pkt **chunks;
@@ -385,6 +411,17 @@ int mem_detailed_check(const ws_config *cfg, char *err, size_t n)
     }
     if (coh->check && coh->check(cfg, err, n))
         return -1;
+    if (coh->on_dir && (cfg->gpu.n_sm > 64 || cfg->l1d.line != cfg->l2.line)) {
+        snprintf(err, n, "mem.protocol=%s keeps a 64-bit sharer vector per L2 line: at most 64 "
+                 "SMs (gpu.n_sm %u), and l1d.line (%u) must equal l2.line (%u)", coh->name,
+                 cfg->gpu.n_sm, cfg->l1d.line, cfg->l2.line);
+        return -1;
+    }
+    if (strcmp(cfg->l1d.mshr_policy, "fixed") && strcmp(cfg->l1d.mshr_policy, "adaptive")) {
+        snprintf(err, n, "l1d.mshr_policy: unknown policy '%s' (fixed, adaptive)",
+                 cfg->l1d.mshr_policy);
+        return -1;
+    }
     if (dram_sched_find(cfg->dram.sched) < 0) {
         snprintf(err, n, "dram.sched: unknown scheduler '%s' (frfcfs, fifo)", cfg->dram.sched);
         return -1;
@@ -427,6 +464,7 @@ static int det_check(const void *cfg, char *err, size_t n)
 
 /* ---- creation ---------------------------------------------------------------------------- */
 static void det_destroy(memsys *ms);
+static void dir_recall(void *ctx, uint64_t line_addr, const uint8_t *dir, uint64_t now);
 
 static memsys *det_create(const void *cfgp, uint32_t n_sm)
 {
@@ -470,6 +508,17 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->l2_pipe = cfg->l2.pipeline;
     m->out_cap = cfg->l2.out_queue;
     m->coh = coh_find(cfg->mem.protocol);
+    m->dir = m->coh->on_dir != NULL;
+    m->l1d_adaptive = !strcmp(cfg->l1d.mshr_policy, "adaptive");
+    m->l1d_lat = cfg->l1d.latency;
+    m->l2_lat = cfg->l2.latency;
+    if (m->dir && (n_sm > 64 || cfg->l1d.line != cfg->l2.line)) {
+        fprintf(stderr, "warpsim: detailed memory model: mem.protocol=%s keeps a 64-bit sharer "
+                "vector per L2 line: at most 64 SMs, and l1d.line must equal l2.line\n",
+                m->coh->name);
+        free(m);
+        return NULL;
+    }
     if (!(m->coh_p = m->coh->create(cfg, err, sizeof err))) {
         fprintf(stderr, "warpsim: detailed memory model: %s\n", err);
         free(m);
@@ -492,6 +541,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             m->sm[s].done[i].ht = UINT64_MAX;
         for (int l = 0; l < L1__N; l++)
             m->sm[s].head_t[l] = UINT64_MAX;
+        pq_init(&m->sm[s].cout);
     }
     for (uint32_t s = 0; s < n_sm; s++)
         for (int l = 0; l < L1__N; l++) {
@@ -500,6 +550,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
                     sizeof err);
             cc[l].coh = m->coh;
             cc[l].level = (uint8_t)l1_level[l];
+            cc[l].mshr_adaptive = (uint8_t)(l == L1D && m->l1d_adaptive);
             if (!(m->sm[s].l1[l] = cache_create(&cc[l], err, sizeof err)))
                 goto fail;
         }
@@ -525,6 +576,12 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
                     err, sizeof err);
             cc[3].coh = m->coh;
             cc[3].level = COH_L2;
+            if (m->dir && m->coh->dir_holders) {
+                cc[3].dir_evict = dir_recall;
+                cc[3].dir_evict_ctx = &pt->b[b];
+            }
+            pt->b[b].owner = m;
+            pt->b[b].part_id = (uint16_t)p;
             pt->b[b].next = UINT64_MAX;
             pq_init(&pt->b[b].in);
             pq_init(&pt->b[b].out[0]);
@@ -600,7 +657,8 @@ static void l1_acc(const det *m, const mem_req *r, cache_acc *a)
         a->size = r->bytes_used;
     /* what the access is, its write and allocation policy, or a bypass: the protocol's */
     coh_req q = {.level = (uint8_t)l1_level[l1_of(r)], .kind = r->kind, .msg = r->msg,
-                 .space = r->space, .cop = r->cop, .sm = r->sm};
+                 .space = r->space, .cop = r->cop, .sm = r->sm,
+                 .line = r->sm < m->n_sm ? cache_config(m->sm[r->sm].l1[l1_of(r)])->line : 0};
     m->coh->on_access(m->coh_p, &q, a);
 }
 
@@ -698,8 +756,9 @@ static uint32_t req_bytes(const det *m, uint8_t type, uint32_t size)
 
 static uint32_t rep_bytes(const det *m, const pkt *p)
 {
-    /* replies carry data for reads, fetches and atomics (old values); write acks none */
-    return m->header + (p->type == CM_WRITE ? 0 : p->size);
+    /* replies carry data for reads, fetches and atomics (old values); write acks,
+     * invalidations and forwards none */
+    return m->header + (p->type == CM_WRITE || p->type >= PT_INV ? 0 : p->size);
 }
 
 static void fill_done(void *ctx, void *tok, uint64_t t)
@@ -710,13 +769,52 @@ static void fill_done(void *ctx, void *tok, uint64_t t)
     rq_push(&sm->done[L1__N], r, &sm->done_t);
 }
 
+/* SM s's earliest injection time: its L1 miss queues' heads and its acknowledgements. */
+static void sm_inj_update(det *m, uint32_t s)
+{
+    smside *sm = &m->sm[s];
+    sm->inj = sm->cout.ht;
+    for (int i = 0; i < L1__N; i++)
+        if (sm->head_t[i] < sm->inj)
+            sm->inj = sm->head_t[i];
+    if (sm->inj == UINT64_MAX)
+        bit_clr(m->inj_set, s);
+    else
+        bit_set(m->inj_set, s);
+}
+
+/* A directory's invalidation or forward reaches SM s's L1D at core cycle t: the L1
+ * applies it at once (never deferred: the L2 keeps the line busy until the answer to
+ * an earlier request has entered the reply crossbar, which delivers in order per
+ * partition and SM, so a message never overtakes the fill it concerns) and its
+ * acknowledgement, with the dirty bytes the protocol returns, leaves after the L1D
+ * latency, ahead of the L1s' miss records. The packet itself becomes the ack. */
+static void sm_coh_message(det *m, uint32_t s, pkt *p, uint64_t t)
+{
+    smside *sm = &m->sm[s];
+    uint32_t bytes = 0;
+    cache_coh_message(sm->l1[L1D], p->addr, p->addr, p->type == PT_INV ? MSG_INVALIDATE
+                      : MSG_FORWARD, t, &bytes);
+    p->mkind = p->type;
+    p->type = PT_ACK;
+    p->size = bytes;
+    p->t_ready = at_or_after(m, C_CORE, D_ICNT, t + m->l1d_lat);
+    pq_push(&sm->cout, p);
+    sm_inj_update(m, s);
+    poke(m, D_ICNT, p->t_ready);
+}
+
 /* A reply reaches SM s at interconnect cycle k. */
 static void sm_reply(det *m, uint32_t s, pkt *p, uint64_t k)
 {
     uint64_t t = at_or_after(m, D_ICNT, C_CORE, k);
     smside *sm = &m->sm[s];
+    if (p->type == PT_INV || p->type == PT_FWD) {
+        sm_coh_message(m, s, p, t);
+        return;
+    }
     if (p->type == CM_FETCH) {
-        cache_fill(sm->l1[p->l1], p->mshr, p->sectors, t, fill_done, sm);
+        cache_fill_grant(sm->l1[p->l1], p->mshr, p->sectors, t, fill_done, sm, p->grant);
     } else if (p->tok) {
         mem_req *r = p->tok;
         r->t_done = t;
@@ -729,6 +827,17 @@ static void sm_reply(det *m, uint32_t s, pkt *p, uint64_t k)
 static int sm_inject(det *m, uint32_t s, uint64_t k)
 {
     smside *sm = &m->sm[s];
+    if (sm->cout.ht <= k) {
+        pkt *a = sm->cout.h;
+        uint32_t bytes = m->header + a->size;
+        if (!icnt_can_push(m->req, s, bytes))
+            return 0;
+        pq_pop(&sm->cout);
+        a->m.kind = MSG_ACK;
+        icnt_push(m->req, &a->m, s, a->part, bytes, k, k);
+        sm_inj_update(m, s);
+        return 1;
+    }
     for (uint32_t j = 1; j <= L1__N; j++) {
         uint32_t l = sm->rr + j;
         if (l >= L1__N)
@@ -748,6 +857,7 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         p->mshr = h->mshr;
         p->tok = h->tok;
         p->type = h->type;
+        p->excl = h->excl;
         p->sm = (uint16_t)s;
         p->l1 = (uint8_t)l;
         p->m.kind = h->type == CM_WRITEBACK ? MSG_WRITEBACK : MSG_REQUEST;
@@ -762,16 +872,14 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         sm->rr = l;
         h = cache_mq_head(sm->l1[l]);
         sm->head_t[l] = h ? at_or_after(m, C_CORE, D_ICNT, h->t_ready) : UINT64_MAX;
-        sm->inj = UINT64_MAX;
-        for (int i = 0; i < L1__N; i++)
-            if (sm->head_t[i] < sm->inj)
-                sm->inj = sm->head_t[i];
-        if (sm->inj == UINT64_MAX)
-            bit_clr(m->inj_set, s);
+        sm_inj_update(m, s);
         return 1;
     }
     return 0;
 }
+
+static void coh_ack(det *m, part *pt, pkt *a, uint64_t k);
+static void tx_close(det *m, part *pt, pkt *r, uint64_t k);
 
 static int run_icnt(det *m, uint64_t k)
 {
@@ -792,6 +900,13 @@ static int run_icnt(det *m, uint64_t k)
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
         icnt_msg *msg = icnt_peek(m->req, p, k);
+        /* acknowledgements go to the directory at once: they never wait behind the
+         * input queue (a transaction they complete may be what it waits for) */
+        while (msg && msg->kind == MSG_ACK) {
+            coh_ack(m, pt, PKT_OF_MSG(icnt_pop(m->req, p, k)), k);
+            did = 1;
+            msg = icnt_peek(m->req, p, k);
+        }
         if (msg) {
             l2bank *b = &pt->b[PKT_OF_MSG(msg)->bank];
             /* the pipeline always accepts; the queue after it is bounded */
@@ -822,8 +937,12 @@ static int run_icnt(det *m, uint64_t k)
             if (!icnt_can_push(m->rep, p, bytes))
                 break;
             pkt *r = pq_pop(q);
-            r->m.kind = r->type == CM_WRITE ? MSG_ACK : MSG_RESPONSE;
+            r->m.kind = r->type == PT_INV   ? MSG_INVALIDATE
+                        : r->type == PT_FWD ? MSG_FORWARD
+                        : r->type == CM_WRITE ? MSG_ACK : MSG_RESPONSE;
             icnt_push(m->rep, &r->m, p, r->sm, bytes, k, k);
+            if (r->tx)
+                tx_close(m, pt, r, k);
             pt->rr = x;
             pt->out_t = UINT64_MAX;
             for (uint32_t i = 0; i < m->n_bank; i++)
@@ -863,6 +982,11 @@ typedef struct {
 /* Reply for the L1's packet q, its data ready at L2 cycle t. */
 static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
 {
+    if (q->tx && q->acks) {
+        q->t_data = t;    /* answered when the last acknowledgement is in */
+        q->tx_fill = (uint8_t)fill;
+        return;
+    }
     if (q->type == CM_WRITEBACK) {
         pkt_free(m, q);   /* nobody waits for a write-back */
         return;
@@ -880,6 +1004,129 @@ static void l2_fill_done(void *ctx, void *tok, uint64_t t)
 {
     l2ctx *c = ctx;
     l2_reply(c->m, c->b, tok, t, 1);
+}
+
+/* ---- directory transactions (protocols with on_dir) ------------------------------------------ */
+/* A directory message (PT_INV / PT_FWD) for line `addr` to SM s, leaving bank b's reply
+ * queue after the directory lookup (l2.latency from L2 cycle k); tx the transaction
+ * that waits for its acknowledgement (NULL: a recall nobody waits for). Directory
+ * messages share the hit-reply queue, so they stay in order with answers queued
+ * before them. */
+static void coh_send(det *m, l2bank *b, uint8_t type, uint64_t addr, uint32_t s, pkt *tx,
+                     uint64_t k)
+{
+    pkt *p = pkt_new(m);
+    if (!p)
+        return;
+    p->addr = addr;
+    p->type = type;
+    p->tok = tx;
+    p->sm = (uint16_t)s;
+    p->l1 = L1D;
+    p->part = b->part_id;
+    p->bank = (uint8_t)(b - m->pt[b->part_id].b);
+    p->t_ready = after(m, D_L2, D_ICNT, k + m->l2_lat);
+    pq_push(&b->out[Q_HIT], p);
+    if (p->t_ready < m->pt[p->part].out_t)
+        m->pt[p->part].out_t = p->t_ready;
+    poke(m, D_ICNT, p->t_ready);
+    m->coh_st[type == PT_INV ? 1 : 2]++;
+    if (tx)
+        tx->acks++;
+}
+
+/* L2 cache callback: a line with directory state is replaced; the L1 copies it names
+ * are invalidated (acknowledged, nobody waits; dirty bytes come back as write-backs). */
+static void dir_recall(void *ctx, uint64_t line_addr, const uint8_t *dir, uint64_t now)
+{
+    l2bank *b = ctx;
+    det *m = b->owner;
+    uint64_t h = m->coh->dir_holders(dir);
+    for (uint32_t s = 0; h && s < m->n_sm; s++, h >>= 1)
+        if (h & 1)
+            coh_send(m, b, PT_INV, line_addr, s, NULL, now);
+}
+
+static pkt *tx_find(const det *m, const l2bank *b, uint64_t addr)
+{
+    uint64_t ln = amap_div_q(&m->div_l2line, addr);
+    for (pkt *t = b->tx; t; t = t->txn)
+        if (amap_div_q(&m->div_l2line, t->addr) == ln)
+            return t;
+    return NULL;
+}
+
+/* Does the L2 treat this request as a directory transaction? Everything an L1D sends
+ * except write-backs, and atomics (which reach the L2 without an L1 lookup). The
+ * read-only L1C and L1I are outside the protocol. */
+static int coh_tx_req(const pkt *q)
+{
+    return q->type != CM_WRITEBACK && (q->l1 == L1D || q->type == CM_ATOMIC);
+}
+
+/* The transaction's answer entered the reply crossbar at interconnect cycle k: its line
+ * is free; the requests that waited for it go back to the head of the bank's input
+ * queue, in arrival order, visible from the next L2 cycle. */
+static void tx_close(det *m, part *pt, pkt *r, uint64_t k)
+{
+    l2bank *b = &pt->b[r->bank];
+    r->tx = 0;
+    for (pkt **pp = &b->tx; *pp; pp = &(*pp)->txn)
+        if (*pp == r) {
+            *pp = r->txn;
+            break;
+        }
+    if (!r->wh)
+        return;
+    uint64_t t = after(m, D_ICNT, D_L2, k);
+    uint32_t n = 0;
+    for (pkt *w = r->wh; w; w = w->next) {
+        w->t_ready = t;
+        n++;
+    }
+    r->wt->next = b->in.h;
+    if (!b->in.h)
+        b->in.t = r->wt;
+    b->in.h = r->wh;
+    b->in.ht = t;
+    b->in.n += n;
+    b->n_wait += n;
+    r->wh = r->wt = NULL;
+    if (t < b->next)
+        b->next = t;
+    poke(m, D_L2, t);
+}
+
+/* An acknowledgement reaches partition pt at interconnect cycle k: its transaction
+ * counts it (answering the request when it was the last and the data are ready); dirty
+ * bytes returned by an invalidated L1 are written into the L2 as a write-back. */
+static void coh_ack(det *m, part *pt, pkt *a, uint64_t k)
+{
+    l2bank *b = &pt->b[a->bank];
+    uint64_t lk = after(m, D_ICNT, D_L2, k);
+    pkt *tx = a->tok;
+    m->coh_st[3]++;
+    m->coh_st[4] += a->size;
+    if (tx && tx->acks && !--tx->acks && tx->t_data != UINT64_MAX)
+        l2_reply(m, b, tx, tx->t_data > lk ? tx->t_data : lk, tx->tx_fill);
+    if (a->size && a->mkind == PT_INV) {
+        a->type = CM_WRITEBACK;
+        a->tok = NULL;
+        a->idx = 0;
+        addrmap_loc loc;
+        addrmap_map(&m->am, a->addr, &loc);
+        uint64_t ln = amap_div_q(&m->div_l2line, loc.local), lb = amap_div_q(&m->div_nbank, ln);
+        a->idx = lb * m->l2_line;
+        a->t_ready = lk + m->l2_pipe;
+        pq_push(&b->in, a);
+        if (!b->unready)
+            b->unready = a;
+        if (a->t_ready < b->next)
+            b->next = a->t_ready;
+        poke(m, D_L2, a->t_ready);
+        return;
+    }
+    pkt_free(m, a);
 }
 
 static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
@@ -904,6 +1151,23 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
         if (b->in.ht > k)
             break;
         pkt *q = b->in.h;
+        if (m->dir && coh_tx_req(q)) {
+            pkt *busy = tx_find(m, b, q->addr);
+            if (busy) {
+                /* its line is in a transaction: wait for it to close (tx_close) */
+                pq_pop(&b->in);
+                b->n_wait--;
+                q->next = NULL;
+                if (busy->wt)
+                    busy->wt->next = q;
+                else
+                    busy->wh = q;
+                busy->wt = q;
+                m->coh_st[5]++;
+                did = 1;
+                continue;
+            }
+        }
         if (q->type != CM_WRITEBACK && b->out[Q_HIT].n + b->out[Q_FILL].n >= m->out_cap)
             break;
         cache_acc a = {.addr = q->addr, .idx = q->idx, .size = q->size, .tok = q};
@@ -922,21 +1186,47 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
                               : q->type == CM_WRITE || q->type == CM_WRITEBACK ? MR_STORE
                               : MR_LOAD,
                       .msg = q->type == CM_WRITEBACK ? MSG_WRITEBACK : MSG_REQUEST,
-                      .sm = q->sm};
+                      .sm = q->sm,
+                      .src = q->type == CM_FETCH || q->type == CM_WRITEBACK
+                                 ? (uint8_t)l1_level[q->l1] : (uint8_t)COH_L2,
+                      .excl = q->excl,
+                      .line = cc->line};
+        /* an SM's request forwarded by its L1 carries the SM's cache operator */
+        if (q->tok && q->type != CM_FETCH && q->type != CM_WRITEBACK)
+            cq.cop = ((const mem_req *)q->tok)->cop;
         m->coh->on_access(m->coh_p, &cq, &a);
         uint64_t t_done;
         mem_access out = cache_access(b->c, &a, k, &t_done);
         if (mem_access_refused(out))
             break;
-        if (m->coh->on_dir) {
-            /* the directory hook sees every access the L2 accepted, with its line's
-             * directory bytes (not sending messages yet: see docs/MEMORY.md 9) */
-            uint8_t *d = cache_line_dir(b->c, a.addr, a.idx);
-            if (d)
-                m->coh->on_dir(m->coh_p, d, &cq);
-        }
         pq_pop(&b->in);
         b->n_wait--;
+        if (m->dir && (coh_tx_req(q) || (q->type == CM_WRITEBACK && q->l1 == L1D))) {
+            /* the directory sees every access of the protocol's L1s the L2 accepted,
+             * with its line's directory bytes; a request opens a transaction (its line
+             * busy until its answer leaves) and sends what on_dir names */
+            uint8_t *d = cache_line_dir(b->c, a.addr, a.idx);
+            coh_dir_out o = {0, -1, 0};
+            if (d)
+                m->coh->on_dir(m->coh_p, d, &cq, &o);
+            if (coh_tx_req(q)) {
+                uint64_t line = amap_div_q(&m->div_l2line, q->addr) * m->l2_line;
+                q->grant = o.grant;
+                q->tx = 1;
+                q->acks = 0;
+                q->t_data = UINT64_MAX;
+                q->wh = q->wt = NULL;
+                q->txn = b->tx;
+                b->tx = q;
+                m->coh_st[0]++;
+                uint64_t inv = o.inv;
+                for (uint32_t s = 0; inv && s < m->n_sm; s++, inv >>= 1)
+                    if (inv & 1)
+                        coh_send(m, b, PT_INV, line, s, q, k);
+                if (o.fwd >= 0 && (uint32_t)o.fwd < m->n_sm)
+                    coh_send(m, b, PT_FWD, line, (uint32_t)o.fwd, q, k);
+            }
+        }
         if (t_done != UINT64_MAX)
             l2_reply(m, b, q, t_done, 0);
         did = 1;
@@ -1167,6 +1457,22 @@ void mem_detailed_exhaustive(memsys *ms, int on)
     m->exhaustive = on;
 }
 
+cache *mem_detailed_l1d(memsys *ms, uint32_t sm)
+{
+    det *m = (det *)ms;
+    return sm < m->n_sm ? m->sm[sm].l1[L1D] : NULL;
+}
+
+cache *mem_detailed_l2_of(memsys *ms, uint64_t addr, uint64_t *idx)
+{
+    det *m = (det *)ms;
+    addrmap_loc loc;
+    addrmap_map(&m->am, addr, &loc);
+    uint64_t ln = amap_div_q(&m->div_l2line, loc.local), lb = amap_div_q(&m->div_nbank, ln);
+    *idx = lb * m->l2_line;
+    return m->pt[loc.part].b[ln - lb * m->n_bank].c;
+}
+
 static int det_busy(const memsys *ms) { return ((const det *)ms)->outstanding != 0; }
 
 /* ---- statistics ------------------------------------------------------------------------------ */
@@ -1298,6 +1604,18 @@ static void det_stats(const memsys *ms, cJSON *o)
             one_cache(per, c, core, 0);
         }
         cache_json(lv, &sum, core, m->n_sm);
+        if (l == L1D && m->l1d_adaptive) {
+            /* the adaptive MSHR limit: usable entries, time average over the L1Ds */
+            double ls = 0, ch = 0;
+            for (uint32_t s = 0; s < m->n_sm; s++) {
+                const cache_stats *st = cache_get_stats(m->sm[s].l1[l]);
+                ls += (double)st->limit_sum +
+                      (core > st->limit_t ? (double)st->limit * (double)(core - st->limit_t) : 0);
+                ch += st->limit_changes;
+            }
+            num(lv, "mshr_limit_mean", core ? ls / (double)core / m->n_sm : 0.0);
+            num(lv, "mshr_limit_changes", ch);
+        }
         cJSON_AddItemToObject(lv, "per_sm", per);
     }
     {
@@ -1329,6 +1647,15 @@ static void det_stats(const memsys *ms, cJSON *o)
         icnt_json(cJSON_AddObjectToObject(ic, "request"), a, cyc[D_ICNT], m->n_part);
         icnt_json(cJSON_AddObjectToObject(ic, "reply"), b, cyc[D_ICNT], m->n_sm);
         num(ic, "packets_max_in_flight", (double)m->pkts_max);
+    }
+    if (m->dir) {
+        /* directory protocols only (the nvidia report is unchanged) */
+        static const char *const ck[6] = {"transactions", "invalidations", "forwards", "acks",
+                                          "ack_data_bytes", "waited_busy_line"};
+        cJSON *co = cJSON_AddObjectToObject(o, "coherence");
+        cJSON_AddStringToObject(co, "protocol", m->coh->name);
+        for (int i = 0; i < 6; i++)
+            num(co, ck[i], (double)m->coh_st[i]);
     }
     {
         cJSON *dr = cJSON_AddObjectToObject(o, "dram");

@@ -24,4 +24,10 @@ int mem_detailed_check(const ws_config *cfg, char *err, size_t n);
  * change: that checks the bounds. m must be a "detailed" memsys. */
 void mem_detailed_exhaustive(memsys *m, int on);
 
+/* Tests only (coherence scenarios): SM sm's L1 data cache, and the L2 bank that holds
+ * addr, with the set-index address that bank uses in *idx. */
+struct cache;
+struct cache *mem_detailed_l1d(memsys *m, uint32_t sm);
+struct cache *mem_detailed_l2_of(memsys *m, uint64_t addr, uint64_t *idx);
+
 #endif

@@ -9,7 +9,7 @@
 
 #define WS_CONFIG_MEM(X)                                                                         \
     X(mem, model, STR, "detailed", 1, 63, "", "memory model: detailed (caches, MSHRs, crossbar, L2, DRAM) or simple (fixed latency, bandwidth limited)") \
-    X(mem, protocol, STR, "nvidia", 1, 31, "", "coherence protocol of the detailed model's caches: nvidia (NVIDIA default, no coherence: write policies per access, l1d/l2 keys)") \
+    X(mem, protocol, STR, "nvidia", 1, 31, "", "coherence protocol of the detailed model's caches: nvidia (NVIDIA default, no coherence: write policies per access, l1d/l2 keys), si (AMD Southern Islands: GLC/SLC, write-through L1), moesi (directory at L2), nmoesi (MOESI + non-coherent N stores)") \
 
 /* Detailed model: one L1 data, instruction and constant cache per SM. */
 #define WS_CONFIG_L1D(X)                                                                         \
@@ -23,6 +23,7 @@
     X(l1d, ports, UINT, "1", 1, 64, "accesses", "L1 data cache accesses per core cycle; more wait for the next cycle") \
     X(l1d, mshr_entries, UINT, "32", 1, 65536, "entries", "L1 data cache MSHR entries (outstanding missed lines)") \
     X(l1d, mshr_merges, UINT, "8", 1, 65535, "requests", "L1 data cache requests per MSHR entry, the first included") \
+    X(l1d, mshr_policy, STR, "fixed", 1, 15, "", "L1D MSHR limit: fixed (all mshr_entries usable) or adaptive (usable entries tuned at run time from observed fill latency and occupancy, docs/MEMORY.md 4)") \
     X(l1d, miss_queue, UINT, "8", 2, 65536, "requests", "L1 data cache miss queue toward the interconnect") \
     X(l1d, global_store, STR, "evict", 1, 15, "", "L1D policy for global stores: evict (invalidate the line, write to L2), through or back") \
     X(l1d, local_store, STR, "back", 1, 15, "", "L1D policy for local-memory stores: back (write-back), through or evict") \

@@ -630,7 +630,7 @@ static void test_coh_nvidia_store_evict(void **state)
     const coh_ops *nv = coh_find("nvidia");
     assert_non_null(nv);
     assert_ptr_equal(coh_at(0), nv);           /* the default */
-    assert_null(coh_find("moesi"));
+    assert_null(coh_find("mesi"));
     char err[160];
     assert_int_equal(nv->check(&cfg, err, sizeof err), 0);
     void *p = nv->create(&cfg, err, sizeof err);

@@ -466,10 +466,10 @@ static void test_config_errors(void **state)
     assert_non_null(strstr(err, "(lru, fifo, random)"));      /* listed by the registry */
     /* the plug-in registries name their members in the messages */
     ws_config_defaults(&cfg);
-    set(&cfg, "mem.protocol=moesi");
+    set(&cfg, "mem.protocol=mesi");
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "mem.protocol"));
-    assert_non_null(strstr(err, "(nvidia)"));
+    assert_non_null(strstr(err, "(nvidia, si, moesi, nmoesi)"));
     ws_config_defaults(&cfg);
     set(&cfg, "l2.set_index=modulo");
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
