@@ -7,7 +7,10 @@ order in which paths run cannot change what a thread executes — every thread m
 same instructions: thread_insts (active lanes summed over issued instructions) of every launch
 must be identical. Only the number of *warp* instructions (how lanes were grouped) may change.
 
-    tests/div_equiv.py WARPSIM [--jobs N] [--only WORKLOAD...]
+    tests/div_equiv.py WARPSIM [--jobs N] [--mode functional|timing] [--skip-stalled] [--only WORKLOAD...]
+
+--mode timing runs the timing model (functional execution at issue, the path the timing
+model picks); --skip-stalled adds func.path_skip_stalled=true to the path-table runs.
 """
 import argparse, concurrent.futures as cf, json, os, subprocess, sys, tempfile
 
@@ -33,11 +36,13 @@ def workloads(warpsim):
     return names
 
 
-def run(warpsim, tmp, wl, prio):
+def run(warpsim, tmp, wl, prio, mode, skip):
     js = os.path.join(tmp, f"{wl}.{prio or 'simt'}.json")
-    args = [warpsim, "run", "--no-report", "--json", js]
+    args = [warpsim, "run", "--mode", mode, "--no-report", "--json", js]
     if prio:
         args += ["--set", "func.divergence=path-table", "--set", f"func.path_priority={prio}"]
+        if skip:
+            args += ["--set", "func.path_skip_stalled=true"]
     r = subprocess.run(args + [wl, "--size", "small"], capture_output=True, text=True)
     checks = [l for l in r.stdout.splitlines() if "PASS" in l or "FAIL" in l]
     insts = None
@@ -51,11 +56,13 @@ def main():
     ap.add_argument("warpsim")
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--mode", default="functional", choices=("functional", "timing"))
+    ap.add_argument("--skip-stalled", action="store_true")
     a = ap.parse_args()
     wls = a.only or workloads(a.warpsim)
     bad = 0
     with tempfile.TemporaryDirectory() as tmp, cf.ThreadPoolExecutor(a.jobs) as ex:
-        res = {(w, p): r for w, p, *r in ex.map(lambda t: run(a.warpsim, tmp, *t),
+        res = {(w, p): r for w, p, *r in ex.map(lambda t: run(a.warpsim, tmp, *t, a.mode, a.skip_stalled),
                                                 [(w, p) for w in wls for p in [None] + PRIOS])}
     for w in wls:
         rc0, chk0, ins0, err0 = res[(w, None)]
@@ -71,7 +78,7 @@ def main():
             elif w not in ORDER_DEPENDENT and ins != ins0:
                 print(f"{w} [{p}]: thread_insts {ins} != simt-stack {ins0}")
                 bad += 1
-    print(f"div_equiv: {len(wls)} workloads x {len(PRIOS)} path priorities, {bad} differences")
+    print(f"div_equiv ({a.mode}{', path_skip_stalled' if a.skip_stalled else ''}): {len(wls)} workloads x {len(PRIOS)} path priorities, {bad} differences")
     sys.exit(1 if bad else 0)
 
 
