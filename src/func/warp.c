@@ -318,6 +318,9 @@ static void settle(func_warp *w)
     }
     while (w->nfr - 1 > top)
         w->nfr--;
+    if (w->bar_parked && !w->L->div->select(w))
+        w->state = WARP_BARRIER;   /* the paths left all wait at the barrier (the
+                                      others exited or returned from the kernel) */
 }
 
 /* Copies `size` bytes per lane between two local-memory offsets. */

@@ -483,6 +483,40 @@ static void t_barrier_divergent(void **state)
     rig_down(&g);
 }
 
+/* Lanes 0,1 leave (ret from the kernel) while lanes 2,3 wait at bar.sync: once the
+ * last running path has gone, the warp waits with only parked paths; the barrier now
+ * needs the 2 live threads, which arrived: it completes and lanes 2,3 go on. */
+static const char exitbar[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry k()\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<9>;\n"
+    "  mov.u32 %r1, %tid.x;\n"                /* 0 */
+    "  setp.lt.u32 %p1, %r1, 2;\n"            /* 1 */
+    "  @%p1 bra X;\n"                         /* 2 */
+    "  bar.sync 0;\n"                         /* 3 */
+    "  add.u32 %r2, %r1, 5;\n"                /* 4 */
+    "  ret;\n"                                /* 5 */
+    "X:\n"
+    "  add.u32 %r2, %r1, 1;\n"                /* 6 */
+    "  ret;\n"                                /* 7 */
+    "}\n";
+
+static void t_barrier_exit(void **state)
+{
+    (void)state;
+    rig g;
+    rig_up(&g, exitbar, "path-table", "min-pc", 4);
+    func_warp_fini(&g.w);
+    assert_int_equal(func_run_cta(&g.L, &g.cta, &g.w), 0);
+    uint32_t r2 = g.m->funcs[g.L.kernel - g.m->funcs].insns[4].ops[0].r;
+    assert_int_equal(reg(&g.w, r2, 0), 1);
+    assert_int_equal(reg(&g.w, r2, 1), 2);
+    assert_int_equal(reg(&g.w, r2, 2), 7);
+    assert_int_equal(reg(&g.w, r2, 3), 8);
+    assert_int_equal(g.w.state, WARP_DONE);
+    rig_down(&g);
+}
+
 /* Lanes 0..2 (3 threads) take THEN, lane 3 ELSE; both join at 8 and do a full-warp
  * shfl.sync.bfly 1 (lane l gets lane l^1's tid*3). Majority runs the 3 THEN lanes to
  * the shfl first: it waits there (lane 3 of its membermask is in another path), the
@@ -535,6 +569,7 @@ int main(void)
         cmocka_unit_test(t_loop_table),
         cmocka_unit_test(t_gap_bound),
         cmocka_unit_test(t_barrier_divergent),
+        cmocka_unit_test(t_barrier_exit),
         cmocka_unit_test(t_shfl_divergent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
