@@ -123,17 +123,26 @@ struct sm {
 
 #define NO_ALT UINT32_MAX
 
-/* The path warp `w` follows: its policy's selection, or the alternative it took
- * while the selection waits (alt_path, dropped once it is gone or selected). */
+/* The alternative path warp `w` follows while its selection p waits (alt_path set):
+ * dropped once it is gone or is the selection. Out of line: never taken with the SIMT
+ * stack. */
+static __attribute__((noinline)) const func_path *follow_alt(sm_warp *w, const func_warp *fw,
+                                                              const func_path *p)
+{
+    const func_path *a = func_warp_path(fw, w->alt_path);
+    if (a && a->id != p->id)
+        return a;
+    w->alt_path = NO_ALT;
+    return p;
+}
+
+/* The path warp `w` follows: its policy's selection, or the alternative it took while
+ * the selection waits on the scoreboard (func.path_skip_stalled). */
 static inline const func_path *follow_path(sm_warp *w, const func_warp *fw)
 {
     const func_path *p = func_warp_selected(fw);
-    if (w->alt_path != NO_ALT && p) {
-        const func_path *a = func_warp_path(fw, w->alt_path);
-        if (a && a->id != p->id)
-            return a;
-        w->alt_path = NO_ALT;
-    }
+    if (__builtin_expect(w->alt_path != NO_ALT, 0) && p)
+        return follow_alt(w, fw, p);
     return p;
 }
 
@@ -702,15 +711,14 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
         w->cached = WR_IBUF_EMPTY;
         return WR_IBUF_EMPTY;
     }
-    const func_path *p = follow_path(w, fw);   /* a ready warp has one */
+    const func_path *p = func_warp_selected(fw);   /* a ready warp has one */
     int32_t fn = fw->fr[fw->nfr - 1].func;
-    if (w->alt_path != NO_ALT) {
+    if (__builtin_expect(w->alt_path != NO_ALT, 0)) {
         /* back to the selected path once its own hazard is gone */
-        const func_path *sp = func_warp_selected(fw);
-        if (!sb_busy(s, slot, reg_base(s, slot), &s->it->info[fn][sp->pc])) {
+        if (!sb_busy(s, slot, reg_base(s, slot), &s->it->info[fn][p->pc]))
             w->alt_path = NO_ALT;
-            p = sp;
-        }
+        else
+            p = follow_alt(w, fw, p);
     }
     uint32_t pc = p->pc;
     if (fn != w->ibuf_func || pc != w->ibuf_pc || p->id != w->ibuf_path) {
@@ -724,7 +732,7 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
     w->cached_info = ii;
     if (sb_busy(s, slot, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
         /* (frames change only on a drained warp) */
-        if (s->dt.skip_stalled && w->mem_inflight && ii->cls != IC_CALL) {
+        if (__builtin_expect(s->dt.skip_stalled, 0) && w->mem_inflight && ii->cls != IC_CALL) {
             /* waiting for a load: another runnable path whose next instruction is
              * free of hazards goes ahead (its instructions must be fetched first) */
             func_path ps[8];
