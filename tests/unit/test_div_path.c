@@ -560,6 +560,45 @@ static void t_shfl_divergent(void **state)
     rig_down(&g);
 }
 
+/* bar.warp.sync after divergence: lanes 0..2 go to T, lane 3 to E, both continue at J's
+ * bar.warp.sync -1. Majority runs T to J, where it waits for lane 3 (in another path);
+ * E runs up to J and merges; the merged path runs the barrier, activemask (all 4 lanes)
+ * and vote.sync.ballot of tid >= 1 (0xE). */
+static const char divvote[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry k()\n{\n"
+    "  .reg .pred %p<3>;\n  .reg .b32 %r<9>;\n"
+    "  mov.u32 %r1, %tid.x;\n"                /* 0 */
+    "  setp.lt.u32 %p1, %r1, 3;\n"            /* 1 */
+    "  @%p1 bra T;\n"                         /* 2 */
+    "  add.u32 %r3, %r1, 1;\n"                /* 3 E */
+    "  bra J;\n"                              /* 4 */
+    "T:\n"
+    "  add.u32 %r3, %r1, 2;\n"                /* 5 T */
+    "J:\n"
+    "  bar.warp.sync -1;\n"                   /* 6 */
+    "  activemask.b32 %r4;\n"                 /* 7 */
+    "  setp.ge.u32 %p2, %r1, 1;\n"            /* 8 */
+    "  vote.sync.ballot.b32 %r5, %p2, -1;\n"  /* 9 */
+    "  ret;\n"                                /* 10 */
+    "}\n";
+
+static void t_warp_sync_divergent(void **state)
+{
+    (void)state;
+    char buf[1024];
+    rig g;
+    rig_up(&g, divvote, "path-table", "majority", 4);
+    trace(&g, buf, sizeof buf);
+    assert_string_equal(buf, "0:F 1:F 2:F 5:7 3:8 4:8 6:F 7:F 8:F 9:F 10:F");
+    const ptx_insn *in = g.m->funcs[g.L.kernel - g.m->funcs].insns;
+    for (unsigned l = 0; l < 4; l++) {
+        assert_int_equal(reg(&g.w, in[7].ops[0].r, l), 0xF);
+        assert_int_equal(reg(&g.w, in[9].ops[0].r, l), 0xE);
+    }
+    rig_down(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -571,6 +610,7 @@ int main(void)
         cmocka_unit_test(t_barrier_divergent),
         cmocka_unit_test(t_barrier_exit),
         cmocka_unit_test(t_shfl_divergent),
+        cmocka_unit_test(t_warp_sync_divergent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
