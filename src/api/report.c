@@ -25,10 +25,45 @@ typedef struct {
     /* multi-issue core models (gcn) only: set when ws_timing_stats.multi_issue */
     int issued_type[IT__COUNT], issue_hist[6], issue_cycles, lane_accesses;
     int mshr[4][2];           /* mem_levels[] x {mean, max} MSHR occupancy           */
+    int dv[16];               /* d_counters[] (path-table policies only)            */
 } rep_defs;
 
 /* Cache levels of the memory model's JSON ("mem" object of a launch) in the report. */
 static const char *const mem_levels[4] = {"l1d", "l1i", "l1c", "l2"};
+
+/* Divergence-policy counters read straight from div_stats (func/div.h); set only for
+ * policies that report them (the path table), so SIMT-stack reports are unchanged. */
+static const struct {
+    const char *name, *unit, *desc;
+    unsigned flags;
+    size_t off;
+} d_counters[] = {
+#define DOFF(f) offsetof(div_stats, f)
+    {"path_insts", "insts", "warp instructions executed under the path table (path-table)",
+     WS_STAT_JSON_ONLY, DOFF(path_samples)},
+    {"path_table_sum", "paths", "paths in the issuing warp's table, summed over its instructions",
+     WS_STAT_JSON_ONLY, DOFF(path_occ_sum)},
+    {"path_table_max", "paths", "most paths one warp's table held (path-table)", WS_STAT_MAX,
+     DOFF(path_occ_max)},
+    {"path_switches", "switches", "instructions of a warp from another path than its previous one",
+     0, DOFF(path_switches)},
+    {"path_spills", "splits", "divergent branches that found the path table full (new path spilled)",
+     0, DOFF(path_spills)},
+    {"warp_sync_forced", "insts", "warp-synchronous instructions run without every lane of their membermask",
+     WS_STAT_HIDE_ZERO, DOFF(sync_forced)},
+    {"loop_table_hits", "lookups", "LAS: taken backward branches whose loop was in the loop table",
+     0, DOFF(loop_hits)},
+    {"loop_table_insertions", "loops", "LAS: loops inserted into the loop table", 0, DOFF(loop_inserts)},
+    {"loop_table_evictions", "loops", "LAS: loop-table entries removed by a hash collision or an overlap merge",
+     0, DOFF(loop_evicts)},
+    {"iteration_shifts", "events", "LAS: changes from the Min-PC path to another one inside a diverged loop",
+     0, DOFF(iter_shifts)},
+    {"iteration_gap_max", "iterations", "LAS: largest iteration gap between threads of a diverged loop",
+     WS_STAT_MAX, DOFF(iter_gap_max)},
+    {"iteration_gap_forced", "events", "LAS: times the gap bound made the least-advanced threads run",
+     0, DOFF(gap_forced)},
+#undef DOFF
+};
 
 /* Timing-mode counters read straight from ws_timing_stats. */
 static const struct {
@@ -196,6 +231,16 @@ static int defs_init(rep_defs *d)
         d->mix_pct[i] = CHECK(ws_stats_add_formula(s, pname, "%", pdesc, expr, WS_STAT_HIDE_ZERO,
                                                    err, sizeof err));
     }
+    for (size_t k = 0; k < sizeof d_counters / sizeof d_counters[0]; k++)
+        d->dv[k] = CHECK(ws_stats_add_counter(s, d_counters[k].name, d_counters[k].unit,
+                                              d_counters[k].desc, d_counters[k].flags, err,
+                                              sizeof err));
+    CHECK(ws_stats_add_formula(s, "warp_occupancy", "threads",
+                               "mean active threads per issued warp instruction (path-table; seed 002)",
+                               "thread_insts / path_insts", 0, err, sizeof err));
+    CHECK(ws_stats_add_formula(s, "path_table_occupancy", "paths",
+                               "mean paths in the issuing warp's table per instruction (path-table)",
+                               "path_table_sum / path_insts", 0, err, sizeof err));
     d->cycles = CHECK(ws_stats_add_counter(s, "cycles", "cycles",
                                            "core cycles from launch to completion (timing mode)",
                                            0, err, sizeof err));
@@ -560,6 +605,9 @@ static void fill(const ws_report *r, ws_stats_group *g, size_t i)
     ws_stats_set(g, d->lane_slots, ls->warp_insts * r->cfg.gpu.warp_size);
     for (int i = 0; i < MIX__COUNT; i++)
         ws_stats_set(g, d->mix[i], ls->mix[i]);
+    if (ls->has_div)
+        for (size_t k = 0; k < sizeof d_counters / sizeof d_counters[0]; k++)
+            ws_stats_set(g, d->dv[k], *(const uint64_t *)((const char *)&ls->div + d_counters[k].off));
     /* cycles exist only in timing mode; leaving them unset hides cycles and ipc */
     if (ls->cycles || ls->t.cycles || !strcmp(nm->mode, "timing"))
         fill_timing(r, g, i);

@@ -34,6 +34,13 @@ typedef struct {
     uint32_t ibuf_path;    /* the path (func_path.id) the buffer was fetched for;
                               it is the warp's candidate path while the buffer holds */
     uint64_t ibuf_ready;   /* cycle the buffer contents become usable            */
+    /* Paths (path-table policies; with the SIMT stack the path is always id 0 and
+     * these never change anything). The warp follows the path its policy selects,
+     * or alt_path while the selected one waits on the scoreboard for a load
+     * (func.path_skip_stalled); the buffer is refetched on a change of path. */
+    uint32_t alt_path;     /* NO_ALT, or the runnable path followed instead        */
+    uint32_t last_path;    /* the path the warp issued last                       */
+    uint32_t fetch_extra;  /* switch cost added when the outstanding fetch fills  */
     uint64_t age;
     uint16_t *sb;          /* pending writes per pool register                   */
     uint32_t sb_cap;
@@ -112,7 +119,33 @@ struct sm {
     uint32_t coalesce;             /* coalescing granularity: the L1D sector size  */
     uint32_t local_threads;        /* threads interleaved in that region          */
     sm_stats st, last;             /* last: per-cycle deltas for idle skipping   */
+    div_timing dt;                 /* the divergence policy's timing knobs       */
 };
+
+#define NO_ALT UINT32_MAX
+
+/* The alternative path warp `w` follows while its selection p waits (alt_path set):
+ * dropped once it is gone or is the selection. Out of line: never taken with the SIMT
+ * stack. */
+static __attribute__((noinline)) const func_path *follow_alt(sm_warp *w, const func_warp *fw,
+                                                              const func_path *p)
+{
+    const func_path *a = func_warp_path(fw, w->alt_path);
+    if (a && a->id != p->id)
+        return a;
+    w->alt_path = NO_ALT;
+    return p;
+}
+
+/* The path warp `w` follows: its policy's selection, or the alternative it took while
+ * the selection waits on the scoreboard (func.path_skip_stalled). */
+static inline const func_path *follow_path(sm_warp *w, const func_warp *fw)
+{
+    const func_path *p = func_warp_selected(fw);
+    if (__builtin_expect(w->alt_path != NO_ALT, 0) && p)
+        return follow_alt(w, fw, p);
+    return p;
+}
 
 const sm_stats *sm_get_stats(const sm *s) { return &s->st; }
 
@@ -147,6 +180,8 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->id = id;
     s->cfg = cfg;
     s->L = L;
+    if (L->div->timing && L->dstate)
+        L->div->timing(L->dstate, &s->dt);
     s->it = it;
     s->mem = mem;
     s->pol = pol;
@@ -291,6 +326,9 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
         w->used = 1;
         w->fetching = 0;
         w->ibuf = 0;
+        w->alt_path = NO_ALT;
+        w->last_path = 0;
+        w->fetch_extra = 0;
         want_set(s, slot);
         w->age = cycle;
         w->inflight = w->mem_inflight = 0;
@@ -478,7 +516,7 @@ static int writeback(sm *s, uint64_t cycle)
             w->fetching = 0;
             w->ibuf = (uint8_t)r->tag;
             want_clr(s, r->warp);
-            w->ibuf_ready = cycle;
+            w->ibuf_ready = cycle + w->fetch_extra;   /* path switch cost (0: none) */
             w->dirty = 1;
         } else if (--s->mi[r->tag].outstanding == 0) {
             minst_done(s, r->tag, cycle);
@@ -690,8 +728,15 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
         return WR_IBUF_EMPTY;
     }
     const func_path *p = func_warp_selected(fw);   /* a ready warp has one */
-    uint32_t pc = p->pc;
     int32_t fn = fw->fr[fw->nfr - 1].func;
+    if (__builtin_expect(w->alt_path != NO_ALT, 0)) {
+        /* back to the selected path once its own hazard is gone */
+        if (!sb_busy(s, slot, reg_base(s, slot), &s->it->info[fn][p->pc]))
+            w->alt_path = NO_ALT;
+        else
+            p = follow_alt(w, fw, p);
+    }
+    uint32_t pc = p->pc;
     if (fn != w->ibuf_func || pc != w->ibuf_pc || p->id != w->ibuf_path) {
         w->ibuf = 0;   /* path changed under the buffer (reconvergence, return, switch) */
         want_set(s, slot);
@@ -703,6 +748,25 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
     w->cached_info = ii;
     if (sb_busy(s, slot, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
         /* (frames change only on a drained warp) */
+        if (__builtin_expect(s->dt.skip_stalled, 0) && w->mem_inflight && ii->cls != IC_CALL) {
+            /* waiting for a load: another runnable path whose next instruction is
+             * free of hazards goes ahead (its instructions must be fetched first) */
+            func_path ps[8];
+            const func_path *sel = func_warp_selected(fw);
+            uint32_t n = func_warp_paths(fw, ps, 8);
+            for (uint32_t k = 0; k < n; k++) {
+                if (ps[k].id == p->id || ps[k].id == sel->id)
+                    continue;
+                const insn_info *ai = &s->it->info[fn][ps[k].pc];
+                if (ai->cls == IC_CALL || sb_busy(s, slot, reg_base(s, slot), ai))
+                    continue;
+                w->alt_path = ps[k].id;
+                w->ibuf = 0;
+                want_set(s, slot);
+                w->cached = WR_IBUF_EMPTY;
+                return WR_IBUF_EMPTY;
+            }
+        }
         w->cached = WR_SCOREBOARD;
         return WR_SCOREBOARD;
     }
@@ -743,6 +807,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     s->st.rf_conflict_cycles += rf;
     fw->clock = cycle;
     exec_ctrl rc = func_warp_step_path(fw, path, is_mem_cls(ii->cls) ? &s->tr : NULL);
+    w->last_path = path;
     s->st.issued++;
     s->st.thread_insts += (uint64_t)__builtin_popcountll(mask);
     if (rc == EX_FAULT)
@@ -759,7 +824,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     /* the instruction buffer: consumed; dropped when the warp's next path is another
      * one or moved elsewhere */
     if (--w->ibuf) {
-        const func_path *np = func_warp_selected(fw);
+        const func_path *np = follow_path(w, fw);
         if (!np || np->id != path || np->pc != pc + 1 || fw->fr[fw->nfr - 1].func != fn)
             w->ibuf = 0;
         else
@@ -851,7 +916,7 @@ static int fetch(sm *s, uint64_t cycle)
         }
         if (fw->state != WARP_READY)
             continue;   /* at a barrier: fetches once released */
-        const func_path *p = func_warp_selected(fw);
+        const func_path *p = follow_path(w, fw);
         if (!p)
             continue;
         uint32_t pc = p->pc;
@@ -889,6 +954,7 @@ static int fetch(sm *s, uint64_t cycle)
         w->ibuf_pc = pc;
         w->ibuf_func = fn;
         w->ibuf_path = p->id;
+        w->fetch_extra = p->id != w->last_path ? s->dt.switch_cycles : 0;
         budget--;
         progress = 1;
         s->fetch_rr = (slot + 1) % s->n_slots;
@@ -1054,7 +1120,11 @@ uint64_t sm_next_event(const sm *s, uint64_t cycle, uint64_t bound)
         }
     }
     /* (instruction buffers become usable the cycle their fetch returns: a memory
-     * event, so they need no scan here) */
+     * event, so they need no scan here, except for a path switch cost) */
+    if (s->dt.switch_cycles)
+        for (uint32_t i = 0; i < s->n_slots; i++)
+            if (s->w[i].used && s->w[i].ibuf && s->w[i].ibuf_ready > cycle && s->w[i].ibuf_ready < next)
+                next = s->w[i].ibuf_ready;
     for (int k = 0; k < FU__COUNT; k++)
         for (uint32_t i = 0; i < s->n_fu[k]; i++)
             if (s->fu_free[k][i] > cycle && s->fu_free[k][i] < next)

@@ -4,10 +4,11 @@
 
 #include "func/div.h"
 
-extern const div_ops div_simt_stack;
+extern const div_ops div_simt_stack, div_path_table;
 
 static const div_ops *const policies[] = {
     &div_simt_stack,
+    &div_path_table,
 };
 
 const div_ops *div_find(const char *name)

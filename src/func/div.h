@@ -25,7 +25,14 @@
  * Policies: "simt-stack" (div_simt.c): the PDOM SIMT stack — a divergent branch
  * turns the current entry into the reconvergence entry (pc = immediate
  * post-dominator) and pushes one entry per path; the top entry runs. It exposes one
- * runnable path, id 0, whichever entry is on top.
+ * runnable path, id 0, whichever entry is on top. "path-table" (div_path.c): a table
+ * of (pc, mask) paths per warp, split at divergent branches, merged wherever two
+ * reach the same pc; a path-priority plug-in (div_path.h) picks the one to run.
+ *
+ * Barriers. A policy without `wait` stops the whole warp when one path reaches
+ * bar.sync (the SIMT stack: the top entry is all that runs). A policy with `wait`
+ * parks the arriving path and keeps running the others; the warp waits only when
+ * every path left is parked, and `release` unparks them when the barrier completes.
  */
 #ifndef WS_FUNC_DIV_H
 #define WS_FUNC_DIV_H
@@ -35,6 +42,8 @@
 
 typedef struct func_warp func_warp;
 struct ws_cfg_table;
+struct div_stats;
+struct div_timing;
 typedef struct func_launch func_launch;
 
 #define DIV_NO_PC UINT32_MAX
@@ -92,7 +101,42 @@ typedef struct {
     /* Its own configuration rows (section [func]) and parameter struct, declared in
      * its file (util/config.h); NULL: no parameters. */
     const struct ws_cfg_table *params;
+    /* Optional: checks the parameter struct (params) before a launch; 0, or -1 with
+     * a message in err. */
+    int (*check)(const void *params, char *err, size_t n);
+    /* Optional (NULL: the warp as a whole waits at bar.sync). Path id executed a
+     * CTA barrier at its pc: it moves to pc + 1 and is parked (not runnable) until
+     * release. Returns nonzero when no runnable path is left, i.e. the warp waits. */
+    int (*wait)(func_warp *w, uint32_t id);
+    /* Unparks every path parked by wait (the barrier completed). */
+    void (*release)(func_warp *w);
+    /* Optional: adds the launch's divergence statistics (launch state st) to *out. */
+    void (*stats)(const void *st, struct div_stats *out);
+    /* Optional: the timing knobs of the policy (launch state st); NULL: all zero. */
+    void (*timing)(const void *st, struct div_timing *out);
 } div_ops;
+
+/* Divergence statistics of a launch (policies with a stats op; docs/STATS.md). */
+typedef struct div_stats {
+    uint64_t path_samples;     /* instructions executed by the policy's warps        */
+    uint64_t path_occ_sum;     /* paths in the warp's table, summed at each of them  */
+    uint64_t path_occ_max;     /* most paths one warp's table held                   */
+    uint64_t path_switches;    /* a warp executed another path than its previous one */
+    uint64_t path_spills;      /* splits that found the table full (div_path.c)      */
+    uint64_t sync_forced;      /* warp-synchronous ops run without all their lanes   */
+    uint64_t loop_hits, loop_inserts, loop_evicts;   /* LAS loop table               */
+    uint64_t iter_shifts;      /* LAS ran another path than Min-PC would             */
+    uint64_t iter_gap_max;     /* largest iteration gap LAS observed in a loop       */
+    uint64_t gap_forced;       /* LAS ran the least-advanced path (gap bound)        */
+} div_stats;
+
+/* What the timing model takes from a policy (div_ops.timing). */
+typedef struct div_timing {
+    uint32_t switch_cycles;    /* extra cycles before a refetched buffer of another
+                                  path than the warp issued last is usable          */
+    uint32_t skip_stalled;     /* another path may issue while the selected one waits
+                                  on the scoreboard                                  */
+} div_timing;
 
 /* The registry, by exact name; NULL when unknown. */
 const div_ops *div_find(const char *name);

@@ -78,6 +78,7 @@ typedef struct func_launch {
     const func_prog *prog;
     const div_ops *div;          /* divergence policy (func.divergence)            */
     void *dstate;                /* its per-launch state (div.h), or NULL           */
+    const void *div_params;      /* its parameter struct (div_ops.params), or NULL  */
     const ptx_func *kernel;
     devmem *mem;
     const uint8_t *params;
@@ -135,6 +136,8 @@ struct func_warp {
     uint8_t bar_id;              /* barrier waited on                               */
     int32_t bar_dst;             /* bar.red destination slot, or -1                 */
     uint64_t bar_mask;           /* lanes that executed the bar.red                 */
+    uint8_t bar_parked;          /* some paths wait at barrier bar_id while others
+                                    run (policies with div_ops.wait)                */
     uint64_t clock;              /* %clock: cycles (timing) or instructions         */
     void *dstate;                /* the divergence policy's per-warp state (div.h):
                                     its paths; NULL until func_warp_init           */

@@ -249,6 +249,7 @@ int func_warp_init(func_warp *w, func_launch *L, func_cta *cta, uint32_t wid)
     w->exited = 0;
     w->state = WARP_READY;
     w->bar_dst = -1;
+    w->bar_parked = 0;
     w->clock = 0;
     w->nfr = 0;
     w->local_top = 0;
@@ -317,6 +318,9 @@ static void settle(func_warp *w)
     }
     while (w->nfr - 1 > top)
         w->nfr--;
+    if (w->bar_parked && !w->L->div->select(w))
+        w->state = WARP_BARRIER;   /* the paths left all wait at the barrier (the
+                                      others exited or returned from the kernel) */
 }
 
 /* Copies `size` bytes per lane between two local-memory offsets. */
@@ -407,11 +411,15 @@ static void do_ret(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t path,
     w->L->div->remove(w, x->mask, cur);
 }
 
-/* Barrier arrival. The warp waits (state BARRIER) until func_cta_try_release. */
+/* Barrier arrival. The warp waits (state BARRIER) until func_cta_try_release. With a
+ * policy that parks paths (div_ops.wait), only the arriving path waits; the warp
+ * waits once no path of it is runnable (all of its paths must arrive). */
 static void do_barrier(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t path, uint64_t lanes)
 {
     func_cta *c = w->cta;
-    w->L->div->next(w, path);   /* lanes: the path's, read before */
+    int park = w->L->div->wait && in->sub != BAR_WARP_SYNC && in->sub != BAR_ARRIVE;
+    if (!park)
+        w->L->div->next(w, path);   /* lanes: the path's, read before */
     if (in->sub == BAR_WARP_SYNC)
         return;
     unsigned l0 = lanes ? (unsigned)__builtin_ctzll(lanes) : 0;
@@ -433,13 +441,19 @@ static void do_barrier(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t p
             else acc |= (uint32_t)p;
         }
         c->bar_red[id] = acc;
+        /* parked paths of this warp that arrived earlier keep their lanes */
+        w->bar_mask = (park && w->bar_parked && w->bar_dst >= 0 ? w->bar_mask : 0) | lanes;
         w->bar_dst = (int32_t)in->ops[0].r;
-        w->bar_mask = lanes;
     }
     if (in->sub == BAR_ARRIVE)
         return;
     c->bar_waiting[id]++;
     w->bar_id = (uint8_t)id;
+    if (park) {
+        w->bar_parked = 1;
+        if (!w->L->div->wait(w, path))
+            return;   /* other paths of the warp run on */
+    }
     w->state = WARP_BARRIER;
 }
 
@@ -454,12 +468,16 @@ uint32_t func_cta_try_release(func_cta *c, func_warp *warps, uint32_t n_warps)
             continue;
         for (uint32_t i = 0; i < n_warps; i++) {
             func_warp *w = &warps[i];
-            if (w->state != WARP_BARRIER || w->bar_id != id)
+            if (w->bar_id != id || !(w->state == WARP_BARRIER || (w->state == WARP_READY && w->bar_parked)))
                 continue;
             if (w->bar_dst >= 0) {
                 uint64_t *r = w->regpool + w->fr[w->nfr - 1].reg_off;
                 EX_FOR_LANES(w->bar_mask, l) r[(size_t)w->bar_dst * w->L->ws + l] = c->bar_red[id];
                 w->bar_dst = -1;
+            }
+            if (w->bar_parked) {
+                w->L->div->release(w);
+                w->bar_parked = 0;
             }
             w->state = WARP_READY;
             settle(w);

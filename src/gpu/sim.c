@@ -317,12 +317,19 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     ws_err rc = check_launch(s, f, d, static_smem, err, errlen);
     if (rc != WS_OK)
         return rc;
+    /* the policy's own parameters (div_ops.params), checked by the policy */
+    _Alignas(max_align_t) unsigned char div_params[WS_CFG_PLUGIN_BYTES];
+    if (div->params && ws_config_params(&s->cfg, div->params->owner, div_params, div->params->size))
+        return WS_E_INVALID_VALUE;
+    if (div->params && div->check && div->check(div_params, err, errlen))
+        return WS_E_INVALID_VALUE;
 
     func_launch *L = calloc(1, sizeof *L);
     if (!L)
         return WS_E_OUT_OF_MEMORY;
     L->prog = &m->prog;
     L->div = div;
+    L->div_params = div->params ? div_params : NULL;
     L->kernel = f;
     L->mem = &s->mem;
     L->params = d->params;
@@ -391,6 +398,10 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     st->mode = s->cfg.sim.mode == WS_MODE_TIMING ? "timing" : "functional";
     st->warp_insts = L->warp_insts;
     st->thread_insts = L->thread_insts;
+    if (div->stats && L->dstate) {
+        st->has_div = 1;
+        div->stats(L->dstate, &st->div);
+    }
     memcpy(st->mix, L->mix, sizeof st->mix);
     st->host_seconds = t1 - t0;
     st->result = rc;

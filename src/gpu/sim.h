@@ -75,6 +75,8 @@ typedef struct {
     double host_seconds;       /* wall time of the launch on the host                 */
     ws_err result;
     ws_timing_stats t;         /* timing mode only (t.cycles == 0 otherwise)           */
+    int has_div;               /* the divergence policy reports statistics (div)      */
+    div_stats div;             /* path-table policies only (func/div.h)               */
 } ws_launch_stats;
 
 /* Runs a kernel to completion (functional or timing mode per the config). On a fault

@@ -66,7 +66,7 @@ typedef enum { WS_MODE_FUNCTIONAL, WS_MODE_TIMING } ws_mode;
     X(gpu, compute_minor, UINT, "0", 0, 9, "", "compute capability, minor")
 
 #define WS_CONFIG_FUNC(X)                                                                        \
-    X(func, divergence, STR, "simt-stack", 1, 63, "", "divergence policy: which lanes run which instruction next (simt-stack)") \
+    X(func, divergence, STR, "simt-stack", 1, 63, "", "divergence policy: which lanes run which instruction next (simt-stack, path-table)") \
     X(func, stack_bytes, UINT, "1024", 0, 16777216, "bytes", "per-thread local memory (frames, stack) limit") \
     X(func, max_call_depth, UINT, "64", 1, 65536, "calls", "deepest call nesting before a fault")  \
     X(func, watchdog_insts, U64, "0", 0, 18446744073709551615.0, "warp insts", "per-launch cap on warp instructions; 0 = none")

@@ -267,7 +267,9 @@ static void test_plugin_keys(void **state)
     assert_string_equal(name, "lrr");
     assert_int_equal(ws_plugin_at(WS_PLUGIN_DIV, 0, &name, NULL), 0);
     assert_string_equal(name, "simt-stack");
-    assert_int_equal(ws_plugin_at(WS_PLUGIN_DIV, 1, &name, NULL), -1);
+    assert_int_equal(ws_plugin_at(WS_PLUGIN_DIV, 1, &name, NULL), 0);
+    assert_string_equal(name, "path-table");
+    assert_int_equal(ws_plugin_at(WS_PLUGIN_DIV, 2, &name, NULL), -1);
 }
 
 static void test_bad_type(void **state)

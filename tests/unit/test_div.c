@@ -57,7 +57,8 @@ static void t_simt_stack(void **state)
     const div_ops *d = div_find("simt-stack");
     assert_non_null(d);
     assert_ptr_equal(div_at(0), d);
-    assert_null(div_at(1));
+    assert_ptr_equal(div_at(1), div_find("path-table"));   /* test_div_path.c */
+    assert_null(div_at(2));
     assert_null(div_find("path-table-that-does-not-exist"));
     func_warp w;
     memset(&w, 0, sizeof w);

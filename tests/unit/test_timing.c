@@ -315,7 +315,7 @@ static void t_policy_label(void **state)
     static const char *const msg[] = {
         "core.scheduler=nosuch (known: lrr, gto, oldest, two-level, mto, motrr, motrr-recency, "
         "static-select)",
-        "func.divergence=nosuch (known: simt-stack)"};
+        "func.divergence=nosuch (known: simt-stack, path-table)"};
     for (int i = 0; i < 2; i++) {
         ws_config cfg;
         char err[1024] = "";
