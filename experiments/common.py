@@ -253,26 +253,43 @@ def file_digest(path):
     return h.hexdigest()
 
 
+def run_key(workload, config, base_args, workload_args):
+    """The command of a run minus the executable and file names: what makes the
+    result what it is (stored in <run>.cmd; a result is reused only for the same key)."""
+    return ["run", *base_args, *config.args, "--no-report", "--json", "OUT.json", workload, *workload_args]
+
+
+def reuse_result(digest, outdir, workload, config, base_args, workload_args):
+    """The Result of an earlier run of the same command whose JSON is still readable,
+    else None (today's reuse rule; `digest` only flags another warpsim executable)."""
+    stem = os.path.join(outdir, run_name(workload, config.name))
+    path, cmdpath = stem + ".json", stem + ".cmd"
+    if not os.path.exists(path) or not os.path.exists(cmdpath):
+        return None
+    keytxt = shlex.join(run_key(workload, config, base_args, workload_args)) + "\n"
+    with open(cmdpath) as f:
+        old = f.read()
+    if old.split("\n", 1)[0] + "\n" != keytxt:
+        return None
+    try:
+        with open(path) as f:
+            res = Result(workload, config.name, True, json.load(f), reused=True, path=path)
+    except (OSError, ValueError):
+        return None  # unreadable: run again
+    res.other_binary = f"# warpsim sha256 {digest}\n" not in old
+    return res
+
+
 def _one_run(warpsim, digest, outdir, workload, config, base_args, workload_args, force, timeout):
     stem = os.path.join(outdir, run_name(workload, config.name))
     path, cmdpath, logpath, tmp = stem + ".json", stem + ".cmd", stem + ".log", stem + ".json.tmp"
-    # the command minus the executable and file names: what makes the result what it is
-    key = ["run", *base_args, *config.args, "--no-report", "--json", "OUT.json", workload, *workload_args]
+    key = run_key(workload, config, base_args, workload_args)
     keytxt = shlex.join(key) + "\n"
     stamp = f"# warpsim sha256 {digest}\n"
-    if not force and os.path.exists(path):
-        old = ""
-        if os.path.exists(cmdpath):
-            with open(cmdpath) as f:
-                old = f.read()
-        if old.split("\n", 1)[0] + "\n" == keytxt:
-            try:
-                with open(path) as f:
-                    res = Result(workload, config.name, True, json.load(f), reused=True, path=path)
-                res.other_binary = stamp not in old
-                return res
-            except (OSError, ValueError):
-                pass  # unreadable: run again
+    if not force:
+        res = reuse_result(digest, outdir, workload, config, base_args, workload_args)
+        if res is not None:
+            return res
     for p in (path, cmdpath):  # a stale report must never survive a failed rerun
         if os.path.exists(p):
             os.remove(p)
