@@ -53,8 +53,8 @@ FAKE = textwrap.dedent('''\
                                 "ubench_chase")][0]
     sched = a[a.index("--sched") + 1] if "--sched" in a else "lrr"
     cyc = {"lrr": 1000, "gto": 800}.get(sched, 500) * (2 if wl == "good2" else 1)
-    doc = {"config": {}, "launches": [{"kernel": "k", "result": "ok",
-           "mem": {"model": "simple"}}],
+    doc = {"config": {}, "launches": [{"kernel": "k", "result": "ok", "cycles": cyc,
+           "warp_insts": 2000, "mem": {"model": "simple"}}],
            "total": {"warp_insts": 2000, "cycles": cyc, "stall_cycles": cyc // 10,
                      "warps_in_flight_sum": 300, "active_sm_cycles": 100,
                      "resfail_csf": 1, "resfail_mshrf": 2, "resfail_mqf": 3,
