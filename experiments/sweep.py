@@ -403,3 +403,84 @@ def default_out(sweep, path=None):
         base = os.path.dirname(os.path.abspath(path)) if path else os.getcwd()
         return os.path.join(base, sweep.out)
     return os.path.join(C.OUT_ROOT, "sweeps", _safe(sweep.name))
+
+
+# ---------------------------------------------------------------------------------
+# figures
+
+def per_run_ipc(header, rows):
+    """{run name: IPC over its launches (sum warp_insts / sum cycles)}, runs that passed
+    in timing mode only."""
+    ix = {h: i for i, h in enumerate(header)}
+    if "cycles" not in ix or "warp_insts" not in ix:
+        return {}
+    acc = {}
+    for r in rows:
+        if r[ix["status"]] != "ok" or not r[ix["cycles"]]:
+            continue
+        a = acc.setdefault(r[ix["run"]], [0.0, 0.0])
+        a[0] += float(r[ix["warp_insts"]])
+        a[1] += float(r[ix["cycles"]])
+    return {k: (w / c if c else None) for k, (w, c) in acc.items()}
+
+
+def write_figures(outdir, sw, runs, header, rows):
+    """IPC figures of a sweep (PNG and PDF under outdir/figures): over the first numeric
+    [matrix] key as lines (one per combination of the other varying dimensions), else
+    grouped bars per workload, absolute and normalised to the first configuration.
+    Returns the paths written ([] without matplotlib or timing results)."""
+    import plots
+    if plots.pyplot() is None:
+        print(f"sweep: no figures: {plots.unavailable()}", file=sys.stderr)
+        return []
+    ipc = per_run_ipc(header, rows)
+    if not ipc:
+        return []
+    figdir = os.path.join(outdir, "figures")
+    dims = [("workload", lambda r: r.workload), ("size", lambda r: r.size), ("preset", lambda r: r.preset),
+            ("policy", lambda r: r.policy or "default"), ("variant", lambda r: r.variant)]
+    dims += [(k, (lambda k: lambda r: r.matrix[k])(k)) for k in sw.matrix_keys]
+    varying = [(n, f) for n, f in dims if len({f(r) for r in runs}) > 1]
+
+    def numeric(k):
+        try:
+            [float(r.matrix[k]) for r in runs]
+            return True
+        except ValueError:
+            return False
+
+    xkey = next((k for k in sw.matrix_keys if numeric(k) and len({r.matrix[k] for r in runs}) > 1), None)
+    paths = []
+    if xkey:
+        others = [(n, f) for n, f in varying if n != xkey]
+        series = {}
+        for r in runs:
+            label = " ".join(f(r) for _, f in others) or sw.name
+            series.setdefault(label, []).append((float(r.matrix[xkey]), ipc.get(r.name)))
+        fig = plots.line_chart(f"IPC over {xkey}", [(k, sorted(v)) for k, v in series.items()], xkey,
+                               "IPC (warp instructions / cycle)")
+        paths += plots.save(fig, os.path.join(figdir, "ipc_over_" + _safe(xkey)))
+        return paths
+    cfg_dims = [(n, f) for n, f in varying if n != "workload"]
+    cols, cells, wls = [], {}, []
+    for r in runs:
+        col = " ".join(f(r) for _, f in cfg_dims) or "run"
+        if col not in cols:
+            cols.append(col)
+        if r.workload not in wls:
+            wls.append(r.workload)
+        v = ipc.get(r.name)
+        cells[(r.workload, col)] = v if v is not None else C.FAIL
+    t = C.Table("ipc", f"{sw.name}: IPC", wls, cols, cells, ylabel="IPC (warp instructions / cycle)")
+    paths += plots.save(plots.bar_chart(t), os.path.join(figdir, "ipc"))
+    if len(cols) > 1:
+        nc = {}
+        for w in wls:
+            b = cells[(w, cols[0])]
+            for c in cols:
+                v = cells[(w, c)]
+                nc[(w, c)] = C.FAIL if C.FAIL in (b, v) else C.div(v, b)
+        t = C.Table("ipc_norm", f"{sw.name}: IPC normalised to {cols[0]}", wls, cols, nc, baseline=1.0,
+                    ylabel=f"IPC / IPC({cols[0]})")
+        paths += plots.save(plots.bar_chart(t), os.path.join(figdir, "ipc_norm"))
+    return paths
