@@ -175,6 +175,8 @@ def stacked_chart(title, rows, segments, values, ylabel, xlabel="", shares=False
         ax.bar(range(len(rows)), hs, 0.65, bottom=bottoms, label=s, color=PALETTE[si % len(PALETTE)],
                edgecolor="white", linewidth=0.3)
         bottoms = [b + h for b, h in zip(bottoms, hs)]
+    if len(rows) < 3:
+        ax.set_xlim(-1.2, len(rows) + 0.2)
     ax.set_xticks(range(len(rows)))
     ax.set_xticklabels(rows, rotation=30 if len(rows) > 6 else 0, ha="right" if len(rows) > 6 else "center")
     ax.set_title(title)
