@@ -320,9 +320,14 @@ def _one_run(warpsim, digest, outdir, workload, config, base_args, workload_args
 
 
 def run_matrix(warpsim, outdir, workloads, configs, base_args=(), workload_args=(), jobs=None,
-               force=False, timeout=None, unavailable=None, quiet=False):
+               force=False, timeout=None, unavailable=None, quiet=False, slurm=None):
     """Runs every (workload, config) pair, `jobs` at a time. `unavailable` maps a config
-    name to a reason it cannot run (it is then reported as failed without running)."""
+    name to a reason it cannot run (it is then reported as failed without running).
+    slurm: a dict of Slurm options (slurm_opts(); sweep_slurm.run_slurm) to run the
+    matrix as one sbatch array instead of on this host; the files are the same."""
+    if slurm is not None:
+        return _run_matrix_slurm(warpsim, outdir, workloads, configs, base_args, workload_args, force, timeout,
+                                 unavailable or {}, quiet, slurm)
     os.makedirs(outdir, exist_ok=True)
     jobs = max(1, jobs or os.cpu_count() or 1)
     digest = file_digest(warpsim)
@@ -350,6 +355,38 @@ def run_matrix(warpsim, outdir, workloads, configs, base_args=(), workload_args=
                 extra = "" if res.ok else "  " + res.error
                 secs = "" if res.reused else f"{res.seconds:7.1f} s"
                 log(f"[{done:3d}/{len(todo)}] {what:6s} {run_name(w, c.name):32s} {secs}{extra}")
+    return Matrix(workloads, configs, results, time.monotonic() - t0)
+
+
+def _run_matrix_slurm(warpsim, outdir, workloads, configs, base_args, workload_args, force, timeout,
+                      unavailable, quiet, opts):
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import sweep
+    import sweep_slurm
+    t0 = time.monotonic()
+    digest = file_digest(warpsim)
+    results, runs = {}, []
+    for w in workloads:
+        for c in configs:
+            if c.name in unavailable:
+                results[(w, c.name)] = Result(w, c.name, False, error=unavailable[c.name])
+            else:
+                # base args folded into the config: the same run key, so the same reuse
+                runs.append(sweep.Run(w, Config(c.name, [*base_args, *c.args]), workload_args))
+    before = {r.name for r in runs if sweep.reuse(digest, outdir, r) is not None} if not force else set()
+    sweep_slurm.run_slurm(warpsim, outdir, runs, opts, force, timeout, quiet, os.path.basename(outdir))
+    for r in runs:
+        res = sweep.reuse(digest, outdir, r)
+        if res is None:
+            st = sweep.read_status(outdir, r) or {}
+            res = Result(r.workload, r.config.name, False, error=st.get("error") or "no result",
+                         seconds=st.get("seconds", 0.0), path=os.path.join(outdir, r.name + ".json"))
+        else:
+            res.reused = r.name in before
+            res.seconds = 0.0 if res.reused else (sweep.read_status(outdir, r) or {}).get("seconds", 0.0)
+        results[(r.workload, r.config.name)] = res
     return Matrix(workloads, configs, results, time.monotonic() - t0)
 
 
@@ -850,7 +887,27 @@ def add_common_args(ap, default_out):
                          "under the repository)")
     ap.add_argument("--warpsim", default=None, help="warpsim executable (default: $WARPSIM, build/warpsim)")
     ap.add_argument("--timeout", type=float, default=None, help="seconds allowed per run (default: none)")
+    g = ap.add_argument_group("backend (docs/SWEEPS.md)")
+    g.add_argument("--backend", choices=("local", "slurm"), default="local",
+                   help="local: a pool of -j processes on this host (default); slurm: one sbatch array, "
+                        "--out must be on a file system the compute nodes share")
+    g.add_argument("--partition", help="slurm: sbatch --partition")
+    g.add_argument("--time", help="slurm: sbatch --time per array task")
+    g.add_argument("--mem", help="slurm: sbatch --mem per array task")
+    g.add_argument("--batch", type=int, default=1, help="slurm: runs per array task (default 1)")
+    g.add_argument("--max-retries", type=int, default=2,
+                   help="slurm: resubmissions of tasks that died (time limit, memory, node failure)")
+    g.add_argument("--poll", type=float, default=10, help="slurm: seconds between squeue polls (default 10)")
     return ap
+
+
+def slurm_opts(args):
+    """The Slurm options of add_common_args' arguments, or None for the local backend
+    (pass as run_matrix(..., slurm=slurm_opts(args)))."""
+    if getattr(args, "backend", "local") != "slurm":
+        return None
+    return {k: getattr(args, k) for k in ("partition", "time", "mem", "batch", "max_retries", "poll")
+            if getattr(args, k, None) is not None}
 
 
 def out_dir(args, experiment):

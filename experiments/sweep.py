@@ -59,29 +59,36 @@ def _tomlval(v):
 
 
 class Run:
-    """One simulation of the sweep."""
+    """One simulation of the sweep: `warpsim run [config.args] WORKLOAD [workload_args]`,
+    its files named <workload>__<config.name>.*; size, preset, policy, variant and the
+    [matrix] point are what the sweep file said (columns of the gathered CSV)."""
 
-    def __init__(self, workload, size, preset, policy, variant, matrix, args):
-        self.workload, self.size, self.preset, self.policy = workload, size, preset, policy
-        self.variant = variant          # variant name or ""
-        self.matrix = dict(matrix)      # key -> value (str) of the [matrix] point
+    def __init__(self, workload, config, workload_args, size="", preset="", policy="", variant="",
+                 matrix=None):
+        self.workload, self.config, self.workload_args = workload, config, list(workload_args)
+        self.size, self.preset, self.policy, self.variant = size, preset, policy, variant
+        self.matrix = dict(matrix or {})
+
+    @classmethod
+    def point(cls, workload, size, preset, policy, variant, matrix, args):
         parts = [size, preset, policy or "default"] + ([variant] if variant else [])
-        parts += [f"{k}={v}" for k, v in self.matrix.items()]
-        self.config = C.Config("__".join(_safe(p) for p in parts), args)
-        self.workload_args = ["--size", size, "--quiet"]
+        parts += [f"{k}={v}" for k, v in matrix.items()]
+        return cls(workload, C.Config("__".join(_safe(p) for p in parts), args), ["--size", size, "--quiet"],
+                   size, preset, policy, variant, matrix)
 
     @property
     def name(self):
         return C.run_name(self.workload, self.config.name)
 
     def to_json(self):
-        return {"workload": self.workload, "size": self.size, "preset": self.preset,
-                "policy": self.policy, "variant": self.variant, "matrix": self.matrix,
-                "args": self.config.args}
+        return {"workload": self.workload, "config": self.config.name, "args": self.config.args,
+                "workload_args": self.workload_args, "size": self.size, "preset": self.preset,
+                "policy": self.policy, "variant": self.variant, "matrix": self.matrix}
 
     @classmethod
     def from_json(cls, d):
-        return cls(d["workload"], d["size"], d["preset"], d["policy"], d["variant"], d["matrix"], d["args"])
+        return cls(d["workload"], C.Config(d["config"], d["args"]), d["workload_args"], d["size"], d["preset"],
+                   d["policy"], d["variant"], d["matrix"])
 
 
 class Sweep:
@@ -169,7 +176,7 @@ class Sweep:
                 args += ["--set", f"{k}={v}"]
             if pol:
                 args += ["--sched", pol]
-            out.append(Run(w, size, preset, pol, vname, mx, args))
+            out.append(Run.point(w, size, preset, pol, vname, mx, args))
         names = [r.name for r in out]
         if len(set(names)) != len(names):
             raise SweepError(f"{self.source}: two runs get the same name (repeated values?)")
@@ -223,7 +230,11 @@ def pending(runs, outdir, digest, force=False):
     """The runs whose results cannot be reused."""
     if force:
         return list(runs)
-    return [r for r in runs if C.reuse_result(digest, outdir, r.workload, r.config, [], r.workload_args) is None]
+    return [r for r in runs if reuse(digest, outdir, r) is None]
+
+
+def reuse(digest, outdir, run):
+    return C.reuse_result(digest, outdir, run.workload, run.config, [], run.workload_args)
 
 
 def run_one(warpsim, digest, outdir, run, force, timeout):
@@ -352,7 +363,7 @@ def gather(outdir, runs, digest=None, matrix_keys=()):
                 "policy": r.policy, "variant": r.variant}
         for k in matrix_keys:
             base["set." + k] = r.matrix.get(k, "")
-        res = C.reuse_result(digest or "", outdir, r.workload, r.config, [], r.workload_args)
+        res = reuse(digest or "", outdir, r)
         if res is None:
             st = read_status(outdir, r)
             why = (st or {}).get("error") or "no result (never ran, or its task died)"

@@ -7,7 +7,8 @@ temporary directory, ports chosen free), runs a small sweep through
 `experiments/sweep run --backend slurm` with one array task killed on its first
 attempt (SIGKILL of the task process: it must be resubmitted and the Slurm reason
 kept), runs the same sweep with the local backend and checks the two gathered CSVs
-are equal (host-time columns aside). Stops every daemon it started.
+are equal (host-time columns aside); then the seed 000 experiment (two workloads) through
+both backends, whose tables must be equal too. Stops every daemon it started.
 
     tests/sweep/slurm_e2e.py WARPSIM
 
@@ -209,7 +210,8 @@ exec {warpsim} "$@"
                         "--warpsim", wrapper, "--out", outs[0], "--quiet", "--time", "10",
                         "--mem", "1G", "--partition", "test"],
                        capture_output=True, text=True, env=cl.env, timeout=600)
-    print("slurm backend:", r.returncode, r.stdout.strip(), r.stderr.strip(), flush=True)
+    print(f"slurm backend ({time.monotonic() - t_start:.1f} s):", r.returncode, r.stdout.strip(), r.stderr.strip(),
+          flush=True)
     fails = []
     if r.returncode != 0:
         fails.append(f"slurm sweep exits {r.returncode}")
@@ -241,8 +243,26 @@ exec {warpsim} "$@"
         fails.append("the gathered CSVs of the slurm and local backends differ")
     elif len(a[1]) < 4 or a[0].index("cycles") < 0:
         fails.append(f"the gathered CSV has {len(a[1])} rows")
-    print(f"gathered CSV: {len(a[1])} rows x {len(a[0])} columns; slurm == local: {a == b}; "
-          f"total {time.monotonic() - t_start:.1f} s")
+    print(f"gathered CSV: {len(a[1])} rows x {len(a[0])} columns; slurm == local: {a == b} "
+          f"({time.monotonic() - t_start:.1f} s)", flush=True)
+    # a seed experiment through the same backend: its tables equal the local ones
+    seed = os.path.join(REPO, "experiments", "seed000", "run")
+    common = ["--size", "small", "--workloads", "lps,bfs", "--set", "mem.model=simple", "--warpsim", warpsim]
+    so, lo = os.path.join(root, "seed-slurm"), os.path.join(root, "seed-local")
+    r3 = subprocess.run([sys.executable, seed, *common, "--out", so, "--backend", "slurm", "--partition", "test",
+                         "--poll", "1"],
+                        capture_output=True, text=True, env=cl.env, timeout=600)
+    r4 = subprocess.run([sys.executable, seed, *common, "--out", lo, "-j", "2"], capture_output=True, text=True,
+                        timeout=600)
+    if r3.returncode != 0 or r4.returncode != 0:
+        fails.append(f"seed000 exits {r3.returncode} (slurm) / {r4.returncode} (local): {r3.stderr[-500:]}")
+    else:
+        for name in ("runs.csv", "fig8_ipc_norm_gto.csv", "fig7_stall_cycles_norm_lrr.csv"):
+            x, y = (S.read_csv(os.path.join(d, name)) for d in (so, lo))
+            if x != y:
+                fails.append(f"seed000 {name} differs between the slurm and local backends")
+        print(f"seed000 on Slurm: tables equal to the local backend's: {not fails}")
+    print(f"total {time.monotonic() - t_start:.1f} s")
     for f_ in fails:
         print("FAIL:", f_)
     return 1 if fails else 0
