@@ -255,14 +255,16 @@ class Progress:
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
         self.done = self.failed = 0
+        self.reused = 0          # runs done without running (not counted in the rate)
         self.t0 = time.monotonic()
         self.last = 0.0
 
     def eta(self):
-        if not self.done or self.done >= self.total:
+        ran = self.done - self.reused
+        if ran <= 0 or self.done >= self.total:
             return ""
         el = time.monotonic() - self.t0
-        return " ETA " + fmt_secs(el / self.done * (self.total - self.done))
+        return " ETA " + fmt_secs(el / ran * (self.total - self.done))
 
     def line(self):
         return (f"[{self.label}] {self.done}/{self.total} done, {self.failed} failed, "
@@ -323,6 +325,7 @@ def run_local(warpsim, outdir, runs, jobs=None, force=False, timeout=None, quiet
                 done += 1
                 failed += not res.ok
                 reused += res.reused
+                prog.reused = reused
                 what = "reused" if res.reused else ("ok" if res.ok else "FAIL")
                 note = f"{what:6s} {r.name}" + ("" if res.ok else "  " + strip_log(res.error))
                 prog.update(done, failed, note)

@@ -156,6 +156,7 @@ def run_slurm(warpsim, outdir, runs, opts, force=False, timeout=None, quiet=Fals
     manifest = write_manifest(slurmdir, warpsim, outdir, runs, force, timeout)
     index = {r.name: i for i, r in enumerate(runs)}
     prog = S.Progress(len(runs), quiet)
+    prog.reused = reused
     prog.update(reused, 0, "")
     lost = {}           # run name -> reason its last task died
     left = list(todo)
