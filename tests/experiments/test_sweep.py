@@ -2,6 +2,7 @@
 the tidy CSV, failure handling). A fake warpsim (test_common.FAKE) stands in for the
 simulator; the Slurm backend's end-to-end test is tests/sweep/slurm_e2e.py."""
 import csv
+import io
 import os
 import subprocess
 import sys
@@ -184,6 +185,42 @@ class TestRunAndGather(unittest.TestCase):
         header, rows = S.gather(self.out, runs, "", sw.matrix_keys)
         self.assertEqual(rows[0][header.index("status")], "FAIL")
         self.assertIn("no result", rows[0][header.index("error")])
+
+
+class TestProgress(unittest.TestCase):
+    class Stream(io.StringIO):
+        def __init__(self, tty):
+            super().__init__()
+            self.tty = tty
+
+        def isatty(self):
+            return self.tty
+
+    def test_terminal_line(self):
+        st = self.Stream(True)
+        p = S.Progress(4, stream=st)
+        p.reused = 1
+        p.update(1, 0, "reused a")
+        p.update(3, 1, "FAIL b")
+        p.finish()
+        out = st.getvalue()
+        self.assertIn("\r\033[K[sweep] 3/4 done, 1 failed, ", out)
+        self.assertIn(" ETA ", out)
+        self.assertTrue(out.endswith("elapsed\n"))        # no ETA once all are done
+        self.assertNotIn("FAIL b", out)
+
+    def test_not_a_terminal_and_quiet(self):
+        st = self.Stream(False)
+        p = S.Progress(2, stream=st)
+        p.update(1, 1, "FAIL x  why")
+        p.finish()
+        self.assertEqual(st.getvalue(), "[1/2] FAIL x  why\n")
+        st = self.Stream(True)
+        p = S.Progress(2, quiet=True, stream=st)
+        p.update(1, 0, "ok y")
+        p.tick()
+        p.finish()
+        self.assertEqual(st.getvalue(), "")
 
 
 class TestSlurmPieces(unittest.TestCase):
