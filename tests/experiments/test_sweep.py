@@ -202,10 +202,11 @@ class TestProgress(unittest.TestCase):
         p.reused = 1
         p.update(1, 0, "reused a")
         p.update(3, 1, "FAIL b")
+        self.assertIn(" ETA ", st.getvalue())
+        p.update(4, 1, "ok c")
         p.finish()
         out = st.getvalue()
         self.assertIn("\r\033[K[sweep] 3/4 done, 1 failed, ", out)
-        self.assertIn(" ETA ", out)
         self.assertTrue(out.endswith("elapsed\n"))        # no ETA once all are done
         self.assertNotIn("FAIL b", out)
 
