@@ -174,11 +174,20 @@ def run_slurm(warpsim, outdir, runs, opts, force=False, timeout=None, quiet=Fals
         rec = {"round": attempt, "job": jobid, "sbatch": argv, "tasks": len(batches), "died": []}
         attempts.append(rec)
         _save(attempts_path, attempts)
+        errors = 0
         while True:
-            n = queued(jobid)
-            finished = [r for r in runs if S.read_status(outdir, r) is not None or r not in todo]
-            failed = sum(1 for r in todo if (S.read_status(outdir, r) or {}).get("ok") is False)
-            prog.update(len(finished), failed, "")
+            try:
+                n = queued(jobid)
+                errors = 0
+            except SlurmError as e:
+                # slurmctld busy or restarting: keep polling for a while
+                errors += 1
+                if errors > 30:
+                    raise SlurmError(f"{e} (30 polls in a row; job {jobid} left as it is)")
+                n = -1
+            sts = [S.read_status(outdir, r) for r in todo]
+            failed = sum(1 for st in sts if st is not None and st.get("ok") is False)
+            prog.update(reused + sum(st is not None for st in sts), failed, "")
             if n == 0:
                 break
             end = time.monotonic() + poll
