@@ -3,7 +3,8 @@
 An experiment runs a matrix of `warpsim run` invocations (workloads x configurations)
 in parallel, one JSON report per run under experiments/out/<experiment>/, then turns
 named statistics of those reports into tables (text, CSV, JSON) and grouped bar charts
-(SVG written here, no plotting library). Python 3 standard library only.
+(PNG and PDF drawn by plots.py with matplotlib, Debian's python3-matplotlib; the rest is
+Python 3 standard library only). Sweep files and backends (local, Slurm): sweep.py.
 
 Rules the harness keeps:
 - A run counts only when warpsim exits 0, the workload printed its PASS verdict, every
@@ -29,7 +30,6 @@ import shutil
 import subprocess
 import sys
 import time
-from xml.sax.saxutils import escape
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_ROOT = os.path.join(REPO, "experiments", "out")
@@ -253,26 +253,43 @@ def file_digest(path):
     return h.hexdigest()
 
 
+def run_key(workload, config, base_args, workload_args):
+    """The command of a run minus the executable and file names: what makes the
+    result what it is (stored in <run>.cmd; a result is reused only for the same key)."""
+    return ["run", *base_args, *config.args, "--no-report", "--json", "OUT.json", workload, *workload_args]
+
+
+def reuse_result(digest, outdir, workload, config, base_args, workload_args):
+    """The Result of an earlier run of the same command whose JSON is still readable,
+    else None (today's reuse rule; `digest` only flags another warpsim executable)."""
+    stem = os.path.join(outdir, run_name(workload, config.name))
+    path, cmdpath = stem + ".json", stem + ".cmd"
+    if not os.path.exists(path) or not os.path.exists(cmdpath):
+        return None
+    keytxt = shlex.join(run_key(workload, config, base_args, workload_args)) + "\n"
+    with open(cmdpath) as f:
+        old = f.read()
+    if old.split("\n", 1)[0] + "\n" != keytxt:
+        return None
+    try:
+        with open(path) as f:
+            res = Result(workload, config.name, True, json.load(f), reused=True, path=path)
+    except (OSError, ValueError):
+        return None  # unreadable: run again
+    res.other_binary = f"# warpsim sha256 {digest}\n" not in old
+    return res
+
+
 def _one_run(warpsim, digest, outdir, workload, config, base_args, workload_args, force, timeout):
     stem = os.path.join(outdir, run_name(workload, config.name))
     path, cmdpath, logpath, tmp = stem + ".json", stem + ".cmd", stem + ".log", stem + ".json.tmp"
-    # the command minus the executable and file names: what makes the result what it is
-    key = ["run", *base_args, *config.args, "--no-report", "--json", "OUT.json", workload, *workload_args]
+    key = run_key(workload, config, base_args, workload_args)
     keytxt = shlex.join(key) + "\n"
     stamp = f"# warpsim sha256 {digest}\n"
-    if not force and os.path.exists(path):
-        old = ""
-        if os.path.exists(cmdpath):
-            with open(cmdpath) as f:
-                old = f.read()
-        if old.split("\n", 1)[0] + "\n" == keytxt:
-            try:
-                with open(path) as f:
-                    res = Result(workload, config.name, True, json.load(f), reused=True, path=path)
-                res.other_binary = stamp not in old
-                return res
-            except (OSError, ValueError):
-                pass  # unreadable: run again
+    if not force:
+        res = reuse_result(digest, outdir, workload, config, base_args, workload_args)
+        if res is not None:
+            return res
     for p in (path, cmdpath):  # a stale report must never survive a failed rerun
         if os.path.exists(p):
             os.remove(p)
@@ -303,9 +320,14 @@ def _one_run(warpsim, digest, outdir, workload, config, base_args, workload_args
 
 
 def run_matrix(warpsim, outdir, workloads, configs, base_args=(), workload_args=(), jobs=None,
-               force=False, timeout=None, unavailable=None, quiet=False):
+               force=False, timeout=None, unavailable=None, quiet=False, slurm=None):
     """Runs every (workload, config) pair, `jobs` at a time. `unavailable` maps a config
-    name to a reason it cannot run (it is then reported as failed without running)."""
+    name to a reason it cannot run (it is then reported as failed without running).
+    slurm: a dict of Slurm options (slurm_opts(); sweep_slurm.run_slurm) to run the
+    matrix as one sbatch array instead of on this host; the files are the same."""
+    if slurm is not None:
+        return _run_matrix_slurm(warpsim, outdir, workloads, configs, base_args, workload_args, force, timeout,
+                                 unavailable or {}, quiet, slurm)
     os.makedirs(outdir, exist_ok=True)
     jobs = max(1, jobs or os.cpu_count() or 1)
     digest = file_digest(warpsim)
@@ -333,6 +355,38 @@ def run_matrix(warpsim, outdir, workloads, configs, base_args=(), workload_args=
                 extra = "" if res.ok else "  " + res.error
                 secs = "" if res.reused else f"{res.seconds:7.1f} s"
                 log(f"[{done:3d}/{len(todo)}] {what:6s} {run_name(w, c.name):32s} {secs}{extra}")
+    return Matrix(workloads, configs, results, time.monotonic() - t0)
+
+
+def _run_matrix_slurm(warpsim, outdir, workloads, configs, base_args, workload_args, force, timeout,
+                      unavailable, quiet, opts):
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import sweep
+    import sweep_slurm
+    t0 = time.monotonic()
+    digest = file_digest(warpsim)
+    results, runs = {}, []
+    for w in workloads:
+        for c in configs:
+            if c.name in unavailable:
+                results[(w, c.name)] = Result(w, c.name, False, error=unavailable[c.name])
+            else:
+                # base args folded into the config: the same run key, so the same reuse
+                runs.append(sweep.Run(w, Config(c.name, [*base_args, *c.args]), workload_args))
+    before = {r.name for r in runs if sweep.reuse(digest, outdir, r) is not None} if not force else set()
+    sweep_slurm.run_slurm(warpsim, outdir, runs, opts, force, timeout, quiet, os.path.basename(outdir))
+    for r in runs:
+        res = sweep.reuse(digest, outdir, r)
+        if res is None:
+            st = sweep.read_status(outdir, r) or {}
+            res = Result(r.workload, r.config.name, False, error=st.get("error") or "no result",
+                         seconds=st.get("seconds", 0.0), path=os.path.join(outdir, r.name + ".json"))
+        else:
+            res.reused = r.name in before
+            res.seconds = 0.0 if res.reused else (sweep.read_status(outdir, r) or {}).get("seconds", 0.0)
+        results[(r.workload, r.config.name)] = res
     return Matrix(workloads, configs, results, time.monotonic() - t0)
 
 
@@ -538,8 +592,11 @@ class Table:
     have a number in every column (so the means of all columns cover the same rows)."""
 
     def __init__(self, name, title, rows, cols, cells, unit="", fmt="{:.3f}", means=True,
-                 note="", ylabel=None, baseline=None, row_label="workload"):
+                 note="", ylabel=None, baseline=None, row_label="workload", chart="bars"):
         self.name = name
+        # its figure: "bars" (grouped bars, one group per row) or "stacked" (one bar per
+        # row, the columns stacked: a breakdown such as reservation fails by cause)
+        self.chart = chart
         self.row_label = row_label
         self.title = title
         self.rows = list(rows)
@@ -714,7 +771,9 @@ def rows_csv(head, rows):
 
 
 def write_table(table, outdir, chart=True):
-    """Writes <name>.csv, <name>.json and (chart) <name>.svg; returns the paths."""
+    """Writes <name>.csv, <name>.json and (chart) the grouped bar chart <name>.png and
+    <name>.pdf (matplotlib; left out, with a warning once, where it is not installed);
+    returns the paths written."""
     os.makedirs(outdir, exist_ok=True)
     paths = []
     p = os.path.join(outdir, table.name + ".csv")
@@ -727,11 +786,25 @@ def write_table(table, outdir, chart=True):
         f.write("\n")
     paths.append(p)
     if chart:
-        p = os.path.join(outdir, table.name + ".svg")
-        with open(p, "w") as f:
-            f.write(svg_bar_chart(table))
-        paths.append(p)
+        paths += write_chart(table, outdir)
     return paths
+
+
+_warned = []
+
+
+def write_chart(table, outdir):
+    """The table's figure as PNG and PDF (plots.bar_chart); [] without matplotlib."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import plots
+    if plots.pyplot() is None:
+        if not _warned:
+            _warned.append(1)
+            log(f"warning: no figures: {plots.unavailable()}")
+        return []
+    return plots.save(plots.table_chart(table), os.path.join(outdir, table.name))
 
 
 def runs_csv(matrix, stats):
@@ -752,11 +825,7 @@ def runs_csv(matrix, stats):
 
 
 # ---------------------------------------------------------------------------------
-# SVG grouped bar charts
-
-PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2", "#edc948",
-           "#9c755f", "#ff9da7", "#bab0ac")
-
+# axis helpers (kept for callers; the figures are drawn by plots.py with matplotlib)
 
 def nice_step(span, target=6):
     """A 1/2/2.5/5 x 10^k step giving about `target` ticks over span (> 0)."""
@@ -801,101 +870,6 @@ def tick_label(v, step):
     return f"{v:.{dec}f}"
 
 
-def svg_bar_chart(table, ylabel=None, width_per_bar=16, group_gap=18):
-    """A grouped bar chart of a Table: one group per row (plus geomean/mean), one bar
-    per column in a fixed colour, values on the bars, FAIL / n/a marked."""
-    cols = table.cols
-    groups = [(r, {c: table.cells.get((r, c)) for c in cols}) for r in table.rows]
-    n_data = len(groups)
-    groups += [(n, dict(v)) for n, v in table.mean_rows]
-    nums = [v for _, g in groups for v in g.values() if is_num(v)]
-    lo, hi, step = nice_range(min(nums, default=0.0), max(nums, default=1.0))
-    if table.baseline is not None:
-        lo, hi, step = nice_range(min(lo, table.baseline), max(hi, table.baseline))
-
-    label_w = max((7.5 * len(g) + 10 for g, _ in groups), default=0)
-    gw = max(len(cols) * width_per_bar + group_gap, label_w)
-    left, right, top, bottom = 78, 24, 104, 64
-    item_w = [18 + 7 * len(c) + 16 for c in cols]
-    pw = max(len(groups) * gw, 240, 8.5 * len(table.title) + 20 - left - right, sum(item_w) - left)
-    ph = 300
-    W, H = int(math.ceil(left + pw + right)), top + ph + bottom
-    ylabel = ylabel or table.ylabel
-
-    def y(v):
-        return top + ph - (v - lo) / (hi - lo) * ph
-
-    o = []
-    a = o.append
-    a(f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
-      f'font-family="Helvetica, Arial, sans-serif">')
-    a(f'<rect x="0" y="0" width="{W}" height="{H}" fill="white"/>')
-    a(f'<text x="{W / 2:.1f}" y="22" text-anchor="middle" font-size="15" font-weight="bold">'
-      f'{escape(table.title)}</text>')
-    # legend: one swatch per column, centred in a row under the title
-    lx = max(left, (W - sum(item_w)) / 2)
-    for i, c in enumerate(cols):
-        a(f'<rect x="{lx:.1f}" y="36" width="12" height="12" fill="{PALETTE[i % len(PALETTE)]}"/>')
-        a(f'<text x="{lx + 17:.1f}" y="46.5" font-size="12">{escape(c)}</text>')
-        lx += item_w[i]
-    # grid and y axis
-    nt = int(round((hi - lo) / step))
-    for k in range(nt + 1):
-        v = lo + k * step
-        yy = y(v)
-        a(f'<line x1="{left}" y1="{yy:.1f}" x2="{left + pw}" y2="{yy:.1f}" stroke="#dddddd"/>')
-        a(f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" font-size="11">'
-          f'{tick_label(v, step)}</text>')
-    a(f'<text x="16" y="{top + ph / 2:.1f}" text-anchor="middle" font-size="12" '
-      f'transform="rotate(-90 16 {top + ph / 2:.1f})">{escape(ylabel)}</text>')
-    # bars; value labels go in `labels`, drawn over the baseline with a white halo
-    labels = []
-    halo = 'stroke="white" stroke-width="2.5" paint-order="stroke"'
-    for gi, (gname, vals) in enumerate(groups):
-        gx = left + gi * gw + (gw - len(cols) * width_per_bar) / 2
-        for ci, c in enumerate(cols):
-            v = vals.get(c)
-            x = gx + ci * width_per_bar
-            cx = x + width_per_bar / 2
-            if is_num(v):
-                y0, y1 = sorted((y(0.0), y(v)))
-                a(f'<rect x="{x + 1:.1f}" y="{y0:.1f}" width="{width_per_bar - 2}" '
-                  f'height="{max(y1 - y0, 0.5):.1f}" fill="{PALETTE[ci % len(PALETTE)]}">'
-                  f'<title>{escape(gname)} / {escape(c)}: {v:.6g}</title></rect>')
-                ty = (y0 - 3) if v >= 0 else (y1 + 3)
-                anchor = "start" if v >= 0 else "end"
-                labels.append(f'<text x="{cx + 3.5:.1f}" y="{ty:.1f}" font-size="9" text-anchor="{anchor}" '
-                              f'{halo} transform="rotate(-90 {cx + 3.5:.1f} {ty:.1f})">{short(v)}</text>')
-            else:
-                lab, col = ("FAIL", "#c00000") if v is FAIL else ("n/a", "#888888")
-                ty = y(0.0) - 3
-                labels.append(f'<text x="{cx + 3.5:.1f}" y="{ty:.1f}" font-size="9" fill="{col}" '
-                              f'text-anchor="start" {halo} '
-                              f'transform="rotate(-90 {cx + 3.5:.1f} {ty:.1f})">{lab}</text>')
-        bold = ' font-weight="bold"' if gi >= n_data else ""
-        a(f'<text x="{gx + len(cols) * width_per_bar / 2:.1f}" y="{top + ph + 18}" text-anchor="middle" '
-          f'font-size="12"{bold}>{escape(gname)}</text>')
-    if n_data < len(groups):
-        sx = left + n_data * gw
-        a(f'<line x1="{sx:.1f}" y1="{top}" x2="{sx:.1f}" y2="{top + ph}" stroke="#999999" '
-          'stroke-dasharray="3,3"/>')
-    if table.baseline is not None:
-        by = y(table.baseline)
-        a(f'<line x1="{left}" y1="{by:.1f}" x2="{left + pw}" y2="{by:.1f}" stroke="#333333" '
-          f'stroke-width="1" stroke-dasharray="6,3"/>')
-    o.extend(labels)
-    # axes on top of the bars
-    a(f'<line x1="{left}" y1="{y(0.0):.1f}" x2="{left + pw}" y2="{y(0.0):.1f}" stroke="black"/>')
-    a(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="black"/>')
-    foot = table.note
-    if table.excluded and table.mean_rows:
-        foot = (foot + "; " if foot else "") + "means exclude " + ", ".join(table.excluded)
-    if foot:
-        a(f'<text x="{left}" y="{H - 12}" font-size="10" fill="#555555">{escape(foot)}</text>')
-    a("</svg>")
-    return "\n".join(o) + "\n"
-
-
 # ---------------------------------------------------------------------------------
 # command line
 
@@ -913,7 +887,27 @@ def add_common_args(ap, default_out):
                          "under the repository)")
     ap.add_argument("--warpsim", default=None, help="warpsim executable (default: $WARPSIM, build/warpsim)")
     ap.add_argument("--timeout", type=float, default=None, help="seconds allowed per run (default: none)")
+    g = ap.add_argument_group("backend (docs/SWEEPS.md)")
+    g.add_argument("--backend", choices=("local", "slurm"), default="local",
+                   help="local: a pool of -j processes on this host (default); slurm: one sbatch array, "
+                        "--out must be on a file system the compute nodes share")
+    g.add_argument("--partition", help="slurm: sbatch --partition")
+    g.add_argument("--time", help="slurm: sbatch --time per array task")
+    g.add_argument("--mem", help="slurm: sbatch --mem per array task")
+    g.add_argument("--batch", type=int, default=1, help="slurm: runs per array task (default 1)")
+    g.add_argument("--max-retries", type=int, default=2,
+                   help="slurm: resubmissions of tasks that died (time limit, memory, node failure)")
+    g.add_argument("--poll", type=float, default=10, help="slurm: seconds between squeue polls (default 10)")
     return ap
+
+
+def slurm_opts(args):
+    """The Slurm options of add_common_args' arguments, or None for the local backend
+    (pass as run_matrix(..., slurm=slurm_opts(args)))."""
+    if getattr(args, "backend", "local") != "slurm":
+        return None
+    return {k: getattr(args, k) for k in ("partition", "time", "mem", "batch", "max_retries", "poll")
+            if getattr(args, k, None) is not None}
 
 
 def out_dir(args, experiment):

@@ -3,7 +3,7 @@
 # build (ASan + UBSan) with clang, and the PTX parser fuzzer for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/deps.sh
+tools/deps.sh --test
 jobs=$(nproc)
 echo "== gcc build, all tests"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -31,6 +31,12 @@ int ws_api_set_config(const ws_config *cfg, const char *source, char *err, size_
 typedef void (*ws_api_sim_fn)(ws_sim *sim, void *user);
 void ws_api_on_destroy(ws_api_sim_fn fn, void *user);
 
+/* Progress of every launch of the contexts created from now on (gpu/sim.h
+ * ws_progress; the CLI's progress line). NULL removes it. Without a callback,
+ * WARPSIM_PROGRESS=1 in the environment draws the progress line (api/progress.h) on
+ * stderr when it is a terminal (what `warpsim exec` sets for the program it runs). */
+void ws_api_on_progress(ws_progress_fn fn, void *user);
+
 /* Destroys every live context (calling the on-destroy callback for each), writes
  * $WARPSIM_STATS a last time, and returns the driver to its state before cuInit. For
  * the CLI after a workload returns, and for tests. */

@@ -17,6 +17,7 @@
 #include <cuda.h>
 
 #include "api/api.h"
+#include "api/progress.h"
 #include "api/report.h"
 #include "gpu/sim.h"
 #include "gpu/config.h"
@@ -73,6 +74,10 @@ typedef struct {
     unsigned primary_refs;
     ws_api_sim_fn on_destroy;
     void *on_destroy_user;
+    ws_progress_fn on_progress;     /* ws_api_on_progress, given to every new ws_sim   */
+    void *on_progress_user;
+    ws_progress_display env_display;    /* WARPSIM_PROGRESS=1 without a hook          */
+    int env_display_state;              /* 0 unread, 1 drawing, -1 off                 */
     char *stats_path;           /* $WARPSIM_STATS                                    */
     ws_report *retired;         /* launches of destroyed contexts, for stats_path     */
     int atexit_done;

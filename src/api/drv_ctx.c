@@ -168,6 +168,17 @@ static CUresult ctx_activate(drv_ctx *c)
     c->sim = ws_sim_create(&c->cfg);
     if (!c->sim)
         return CUDA_ERROR_OUT_OF_MEMORY;
+    if (ws_drv.on_progress) {
+        ws_sim_set_progress(c->sim, ws_drv.on_progress, ws_drv.on_progress_user);
+    } else {
+        if (!ws_drv.env_display_state) {
+            const char *e = getenv("WARPSIM_PROGRESS");
+            ws_drv.env_display_state = e && !strcmp(e, "1") &&
+                ws_progress_display_init(&ws_drv.env_display, stderr) ? 1 : -1;
+        }
+        if (ws_drv.env_display_state > 0)
+            ws_sim_set_progress(c->sim, ws_progress_display_cb, &ws_drv.env_display);
+    }
     c->serial = ++ws_drv.next_serial;
     c->active = 1;
     c->sticky = CUDA_SUCCESS;
@@ -526,6 +537,14 @@ int ws_api_set_config(const ws_config *cfg, const char *source, char *err, size_
     }
     pthread_mutex_unlock(&ws_drv.lock);
     return rc;
+}
+
+void ws_api_on_progress(ws_progress_fn fn, void *user)
+{
+    pthread_mutex_lock(&ws_drv.lock);
+    ws_drv.on_progress = fn;
+    ws_drv.on_progress_user = user;
+    pthread_mutex_unlock(&ws_drv.lock);
 }
 
 void ws_api_on_destroy(ws_api_sim_fn fn, void *user)

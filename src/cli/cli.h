@@ -38,6 +38,8 @@ int cli_ptx(int argc, char **argv);
 void cli_ptx_help(FILE *f);
 int cli_exec(int argc, char **argv);
 void cli_exec_help(FILE *f);
+int cli_sweep(int argc, char **argv);
+void cli_sweep_help(FILE *f);
 
 /* ---- options ------------------------------------------------------------------------ *
  * Long options only: "--name value", "--name=value" or "--flag". Parsing stops at the

@@ -27,6 +27,8 @@ void cli_exec_help(FILE *f)
           "  --json FILE    also write the report as JSON to FILE (WARPSIM_STATS)\n"
           "  --no-report    do not print the text report\n"
           "  --all-launches print every launch in the text report\n"
+          "  --quiet        no progress line (shown on a terminal while a launch runs\n"
+          "                 longer than a second)\n"
           "  --cudart DIR   directory of warpsim's libcudart.so.13; default\n"
           "                 $WARPSIM_CUDART_DIR, else cudart/ beside this executable\n"
           "  --help         this text\n\n"
@@ -67,21 +69,23 @@ static int print_file(const char *path, FILE *to)
     return total ? 0 : -1;
 }
 
-enum { OPT_HELP = 1, OPT_JSON, OPT_NO_REPORT, OPT_ALL, OPT_CUDART };
+enum { OPT_HELP = 1, OPT_JSON, OPT_NO_REPORT, OPT_ALL, OPT_CUDART, OPT_QUIET };
 
 int cli_exec(int argc, char **argv)
 {
     static const cli_opt opts[] = {{"help", 0, OPT_HELP},          {"json", 1, OPT_JSON},
                                    {"no-report", 0, OPT_NO_REPORT}, {"all-launches", 0, OPT_ALL},
-                                   {"cudart", 1, OPT_CUDART},       CLI_CFG_OPTS,
+                                   {"cudart", 1, OPT_CUDART},       {"quiet", 0, OPT_QUIET},
+                                   CLI_CFG_OPTS,
                                    {NULL, 0, 0}};
     cli_args a = {argc, argv, 1, "warpsim exec"};
     cli_cfg_opts co = {0};
     const char *json = NULL, *dir = NULL, *val;
-    int report = 1, all = 0, id;
+    int report = 1, all = 0, quiet = 0, id;
     while ((id = cli_next(&a, opts, &val)) > 0) {
         switch (id) {
         case OPT_HELP: cli_exec_help(stdout); return CLI_OK;
+        case OPT_QUIET: quiet = 1; break;
         case OPT_JSON: json = val; break;
         case OPT_NO_REPORT: report = 0; break;
         case OPT_ALL: all = 1; break;
@@ -121,7 +125,8 @@ int cli_exec(int argc, char **argv)
         return CLI_USAGE;
     }
 
-    /* the environment of the program */
+    /* the environment of the program; the progress line on a terminal (progress.h) */
+    setenv("WARPSIM_PROGRESS", !quiet && isatty(STDERR_FILENO) ? "1" : "0", 1);
     if (co.config)
         setenv("WARPSIM_CONFIG", co.config, 1);
     if (co.n_sets) {

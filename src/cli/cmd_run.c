@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/progress.h"
 #include "api/report.h"
 #include "bench_registry.h"
 #include "cli/cli.h"
@@ -29,6 +30,9 @@ void cli_run_help(FILE *f)
           "  --sched NAME   warp scheduling policy of the timing model (core.scheduler)\n"
           "  --json FILE    also write the report as JSON to FILE\n"
           "  --no-report    do not print the text report\n"
+          "  --quiet        no progress line (on a terminal, a run longer than a second\n"
+          "                 shows launch, CTAs done/total, cycles, instructions/s, ETA;\n"
+          "                 the workload's own --quiet does the same)\n"
           "  --all-launches print every launch; by default, beyond 8 launches the text\n"
           "                 report sums the launches of each kernel (JSON has them all)\n"
           "  --help         this text\n\n"
@@ -49,18 +53,18 @@ static void collect(ws_sim *sim, void *user)
             fprintf(stderr, "warpsim run: out of memory collecting statistics\n");
 }
 
-enum { OPT_HELP = 1, OPT_JSON, OPT_SCHED, OPT_NO_REPORT, OPT_ALL };
+enum { OPT_HELP = 1, OPT_JSON, OPT_SCHED, OPT_NO_REPORT, OPT_ALL, OPT_QUIET };
 
 int cli_run(int argc, char **argv)
 {
     static const cli_opt opts[] = {{"help", 0, OPT_HELP},   {"json", 1, OPT_JSON},
                                    {"sched", 1, OPT_SCHED}, {"no-report", 0, OPT_NO_REPORT},
-                                   {"all-launches", 0, OPT_ALL},
+                                   {"all-launches", 0, OPT_ALL},  {"quiet", 0, OPT_QUIET},
                                    CLI_CFG_OPTS,            {NULL, 0, 0}};
     cli_args a = {argc, argv, 1, "warpsim run"};
     cli_cfg_opts co = {0};
     const char *json = NULL, *sched = NULL, *val;
-    int report = 1, all = 0, id;
+    int report = 1, all = 0, quiet = 0, id;
     while ((id = cli_next(&a, opts, &val)) > 0) {
         switch (id) {
         case OPT_HELP: cli_run_help(stdout); return CLI_OK;
@@ -68,6 +72,7 @@ int cli_run(int argc, char **argv)
         case OPT_SCHED: sched = val; break;
         case OPT_NO_REPORT: report = 0; break;
         case OPT_ALL: all = 1; break;
+        case OPT_QUIET: quiet = 1; break;
         default:
             if (cli_cfg_opt(&co, id, val, a.cmd))
                 return CLI_USAGE;
@@ -135,8 +140,18 @@ int cli_run(int argc, char **argv)
         return rep ? CLI_CONFIG : CLI_SIM;
     }
     ws_api_on_destroy(collect, rep);
+    for (int i = 1; i < wargc; i++)
+        quiet |= !strcmp(wargv[i], "--quiet");
+    ws_progress_display prog;
+    int show = !quiet && ws_progress_display_init(&prog, stderr);
+    if (show)
+        ws_api_on_progress(ws_progress_display_cb, &prog);
     int wrc = w->main(wargc, wargv);
     fflush(stdout);
+    if (show) {
+        ws_api_on_progress(NULL, NULL);
+        ws_progress_display_clear(&prog);
+    }
     ws_api_shutdown();   /* contexts the workload left alive report here */
     ws_api_on_destroy(NULL, NULL);
     ws_api_set_config(NULL, NULL, NULL, 0);

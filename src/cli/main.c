@@ -21,6 +21,9 @@ static const cli_cmd commands[] = {
      cli_stats_help},
     {"ptx", "check|analyze|annotate FILE.ptx...", "parse PTX files: describe, analyze, annotate", cli_ptx,
      cli_ptx_help},
+    {"sweep", "run|list|gather FILE [options]",
+     "run a sweep file (workloads x configurations) locally or on Slurm; gather a CSV",
+     cli_sweep, cli_sweep_help},
     {"help", "[COMMAND]", "show help for a command", cli_help, cli_help_help},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -94,6 +94,11 @@ typedef struct func_launch {
     uint32_t n_sm, max_warps_sm, gridid;
     uint64_t core_mhz;
     uint64_t watchdog;           /* warp-instruction cap, 0 = none                  */
+    /* progress: called now and then while the launch runs (timing: every few thousand
+     * loop iterations; functional: after each CTA), or NULL (gpu/sim.h ws_progress) */
+    void (*progress)(void *ctx, uint64_t cycle);
+    void *progress_ctx;
+    uint64_t ctas_done;          /* CTAs whose warps have all exited                */
     /* statistics */
     uint64_t warp_insts, thread_insts;
     uint64_t mix[32];

@@ -579,8 +579,8 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
         return EX_FAULT;
     }
     settle(w);
-    if (w->state == WARP_DONE)
-        w->cta->live_warps--;
+    if (w->state == WARP_DONE && --w->cta->live_warps == 0)
+        w->L->ctas_done++;
     return x.ctrl;
 }
 

@@ -29,6 +29,8 @@ struct ws_sim {
     ws_launch_stats *launches;
     size_t n_launches, cap_launches;
     uint32_t gridid;
+    ws_progress_fn progress;
+    void *progress_user;
 };
 
 ws_sim *ws_sim_create(const ws_config *cfg)
@@ -232,6 +234,31 @@ static double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+void ws_sim_set_progress(ws_sim *s, ws_progress_fn fn, void *user)
+{
+    s->progress = fn;
+    s->progress_user = user;
+}
+
+/* The launch being reported on: what ws_progress needs beside func_launch. */
+typedef struct {
+    ws_sim *s;
+    func_launch *L;
+    const char *kernel;
+    double t0;
+} launch_progress;
+
+static void report_progress(void *ctx, uint64_t cycle)
+{
+    launch_progress *lp = ctx;
+    const func_launch *L = lp->L;
+    ws_progress p = {lp->s->n_launches - 1, lp->kernel,
+                     lp->s->cfg.sim.mode == WS_MODE_TIMING ? "timing" : "functional",
+                     L->ctas_done, (uint64_t)L->grid[0] * L->grid[1] * L->grid[2], cycle,
+                     L->warp_insts, L->thread_insts, now_seconds() - lp->t0, 0};
+    lp->s->progress(lp->s->progress_user, &p);
+}
+
 static ws_err check_launch(const ws_sim *s, const ptx_func *f, const ws_launch_desc *d,
                            uint32_t static_smem, char *err, size_t n)
 {
@@ -361,6 +388,11 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
         return WS_E_OUT_OF_MEMORY;
     }
     double t0 = now_seconds();
+    launch_progress lp = {s, L, ptx_str(m->ptx, f->name), t0};
+    if (s->progress) {
+        L->progress = report_progress;
+        L->progress_ctx = &lp;
+    }
     if (s->cfg.sim.mode == WS_MODE_TIMING) {
         rc = timing_launch(&s->cfg, L, st, err, errlen);
         if (rc != WS_OK && !L->fault.code) {
@@ -381,7 +413,15 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
             func_cta_init(&cta, L, (uint32_t)i, shared);
             if (func_run_cta(L, &cta, warps))
                 break;
+            if (L->progress)
+                L->progress(L->progress_ctx, 0);
         }
+    }
+    if (s->progress) {
+        ws_progress p = {s->n_launches - 1, lp.kernel, s->cfg.sim.mode == WS_MODE_TIMING ? "timing" : "functional",
+                         L->ctas_done, (uint64_t)d->grid[0] * d->grid[1] * d->grid[2], st->t.cycles,
+                         L->warp_insts, L->thread_insts, now_seconds() - t0, 1};
+        s->progress(s->progress_user, &p);
     }
     double t1 = now_seconds();
     rc = (ws_err)L->fault.code;

@@ -85,6 +85,24 @@ typedef struct {
 ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, char *err,
                  size_t errlen);
 
+/* Progress of the running launch, for a display (the CLI's progress line). Reported
+ * now and then during a launch (timing mode: every 4096 iterations of the cycle loop;
+ * functional mode: after each CTA) and once at its end (done = 1). Observing only:
+ * the callback must not call back into the simulation. */
+typedef struct {
+    size_t launch;             /* index of the launch in this simulation (0-based)    */
+    const char *kernel;
+    const char *mode;          /* "functional" or "timing"                             */
+    uint64_t ctas_done, ctas_total;
+    uint64_t cycles;           /* simulated cycles so far (timing), else 0             */
+    uint64_t warp_insts, thread_insts;
+    double seconds;            /* host seconds since the launch started                */
+    int done;
+} ws_progress;
+typedef void (*ws_progress_fn)(void *user, const ws_progress *p);
+/* Installs (fn) or removes (NULL) the progress callback of the simulation's launches. */
+void ws_sim_set_progress(ws_sim *s, ws_progress_fn fn, void *user);
+
 /* Statistics of every launch so far, in order. */
 const ws_launch_stats *ws_sim_launches(const ws_sim *s, size_t *n);
 

@@ -134,7 +134,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
 
     uint64_t n_cta = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2], next_cta = 0;
     uint64_t cycle = 0, idle = 0, watchdog = cfg->core.watchdog_cycles;
-    uint32_t rr = 0;
+    uint32_t rr = 0, polls = 0;
     /* An SM whose cycle changed nothing sleeps until its next event (tick only what
      * is active); on waking, the skipped cycles count as copies of its idle one. */
     uint64_t *wake = calloc(n_sm, sizeof *wake), *last = calloc(n_sm, sizeof *last);
@@ -147,6 +147,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         goto out;
     }
     for (;;) {
+        if (L->progress && !(++polls & 4095u))
+            L->progress(L->progress_ctx, cycle);
         int progress = memsys_tick(mem, cycle);
         int busy = 0;
         for (uint32_t i = 0; i < n_sm; i++) {

@@ -12,13 +12,12 @@ import sys
 import tempfile
 import textwrap
 import unittest
-import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "experiments"))
 import common as C  # noqa: E402
+import plots as P  # noqa: E402
 
-SVG = "{http://www.w3.org/2000/svg}"
 
 # Fake warpsim. `run ... --json F WORKLOAD ...`: workload "good*" writes a report and
 # prints PASS; "fail" prints FAIL and exits 1; "crash" exits 4 without a report;
@@ -53,8 +52,8 @@ FAKE = textwrap.dedent('''\
                                 "ubench_chase")][0]
     sched = a[a.index("--sched") + 1] if "--sched" in a else "lrr"
     cyc = {"lrr": 1000, "gto": 800}.get(sched, 500) * (2 if wl == "good2" else 1)
-    doc = {"config": {}, "launches": [{"kernel": "k", "result": "ok",
-           "mem": {"model": "simple"}}],
+    doc = {"config": {}, "launches": [{"kernel": "k", "result": "ok", "cycles": cyc,
+           "warp_insts": 2000, "mem": {"model": "simple"}}],
            "total": {"warp_insts": 2000, "cycles": cyc, "stall_cycles": cyc // 10,
                      "warps_in_flight_sum": 300, "active_sm_cycles": 100,
                      "resfail_csf": 1, "resfail_mshrf": 2, "resfail_mqf": 3,
@@ -206,7 +205,8 @@ class Tables(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             p1 = C.write_table(self.table(), os.path.join(d, "1"))
             p2 = C.write_table(self.table(), os.path.join(d, "2"))
-            self.assertEqual([os.path.basename(p) for p in p1], ["t.csv", "t.json", "t.svg"])
+            want = ["t.csv", "t.json"] + ([] if P.pyplot() is None else ["t.png", "t.pdf"])
+            self.assertEqual([os.path.basename(p) for p in p1], want)
             for a, b in zip(p1, p2):
                 with open(a, "rb") as fa, open(b, "rb") as fb:
                     self.assertEqual(fa.read(), fb.read())
@@ -495,31 +495,48 @@ class RunMatrix(unittest.TestCase):
             C.find_warpsim(os.path.join(self.d.name, "nope"))
 
 
-class Svg(unittest.TestCase):
-    def test_chart(self):
+@unittest.skipIf(P.pyplot() is None, "matplotlib is not installed (tools/deps.sh)")
+class Charts(unittest.TestCase):
+    def table(self):
         cells = {("a", "x"): 1.0, ("a", "y"): 2.0, ("b", "x"): C.FAIL, ("b", "y"): None,
                  ("c", "x"): 0.5, ("c", "y"): 1.5}
-        t = C.Table("t", "My & chart", ["a", "b", "c"], ["x", "y"], cells, baseline=1.0, ylabel="IPC")
-        svg = C.svg_bar_chart(t)
-        root = ET.fromstring(svg)                        # well-formed XML
-        self.assertEqual(root.tag, SVG + "svg")
-        bars = [r for r in root.iter(SVG + "rect") if r.find(SVG + "title") is not None]
-        # 4 numeric cells + geomean and mean rows (over a, c) x 2 columns
-        self.assertEqual(len(bars), 8)
-        self.assertEqual({b.get("fill") for b in bars}, {C.PALETTE[0], C.PALETTE[1]})
-        texts = [t.text for t in root.iter(SVG + "text")]
-        self.assertIn("My & chart", texts)
-        self.assertIn("IPC", texts)
-        for want in ("x", "y", "a", "b", "c", "geomean", "mean", "FAIL", "n/a", "2.00", "0.500"):
-            self.assertIn(want, texts)
-        # the tallest bar (2.0) reaches the top tick (2.0) exactly
-        tall = [b for b in bars if b.find(SVG + "title").text.endswith(": 2")][0]
-        self.assertEqual(float(tall.get("y")), 104.0)
+        return C.Table("t", "My & chart", ["a", "b", "c"], ["x", "y"], cells, baseline=1.0, ylabel="IPC")
 
-    def test_all_zero_chart(self):
-        t = C.Table("z", "Zeros", ["a"], ["x"], {("a", "x"): 0.0})
-        root = ET.fromstring(C.svg_bar_chart(t))
-        self.assertIn("1.0", [e.text for e in root.iter(SVG + "text")])   # axis 0..1
+    def test_bar_chart(self):
+        fig = P.bar_chart(self.table())
+        ax = fig.axes[0]
+        self.assertEqual(ax.get_title(), "My & chart")
+        self.assertEqual(ax.get_ylabel(), "IPC")
+        self.assertEqual(ax.get_xlabel(), "workload")
+        self.assertEqual([t.get_text() for t in ax.get_xticklabels()], ["a", "b", "c", "geomean", "mean"])
+        # 4 numeric cells + geomean and mean rows (over a, c) x 2 columns
+        bars = [p for p in ax.patches if p.get_height() != 0]
+        self.assertEqual(len(bars), 8)
+        self.assertEqual(max(p.get_height() for p in bars), 2.0)
+        texts = [t.get_text() for t in ax.texts]
+        for want in ("FAIL", "n/a", "2.00", "0.500"):
+            self.assertIn(want, texts)
+        self.assertEqual([t.get_text() for t in ax.get_legend().get_texts()], ["x", "y"])
+        P.pyplot().close(fig)
+
+    def test_stacked_and_line(self):
+        fig = P.stacked_chart("S", ["w1", "w2"], ["issued", "idle"], {("w1", "issued"): 1, ("w1", "idle"): 3,
+                              ("w2", "issued"): 2}, "issue slots (%)", shares=True)
+        heights = [p.get_height() for p in fig.axes[0].patches]
+        self.assertEqual(heights, [25.0, 100.0, 75.0, 0.0])
+        P.pyplot().close(fig)
+        fig = P.line_chart("L", [("lrr", [(8, 1.0), (16, 1.2), (32, None)])], "MSHR entries", "IPC")
+        self.assertEqual(fig.axes[0].get_xlabel(), "MSHR entries")
+        self.assertEqual(list(fig.axes[0].lines[0].get_xdata()), [8, 16])
+        P.pyplot().close(fig)
+
+    def test_png_and_pdf_written(self):
+        with tempfile.TemporaryDirectory() as d:
+            paths = P.save(P.bar_chart(self.table()), os.path.join(d, "f"))
+            for p in paths:
+                with open(p, "rb") as f:
+                    head = f.read(8)
+                self.assertTrue(head.startswith(b"\x89PNG") or head.startswith(b"%PDF"), p)
 
 
 if __name__ == "__main__":
