@@ -251,6 +251,7 @@ typedef struct {
     uint16_t *sb;
     uint32_t sb_cap, inflight, mem_inflight;
     const insn_info *cached_info;
+    const gcn_info *cached_gi;  /* this model's facts of cached_info               */
 } gwave;
 
 typedef struct {
@@ -315,6 +316,7 @@ typedef struct {
     sched_cand *cand;
     const insn_info **infos;
     uint32_t *order;
+    uint64_t *want;             /* bit w: wavefront slot w has an empty buffer to fill */
     uint32_t fetch_rr, warps_inflight, maybe_done;
     uint64_t local_base, param_base;
     uint32_t local_threads;
@@ -334,6 +336,24 @@ static uint32_t pow2(uint32_t v)
     while (p < v)
         p <<= 1;
     return p;
+}
+
+static void want_set(gcn_cu *s, uint32_t w) { s->want[w / 64] |= 1ull << (w % 64); }
+static void want_clr(gcn_cu *s, uint32_t w) { s->want[w / 64] &= ~(1ull << (w % 64)); }
+
+/* The next slot >= from (circularly, at most one lap) whose bit is set, or UINT32_MAX. */
+static uint32_t want_next(const gcn_cu *s, uint32_t from)
+{
+    uint32_t words = (s->n_slots + 63) / 64;
+    for (uint32_t k = 0; k <= words; k++) {
+        uint32_t wi = (from / 64 + k) % words;
+        uint64_t bits = s->want[wi];
+        if (k == 0)
+            bits &= ~0ull << (from % 64);
+        if (bits)
+            return wi * 64 + (uint32_t)__builtin_ctzll(bits);
+    }
+    return UINT32_MAX;
 }
 
 static void gcn_destroy(void *c)
@@ -369,6 +389,7 @@ static void gcn_destroy(void *c)
     free(s->cand);
     free(s->infos);
     free(s->order);
+    free(s->want);
     free(s);
 }
 
@@ -398,9 +419,10 @@ static void *gcn_create(uint32_t id, const core_launch *cl)
     s->cand = calloc(s->n_slots, sizeof *s->cand);
     s->infos = calloc(s->n_slots, sizeof *s->infos);
     s->order = calloc(s->n_slots, sizeof *s->order);
+    s->want = calloc((s->n_slots + 63) / 64, sizeof *s->want);
     s->pst = calloc(s->simds, sizeof *s->pst);
     s->simd_free = calloc(s->simds, sizeof *s->simd_free);
-    if (!s->w || !s->fw || !s->wg || !s->cand || !s->infos || !s->order || !s->pst || !s->simd_free)
+    if (!s->w || !s->fw || !s->wg || !s->cand || !s->infos || !s->order || !s->want || !s->pst || !s->simd_free)
         goto fail;
     for (uint32_t i = 0; i < s->simds; i++)
         if (!(s->pst[i] = s->pol->create(s->n_slots, cl->sp)))
@@ -472,6 +494,7 @@ static int gcn_take_cta(void *c, uint32_t linear, uint64_t cycle)
             return -1;
         w->used = 1;
         w->fetching = w->ibuf = 0;
+        want_set(s, slot);
         w->age = cycle;
         w->inflight = w->mem_inflight = 0;
         w->dirty = 1;
@@ -697,16 +720,9 @@ static int queues(gcn_cu *s, uint64_t cycle)
 }
 
 /* ---- readiness ---------------------------------------------------------------------------- */
-static const gcn_info *ginfo(const gcn_cu *s, const insn_info *ii, uint32_t slot)
-{
-    const func_warp *fw = &s->fw[slot];
-    int32_t fn = fw->fr[fw->nfr - 1].func;
-    return &s->sh->gi[fn][ii - s->sh->it.info[fn]];
-}
 
-static uint8_t unit_check(const gcn_cu *s, uint32_t slot, const insn_info *ii, uint64_t cycle)
+static uint8_t unit_check(const gcn_cu *s, uint32_t slot, uint8_t t, uint64_t cycle)
 {
-    uint8_t t = ginfo(s, ii, slot)->type;
     switch (port_of[t]) {
     case PORT_SIMD:
         return s->simd_free[slot % s->simds] <= cycle ? WR_READY : WR_UNIT_BUSY;
@@ -732,7 +748,7 @@ static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, const insn_in
             return WR_BARRIER;
         case WR_READY:
             *info = w->cached_info;
-            return unit_check(s, slot, w->cached_info, cycle);
+            return unit_check(s, slot, w->cached_gi->type, cycle);
         case WR_IBUF_EMPTY:
             if (w->ibuf == 0 || w->ibuf_ready > cycle)
                 return WR_IBUF_EMPTY;
@@ -758,12 +774,14 @@ static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, const insn_in
     int32_t fn = fw->fr[fw->nfr - 1].func;
     if (fn != w->ibuf_func || pc != w->ibuf_pc || p->id != w->ibuf_path) {
         w->ibuf = 0;
+        want_set(s, slot);
         w->cached = WR_IBUF_EMPTY;
         return WR_IBUF_EMPTY;
     }
     const insn_info *ii = &s->sh->it.info[fn][pc];
     *info = ii;
     w->cached_info = ii;
+    w->cached_gi = &s->sh->gi[fn][pc];
     if (sb_busy(s, slot, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
         w->cached = WR_SCOREBOARD;
         return WR_SCOREBOARD;
@@ -771,28 +789,41 @@ static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, const insn_in
     if (ii->cls == IC_MEMBAR && w->mem_inflight)
         return WR_BARRIER;
     w->cached = WR_READY;
-    return unit_check(s, slot, ii, cycle);
+    return unit_check(s, slot, w->cached_gi->type, cycle);
 }
 
 /* ---- memory instructions ------------------------------------------------------------------- */
-/* LDS cycles: per group of lds_group lanes, the most distinct words one bank serves. */
+/* LDS cycles: per group of lds_group lanes, the most distinct words one bank serves
+ * (the same word is a broadcast; atomics also serialise equal addresses). One pass per
+ * group: each access walks the list of distinct words already seen in its bank, so the
+ * cost is lanes x conflict degree, not lanes squared. */
 static uint32_t lds_cycles(const gcn_cu *s, int atomic)
 {
     uint32_t banks = s->p->lds_banks, grp = s->p->lds_group, total = 0;
+    int8_t head[64], next[64];
+    uint8_t cnt[64];
+    uint64_t word[64];
     for (uint32_t g0 = 0; g0 < s->ws; g0 += grp) {
-        uint64_t words[64];
         uint32_t nw = 0, worst = 0, any = 0;
-        for (uint32_t i = 0; i < s->tr.n; i++) {
+        memset(head, -1, sizeof head);
+        memset(cnt, 0, sizeof cnt);
+        for (uint32_t i = 0; i < s->tr.n && i < 64; i++) {
             const exec_access *a = &s->tr.a[i];
             if (a->lane < g0 || a->lane >= g0 + grp)
                 continue;
             any = 1;
             uint64_t wd = a->addr >> 2;
-            uint32_t k = 0;
-            while (k < nw && words[k] != wd)
-                k++;
-            if (k == nw && nw < 64)
-                words[nw++] = wd;
+            uint32_t b = (uint32_t)(wd % banks);
+            int8_t k = head[b];
+            while (k >= 0 && word[k] != wd)
+                k = next[k];
+            if (k < 0) {
+                word[nw] = wd;
+                next[nw] = head[b];
+                head[b] = (int8_t)nw++;
+                if (++cnt[b] > worst)
+                    worst = cnt[b];
+            }
             if (atomic) {
                 uint32_t same = 0;
                 for (uint32_t j = 0; j < s->tr.n; j++)
@@ -800,13 +831,6 @@ static uint32_t lds_cycles(const gcn_cu *s, int atomic)
                 if (same > worst)
                     worst = same;
             }
-        }
-        for (uint32_t i = 0; i < nw; i++) {
-            uint32_t n = 0;
-            for (uint32_t k = 0; k < nw; k++)
-                n += words[k] % banks == words[i] % banks;
-            if (n > worst)
-                worst = n;
         }
         total += any ? (worst ? worst : 1) : 0;
     }
@@ -928,6 +952,8 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
         else
             w->ibuf_pc = np->pc;
     }
+    if (!w->ibuf)
+        want_set(s, slot);
     uint32_t regs[4];
     int rcode = 0;
     uint8_t port = port_of[gi->type];
@@ -983,12 +1009,21 @@ static int fetch(gcn_cu *s, uint64_t cycle)
 {
     int progress = 0;
     uint32_t budget = s->cfg->core.fetch_per_cycle;
-    for (uint32_t k = 0; k < s->n_slots && budget; k++) {
-        uint32_t slot = (s->fetch_rr + k) % s->n_slots;
-        gwave *w = &s->w[slot];
-        func_warp *fw = &s->fw[slot];
-        if (!w->used || w->fetching || w->ibuf || fw->state != WARP_READY)
+    /* the wavefronts with an empty buffer (want bits), round robin from fetch_rr */
+    const uint32_t n = s->n_slots, rr = s->fetch_rr;
+    for (uint32_t slot = want_next(s, rr), done = 0; slot != UINT32_MAX && budget && !done;) {
+        /* visits each slot with its bit set at most once, in circular order from rr */
+        uint32_t cur = slot;
+        slot = want_next(s, (cur + 1) % n);
+        done = slot == UINT32_MAX || (slot + n - rr) % n <= (cur + n - rr) % n;
+        gwave *w = &s->w[cur];
+        func_warp *fw = &s->fw[cur];
+        if (!w->used || w->fetching || w->ibuf) {
+            want_clr(s, cur);
             continue;
+        }
+        if (fw->state != WARP_READY)
+            continue;   /* at a barrier: fetches once released */
         const func_path *p = func_warp_selected(fw);
         if (!p)
             continue;
@@ -1011,7 +1046,7 @@ static int fetch(gcn_cu *s, uint64_t cycle)
         r->size = 8 * n;
         r->kind = MR_IFETCH;
         r->sm = s->id;
-        r->warp = slot;
+        r->warp = cur;
         r->tag = n;
         r->t_issue = cycle;
         mem_access a = memsys_access(s->mem, r, cycle);
@@ -1023,12 +1058,13 @@ static int fetch(gcn_cu *s, uint64_t cycle)
         if (a != MA_HIT)
             s->st.ifetch_misses++;
         w->fetching = 1;
+        want_clr(s, cur);
         w->ibuf_pc = pc;
         w->ibuf_func = fn;
         w->ibuf_path = p->id;
         budget--;
         progress = 1;
-        s->fetch_rr = (slot + 1) % s->n_slots;
+        s->fetch_rr = (cur + 1) % s->n_slots;
     }
     return progress;
 }
@@ -1047,6 +1083,7 @@ static void retire(gcn_cu *s, uint64_t cycle)
             gwave *w = &s->w[slot];
             if (w->used && s->fw[slot].state == WARP_DONE && w->inflight == 0) {
                 w->used = 0;
+                want_clr(s, slot);
                 s->resident--;
                 g->warps_left--;
                 if (s->pol->on_warp_end)
@@ -1081,7 +1118,7 @@ static uint8_t classify(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t *n_out)
         c->waiting_mem = s->w[slot].mem_inflight != 0;
         c->is_mem = ii ? ii->is_mem : 0;
         c->is_long = ii ? ii->is_long : 0;
-        c->type = ii ? ginfo(s, ii, slot)->type : IT_VALU;
+        c->type = ii ? s->w[slot].cached_gi->type : IT_VALU;
         c->path = s->w[slot].ibuf_path;
         s->infos[n++] = ii;
         if (rank[r] > rank[best])
@@ -1119,7 +1156,7 @@ static int gcn_cycle(void *c, uint64_t cycle)
                 continue;
             const insn_info *ii = s->infos[s->order[i]];
             /* an earlier issue this cycle may have taken the unit */
-            if (unit_check(s, cd->slot, ii, cycle) != WR_READY)
+            if (unit_check(s, cd->slot, cd->type, cycle) != WR_READY)
                 continue;
             taken[port] = 1;
             if (issue(s, cd->slot, cd->path, ii, cycle))
