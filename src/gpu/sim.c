@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "func/func.h"
+#include "core/core_model.h"
 #include "gpu/timing.h"
 
 const char *const ws_mix_name[MIX__COUNT] = {
@@ -360,6 +361,19 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     ws_err rc = check_launch(s, f, d, static_smem, err, errlen);
     if (rc != WS_OK)
         return rc;
+    if (s->cfg.sim.mode != WS_MODE_TIMING) {
+        /* a CTA must fit on an SM in functional mode too (timing_launch says the same) */
+        const core_model *cm = core_model_find(s->cfg.core.model);
+        uint32_t threads = d->block[0] * d->block[1] * d->block[2];
+        uint32_t smem = ((static_smem + 15u) & ~15u) + d->dyn_smem;
+        occupancy oc = cm ? cm->occupancy(&s->cfg, m->ptx, f, threads, smem) : (occupancy){0, 0, 1, ""};
+        if (oc.ctas_per_sm == 0) {
+            snprintf(err, errlen, "kernel '%s': a CTA of %u threads (%u registers per thread, %u bytes of "
+                     "shared memory) does not fit on an SM (limited by %s)", ptx_str(m->ptx, f->name),
+                     threads, oc.regs_per_thread, smem, oc.limiter);
+            return WS_E_OUT_OF_RESOURCES;
+        }
+    }
 
     func_launch *L = calloc(1, sizeof *L);
     if (!L)

@@ -67,12 +67,12 @@ static void stop_report(const core_model *cm, void **cores, uint32_t n_sm, func_
                        (unsigned long long)L->warp_insts);
     else
         func_launch_check(L, NULL, 0, cycle);
-    if (L->fault.code == WS_E_LAUNCH_FAILED) {
-        /* the watchdog: an endless loop, reported with every warp's PC */
-        fprintf(stderr, "warpsim: %s; state of every warp:\n%s", L->fault.msg, where);
-        size_t len = strlen(L->fault.msg);
+    /* where every warp stands (the watchdog: an endless loop, reported with the PCs) */
+    if (L->fault.code == WS_E_LAUNCH_FAILED)
+        fprintf(stderr, "warpsim: %s\n%s", L->fault.msg, where);
+    size_t len = strlen(L->fault.msg);
+    if (len < sizeof L->fault.msg)
         snprintf(L->fault.msg + len, sizeof L->fault.msg - len, "\n%s", where);
-    }
 }
 
 ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, char *err, size_t n)
