@@ -230,6 +230,7 @@ void sm_destroy(sm *s)
         free(s->w[i].sb);
     for (int k = 0; k < FU__COUNT; k++)
         free(s->fu_free[k]);
+    ldq_forget(s->ldq);   /* its requests are among these */
     for (uint32_t i = 0; i < s->rq_n; i++)
         free(s->rq_all[i]);   /* the pool and any still in flight */
     free(s->rq_all);
