@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds warpsim and runs every test: the normal build with gcc, the sanitizer
-# build (ASan + UBSan) with clang, and the PTX parser fuzzer for a bounded time.
+# build (ASan + UBSan) with clang, and every fuzz target for a bounded time (docs/TESTING.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/deps.sh --test

@@ -138,7 +138,24 @@ struct ws_report {
     rep_names *names;
     size_t n, cap;
     rep_defs d;
+    char partial[320];        /* why the statistics are partial, "" when complete */
 };
+
+void ws_report_mark_partial(ws_report *r, const char *why)
+{
+    if (r && !r->partial[0])
+        snprintf(r->partial, sizeof r->partial, "%s", why && *why ? why : "run stopped early");
+}
+
+const char *ws_report_partial(const ws_report *r)
+{
+    if (r->partial[0])
+        return r->partial;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->ls[i].result == WS_E_STOPPED)
+            return "a launch was stopped by a budget or a signal";
+    return NULL;
+}
 
 /* What each instruction-mix class counts (ws_mix, gpu/sim.h). */
 static const char *const mix_what[MIX__COUNT] = {
@@ -702,6 +719,9 @@ void ws_report_print_text(const ws_report *r, FILE *f, int all)
         fprintf(f, "warpsim: %zu launch%s failed\n", failed, failed == 1 ? "" : "es");
     if (r->n != 1)
         ws_stats_print_text(total, f);
+    const char *partial = ws_report_partial(r);
+    if (partial)
+        fprintf(f, "warpsim: PARTIAL statistics: %s\n", partial);
     unbuild(r, gs, total);
 }
 
@@ -715,6 +735,11 @@ cJSON *ws_report_json(const ws_report *r)
         return NULL;
     }
     cJSON_AddStringToObject(root, "config_source", r->source);
+    const char *partial = ws_report_partial(r);
+    if (partial) {   /* only when partial: a complete report is unchanged */
+        cJSON_AddBoolToObject(root, "partial", 1);
+        cJSON_AddStringToObject(root, "stopped", partial);
+    }
     cJSON *cfg = ws_config_json(&r->cfg);
     if (cfg)
         cJSON_AddItemToObject(root, "config", cfg);

@@ -31,6 +31,13 @@ size_t ws_report_count(const ws_report *r);
 /* Launches whose result is not WS_OK. */
 size_t ws_report_failed(const ws_report *r);
 
+/* Marks the statistics partial (a budget or a signal stopped the run): the text report
+ * says so with `why`, the JSON gets "partial": true and "stopped": why. A launch whose
+ * result is WS_E_STOPPED marks the report partial by itself. */
+void ws_report_mark_partial(ws_report *r, const char *why);
+/* Why the statistics are partial, or NULL when they are complete. */
+const char *ws_report_partial(const ws_report *r);
+
 /* Text: a summary line, one block per launch, then the totals. Beyond
  * WS_REPORT_TEXT_LAUNCHES launches, one block per kernel (its launches summed) instead,
  * unless `all`. */

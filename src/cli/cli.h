@@ -13,11 +13,14 @@ enum {
     CLI_USAGE = 2,    /* bad command line                                          */
     CLI_CONFIG = 3,   /* bad configuration (file, --set, --mode)                    */
     CLI_SIM = 4,      /* a kernel faulted or the simulator failed                   */
+    CLI_STOPPED = 5,  /* --max-cycles / --max-insts stopped the run (partial stats)  */
+    /* SIGINT / SIGTERM: 128 + the signal, after writing the partial statistics       */
 };
 
 #define CLI_EXIT_HELP                                                                     \
     "exit codes: 0 ok, 1 workload failed / check failed, 2 usage error,\n"                \
-    "            3 configuration error, 4 simulation error\n"
+    "            3 configuration error, 4 simulation error, 5 stopped by a budget\n"   \
+    "            (partial statistics), 128+N interrupted by signal N (partial)\n"
 
 /* One command of the table in main.c. argv[0] is the command name. */
 typedef struct {
@@ -69,11 +72,13 @@ typedef struct {
     const char *sets[CLI_MAX_SETS];     /* --set, after $WARPSIM_SET                   */
     int n_sets;
     const char *mode;                   /* --mode, else $WARPSIM_MODE                  */
+    char budget[2][64];                 /* --max-cycles / --max-insts as --set text    */
 } cli_cfg_opts;
 
-enum { CLI_OPT_CONFIG = 1000, CLI_OPT_SET, CLI_OPT_MODE };
+enum { CLI_OPT_CONFIG = 1000, CLI_OPT_SET, CLI_OPT_MODE, CLI_OPT_MAX_CYCLES, CLI_OPT_MAX_INSTS };
 #define CLI_CFG_OPTS                                                                      \
-    {"config", 1, CLI_OPT_CONFIG}, {"set", 1, CLI_OPT_SET}, {"mode", 1, CLI_OPT_MODE}
+    {"config", 1, CLI_OPT_CONFIG}, {"set", 1, CLI_OPT_SET}, {"mode", 1, CLI_OPT_MODE},   \
+    {"max-cycles", 1, CLI_OPT_MAX_CYCLES}, {"max-insts", 1, CLI_OPT_MAX_INSTS}
 
 /* Handles a CLI_OPT_* id; returns 0, or CLI_USAGE after printing an error. */
 int cli_cfg_opt(cli_cfg_opts *o, int id, const char *val, const char *cmd);
@@ -87,6 +92,15 @@ int cli_cfg_build(const cli_cfg_opts *o, ws_config *cfg, char *source, size_t sn
     "                 or gtx480\n"                                                         \
     "  --set K=V      override one parameter (section.key=value; repeatable; applied\n"    \
     "                 after $WARPSIM_SET); see docs/CONFIG.md\n"                           \
-    "  --mode M       functional or timing (sim.mode); default $WARPSIM_MODE\n"
+    "  --mode M       functional or timing (sim.mode); default $WARPSIM_MODE\n"            \
+    "  --max-cycles N stop the run cleanly after N simulated cycles (sim.max_cycles);\n"  \
+    "                 the statistics so far are written, marked partial\n"              \
+    "  --max-insts N  the same after N warp instructions (sim.max_insts)\n"
+
+/* SIGINT/SIGTERM during a run: the first one asks the simulator to stop
+ * (ws_stop_request; the running launch ends within a step), so that the partial
+ * statistics can be written; a second one kills the process as usual. */
+void cli_catch_signals(void);
+void cli_restore_signals(void);
 
 #endif

@@ -1,4 +1,5 @@
 /* cmd_run.c - `warpsim run` and `warpsim list`: the built-in workloads. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,9 @@ void cli_run_help(FILE *f)
           "  --help         this text\n\n"
           "The exit code is the workload's (0 PASS, non-zero FAIL), except:\n"
           "  2 bad command line or unknown workload, 3 configuration error,\n"
-          "  4 a kernel faulted (the workload failed and a launch reported an error).\n"
+          "  4 a kernel faulted (the workload failed and a launch reported an error),\n"
+          "  5 --max-cycles/--max-insts stopped the run, 128+N signal N (SIGINT, SIGTERM)\n"
+          "    interrupted it: the statistics so far are printed and written, marked partial.\n"
           CLI_EXIT_HELP,
           f);
 }
@@ -146,6 +149,8 @@ int cli_run(int argc, char **argv)
     int show = !quiet && ws_progress_display_init(&prog, stderr);
     if (show)
         ws_api_on_progress(ws_progress_display_cb, &prog);
+    ws_stop_clear();
+    cli_catch_signals();
     int wrc = w->main(wargc, wargv);
     fflush(stdout);
     if (show) {
@@ -155,6 +160,13 @@ int cli_run(int argc, char **argv)
     ws_api_shutdown();   /* contexts the workload left alive report here */
     ws_api_on_destroy(NULL, NULL);
     ws_api_set_config(NULL, NULL, NULL, 0);
+    int sig = ws_stop_requested();
+    char why[64];
+    if (sig) {
+        snprintf(why, sizeof why, "interrupted by signal %d", sig);
+        ws_report_mark_partial(rep, why);
+        fprintf(stderr, "%s: %s; writing the statistics gathered so far (partial)\n", a.cmd, why);
+    }
 
     if (report)
         ws_report_print_text(rep, stdout, all);
@@ -164,7 +176,16 @@ int cli_run(int argc, char **argv)
             wrc = CLI_FAIL;
     }
     size_t failed = ws_report_failed(rep);
+    const char *partial = ws_report_partial(rep);
+    if (partial && !sig)
+        fprintf(stderr, "%s: run stopped early (%s); the statistics are partial\n", a.cmd, partial);
     ws_report_destroy(rep);
+    cli_restore_signals();
+    ws_stop_clear();
+    if (sig)
+        return 128 + (sig > 0 ? sig : SIGINT);
+    if (partial)
+        return CLI_STOPPED;
     if (wrc && failed)
         return CLI_SIM;
     return wrc;

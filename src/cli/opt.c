@@ -56,6 +56,18 @@ int cli_cfg_opt(cli_cfg_opts *o, int id, const char *val, const char *cmd)
     switch (id) {
     case CLI_OPT_CONFIG: o->config = val; return 0;
     case CLI_OPT_MODE: o->mode = val; return 0;
+    case CLI_OPT_MAX_CYCLES:
+    case CLI_OPT_MAX_INSTS: {
+        int c = id == CLI_OPT_MAX_CYCLES;
+        if (o->n_sets == CLI_MAX_SETS) {
+            fprintf(stderr, "%s: too many --set options\n", cmd);
+            return CLI_USAGE;
+        }
+        snprintf(o->budget[c], sizeof o->budget[c], "sim.%s=%.40s", c ? "max_cycles" : "max_insts",
+                 val);
+        o->sets[o->n_sets++] = o->budget[c];
+        return 0;
+    }
     case CLI_OPT_SET:
         if (o->n_sets == CLI_MAX_SETS) {
             fprintf(stderr, "%s: more than %d --set options\n", cmd, CLI_MAX_SETS);

@@ -60,6 +60,17 @@ static void drain(fifo *f)
         free(take(f));
 }
 
+void ldq_forget(ldq *q)
+{
+    if (!q)
+        return;
+    while (q->entry.head)
+        (void)take(&q->entry);
+    for (uint32_t i = 0; i < q->n_q; i++)
+        while (q->q[i].head)
+            (void)take(&q->q[i]);
+}
+
 void ldq_destroy(ldq *q)
 {
     if (!q)

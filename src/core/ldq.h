@@ -33,6 +33,9 @@ typedef struct ldq ldq;
 ldq *ldq_create(uint32_t n_queues, uint32_t depth, uint32_t sets_per_queue, uint32_t l1_sets,
                 uint32_t line);
 void ldq_destroy(ldq *q);                  /* frees requests still held            */
+/* Drops the requests held without freeing them (their owner frees them: the SM frees
+ * every request it allocated when a launch stopped early). */
+void ldq_forget(ldq *q);
 void ldq_push(ldq *q, mem_req *r, uint64_t cycle);
 /* Sends at most one request (ownership passes to the memory system). Returns 1 when
  * something moved, and sets *stalled when requests wait at the entry (the LD/ST unit

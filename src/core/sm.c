@@ -104,6 +104,10 @@ struct sm {
     sm_minst *mi;
     uint32_t mi_cap, mi_free, mi_used;
     mem_req *rq_pool;              /* free requests                              */
+    mem_req **rq_all;              /* every request allocated: a launch stopped early
+                                      (fault, watchdog, budget) leaves some in the
+                                      memory system, freed from here on destroy  */
+    uint32_t rq_n, rq_cap;
     ldq *ldq;                      /* requests toward the L1D (baseline / REOD)  */
     ldq_stats ldq_prev;            /* ldq statistics already added to st         */
     int ldst_stalled;              /* head refused this cycle                    */
@@ -263,11 +267,10 @@ void sm_destroy(sm *s)
         free(s->w[i].sb);
     for (int k = 0; k < FU__COUNT; k++)
         free(s->fu_free[k]);
-    while (s->rq_pool) {
-        mem_req *r = s->rq_pool;
-        s->rq_pool = r->next;
-        free(r);
-    }
+    ldq_forget(s->ldq);   /* its requests are among these */
+    for (uint32_t i = 0; i < s->rq_n; i++)
+        free(s->rq_all[i]);   /* the pool and any still in flight */
+    free(s->rq_all);
     ldq_destroy(s->ldq);
     free(s->pst);
     free(s->w);
@@ -417,12 +420,22 @@ static int schedule_event(sm *s, uint64_t due, uint32_t slot, const uint32_t *re
 static mem_req *req_new(sm *s)
 {
     mem_req *r = s->rq_pool;
-    if (r)
+    if (r) {
         s->rq_pool = r->next;
-    else
-        r = malloc(sizeof *r);
-    if (r)
-        memset(r, 0, sizeof *r);
+    } else {
+        if (s->rq_n == s->rq_cap) {
+            uint32_t cap = s->rq_cap ? s->rq_cap * 2 : 64;
+            mem_req **na = realloc(s->rq_all, cap * sizeof *na);
+            if (!na)
+                return NULL;
+            s->rq_all = na;
+            s->rq_cap = cap;
+        }
+        if (!(r = malloc(sizeof *r)))
+            return NULL;
+        s->rq_all[s->rq_n++] = r;
+    }
+    memset(r, 0, sizeof *r);
     return r;
 }
 

@@ -3,14 +3,40 @@
  * Addresses are handed out by a bump pointer, 256-byte aligned, with an unmapped
  * guard gap after every block so that a kernel running off the end of a buffer is
  * reported instead of silently hitting its neighbour. Lookups remember the last block
- * hit: a warp's lanes almost always touch the same allocation. */
+ * hit: a warp's lanes almost always touch the same allocation.
+ *
+ * Host memory is committed lazily: a block of DEVMEM_MAP_MIN bytes or more is an
+ * anonymous private mapping with MAP_NORESERVE, whose pages the kernel supplies
+ * (zeroed) only when first touched, so a 4 GB cuMemAlloc of which a kernel uses 1 MB
+ * costs about 1 MB of host memory, and is not refused by overcommit accounting.
+ * Smaller blocks come from calloc. Which one a block is follows from its size. */
 #include "func/func.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define DEVMEM_ALIGN 256u
 #define DEVMEM_GUARD 256u
+#define DEVMEM_MAP_MIN (1u << 20)
+
+static uint8_t *block_alloc(uint64_t rounded)
+{
+    if (rounded < DEVMEM_MAP_MIN)
+        return calloc(1, (size_t)rounded);
+    void *p = mmap(NULL, (size_t)rounded, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void block_free(uint8_t *data, uint64_t size)
+{
+    uint64_t rounded = (size + DEVMEM_ALIGN - 1) & ~(uint64_t)(DEVMEM_ALIGN - 1);
+    if (rounded < DEVMEM_MAP_MIN)
+        free(data);
+    else if (data)
+        munmap(data, (size_t)rounded);
+}
 
 void devmem_init(devmem *d, uint64_t total)
 {
@@ -22,7 +48,7 @@ void devmem_init(devmem *d, uint64_t total)
 void devmem_fini(devmem *d)
 {
     for (uint32_t i = 0; i < d->n; i++)
-        free(d->b[i].data);
+        block_free(d->b[i].data, d->b[i].size);
     free(d->b);
     memset(d, 0, sizeof *d);
 }
@@ -40,7 +66,7 @@ int devmem_alloc(devmem *d, uint64_t size, uint64_t *addr)
         d->b = nb;
         d->cap = cap;
     }
-    uint8_t *data = calloc(1, rounded);
+    uint8_t *data = block_alloc(rounded);
     if (!data)
         return -1;
     /* bump allocation keeps the table sorted by address */
@@ -74,7 +100,7 @@ int devmem_free(devmem *d, uint64_t addr)
     int i = devmem_find(d, addr);
     if (i < 0 || d->b[i].addr != addr)
         return -1;
-    free(d->b[i].data);
+    block_free(d->b[i].data, d->b[i].size);
     d->used -= (d->b[i].size + DEVMEM_ALIGN - 1) & ~(uint64_t)(DEVMEM_ALIGN - 1);
     memmove(&d->b[i], &d->b[i + 1], (d->n - (uint32_t)i - 1) * sizeof *d->b);
     d->n--;

@@ -14,14 +14,22 @@
 #include "util/err.h"
 
 /* ---- addressing ------------------------------------------------------------------------ */
+static unsigned reg_bytes(const exec_ctx *x, uint32_t r);
+
+/* The address of a symbol or absolute operand; for [reg+imm] the mask of the address
+ * size instead, which is the register's: the PTX ISA's addresses are 32 or 64 bits
+ * wide, so a 32-bit register plus an offset wraps at 32 bits ([%r1+4] with %r1 =
+ * 0xfffffffc is address 0, as nvcc's 32-bit shared-memory addressing relies on). */
 static inline uint64_t addr_base(const exec_ctx *x, const ptx_operand *a)
 {
+    if (a->base == OK_REG)
+        return reg_bytes(x, a->r) <= 4 ? 0xffffffffull : ~0ull;
     return a->base == OK_SYM ? func_sym_value(x->w, a->r) + a->imm : a->imm;
 }
 
 static inline uint64_t addr_lane(const exec_ctx *x, const ptx_operand *a, uint64_t base, unsigned lane)
 {
-    return a->base == OK_REG ? x->r[(size_t)a->r * x->ws + lane] + a->imm : base;
+    return a->base == OK_REG ? (x->r[(size_t)a->r * x->ws + lane] + a->imm) & base : base;
 }
 
 /* Generic address -> (space, address in that space). */

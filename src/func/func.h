@@ -17,6 +17,7 @@
 #ifndef WS_FUNC_FUNC_H
 #define WS_FUNC_FUNC_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "func/div.h"
@@ -99,6 +100,11 @@ typedef struct func_launch {
     void (*progress)(void *ctx, uint64_t cycle);
     void *progress_ctx;
     uint64_t ctas_done;          /* CTAs whose warps have all exited                */
+    /* Run budgets left for this launch (sim.max_insts, sim.max_cycles; 0 = none) and
+     * the stop request a signal handler sets (gpu/sim.h ws_stop_request), or NULL.
+     * Reaching either stops the launch with WS_E_STOPPED (statistics partial). */
+    uint64_t budget_insts, budget_cycles;
+    const volatile sig_atomic_t *stop;
     /* statistics */
     uint64_t warp_insts, thread_insts;
     uint64_t mix[32];
@@ -205,6 +211,17 @@ exec_ctrl func_warp_step(func_warp *w, exec_trace *tr);
 void func_cta_init(func_cta *c, func_launch *L, uint32_t linear, uint8_t *shared);
 /* Releases barrier waiters when every live thread arrived. Returns warps released. */
 uint32_t func_cta_try_release(func_cta *c, func_warp *warps, uint32_t n_warps);
+
+/* Whether the launch must stop now: the watchdog (func.watchdog_insts), the
+ * instruction budget or a stop request; records the fault (WS_E_LAUNCH_FAILED for the
+ * watchdog, WS_E_STOPPED otherwise) naming where the warps of `warps` stand. `cycle`
+ * is the timing model's cycle (0 in functional mode). Cheap when nothing is due. */
+int func_launch_check(func_launch *L, const func_warp *warps, uint32_t n_warps, uint64_t cycle);
+
+/* Where the warps stand, for reports: " CTA (x,y,z) warp W pc P (line L) [at barrier B];"
+ * for each warp not done; returns the length written (at most n - 1). */
+int func_warps_where(const func_launch *L, const func_warp *warps, uint32_t n_warps, char *buf,
+                     size_t n);
 
 /* Functional mode: runs every warp of the CTA to completion. Returns 0, or -1 on a
  * fault or deadlock (L->fault filled). */

@@ -617,6 +617,80 @@ static uint32_t warp_pc(const func_warp *w)
     return func_warp_where(w, &p) ? p.pc : 0;
 }
 
+static uint32_t warp_line(const func_warp *w)
+{
+    func_path p;
+    if (!func_warp_where(w, &p) || !w->nfr)
+        return 0;
+    const ptx_func *f = &w->L->prog->m->funcs[w->fr[w->nfr - 1].func];
+    return p.pc < f->n_insns ? f->insns[p.pc].line : 0;
+}
+
+int func_warps_where(const func_launch *L, const func_warp *warps, uint32_t n_warps, char *buf,
+                     size_t n)
+{
+    size_t k = 0;
+    if (n)
+        buf[0] = 0;
+    for (uint32_t i = 0; i < n_warps && n && k + 96 < n; i++) {
+        const func_warp *w = &warps[i];
+        if (!w->L || !w->cta || w->state == WARP_DONE || !w->nfr)
+            continue;
+        func_path p;
+        if (!func_warp_where(w, &p))
+            continue;
+        const ptx_func *f = &L->prog->m->funcs[w->fr[w->nfr - 1].func];
+        uint32_t line = p.pc < f->n_insns ? f->insns[p.pc].line : 0;
+        int r = snprintf(buf + k, n - k, " CTA (%u,%u,%u) warp %u pc %u (line %u)%s", w->cta->ctaid[0],
+                         w->cta->ctaid[1], w->cta->ctaid[2], w->wid, p.pc, line,
+                         w->state == WARP_BARRIER ? " at barrier" : "");
+        if (r < 0 || (size_t)r >= n - k)
+            break;
+        k += (size_t)r;
+        if (w->state == WARP_BARRIER) {
+            r = snprintf(buf + k, n - k, " %u", w->bar_id);
+            if (r < 0 || (size_t)r >= n - k)
+                break;
+            k += (size_t)r;
+        }
+        if (k + 1 < n) {
+            buf[k++] = ';';
+            buf[k] = 0;
+        }
+    }
+    return (int)k;
+}
+
+int func_launch_check(func_launch *L, const func_warp *warps, uint32_t n_warps, uint64_t cycle)
+{
+    int watchdog = L->watchdog && L->warp_insts > L->watchdog;
+    int budget = L->budget_insts && L->warp_insts >= L->budget_insts;
+    int stop = L->stop && *L->stop;
+    if (!watchdog && !budget && !stop)
+        return 0;
+    if (L->fault.code)
+        return 1;
+    char where[400], at[48] = "";
+    func_warps_where(L, warps, n_warps, where, sizeof where);
+    if (cycle)
+        snprintf(at, sizeof at, " at cycle %llu", (unsigned long long)cycle);
+    const char *k = ptx_str(L->prog->m, L->kernel->name);
+    if (watchdog)
+        func_fault_set(L, WS_E_LAUNCH_FAILED,
+                       "kernel '%s': watchdog: more than %llu warp instructions (func.watchdog_insts)%s; "
+                       "warps at:%s", k, (unsigned long long)L->watchdog, at, where);
+    else if (budget)
+        func_fault_set(L, WS_E_STOPPED,
+                       "kernel '%s': stopped by the instruction budget (sim.max_insts) after %llu "
+                       "warp instructions%s; statistics are partial; warps at:%s", k,
+                       (unsigned long long)L->warp_insts, at, where);
+    else
+        func_fault_set(L, WS_E_STOPPED,
+                       "kernel '%s': stopped by signal %d after %llu warp instructions%s; "
+                       "statistics are partial", k, (int)*L->stop, (unsigned long long)L->warp_insts, at);
+    return 1;
+}
+
 int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
 {
     uint32_t n = L->cta_warps;
@@ -634,15 +708,11 @@ int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
                 progress = 1;
                 if (r == EX_FAULT || L->fault.code)
                     return -1;
+                /* inside the loop: a warp looping forever never reaches a barrier */
+                if (func_launch_check(L, warps, n, 0))
+                    return -1;
                 if (r == EX_BARRIER || r == EX_EXIT)
                     break;
-            }
-            if (L->watchdog && L->warp_insts > L->watchdog) {
-                func_fault_set(L, WS_E_LAUNCH_FAILED,
-                               "kernel '%s': watchdog: more than %llu warp instructions "
-                               "(func.watchdog_insts)", ptx_str(L->prog->m, L->kernel->name),
-                               (unsigned long long)L->watchdog);
-                return -1;
             }
         }
         if (func_cta_try_release(c, warps, n))
@@ -654,8 +724,9 @@ int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
             int k = 0;
             for (uint32_t i = 0; i < n && k < (int)sizeof buf - 64; i++)
                 if (warps[i].state == WARP_BARRIER)
-                    k += snprintf(buf + k, sizeof buf - (size_t)k, " warp %u at barrier %u (pc %u);",
-                                  i, warps[i].bar_id, warp_pc(&warps[i]));
+                    k += snprintf(buf + k, sizeof buf - (size_t)k, " warp %u at barrier %u (pc %u, line %u);",
+                                  i, warps[i].bar_id, warp_pc(&warps[i]),
+                                  warp_line(&warps[i]));
             func_fault_set(L, WS_E_DEADLOCK,
                            "kernel '%s': deadlock in CTA (%u,%u,%u): %u of %u threads alive, "
                            "barrier never completes:%s", ptx_str(L->prog->m, L->kernel->name),

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "func/func.h"
+#include "core/core_model.h"
 #include "gpu/timing.h"
 
 const char *const ws_mix_name[MIX__COUNT] = {
@@ -31,7 +32,34 @@ struct ws_sim {
     uint32_t gridid;
     ws_progress_fn progress;
     void *progress_user;
+    uint64_t used_insts, used_cycles;   /* against sim.max_insts / sim.max_cycles    */
+    int stopped;
+    char stop_msg[256];
 };
+
+/* The stop request of a signal handler: process state because a handler can reach
+ * nothing else (sim.h). Written only by ws_stop_request/ws_stop_clear. */
+static volatile sig_atomic_t ws_stop_sig;
+
+void ws_stop_request(int sig)
+{
+    ws_stop_sig = sig > 0 ? sig : -1;
+}
+
+int ws_stop_requested(void)
+{
+    return (int)ws_stop_sig;
+}
+
+void ws_stop_clear(void)
+{
+    ws_stop_sig = 0;
+}
+
+const char *ws_sim_stopped(const ws_sim *s)
+{
+    return s->stopped ? s->stop_msg : NULL;
+}
 
 ws_sim *ws_sim_create(const ws_config *cfg)
 {
@@ -341,6 +369,22 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
         return WS_E_INVALID_VALUE;
     }
     uint32_t static_smem = (uint32_t)(m->ptx->shared_static + f->shared_static);
+    const uint64_t max_insts = s->cfg.sim.max_insts, max_cycles = s->cfg.sim.max_cycles;
+    if (!s->stopped && ((max_insts && s->used_insts >= max_insts) ||
+                        (max_cycles && s->cfg.sim.mode == WS_MODE_TIMING && s->used_cycles >= max_cycles))) {
+        s->stopped = 1;
+        snprintf(s->stop_msg, sizeof s->stop_msg, "the run's budget (%s) is spent",
+                 max_insts && s->used_insts >= max_insts ? "sim.max_insts" : "sim.max_cycles");
+    }
+    if (!s->stopped && ws_stop_sig) {
+        s->stopped = 1;
+        snprintf(s->stop_msg, sizeof s->stop_msg, "stopped by signal %d", (int)ws_stop_sig);
+    }
+    if (s->stopped) {
+        snprintf(err, errlen, "kernel '%s' not run: simulation stopped (%s)", ptx_str(m->ptx, f->name),
+                 s->stop_msg);
+        return WS_E_STOPPED;
+    }
     ws_err rc = check_launch(s, f, d, static_smem, err, errlen);
     if (rc != WS_OK)
         return rc;
@@ -350,6 +394,19 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
         return WS_E_INVALID_VALUE;
     if (div->params && div->check && div->check(div_params, err, errlen))
         return WS_E_INVALID_VALUE;
+    if (s->cfg.sim.mode != WS_MODE_TIMING) {
+        /* a CTA must fit on an SM in functional mode too (timing_launch says the same) */
+        const core_model *cm = core_model_find(s->cfg.core.model);
+        uint32_t threads = d->block[0] * d->block[1] * d->block[2];
+        uint32_t smem = ((static_smem + 15u) & ~15u) + d->dyn_smem;
+        occupancy oc = cm ? cm->occupancy(&s->cfg, m->ptx, f, threads, smem) : (occupancy){0, 0, 1, ""};
+        if (oc.ctas_per_sm == 0) {
+            snprintf(err, errlen, "kernel '%s': a CTA of %u threads (%u registers per thread, %u bytes of "
+                     "shared memory) does not fit on an SM (limited by %s)", ptx_str(m->ptx, f->name),
+                     threads, oc.regs_per_thread, smem, oc.limiter);
+            return WS_E_OUT_OF_RESOURCES;
+        }
+    }
 
     func_launch *L = calloc(1, sizeof *L);
     if (!L)
@@ -376,6 +433,9 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     L->gridid = ++s->gridid;
     L->core_mhz = s->cfg.gpu.core_mhz;
     L->watchdog = s->cfg.func.watchdog_insts;
+    L->budget_insts = max_insts ? max_insts - s->used_insts : 0;
+    L->budget_cycles = max_cycles ? max_cycles - s->used_cycles : 0;
+    L->stop = &ws_stop_sig;
 
     ws_launch_stats *st = new_stats(s);
     uint8_t *shared = calloc(L->shared_bytes ? L->shared_bytes : 1, 1);
@@ -445,6 +505,12 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     memcpy(st->mix, L->mix, sizeof st->mix);
     st->host_seconds = t1 - t0;
     st->result = rc;
+    s->used_insts += L->warp_insts;
+    s->used_cycles += st->cycles;
+    if (rc == WS_E_STOPPED && !s->stopped) {
+        s->stopped = 1;
+        snprintf(s->stop_msg, sizeof s->stop_msg, "%.200s", L->fault.msg);
+    }
 
     for (uint32_t i = 0; i < L->cta_warps; i++)
         func_warp_fini(&warps[i]);

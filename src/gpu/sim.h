@@ -102,6 +102,22 @@ typedef struct {
 typedef void (*ws_progress_fn)(void *user, const ws_progress *p);
 /* Installs (fn) or removes (NULL) the progress callback of the simulation's launches. */
 void ws_sim_set_progress(ws_sim *s, ws_progress_fn fn, void *user);
+/* ---- stopping a run early (budgets, signals) --------------------------------------------
+ * sim.max_insts / sim.max_cycles budget the whole simulation (every launch of this
+ * ws_sim): the launch that reaches one stops with WS_E_STOPPED, its statistics so far
+ * recorded (result WS_E_STOPPED marks them partial), and every later launch returns
+ * WS_E_STOPPED without running. ws_stop_request(sig) does the same for every ws_sim of
+ * the process: it is async-signal-safe (it only stores a sig_atomic_t), meant for a
+ * SIGINT/SIGTERM handler; the running launch stops within one warp instruction
+ * (functional) or one cycle-loop step (timing). That flag is the simulator's one piece
+ * of process-global mutable state outside src/api and src/cudart, because a signal
+ * handler can reach nothing else. */
+void ws_stop_request(int sig);
+/* The signal number of the stop request (-1 when requested without one), or 0. */
+int ws_stop_requested(void);
+void ws_stop_clear(void);
+/* NULL while the simulation may run, else why it stopped. */
+const char *ws_sim_stopped(const ws_sim *s);
 
 /* Statistics of every launch so far, in order. */
 const ws_launch_stats *ws_sim_launches(const ws_sim *s, size_t *n);

@@ -42,6 +42,39 @@ static void deadlock_report(const core_model *cm, void **cores, uint32_t n_sm, m
     free(buf);
 }
 
+/* Budgets and the watchdog (func.watchdog_insts, sim.max_insts, sim.max_cycles, a stop
+ * request): the launch stops with a fault naming where the warps stand. */
+static int stop_due(const func_launch *L, uint64_t cycle)
+{
+    return (L->budget_cycles && cycle >= L->budget_cycles) ||
+           (L->watchdog && L->warp_insts > L->watchdog) ||
+           (L->budget_insts && L->warp_insts >= L->budget_insts) || (L->stop && *L->stop);
+}
+
+static void stop_report(const core_model *cm, void **cores, uint32_t n_sm, func_launch *L,
+                        uint64_t cycle)
+{
+    char where[1024];
+    size_t k = 0;
+    where[0] = 0;
+    for (uint32_t i = 0; i < n_sm && k + 1 < sizeof where; i++)
+        if (cm->busy(cores[i]))
+            k += (size_t)cm->dump(cores[i], where + k, sizeof where - k);
+    if (L->budget_cycles && cycle >= L->budget_cycles)
+        func_fault_set(L, WS_E_STOPPED, "kernel '%s': stopped by the cycle budget (sim.max_cycles) at "
+                       "cycle %llu after %llu warp instructions; statistics are partial",
+                       ptx_str(L->prog->m, L->kernel->name), (unsigned long long)cycle,
+                       (unsigned long long)L->warp_insts);
+    else
+        func_launch_check(L, NULL, 0, cycle);
+    /* where every warp stands (the watchdog: an endless loop, reported with the PCs) */
+    if (L->fault.code == WS_E_LAUNCH_FAILED)
+        fprintf(stderr, "warpsim: %s\n%s", L->fault.msg, where);
+    size_t len = strlen(L->fault.msg);
+    if (len < sizeof L->fault.msg)
+        snprintf(L->fault.msg + len, sizeof L->fault.msg - len, "\n%s", where);
+}
+
 ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, char *err, size_t n)
 {
     const ptx_module *m = L->prog->m;
@@ -149,6 +182,10 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     for (;;) {
         if (L->progress && !(++polls & 4095u))
             L->progress(L->progress_ctx, cycle);
+        if (stop_due(L, cycle)) {
+            stop_report(cm, cores, n_sm, L, cycle);
+            goto done;
+        }
         int progress = memsys_tick(mem, cycle);
         int busy = 0;
         for (uint32_t i = 0; i < n_sm; i++) {

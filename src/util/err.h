@@ -16,6 +16,8 @@ typedef enum {
     WS_E_TRAP,                /* trap / brkpt executed                                */
     WS_E_DEADLOCK,            /* no progress (barrier never completes ...)            */
     WS_E_LAUNCH_FAILED,       /* any other failure during the kernel                  */
+    WS_E_STOPPED,             /* run stopped early: sim.max_cycles / sim.max_insts
+                                 budget reached, or SIGINT/SIGTERM (statistics partial) */
 } ws_err;
 const char *ws_err_name(ws_err e);
 
