@@ -752,3 +752,22 @@ void cache_dump(const cache *c, FILE *f, const char *name)
                 (unsigned long long)m->t_ready);
     }
 }
+
+void cache_stats_reset(cache *c, uint64_t now)
+{
+    memset(&c->st, 0, sizeof c->st);
+    c->st.occ_t = now;
+}
+
+void cache_invalidate_all(cache *c)
+{
+    for (uint32_t i = 0; i < c->nlines; i++) {
+        if (!(c->flags[i] & CF_VALID) || (c->flags[i] & CF_RESERVED))
+            continue;
+        c->flags[i] = 0;
+        c->pst[i] = 0;
+        c->valid[i] = 0;
+        memset(c->dirty + (size_t)i * c->dwords, 0, c->dwords * sizeof *c->dirty);
+    }
+    c->version++;
+}

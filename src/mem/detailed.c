@@ -127,6 +127,8 @@ typedef struct {
     uint64_t now;          /* last core cycle ticked                                    */
     int ticked;
     int exhaustive;        /* run every cycle of every domain (tests of the wake bounds) */
+    uint64_t t0;           /* core cycle the statistics started (launch_begin)          */
+    int flush_l1d;         /* l1d.flush_at_exit                                         */
     smside *sm;
     uint64_t *inj_set;     /* SMs with miss records queued                              */
     part *pt;
@@ -445,6 +447,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         return NULL;
     m->base.ops = &mem_model_detailed;
     m->n_sm = n_sm;
+    m->flush_l1d = cfg->l1d.flush_at_exit;
     m->n_part = cfg->dram.channels;
     m->n_bank = cfg->l2.banks;
     m->l2_line = cfg->l2.line;
@@ -1221,10 +1224,12 @@ static void cache_json(cJSON *o, const cache_stats *s, uint64_t cycles, uint32_t
     num(o, "mshr_occupancy_max", (double)s->mshr_occ_max);
 }
 
-static void one_cache(cJSON *arr, const cache *c, uint64_t now, int full)
+/* `end`: the cycle (of the cache's clock) the statistics run to; `now`: how many
+ * cycles they cover */
+static void one_cache(cJSON *arr, const cache *c, uint64_t end, uint64_t now, int full)
 {
     cache_stats st = *cache_get_stats(c);
-    st.mshr_occ_sum = cache_mshr_occ_sum(c, now);
+    st.mshr_occ_sum = cache_mshr_occ_sum(c, end);
     cJSON *o = cJSON_CreateObject();
     if (full) {
         cache_json(o, &st, now, 1);
@@ -1272,10 +1277,14 @@ static void dram_json(cJSON *o, const dram_stats *s, uint64_t cycles, uint32_t n
 static void det_stats(const memsys *ms, cJSON *o)
 {
     const det *m = (const det *)ms;
-    uint64_t core = m->ticked ? m->now + 1 : 0;
-    uint64_t cyc[D__N];
-    for (int d = 0; d < D__N; d++)
-        cyc[d] = m->ticked ? (m->now + 1) * m->f[d] / m->f_core : 0;
+    /* since launch_begin (t0; 0 for a model created for one launch) */
+    uint64_t end = m->ticked && m->now + 1 > m->t0 ? m->now + 1 : m->t0;
+    uint64_t core = end - m->t0;
+    uint64_t cyc[D__N], cyc_end[D__N];
+    for (int d = 0; d < D__N; d++) {
+        cyc_end[d] = end * m->f[d] / m->f_core;
+        cyc[d] = cyc_end[d] - m->t0 * m->f[d] / m->f_core;
+    }
     cJSON_AddStringToObject(o, "model", "detailed");
     num(o, "core_cycles", (double)core);
     static const char *const kind[4] = {"load", "store", "atomic", "ifetch"};
@@ -1293,9 +1302,9 @@ static void det_stats(const memsys *ms, cJSON *o)
         for (uint32_t s = 0; s < m->n_sm; s++) {
             const cache *c = m->sm[s].l1[l];
             cache_stats st = *cache_get_stats(c);
-            st.mshr_occ_sum = cache_mshr_occ_sum(c, core);
+            st.mshr_occ_sum = cache_mshr_occ_sum(c, end);
             cache_sum(&sum, &st);
-            one_cache(per, c, core, 0);
+            one_cache(per, c, end, core, 0);
         }
         cache_json(lv, &sum, core, m->n_sm);
         cJSON_AddItemToObject(lv, "per_sm", per);
@@ -1309,9 +1318,9 @@ static void det_stats(const memsys *ms, cJSON *o)
             for (uint32_t b = 0; b < m->n_bank; b++) {
                 const cache *c = m->pt[p].b[b].c;
                 cache_stats st = *cache_get_stats(c);
-                st.mshr_occ_sum = cache_mshr_occ_sum(c, l2c);
+                st.mshr_occ_sum = cache_mshr_occ_sum(c, cyc_end[D_L2]);
                 cache_sum(&sum, &st);
-                one_cache(per, c, l2c, 1);
+                one_cache(per, c, cyc_end[D_L2], l2c, 1);
             }
         cache_json(lv, &sum, l2c, m->n_part * m->n_bank);
         cJSON_AddItemToObject(lv, "per_bank", per);
@@ -1396,9 +1405,43 @@ static void det_dump(const memsys *ms, FILE *f)
     }
 }
 
+/* A launch on a kept memory system: statistics from `cycle` on (the caches' MSHR
+ * occupancy integrals from the matching cycle of their clock). */
+static void det_launch_begin(memsys *ms, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    m->t0 = cycle;
+    memset(m->req_n, 0, sizeof m->req_n);
+    memset(m->req_lat, 0, sizeof m->req_lat);
+    m->pkts_max = m->pkts_live;
+    for (uint32_t s = 0; s < m->n_sm; s++)
+        for (int l = 0; l < L1__N; l++)
+            cache_stats_reset(m->sm[s].l1[l], cycle);
+    uint64_t l2t = cycle * m->f[D_L2] / m->f_core;
+    for (uint32_t p = 0; p < m->n_part; p++) {
+        for (uint32_t b = 0; b < m->n_bank; b++)
+            cache_stats_reset(m->pt[p].b[b].c, l2t);
+        dram_stats_reset(m->pt[p].ch);
+    }
+    icnt_stats_reset(m->req);
+    icnt_stats_reset(m->rep);
+}
+
+/* The end of a kernel: GPGPU-Sim invalidates the L1 data caches (-gpgpu_flush_l1_cache);
+ * the instruction and constant caches and the L2 keep their lines. */
+static void det_launch_end(memsys *ms, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    (void)cycle;
+    if (m->flush_l1d)
+        for (uint32_t s = 0; s < m->n_sm; s++)
+            cache_invalidate_all(m->sm[s].l1[L1D]);
+}
+
 const mem_model mem_model_detailed = {
     "detailed", "L1 caches with MSHRs, crossbar, L2 banks and DRAM channels (GPGPU-Sim class)",
     det_create, det_destroy, det_access, det_probe, det_pop, det_tick,
     det_next, det_busy, det_stats, det_dump, det_next_sm, det_check,
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
+    det_launch_begin, det_launch_end,
 };

@@ -10,6 +10,7 @@
 #define WS_CONFIG_MEM(X)                                                                         \
     X(mem, model, STR, "detailed", 1, 63, "", "memory model: detailed (caches, MSHRs, crossbar, L2, DRAM) or simple (fixed latency, bandwidth limited)") \
     X(mem, protocol, STR, "nvidia", 1, 31, "", "coherence protocol of the detailed model's caches: nvidia (NVIDIA default, no coherence: write policies per access, l1d/l2 keys)") \
+    X(mem, keep_state, BOOL, "true", 0, 0, "", "detailed model: caches, DRAM and crossbar keep their state from one kernel launch to the next (a GPU and GPGPU-Sim do); false: every launch starts cold")
 
 /* Detailed model: one L1 data, instruction and constant cache per SM. */
 #define WS_CONFIG_L1D(X)                                                                         \
@@ -19,6 +20,7 @@
     X(l1d, sector, UINT, "128", 4, 4096, "bytes", "L1 data cache sector size; < line: a miss fetches only the missing sectors") \
     X(l1d, repl, STR, "lru", 1, 31, "", "L1 data cache replacement policy: lru, fifo or random") \
     X(l1d, set_index, STR, "linear", 1, 31, "", "L1 data cache set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
+    X(l1d, flush_at_exit, BOOL, "true", 0, 0, "", "invalidate every SM's L1D when a kernel finishes (GPGPU-Sim -gpgpu_flush_l1_cache; with mem.keep_state)") \
     X(l1d, latency, UINT, "1", 1, 100000, "cycles", "L1 data cache hit latency (core cycles; a miss leaves for L2 after the same time)") \
     X(l1d, ports, UINT, "1", 1, 64, "accesses", "L1 data cache accesses per core cycle; more wait for the next cycle") \
     X(l1d, mshr_entries, UINT, "32", 1, 65536, "entries", "L1 data cache MSHR entries (outstanding missed lines)") \
