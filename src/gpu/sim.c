@@ -29,6 +29,7 @@ struct ws_sim {
     ws_launch_stats *launches;
     size_t n_launches, cap_launches;
     uint32_t gridid;
+    timing_keep keep;         /* the memory system kept across timing launches */
 };
 
 ws_sim *ws_sim_create(const ws_config *cfg)
@@ -48,6 +49,7 @@ void ws_sim_destroy(ws_sim *s)
     while (s->modules)
         ws_module_unload(s, s->modules);
     devmem_fini(&s->mem);
+    timing_keep_free(&s->keep);
     for (size_t i = 0; i < s->n_launches; i++)
         free(s->launches[i].t.mem_json);
     free(s->launches);
@@ -355,7 +357,7 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     }
     double t0 = now_seconds();
     if (s->cfg.sim.mode == WS_MODE_TIMING) {
-        rc = timing_launch(&s->cfg, L, st, err, errlen);
+        rc = timing_launch(&s->cfg, L, st, &s->keep, err, errlen);
         if (rc != WS_OK && !L->fault.code) {
             /* configuration / resource error before anything ran */
             func_launch_div_fini(L);
