@@ -20,7 +20,9 @@
     X(core, n_ldst, UINT, "1", 1, 64, "units", "LD/ST pipelines")                               \
     X(core, n_int, UINT, "0", 0, 64, "units", "separate integer pipelines (Volta-style); 0 = integer instructions use the SP pipelines (Fermi)") \
     X(core, rf_banks, UINT, "0", 0, 64, "banks", "register-file banks the operand collector reads from; sources in one bank serialise (extra cycles); 0 = not modelled") \
-    X(core, lat_alu, UINT, "4", 1, 10000, "cycles", "latency: integer add/logic/move/compare")   \
+    X(core, lat_pipeline, UINT, "0", 0, 10000, "cycles", "added to every instruction's latency: issue to execution (operand collection, dispatch) and result to register file (writeback)") \
+    X(core, lat_move, UINT, "4", 1, 10000, "cycles", "latency: moves, logic, shifts, comparisons, selects, conversions, abs/neg (ops outside the add/mul/mad/min/max/div tables)") \
+    X(core, lat_alu, UINT, "4", 1, 10000, "cycles", "latency: integer add/sub/min/max")   \
     X(core, ii_alu, UINT, "1", 1, 10000, "cycles", "initiation interval: integer add/logic")     \
     X(core, lat_imul, UINT, "5", 1, 10000, "cycles", "latency: integer mul/mad")                 \
     X(core, ii_imul, UINT, "2", 1, 10000, "cycles", "initiation interval: integer mul/mad")      \
