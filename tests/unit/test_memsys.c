@@ -73,7 +73,6 @@ static void test_latency_gtx480(void **state)
     (void)state;
     ws_config cfg;
     ws_config_defaults(&cfg);
-    
     memsys *m = mem_model_detailed.create(&cfg, 15);
     assert_non_null(m);
     mem_req a = req(0, MR_LOAD, 0x12300);
