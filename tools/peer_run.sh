@@ -26,14 +26,14 @@ for w in "$@"; do
   fi
   bin=$OUT/$w.peer
   if [ ! -x "$bin" ]; then
-    gcc -O2 -o "$bin.tmp" -I/usr/local/cuda/include -I"$root/bench/common" "$root/bench/$w/main.c" \
+    gcc -O2 -o "$bin.$$.tmp" -I/usr/local/cuda/include -I"$root/bench/common" "$root/bench/$w/main.c" \
         "$root/bench/common/bench.c" "$shared/drvshim.c" "$root/tools/peer_shim_extra.c" \
         -L"$CUDA_INSTALL_PATH/lib" -l:libcudart.so.13 -lm 2>"$OUT/$w.cc.log" ||
-      gcc -O2 -o "$bin.tmp" -I/usr/local/cuda/include -I"$root/bench/common" "$root/bench/$w/main.c" \
+      gcc -O2 -o "$bin.$$.tmp" -I/usr/local/cuda/include -I"$root/bench/common" "$root/bench/$w/main.c" \
         "$root/bench/common/bench.c" "$shared/drvshim.c" \
         -L"$CUDA_INSTALL_PATH/lib" -l:libcudart.so.13 -lm 2>"$OUT/$w.cc.log" ||
       { echo "$w: build failed ($OUT/$w.cc.log)"; continue; }
-    mv "$bin.tmp" "$bin"
+    mv "$bin.$$.tmp" "$bin"
   fi
   rm -rf "$r"; mkdir -p "$r"; cp "$PEER_CFG"/* "$r/"
   sed -i "s/^-gpgpu_scheduler .*/-gpgpu_scheduler $SCHED/" "$r/gpgpusim.config"
