@@ -2,7 +2,7 @@
 # Installs the Debian packages warpsim needs, only those missing. Safe to re-run.
 set -euo pipefail
 pkgs=(cmake ninja-build gcc clang pkg-config python3 libinih-dev libcjson-dev libcmocka-dev libzstd-dev)
-[ "${WARPSIM_PLOTS:-0}" = 1 ] && pkgs+=(gnuplot-nox)
+[ "${WARPSIM_PLOTS:-0}" = 1 ] && pkgs+=(gnuplot-nox python3-matplotlib)   # plots; tools/plot_validation.py
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Log-log scatter of warpsim's cycles against GPGPU-Sim's, from tools/validate.py --json files.
 
-usage: tools/plot_validation.py OUT.png RESULT.json [RESULT.json ...]
+usage: tools/plot_validation.py OUT.png RESULT.json[#LABEL] [RESULT.json[#LABEL] ...]
 
-One marker series per JSON file (labelled "SIZE SCHED" from its summary), the line y = x and
+One marker series per JSON file (labelled "LABEL" or "SIZE SCHED" from its summary), the line y = x and
 the ±30 % band of issue 21's target. Needs matplotlib (Debian: python3-matplotlib; installed by
 tools/deps.sh with WARPSIM_PLOTS=1); nothing else in the project does, so without it this
 script says so and exits 3.
@@ -28,14 +28,15 @@ def main():
     fig, ax = plt.subplots(figsize=(6.4, 6.0), dpi=120)
     lo, hi = float("inf"), 0.0
     markers = ["o", "s", "^", "D", "v", "P"]
-    for k, path in enumerate(files):
+    for k, arg in enumerate(files):
+        path, _, name = arg.partition("#")
         with open(path) as f:
             d = json.load(f)
         s, rows = d["summary"], d["rows"]
         xs = [r["peer_cycles"] for r in rows]
         ys = [r["ws_cycles"] for r in rows]
         lo, hi = min(lo, *xs, *ys), max(hi, *xs, *ys)
-        label = (f"{s['size']} {s['sched']}: geomean {s['geomean']:.2f}, "
+        label = (f"{name or (s['size'] + ' ' + s['sched'])}: geomean {s['geomean']:.2f}, "
                  f"{s['within30']}/{s['n']} within ±30 %")
         ax.scatter(xs, ys, s=22, marker=markers[k % len(markers)], alpha=0.8, label=label)
         if k == 0:
