@@ -71,7 +71,7 @@ static void off_destroy(memsys *m) { (void)m; }   /* the simulation owns the kep
 static const mem_model off_model = {
     "offset", "a kept memory system seen from one launch", NULL, off_destroy, off_access,
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
-    NULL, NULL,
+    NULL, NULL, NULL, NULL,
 };
 
 void timing_keep_free(timing_keep *k)
@@ -160,7 +160,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             if (mem_model_at(i) == mm)
                 own = mem_params[i];
         mem_kernel mk = {m, L->kernel};
-        if (mm->on_launch(mem, own, &mk, err, n)) {
+        if (mm->on_launch(om.in ? om.in : mem, own, &mk, err, n)) {   /* the model itself, not the offset view */
             rc = WS_E_INVALID_VALUE;
             goto out;
         }
