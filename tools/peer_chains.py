@@ -161,20 +161,20 @@ def main():
                 m = re.findall(r"gpu_tot_sim_cycle = (\d+)", open(os.path.join(run, "log")).read())
                 pc = int(m[-1]) if m else None
             res[v] = (ws, pc)
+        def per(v, i):   # cycles per dependent instruction of variant v on simulator i (0 ws, 1 peer)
+            k = VARIANTS[v][1]
+            c, base = res[v][i], res["loop"][i]
+            return (c - base) / (a.iters * k) if k and c is not None and base is not None else None
         print(f"{'chain':12s} {'warpsim':>9s} {'GPGPU-Sim':>10s}   cycles per dependent instruction")
-        for v, (body, k) in VARIANTS.items():
+        for v in VARIANTS:
             ws, pc = res[v]
-            def per(c, base):
-                return (c - base) / (a.iters * k) if k and c is not None and base is not None else None
-            w1, p1 = per(ws, res["loop"][0]), per(pc, res["loop"][1])
+            w1, p1 = per(v, 0), per(v, 1)
             extra = ""
             if v == "ld":
                 # the chain is ld -> cvt (a move-class op, as xor) -> add.s64 (ldadd)
-                w0 = per(res["ldadd"][0], res["loop"][0]) + per(res["xor.b32"][0], res["loop"][0])
-                extra = f"   the load alone: warpsim {w1 - w0:.1f}"
+                extra = f"   the load alone: warpsim {w1 - per('ldadd', 0) - per('xor.b32', 0):.1f}"
                 if p1 is not None:
-                    p0 = per(res["ldadd"][1], res["loop"][1]) + per(res["xor.b32"][1], res["loop"][1])
-                    extra += f", GPGPU-Sim {p1 - p0:.1f}"
+                    extra += f", GPGPU-Sim {p1 - per('ldadd', 1) - per('xor.b32', 1):.1f}"
             print(f"{v:12s} {ws:9d} {pc if pc is not None else '-':>10}   "
                   f"{'' if w1 is None else f'warpsim {w1:.2f}'}"
                   f"{'' if p1 is None else f', GPGPU-Sim {p1:.2f}'}{extra}")
