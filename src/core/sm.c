@@ -444,10 +444,10 @@ static void minst_done(sm *s, uint32_t i, uint64_t cycle)
     while (b < 15 && (2ull << b) <= lat)
         b++;
     s->st.mem_lat_hist[b]++;
-    /* the data still pass the writeback stage(s): core.lat_pipeline */
-    if (s->cfg->core.lat_pipeline)
-        schedule_event(s, cycle + s->cfg->core.lat_pipeline, m->slot, m->regs, m->n, 2);
-    else
+    /* the data still pass the writeback stage(s): core.lat_pipeline (out of host memory
+     * for the event: complete now rather than never) */
+    if (!s->cfg->core.lat_pipeline ||
+        schedule_event(s, cycle + s->cfg->core.lat_pipeline, m->slot, m->regs, m->n, 2))
         instruction_done(s, m->slot, m->regs, m->n, 2, cycle);
     m->next_free = s->mi_free;
     s->mi_free = i;

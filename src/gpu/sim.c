@@ -79,6 +79,8 @@ ws_err ws_mem_write(ws_sim *s, uint64_t dst, const void *src, uint64_t n)
     if (!p || !src)
         return WS_E_INVALID_VALUE;
     memcpy(p, src, n);
+    if (s->cfg.sim.mode == WS_MODE_TIMING)
+        timing_host_write(&s->cfg, &s->keep, dst, n);   /* GPGPU-Sim: copies fill the L2 */
     return WS_OK;
 }
 

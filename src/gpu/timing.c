@@ -71,7 +71,7 @@ static void off_destroy(memsys *m) { (void)m; }   /* the simulation owns the kep
 static const mem_model off_model = {
     "offset", "a kept memory system seen from one launch", NULL, off_destroy, off_access,
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
-    NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL,
 };
 
 void timing_keep_free(timing_keep *k)
@@ -80,6 +80,21 @@ void timing_keep_free(timing_keep *k)
         k->mem->ops->destroy(k->mem);
     if (k)
         k->mem = NULL;
+}
+
+void timing_host_write(const ws_config *cfg, timing_keep *keep, uint64_t addr, uint64_t n)
+{
+    const mem_model *mm = mem_model_find(cfg->mem.model);
+    if (!keep || !cfg->mem.keep_state || !mm || !mm->launch_begin || !mm->host_write)
+        return;
+    if (keep->mem && keep->mem->ops != mm)
+        timing_keep_free(keep);
+    if (!keep->mem) {
+        char err[256];
+        if ((mm->check && mm->check(cfg, err, sizeof err)) || !(keep->mem = mm->create(cfg, cfg->gpu.n_sm)))
+            return;   /* the first launch reports it */
+    }
+    mm->host_write(keep->mem, addr, n);
 }
 
 ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, timing_keep *keep,

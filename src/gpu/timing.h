@@ -16,6 +16,11 @@ typedef struct {
 
 void timing_keep_free(timing_keep *k);
 
+/* A host-to-device copy of [addr, addr + n): handed to the kept memory system (created
+ * here if need be) when the configuration keeps one and its model takes copies
+ * (mem_model.host_write; the detailed model with l2.fill_on_copy). */
+void timing_host_write(const ws_config *cfg, timing_keep *keep, uint64_t addr, uint64_t n);
+
 /* Runs the launch prepared in L cycle by cycle; fills st (timing fields, policy,
  * regs) and returns WS_OK or the fault / configuration error (message in err).
  * keep: the simulation's kept memory system (NULL: a fresh one for this launch). */

@@ -771,3 +771,24 @@ void cache_invalidate_all(cache *c)
     }
     c->version++;
 }
+
+int cache_install(cache *c, uint64_t addr, uint64_t idx, uint32_t sectors)
+{
+    int h = find(c, addr, idx);
+    if (h < 0) {
+        h = victim(c, idx);
+        if (h < 0)
+            return -1;
+        uint32_t u = (uint32_t)h;
+        memset(c->dirty + (size_t)u * c->dwords, 0, c->dwords * sizeof *c->dirty);
+        install(c, u, addr, 0);
+        set_state(c, u, CE_FILL);
+    } else {
+        c->cfg.repl->touch(c->rs, (uint32_t)h);
+        if (c->flags[h] & CF_RESERVED)
+            return 0;   /* an outstanding miss fills it anyway */
+    }
+    c->valid[h] |= sectors;
+    c->version++;
+    return 0;
+}

@@ -129,6 +129,7 @@ typedef struct {
     int exhaustive;        /* run every cycle of every domain (tests of the wake bounds) */
     uint64_t t0;           /* core cycle the statistics started (launch_begin)          */
     int flush_l1d;         /* l1d.flush_at_exit                                         */
+    int fill_on_copy;      /* l2.fill_on_copy                                           */
     smside *sm;
     uint64_t *inj_set;     /* SMs with miss records queued                              */
     part *pt;
@@ -448,6 +449,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->base.ops = &mem_model_detailed;
     m->n_sm = n_sm;
     m->flush_l1d = cfg->l1d.flush_at_exit;
+    m->fill_on_copy = cfg->l2.fill_on_copy;
     m->n_part = cfg->dram.channels;
     m->n_bank = cfg->l2.banks;
     m->l2_line = cfg->l2.line;
@@ -1438,10 +1440,32 @@ static void det_launch_end(memsys *ms, uint64_t cycle)
             cache_invalidate_all(m->sm[s].l1[L1D]);
 }
 
+/* A host-to-device copy: GPGPU-Sim (-gpgpu_perf_sim_memcpy 1) installs every 32-byte
+ * sector it writes in the L2, in address order; so does this, sector by sector of the
+ * L2's own sector size, line by line. */
+static void det_host_write(memsys *ms, uint64_t addr, uint64_t n)
+{
+    det *m = (det *)ms;
+    if (!m->fill_on_copy || !n)
+        return;
+    uint64_t line = m->l2_line, sec = m->pt[0].b[0].c ? cache_config(m->pt[0].b[0].c)->sector : line;
+    uint64_t end = addr + n;
+    for (uint64_t la = addr / line * line; la < end; la += line) {
+        uint64_t lo = la > addr ? la : addr, hi = la + line < end ? la + line : end;
+        uint32_t sectors = 0;
+        for (uint64_t b = (lo - la) / sec; b * sec < hi - la; b++)
+            sectors |= 1u << b;
+        addrmap_loc loc;
+        addrmap_map(&m->am, la, &loc);
+        uint64_t ln = amap_div_q(&m->div_l2line, loc.local), lb = amap_div_q(&m->div_nbank, ln);
+        cache_install(m->pt[loc.part].b[ln - lb * m->n_bank].c, la, lb * m->l2_line, sectors);
+    }
+}
+
 const mem_model mem_model_detailed = {
     "detailed", "L1 caches with MSHRs, crossbar, L2 banks and DRAM channels (GPGPU-Sim class)",
     det_create, det_destroy, det_access, det_probe, det_pop, det_tick,
     det_next, det_busy, det_stats, det_dump, det_next_sm, det_check,
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
-    det_launch_begin, det_launch_end,
+    det_launch_begin, det_launch_end, det_host_write,
 };

@@ -122,6 +122,9 @@ typedef struct {
      * at kernel end). NULL: the model is created for every launch. */
     void (*launch_begin)(memsys *m, uint64_t cycle);
     void (*launch_end)(memsys *m, uint64_t cycle);
+    /* Optional: the host wrote bytes [addr, addr + n) of device memory (a host-to-device
+     * copy, outside simulated time); the model may install them in its caches. */
+    void (*host_write)(memsys *m, uint64_t addr, uint64_t n);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */

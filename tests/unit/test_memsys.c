@@ -92,6 +92,38 @@ static void test_latency_gtx480(void **state)
     mem_model_detailed.destroy(m);
 }
 
+/* A host-to-device copy installs its sectors in the L2 (l2.fill_on_copy, GPGPU-Sim's
+ * -gpgpu_perf_sim_memcpy): a load of a copied line is then an L2 hit (the 164 cycles of
+ * test_latency_gtx480), a line the copy did not touch still goes to DRAM (286); with
+ * fill_on_copy off the copied line misses too. A line the copy covered in part misses on
+ * its other sectors (a sector miss goes to DRAM). */
+static void test_copy_fills_l2(void **state)
+{
+    (void)state;
+    for (int on = 1; on >= 0; on--) {
+        ws_config cfg;
+        ws_config_defaults(&cfg);
+        if (!on)
+            set(&cfg, "l2.fill_on_copy=false");
+        memsys *m = mem_model_detailed.create(&cfg, 15);
+        assert_non_null(m);
+        /* all of line 0x12300, the first 3 sectors of 0x12380 (72 bytes) */
+        mem_model_detailed.host_write(m, 0x12300, 200);
+        mem_req a = req(0, MR_LOAD, 0x12300), b = req(1, MR_LOAD, 0x12400);
+        memsys_tick(m, 0);
+        assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
+        assert_int_equal(wait_for(m, &a, 1, 10000), on ? 164 : 286);
+        memsys_tick(m, 1000);
+        assert_int_equal(memsys_access(m, &b, 1000), MA_MISS);
+        assert_int_equal(wait_for(m, &b, 1001, 10000), 1000 + 286);
+        mem_req c = req(2, MR_LOAD, 0x12380);
+        memsys_tick(m, 2000);
+        assert_int_equal(memsys_access(m, &c, 2000), MA_MISS);
+        assert_true(wait_for(m, &c, 2001, 10000) > 2000 + 164);
+        mem_model_detailed.destroy(m);
+    }
+}
+
 /* All clocks 700 MHz: every crossing costs exactly one cycle, so (F = reply flits; L2 =
  * the L2 pipeline + the L2 hit latency, which a miss also waits before leaving)
  *   load miss   = L1 1 + (Li + 1 flit) + 1 + L2 + 1 + tRCD + tCL + B + Dl + 1 + 1 + Li + F
@@ -585,6 +617,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_latency_gtx480),
+        cmocka_unit_test(test_copy_fills_l2),
         cmocka_unit_test(test_latency_equal_clocks),
         cmocka_unit_test(test_routing),
         cmocka_unit_test(test_idle_skip_equivalence),
