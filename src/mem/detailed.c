@@ -93,6 +93,7 @@ typedef struct {
                               input queue proper (l2.in_queue bounds it)                */
     pq out[2];             /* replies; t_ready in interconnect cycles                   */
     pq ret;                /* DRAM returns; t_ready in L2 cycles                        */
+    uint32_t rr;           /* with a port of its own: its reply queue served last       */
     uint64_t next;         /* next L2 cycle with work (lower bound)                     */
 } l2bank;
 
@@ -130,6 +131,7 @@ typedef struct {
     uint64_t t0;           /* core cycle the statistics started (launch_begin)          */
     int flush_l1d;         /* l1d.flush_at_exit                                         */
     int fill_on_copy;      /* l2.fill_on_copy                                           */
+    uint32_t ppp;          /* crossbar ports per partition: 1, or l2.banks (icnt.port_per_bank) */
     smside *sm;
     uint64_t *inj_set;     /* SMs with miss records queued                              */
     part *pt;
@@ -450,6 +452,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->n_sm = n_sm;
     m->flush_l1d = cfg->l1d.flush_at_exit;
     m->fill_on_copy = cfg->l2.fill_on_copy;
+    m->ppp = cfg->icnt.port_per_bank ? cfg->l2.banks : 1;
     m->n_part = cfg->dram.channels;
     m->n_bank = cfg->l2.banks;
     m->l2_line = cfg->l2.line;
@@ -539,12 +542,12 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
                 goto fail;
         }
     }
-    icnt_cfg ic = {.n_src = n_sm, .n_dst = m->n_part, .flit = cfg->icnt.flit,
+    icnt_cfg ic = {.n_src = n_sm, .n_dst = m->n_part * m->ppp, .flit = cfg->icnt.flit,
                    .in_buf = cfg->icnt.in_buf, .out_buf = cfg->icnt.out_buf,
                    .latency = cfg->icnt.latency};
     if (!(m->req = icnt_create(&ic, err, sizeof err)))
         goto fail;
-    ic.n_src = m->n_part;
+    ic.n_src = m->n_part * m->ppp;
     ic.n_dst = n_sm;
     if (!(m->rep = icnt_create(&ic, err, sizeof err)) || pool_grow(m))
         goto fail;
@@ -762,7 +765,7 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         p->part = (uint16_t)loc.part;
         p->bank = (uint8_t)(ln - lb * m->n_bank);
         p->idx = lb * m->l2_line;
-        icnt_push(m->req, &p->m, s, loc.part, bytes, k, k);
+        icnt_push(m->req, &p->m, s, loc.part * m->ppp + (m->ppp > 1 ? p->bank : 0), bytes, k, k);
         cache_mq_pop(sm->l1[l]);
         sm->rr = l;
         h = cache_mq_head(sm->l1[l]);
@@ -796,47 +799,52 @@ static int run_icnt(det *m, uint64_t k)
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
-        icnt_msg *msg = icnt_peek(m->req, p, k);
-        if (msg) {
-            l2bank *b = &pt->b[PKT_OF_MSG(msg)->bank];
-            /* the pipeline always accepts; the queue after it is bounded */
-            if (lk == UINT64_MAX)
-                lk = conv_floor(m, D_ICNT, D_L2, k);
-            in_settle(b, lk);
-            if (b->n_wait < m->in_cap) {
-                pkt *q = PKT_OF_MSG(icnt_pop(m->req, p, k));
-                q->t_ready = after(m, D_ICNT, D_L2, k) + m->l2_pipe;
-                pq_push(&b->in, q);
-                if (!b->unready)
-                    b->unready = q;
-                if (q->t_ready < b->next)
-                    b->next = q->t_ready;
-                poke(m, D_L2, q->t_ready);
-                did = 1;
+        /* port o of the partition: every bank (ppp 1), or bank o alone */
+        for (uint32_t o = 0; o < m->ppp; o++) {
+            uint32_t port = p * m->ppp + o;
+            icnt_msg *msg = icnt_peek(m->req, port, k);
+            if (msg) {
+                l2bank *b = &pt->b[PKT_OF_MSG(msg)->bank];
+                /* the pipeline always accepts; the queue after it is bounded */
+                if (lk == UINT64_MAX)
+                    lk = conv_floor(m, D_ICNT, D_L2, k);
+                in_settle(b, lk);
+                if (b->n_wait < m->in_cap) {
+                    pkt *q = PKT_OF_MSG(icnt_pop(m->req, port, k));
+                    q->t_ready = after(m, D_ICNT, D_L2, k) + m->l2_pipe;
+                    pq_push(&b->in, q);
+                    if (!b->unready)
+                        b->unready = q;
+                    if (q->t_ready < b->next)
+                        b->next = q->t_ready;
+                    poke(m, D_L2, q->t_ready);
+                    did = 1;
+                }
             }
-        }
-        /* one reply into the reply crossbar, round-robin over the banks' queues */
-        const uint32_t nq = 2 * m->n_bank;
-        for (uint32_t j = 1, x = pt->rr; pt->out_t <= k && j <= nq; j++) {
-            if (++x == nq)
-                x = 0;
-            pq *q = &pt->b[x / 2].out[x % 2];
-            if (q->ht > k)
-                continue;
-            uint32_t bytes = rep_bytes(m, q->h);
-            if (!icnt_can_push(m->rep, p, bytes))
+            /* one reply into the reply crossbar, round-robin over the port's reply queues */
+            const uint32_t nq = m->ppp > 1 ? 2 : 2 * m->n_bank, q0 = m->ppp > 1 ? 2 * o : 0;
+            uint32_t *rr = m->ppp > 1 ? &pt->b[o].rr : &pt->rr;
+            for (uint32_t j = 1, x = *rr; pt->out_t <= k && j <= nq; j++) {
+                if (++x == nq)
+                    x = 0;
+                pq *q = &pt->b[(q0 + x) / 2].out[(q0 + x) % 2];
+                if (q->ht > k)
+                    continue;
+                uint32_t bytes = rep_bytes(m, q->h);
+                if (!icnt_can_push(m->rep, port, bytes))
+                    break;
+                pkt *r = pq_pop(q);
+                r->m.kind = r->type == CM_WRITE ? MSG_ACK : MSG_RESPONSE;
+                icnt_push(m->rep, &r->m, port, r->sm, bytes, k, k);
+                *rr = x;
+                pt->out_t = UINT64_MAX;
+                for (uint32_t i = 0; i < m->n_bank; i++)
+                    for (int h = 0; h < 2; h++)
+                        if (pt->b[i].out[h].ht < pt->out_t)
+                            pt->out_t = pt->b[i].out[h].ht;
+                did = 1;
                 break;
-            pkt *r = pq_pop(q);
-            r->m.kind = r->type == CM_WRITE ? MSG_ACK : MSG_RESPONSE;
-            icnt_push(m->rep, &r->m, p, r->sm, bytes, k, k);
-            pt->rr = x;
-            pt->out_t = UINT64_MAX;
-            for (uint32_t i = 0; i < m->n_bank; i++)
-                for (int h = 0; h < 2; h++)
-                    if (pt->b[i].out[h].ht < pt->out_t)
-                        pt->out_t = pt->b[i].out[h].ht;
-            did = 1;
-            break;
+            }
         }
     }
     did |= icnt_cycle(m->req, k) > 0;

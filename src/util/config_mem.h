@@ -83,10 +83,11 @@
     X(l2, mhz, UINT, "700", 1, 100000, "MHz", "L2 clock")
 
 #define WS_CONFIG_ICNT(X)                                                                        \
-    X(icnt, mhz, UINT, "1400", 1, 100000, "MHz", "interconnect clock") \
+    X(icnt, port_per_bank, BOOL, "true", 0, 0, "", "each L2 bank has its own crossbar port (GPGPU-Sim: one per sub-partition); false: the banks of a partition share one") \
+    X(icnt, mhz, UINT, "700", 1, 100000, "MHz", "interconnect clock") \
     X(icnt, flit, UINT, "40", 1, 4096, "bytes", "flit size: bytes a port moves per interconnect cycle") \
     X(icnt, header, UINT, "8", 0, 4096, "bytes", "control bytes of every packet (address, type ...), on top of its data") \
-    X(icnt, latency, UINT, "4", 0, 100000, "cycles", "interconnect cycles from the grant of a packet to its head flit at the output") \
+    X(icnt, latency, UINT, "2", 0, 100000, "cycles", "interconnect cycles from the grant of a packet to its head flit at the output") \
     X(icnt, in_buf, UINT, "64", 1, 65536, "flits", "input buffer per port (at least the largest packet)") \
     X(icnt, out_buf, UINT, "64", 1, 65536, "flits", "output buffer per port (at least the largest packet)")
 

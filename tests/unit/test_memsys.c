@@ -50,23 +50,22 @@ static uint64_t wait_for(memsys *m, const mem_req *r, uint64_t from, uint64_t li
     return 0;
 }
 
-/* GTX480 defaults (configs/gtx480.ini, after GPGPU-Sim 4.2): core 700 MHz, interconnect
- * 1400, L2 700, DRAM 924; L1 latency 35, interconnect latency 4, 8-byte headers in 40-byte
- * flits (a read request is 1 flit, a 128-byte reply 136 bytes = 4), L2 pipeline (ROP) 120 +
- * L2 hit latency 1, DRAM tRCD 12 tCL 12, 4 data cycles per 128 B, DRAM return latency 132
- * (GPGPU-Sim's -dram_latency 100 core cycles in DRAM cycles).
+/* GTX480 defaults (configs/gtx480.ini, after GPGPU-Sim 4.2): core, interconnect and L2 at
+ * 700 MHz, DRAM 924; L1 latency 35, interconnect latency 2, 8-byte headers in 40-byte flits
+ * (a read request is 1 flit, a 128-byte reply 136 bytes = 4), a crossbar port per L2 bank,
+ * L2 pipeline (ROP) 120 + L2 hit latency 1, DRAM tRCD 12 tCL 12, 4 data cycles per 128 B,
+ * DRAM return latency 132 (GPGPU-Sim's -dram_latency 100 core cycles in DRAM cycles).
  * Load at core cycle 0, L1 miss:
- *   miss record ready at core 35 = interconnect cycle 70 (at or after); granted at 70;
- *   at the partition at 70 + 4 + 1 = 75; L2 cycle floor(75 / 2) + 1 = 38 (after), through
- *   the pipeline at 38 + 120 = 158: tag lookup, miss, record ready at 158 + 1 = 159;
- *   DRAM cycle floor(159 x 924 / 700) + 1 = floor(209.88) + 1 = 210;
- *   ACT 210, RD 222, data done 222 + 12 + 4 = 238; + 132 = 370 = L2 cycle
- *   floor(370 x 700 / 924) + 1 = floor(280.3) + 1 = 281: the fill;
- *   reply ready at interconnect 281 x 2 + 1 = 563; arrives 563 + 4 + 4 = 571;
- *   core cycle ceil(571 / 2) = 286.
+ *   miss record ready at core 35 = interconnect cycle 35 (at or after); granted at 35;
+ *   at the partition at 35 + 2 + 1 = 38; L2 cycle 39 (strictly after), through the
+ *   pipeline at 39 + 120 = 159: tag lookup, miss, record ready at 159 + 1 = 160;
+ *   DRAM cycle floor(160 x 924 / 700) + 1 = floor(211.2) + 1 = 212;
+ *   ACT 212, RD 224, data done 224 + 12 + 4 = 240; + 132 = 372 = L2 cycle
+ *   floor(372 x 700 / 924) + 1 = floor(281.8) + 1 = 282: the fill;
+ *   reply ready at interconnect 283; arrives 283 + 2 + 4 = 289 = core cycle 289.
  * The same line from another SM at core cycle c0 (now an L2 hit): record ready c0 + 35,
- *   interconnect 2c0 + 70, arrival 2c0 + 75, L2 c0 + 38, lookup c0 + 158, hit data at
- *   c0 + 159, reply at interconnect 2c0 + 319, arrival 2c0 + 327, core c0 + 164.
+ *   interconnect c0 + 35, arrival c0 + 38, L2 c0 + 39, lookup c0 + 159, hit data at
+ *   c0 + 160, reply at interconnect c0 + 161, arrival c0 + 167, core c0 + 167.
  * The same SM again: an L1 hit, c0 + 35. (The SM adds core.lat_pipeline, 6, to each.) */
 static void test_latency_gtx480(void **state)
 {
@@ -80,7 +79,7 @@ static void test_latency_gtx480(void **state)
     assert_int_equal(memsys_probe(m, &a, 0), MA_MISS);
     assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
     assert_true(memsys_busy(m));
-    assert_int_equal(wait_for(m, &a, 1, 10000), 286);
+    assert_int_equal(wait_for(m, &a, 1, 10000), 289);
     assert_false(memsys_busy(m));
     uint64_t c0 = 500;
     mem_req b = req(1, MR_LOAD, 0x12300), h = req(0, MR_LOAD, 0x12300);
@@ -88,13 +87,13 @@ static void test_latency_gtx480(void **state)
     assert_int_equal(memsys_access(m, &b, c0), MA_MISS);
     assert_int_equal(memsys_access(m, &h, c0), MA_HIT);
     assert_int_equal(wait_for(m, &h, c0, 10000), c0 + 35);
-    assert_int_equal(wait_for(m, &b, c0 + 2, 10000), c0 + 164);
+    assert_int_equal(wait_for(m, &b, c0 + 2, 10000), c0 + 167);
     mem_model_detailed.destroy(m);
 }
 
 /* A host-to-device copy installs its sectors in the L2 (l2.fill_on_copy, GPGPU-Sim's
- * -gpgpu_perf_sim_memcpy): a load of a copied line is then an L2 hit (the 164 cycles of
- * test_latency_gtx480), a line the copy did not touch still goes to DRAM (286); with
+ * -gpgpu_perf_sim_memcpy): a load of a copied line is then an L2 hit (the 167 cycles of
+ * test_latency_gtx480), a line the copy did not touch still goes to DRAM (289); with
  * fill_on_copy off the copied line misses too. A line the copy covered in part misses on
  * its other sectors (a sector miss goes to DRAM). */
 static void test_copy_fills_l2(void **state)
@@ -112,14 +111,14 @@ static void test_copy_fills_l2(void **state)
         mem_req a = req(0, MR_LOAD, 0x12300), b = req(1, MR_LOAD, 0x12400);
         memsys_tick(m, 0);
         assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
-        assert_int_equal(wait_for(m, &a, 1, 10000), on ? 164 : 286);
+        assert_int_equal(wait_for(m, &a, 1, 10000), on ? 167 : 289);
         memsys_tick(m, 1000);
         assert_int_equal(memsys_access(m, &b, 1000), MA_MISS);
-        assert_int_equal(wait_for(m, &b, 1001, 10000), 1000 + 286);
+        assert_int_equal(wait_for(m, &b, 1001, 10000), 1000 + 289);
         mem_req c = req(2, MR_LOAD, 0x12380);
         memsys_tick(m, 2000);
         assert_int_equal(memsys_access(m, &c, 2000), MA_MISS);
-        assert_true(wait_for(m, &c, 2001, 10000) > 2000 + 164);
+        assert_true(wait_for(m, &c, 2001, 10000) > 2000 + 167);
         mem_model_detailed.destroy(m);
     }
 }
