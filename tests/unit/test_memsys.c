@@ -91,6 +91,42 @@ static void test_latency_gtx480(void **state)
     mem_model_detailed.destroy(m);
 }
 
+/* A memory system kept across launches (mem.keep_state): launch_end invalidates the L1Ds
+ * (GPGPU-Sim's -gpgpu_flush_l1_cache), the L2 keeps its lines, and launch_begin restarts
+ * the statistics. The line is fetched from DRAM (289 cycles, test_latency_gtx480), hits
+ * in the L1 (35); after the flush the same load misses the L1 and hits the L2 (167). */
+static void test_keep_state(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    memsys *m = mem_model_detailed.create(&cfg, 15);
+    assert_non_null(m);
+    mem_model_detailed.launch_begin(m, 0);
+    mem_req a = req(0, MR_LOAD, 0x12300);
+    memsys_tick(m, 0);
+    assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
+    assert_int_equal(wait_for(m, &a, 1, 10000), 289);
+    memsys_tick(m, 400);
+    assert_int_equal(memsys_access(m, &a, 400), MA_HIT);
+    assert_int_equal(wait_for(m, &a, 400, 10000), 435);
+    mem_model_detailed.launch_end(m, 500);
+    mem_model_detailed.launch_begin(m, 501);
+    memsys_tick(m, 600);
+    assert_int_equal(memsys_access(m, &a, 600), MA_MISS);
+    assert_int_equal(wait_for(m, &a, 601, 10000), 600 + 167);
+    cJSON *o = cJSON_CreateObject();
+    mem_model_detailed.stats_json(m, o);
+    cJSON *l1 = cJSON_GetObjectItem(o, "l1d"), *l2 = cJSON_GetObjectItem(o, "l2");
+    assert_int_equal(cJSON_GetObjectItem(l1, "accesses")->valuedouble, 1);   /* this launch only */
+    assert_int_equal(cJSON_GetObjectItem(l1, "misses")->valuedouble, 1);
+    assert_int_equal(cJSON_GetObjectItem(l2, "hits")->valuedouble, 1);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "dram"), "reads")->valuedouble, 0);
+    assert_true(cJSON_GetObjectItem(o, "core_cycles")->valuedouble < 300);
+    cJSON_Delete(o);
+    mem_model_detailed.destroy(m);
+}
+
 /* A host-to-device copy installs its sectors in the L2 (l2.fill_on_copy, GPGPU-Sim's
  * -gpgpu_perf_sim_memcpy): a load of a copied line is then an L2 hit (the 167 cycles of
  * test_latency_gtx480), a line the copy did not touch still goes to DRAM (289); with
@@ -617,6 +653,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_latency_gtx480),
         cmocka_unit_test(test_copy_fills_l2),
+        cmocka_unit_test(test_keep_state),
         cmocka_unit_test(test_latency_equal_clocks),
         cmocka_unit_test(test_routing),
         cmocka_unit_test(test_idle_skip_equivalence),
