@@ -51,6 +51,19 @@ insn_class insn_classify(const ptx_insn *in)
     }
     if (in->cls == PC_SFU)
         return f64 ? IC_DP : IC_SFU;
+    /* GPGPU-Sim's PTX timing: only add/sub, min/max, mul and mad/fma have latencies of
+     * their own; every other ALU operation is a "move-class" op (core.lat_move) */
+    if (in->cls == PC_ALU) {
+        int fl = ptx_type_is_float((ptx_type)in->type);
+        switch (in->op) {
+        case OP_ADD: case OP_ADDC: case OP_SUB: case OP_SUBC: case OP_MIN: case OP_MAX:
+            return fl ? (f64 ? IC_DP : IC_FP) : IC_ALU;
+        case OP_MUL: case OP_MAD: case OP_MADC: case OP_MUL24: case OP_MAD24: case OP_FMA:
+            return fl ? (f64 ? IC_DP : IC_FP) : IC_IMUL;
+        default:
+            return IC_MOVE;
+        }
+    }
     if (ptx_type_is_float((ptx_type)in->type) || in->op == OP_CVT) {
         if (f64 && in->op != OP_MOV && in->op != OP_SELP && in->op != OP_SETP)
             return IC_DP;
@@ -68,7 +81,7 @@ insn_class insn_classify(const ptx_insn *in)
 uint8_t insn_class_type(insn_class c)
 {
     static const uint8_t type[IC__COUNT] = {
-        [IC_ALU] = IT_VALU, [IC_IMUL] = IT_VALU, [IC_IDIV] = IT_VALU, [IC_FP] = IT_VALU,
+        [IC_ALU] = IT_VALU, [IC_MOVE] = IT_VALU, [IC_IMUL] = IT_VALU, [IC_IDIV] = IT_VALU, [IC_FP] = IT_VALU,
         [IC_FDIV] = IT_VALU, [IC_DP] = IT_DP, [IC_DDIV] = IT_DP, [IC_SFU] = IT_SFU,
         [IC_BRANCH] = IT_BRANCH, [IC_BAR] = IT_BRANCH, [IC_CALL] = IT_BRANCH,
         [IC_MEMBAR] = IT_BRANCH, [IC_MEM_SHARED] = IT_LDS, [IC_ATOM_SHARED] = IT_LDS,
@@ -82,17 +95,18 @@ int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg)
 {
     const struct { uint32_t lat, ii; uint8_t fu; } cls[IC__COUNT] = {
         [IC_ALU] = {cfg->core.lat_alu, cfg->core.ii_alu, FU_SP},
+        [IC_MOVE] = {cfg->core.lat_move, cfg->core.ii_alu, FU_SP},
         [IC_IMUL] = {cfg->core.lat_imul, cfg->core.ii_imul, FU_SP},
-        [IC_IDIV] = {cfg->core.lat_idiv, cfg->core.ii_idiv, FU_SP},
+        [IC_IDIV] = {cfg->core.lat_idiv, cfg->core.ii_idiv, FU_SFU},
         [IC_FP] = {cfg->core.lat_fp, cfg->core.ii_fp, FU_SP},
-        [IC_FDIV] = {cfg->core.lat_fdiv, cfg->core.ii_fdiv, FU_SP},
+        [IC_FDIV] = {cfg->core.lat_fdiv, cfg->core.ii_fdiv, FU_SFU},
         [IC_DP] = {cfg->core.lat_dp, cfg->core.ii_dp, FU_DP},
         [IC_DDIV] = {cfg->core.lat_ddiv, cfg->core.ii_ddiv, FU_DP},
         [IC_SFU] = {cfg->core.lat_sfu, cfg->core.ii_sfu, FU_SFU},
         [IC_BRANCH] = {cfg->core.lat_branch, cfg->core.ii_alu, FU_SP},
         [IC_CALL] = {cfg->core.lat_branch, cfg->core.ii_alu, FU_SP},
-        [IC_BAR] = {cfg->core.lat_alu, cfg->core.ii_alu, FU_SP},
-        [IC_MEMBAR] = {cfg->core.lat_alu, cfg->core.ii_alu, FU_SP},
+        [IC_BAR] = {cfg->core.lat_move, cfg->core.ii_alu, FU_SP},
+        [IC_MEMBAR] = {cfg->core.lat_move, cfg->core.ii_alu, FU_SP},
         [IC_MEM_SHARED] = {cfg->core.lat_shared, 1, FU_LDST},
         [IC_MEM_CONST] = {cfg->core.lat_const, 1, FU_LDST},
         [IC_MEM_PARAM] = {cfg->core.lat_const, 1, FU_LDST},
@@ -120,12 +134,18 @@ int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg)
             ii->cls = (uint8_t)c;
             ii->fu = cls[c].fu;
             if (ii->fu == FU_DP && cfg->core.n_dp == 0)
-                ii->fu = FU_SP;
+                ii->fu = FU_SFU;   /* Fermi (GPGPU-Sim: no DP unit): fp64 on the SFU */
             if (ii->fu == FU_SFU && cfg->core.n_sfu == 0)
                 ii->fu = FU_SP;
-            if (cfg->core.n_int && (c == IC_ALU || c == IC_IMUL || c == IC_IDIV))
+            if (cfg->core.n_int && (c == IC_ALU || c == IC_MOVE || c == IC_IMUL || c == IC_IDIV))
                 ii->fu = FU_INT;   /* separate integer pipelines (Volta-style) */
-            ii->lat = (uint16_t)(cls[c].lat > 65535 ? 65535 : cls[c].lat);
+            /* the pipeline stages around the unit (memory classes: added by the SM when
+             * their data arrive) */
+            uint32_t lat = cls[c].lat + (c == IC_MEM_GLOBAL || c == IC_MEM_LOCAL || c == IC_MEM_GENERIC ||
+                                          c == IC_ATOM_GLOBAL || c == IC_MEM_SHARED || c == IC_ATOM_SHARED ||
+                                          c == IC_MEM_CONST || c == IC_MEM_PARAM
+                                          ? 0 : cfg->core.lat_pipeline);
+            ii->lat = (uint16_t)(lat > 65535 ? 65535 : lat);
             ii->ii = (uint16_t)(cls[c].ii > 65535 ? 65535 : cls[c].ii);
             ii->type = insn_class_type(c);
             ii->is_mem = c >= IC_MEM_SHARED && c <= IC_ATOM_GLOBAL;

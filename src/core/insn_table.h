@@ -20,7 +20,7 @@ extern const char *const fu_name[FU__COUNT];
 typedef enum {
     IC_ALU, IC_IMUL, IC_IDIV, IC_FP, IC_FDIV, IC_DP, IC_DDIV, IC_SFU, IC_BRANCH, IC_BAR,
     IC_MEM_SHARED, IC_MEM_CONST, IC_MEM_PARAM, IC_MEM_GLOBAL, IC_MEM_LOCAL, IC_MEM_GENERIC,
-    IC_ATOM_SHARED, IC_ATOM_GLOBAL, IC_CALL, IC_MEMBAR, IC__COUNT
+    IC_ATOM_SHARED, IC_ATOM_GLOBAL, IC_CALL, IC_MEMBAR, IC_MOVE, IC__COUNT
 } insn_class;
 
 /* Static timing facts of one instruction, derived once per module. */

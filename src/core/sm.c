@@ -222,11 +222,11 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     const uint32_t lats[] = {cfg->core.lat_alu, cfg->core.lat_imul, cfg->core.lat_idiv, cfg->core.lat_fp,
                              cfg->core.lat_fdiv, cfg->core.lat_dp, cfg->core.lat_sfu,
                              cfg->core.lat_shared + 64 + s->ws, cfg->core.lat_const + s->ws,
-                             cfg->core.lat_branch};
+                             cfg->core.lat_branch, cfg->core.lat_move};
     for (size_t i = 0; i < sizeof lats / sizeof *lats; i++)
         if (lats[i] > maxlat)
             maxlat = lats[i];
-    uint32_t wsz = grow_pow2(maxlat + 2);
+    uint32_t wsz = grow_pow2(maxlat + cfg->core.lat_pipeline + 2);
     s->wheel = malloc(wsz * sizeof *s->wheel);
     if (!s->wheel)
         goto fail;
@@ -495,7 +495,11 @@ static void minst_done(sm *s, uint32_t i, uint64_t cycle)
     while (b < 15 && (2ull << b) <= lat)
         b++;
     s->st.mem_lat_hist[b]++;
-    instruction_done(s, m->slot, m->regs, m->n, 2, cycle);
+    /* the data still pass the writeback stage(s): core.lat_pipeline (out of host memory
+     * for the event: complete now rather than never) */
+    if (!s->cfg->core.lat_pipeline ||
+        schedule_event(s, cycle + s->cfg->core.lat_pipeline, m->slot, m->regs, m->n, 2))
+        instruction_done(s, m->slot, m->regs, m->n, 2, cycle);
     m->next_free = s->mi_free;
     s->mi_free = i;
     s->mi_used--;
@@ -597,7 +601,7 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
     if (nseg == 0) {
         for (uint32_t i = 0; i < ii->n_dst; i++)
             (*sb_slot(s, slot, regs[i]))++;
-        return schedule_event(s, cycle + 1, slot, regs, ii->n_dst, 2);
+        return schedule_event(s, cycle + 1 + s->cfg->core.lat_pipeline, slot, regs, ii->n_dst, 2);
     }
     uint32_t mi = minst_new(s);
     if (mi == UINT32_MAX)
@@ -862,7 +866,8 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
                 regs[i] = base + ii->dst[i];
                 (*sb_slot(s, slot, regs[i]))++;
             }
-            rcode = schedule_event(s, cycle + s->cfg->core.lat_shared + cyc - 1, slot, regs, ii->n_dst, 1);
+            rcode = schedule_event(s, cycle + s->cfg->core.lat_shared + s->cfg->core.lat_pipeline + cyc - 1,
+                                   slot, regs, ii->n_dst, 1);
         } else if ((c == IC_MEM_CONST || c == IC_MEM_PARAM) && s->tr.n &&
                    (space == SP_CONST || space == SP_PARAM)) {
             /* constant bank: through the L1 constant cache, one request per line; the
@@ -878,7 +883,8 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
                 regs[i] = base + ii->dst[i];
                 (*sb_slot(s, slot, regs[i]))++;
             }
-            rcode = schedule_event(s, cycle + s->cfg->core.lat_const + cyc - 1, slot, regs, ii->n_dst, 1);
+            rcode = schedule_event(s, cycle + s->cfg->core.lat_const + s->cfg->core.lat_pipeline + cyc - 1,
+                                   slot, regs, ii->n_dst, 1);
         } else {
             rcode = issue_global(s, slot, ii, base, in, cycle);
         }

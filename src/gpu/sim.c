@@ -35,6 +35,7 @@ struct ws_sim {
     uint64_t used_insts, used_cycles;   /* against sim.max_insts / sim.max_cycles    */
     int stopped;
     char stop_msg[256];
+    timing_keep keep;         /* the memory system kept across timing launches */
 };
 
 /* The stop request of a signal handler: process state because a handler can reach
@@ -78,6 +79,7 @@ void ws_sim_destroy(ws_sim *s)
     while (s->modules)
         ws_module_unload(s, s->modules);
     devmem_fini(&s->mem);
+    timing_keep_free(&s->keep);
     for (size_t i = 0; i < s->n_launches; i++)
         free(s->launches[i].t.mem_json);
     free(s->launches);
@@ -107,6 +109,8 @@ ws_err ws_mem_write(ws_sim *s, uint64_t dst, const void *src, uint64_t n)
     if (!p || !src)
         return WS_E_INVALID_VALUE;
     memcpy(p, src, n);
+    if (s->cfg.sim.mode == WS_MODE_TIMING)
+        timing_host_write(&s->cfg, &s->keep, dst, n);   /* GPGPU-Sim: copies fill the L2 */
     return WS_OK;
 }
 
@@ -454,7 +458,7 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
         L->progress_ctx = &lp;
     }
     if (s->cfg.sim.mode == WS_MODE_TIMING) {
-        rc = timing_launch(&s->cfg, L, st, err, errlen);
+        rc = timing_launch(&s->cfg, L, st, &s->keep, err, errlen);
         if (rc != WS_OK && !L->fault.code) {
             /* configuration / resource error before anything ran */
             func_launch_div_fini(L);

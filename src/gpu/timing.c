@@ -75,7 +75,64 @@ static void stop_report(const core_model *cm, void **cores, uint32_t n_sm, func_
         snprintf(L->fault.msg + len, sizeof L->fault.msg - len, "\n%s", where);
 }
 
-ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, char *err, size_t n)
+
+/* ---- a kept memory system -------------------------------------------------------------
+ * The launch counts its cycles from 0; the kept memory system lives on one clock across
+ * launches. `offmem` is the kept model seen from a launch that starts at core cycle
+ * `off` of that clock: every cycle passed in is shifted by off, every cycle returned
+ * shifted back. Requests carry no other time the SM reads. */
+typedef struct {
+    memsys base;
+    memsys *in;
+    uint64_t off;
+} offmem;
+
+#define OFF(m) ((const offmem *)(m))
+static mem_access off_access(memsys *m, mem_req *r, uint64_t c) { return memsys_access(OFF(m)->in, r, c + OFF(m)->off); }
+static mem_access off_probe(const memsys *m, const mem_req *r, uint64_t c) { return memsys_probe(OFF(m)->in, r, c + OFF(m)->off); }
+static mem_req *off_pop(memsys *m, uint32_t sm, uint64_t c) { return memsys_pop_done(OFF(m)->in, sm, c + OFF(m)->off); }
+static int off_tick(memsys *m, uint64_t c) { return memsys_tick(OFF(m)->in, c + OFF(m)->off); }
+static uint64_t off_back(const memsys *m, uint64_t v) { return v == UINT64_MAX ? v : v - OFF(m)->off; }
+static uint64_t off_next(const memsys *m, uint64_t c) { return off_back(m, memsys_next_event(OFF(m)->in, c + OFF(m)->off)); }
+static uint64_t off_next_sm(const memsys *m, uint32_t sm, uint64_t c)
+{
+    return off_back(m, memsys_next_event_sm(OFF(m)->in, sm, c + OFF(m)->off));
+}
+static int off_busy(const memsys *m) { return memsys_busy(OFF(m)->in); }
+static void off_stats(const memsys *m, cJSON *o) { OFF(m)->in->ops->stats_json(OFF(m)->in, o); }
+static void off_dump(const memsys *m, FILE *f) { OFF(m)->in->ops->dump(OFF(m)->in, f); }
+static void off_destroy(memsys *m) { (void)m; }   /* the simulation owns the kept model */
+static const mem_model off_model = {
+    "offset", "a kept memory system seen from one launch", NULL, off_destroy, off_access,
+    off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
+    NULL, NULL, NULL, NULL, NULL,
+};
+
+void timing_keep_free(timing_keep *k)
+{
+    if (k && k->mem)
+        k->mem->ops->destroy(k->mem);
+    if (k)
+        k->mem = NULL;
+}
+
+void timing_host_write(const ws_config *cfg, timing_keep *keep, uint64_t addr, uint64_t n)
+{
+    const mem_model *mm = mem_model_find(cfg->mem.model);
+    if (!keep || !cfg->mem.keep_state || !mm || !mm->launch_begin || !mm->host_write)
+        return;
+    if (keep->mem && keep->mem->ops != mm)
+        timing_keep_free(keep);
+    if (!keep->mem) {
+        char err[256];
+        if ((mm->check && mm->check(cfg, err, sizeof err)) || !(keep->mem = mm->create(cfg, cfg->gpu.n_sm)))
+            return;   /* the first launch reports it */
+    }
+    mm->host_write(keep->mem, addr, n);
+}
+
+ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, timing_keep *keep,
+                     char *err, size_t n)
 {
     const ptx_module *m = L->prog->m;
     const sched_ops *pol = sched_find(cfg->core.scheduler);
@@ -123,7 +180,21 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     void **pol_params = NULL;   /* [i]: parameters of sched_at(i), or NULL */
     void **mem_params = NULL;   /* [i]: parameters of mem_model_at(i), or NULL */
     ws_err rc = WS_OK;
-    if (!cores || !(shared = cm->launch_create(cfg, L)) || !(mem = mm->create(cfg, n_sm))) {
+    /* mem.keep_state: the simulation's memory system, warm from the previous launch */
+    offmem om = {{&off_model}, NULL, 0};
+    if (keep && cfg->mem.keep_state && mm->launch_begin) {
+        if (keep->mem && keep->mem->ops != mm)
+            timing_keep_free(keep);
+        if (!keep->mem && !(keep->mem = mm->create(cfg, n_sm))) {
+            rc = WS_E_OUT_OF_MEMORY;
+            goto out;
+        }
+        om.in = keep->mem;
+        om.off = keep->clock;
+        mm->launch_begin(om.in, om.off);
+        mem = &om.base;
+    }
+    if (!cores || !(shared = cm->launch_create(cfg, L)) || (!mem && !(mem = mm->create(cfg, n_sm)))) {
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
@@ -138,7 +209,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             if (mem_model_at(i) == mm)
                 own = mem_params[i];
         mem_kernel mk = {m, L->kernel};
-        if (mm->on_launch(mem, own, &mk, err, n)) {
+        if (mm->on_launch(om.in ? om.in : mem, own, &mk, err, n)) {   /* the model itself, not the offset view */
             rc = WS_E_INVALID_VALUE;
             goto out;
         }
@@ -291,6 +362,14 @@ done:
             mem->ops->stats_json(mem, o);
             t->mem_json = cJSON_PrintUnformatted(o);
             cJSON_Delete(o);
+        }
+    }
+    if (om.in) {
+        if (rc == WS_OK) {
+            mm->launch_end(om.in, om.off + cycle);
+            keep->clock = om.off + cycle + 1;
+        } else {
+            timing_keep_free(keep);   /* a faulted launch may leave requests in flight */
         }
     }
 out:

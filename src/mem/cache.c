@@ -876,3 +876,43 @@ void cache_dump(const cache *c, FILE *f, const char *name)
                 (unsigned long long)m->t_ready);
     }
 }
+
+void cache_stats_reset(cache *c, uint64_t now)
+{
+    memset(&c->st, 0, sizeof c->st);
+    c->st.occ_t = now;
+}
+
+void cache_invalidate_all(cache *c)
+{
+    for (uint32_t i = 0; i < c->nlines; i++) {
+        if (!(c->flags[i] & CF_VALID) || (c->flags[i] & CF_RESERVED))
+            continue;
+        c->flags[i] = 0;
+        c->pst[i] = 0;
+        c->valid[i] = 0;
+        memset(c->dirty + (size_t)i * c->dwords, 0, c->dwords * sizeof *c->dirty);
+    }
+    c->version++;
+}
+
+int cache_install(cache *c, uint64_t addr, uint64_t idx, uint32_t sectors)
+{
+    int h = find(c, addr, idx);
+    if (h < 0) {
+        h = victim(c, idx);
+        if (h < 0)
+            return -1;
+        uint32_t u = (uint32_t)h;
+        memset(c->dirty + (size_t)u * c->dwords, 0, c->dwords * sizeof *c->dirty);
+        install(c, u, addr, 0);
+        set_state(c, u, CE_FILL);
+    } else {
+        c->cfg.repl->touch(c->rs, (uint32_t)h);
+        if (c->flags[h] & CF_RESERVED)
+            return 0;   /* an outstanding miss fills it anyway */
+    }
+    c->valid[h] |= sectors;
+    c->version++;
+    return 0;
+}

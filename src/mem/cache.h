@@ -174,6 +174,17 @@ uint32_t cache_mq_len(const cache *c);
 /* Inspection (tests, stats, dumps). */
 const cache_cfg *cache_config(const cache *c);
 const cache_stats *cache_get_stats(const cache *c);
+/* Statistics restart at core/L2 cycle `now` (a new kernel launch on a warm cache). */
+void cache_stats_reset(cache *c, uint64_t now);
+/* Drops every line that holds data and is not reserved for an outstanding miss, dirty
+ * bytes included (GPGPU-Sim's L1D flush at the end of a kernel: an invalidation, no
+ * write-back). */
+void cache_invalidate_all(cache *c);
+/* Makes `sectors` of the line at addr (set index from idx) present and clean, outside
+ * time: no MSHR, no statistics, a victim's dirty bytes dropped without write-back
+ * (GPGPU-Sim's L2 tag fill for a host-to-device copy). -1 if every way of the set is
+ * reserved for an outstanding miss (nothing installed). */
+int cache_install(cache *c, uint64_t addr, uint64_t idx, uint32_t sectors);
 uint64_t cache_mshr_occ_sum(const cache *c, uint64_t now);  /* integral up to `now`    */
 uint32_t cache_mshr_used(const cache *c);
 /* CF_VALID | CF_RESERVED of the line holding addr (0: not present). */

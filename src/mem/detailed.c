@@ -109,6 +109,7 @@ typedef struct {
                               input queue proper (l2.in_queue bounds it)                */
     pq out[2];             /* replies; t_ready in interconnect cycles                   */
     pq ret;                /* DRAM returns; t_ready in L2 cycles                        */
+    uint32_t rr;           /* with a port of its own: its reply queue served last       */
     uint64_t next;         /* next L2 cycle with work (lower bound)                     */
     pkt *tx;               /* open directory transactions (at most one per line)        */
     void *owner;           /* the det (the L2's dir_evict callback)                     */
@@ -148,6 +149,10 @@ typedef struct {
     uint64_t now;          /* last core cycle ticked                                    */
     int ticked;
     int exhaustive;        /* run every cycle of every domain (tests of the wake bounds) */
+    uint64_t t0;           /* core cycle the statistics started (launch_begin)          */
+    int flush_l1d;         /* l1d.flush_at_exit                                         */
+    int fill_on_copy;      /* l2.fill_on_copy                                           */
+    uint32_t ppp;          /* crossbar ports per partition: 1, or l2.banks (icnt.port_per_bank) */
     smside *sm;
     uint64_t *inj_set;     /* SMs with miss records queued                              */
     part *pt;
@@ -483,6 +488,9 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         return NULL;
     m->base.ops = &mem_model_detailed;
     m->n_sm = n_sm;
+    m->flush_l1d = cfg->l1d.flush_at_exit;
+    m->fill_on_copy = cfg->l2.fill_on_copy;
+    m->ppp = cfg->icnt.port_per_bank ? cfg->l2.banks : 1;
     m->n_part = cfg->dram.channels;
     m->n_bank = cfg->l2.banks;
     m->l2_line = cfg->l2.line;
@@ -591,12 +599,12 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
                 goto fail;
         }
     }
-    icnt_cfg ic = {.n_src = n_sm, .n_dst = m->n_part, .flit = cfg->icnt.flit,
+    icnt_cfg ic = {.n_src = n_sm, .n_dst = m->n_part * m->ppp, .flit = cfg->icnt.flit,
                    .in_buf = cfg->icnt.in_buf, .out_buf = cfg->icnt.out_buf,
                    .latency = cfg->icnt.latency};
     if (!(m->req = icnt_create(&ic, err, sizeof err)))
         goto fail;
-    ic.n_src = m->n_part;
+    ic.n_src = m->n_part * m->ppp;
     ic.n_dst = n_sm;
     if (!(m->rep = icnt_create(&ic, err, sizeof err)) || pool_grow(m))
         goto fail;
@@ -834,7 +842,7 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
             return 0;
         pq_pop(&sm->cout);
         a->m.kind = MSG_ACK;
-        icnt_push(m->req, &a->m, s, a->part, bytes, k, k);
+        icnt_push(m->req, &a->m, s, a->part * m->ppp + (m->ppp > 1 ? a->bank : 0), bytes, k, k);
         sm_inj_update(m, s);
         return 1;
     }
@@ -867,7 +875,7 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         p->part = (uint16_t)loc.part;
         p->bank = (uint8_t)(ln - lb * m->n_bank);
         p->idx = lb * m->l2_line;
-        icnt_push(m->req, &p->m, s, loc.part, bytes, k, k);
+        icnt_push(m->req, &p->m, s, loc.part * m->ppp + (m->ppp > 1 ? p->bank : 0), bytes, k, k);
         cache_mq_pop(sm->l1[l]);
         sm->rr = l;
         h = cache_mq_head(sm->l1[l]);
@@ -899,58 +907,63 @@ static int run_icnt(det *m, uint64_t k)
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
-        icnt_msg *msg = icnt_peek(m->req, p, k);
-        /* acknowledgements go to the directory at once: they never wait behind the
-         * input queue (a transaction they complete may be what it waits for) */
-        while (msg && msg->kind == MSG_ACK) {
-            coh_ack(m, pt, PKT_OF_MSG(icnt_pop(m->req, p, k)), k);
-            did = 1;
-            msg = icnt_peek(m->req, p, k);
-        }
-        if (msg) {
-            l2bank *b = &pt->b[PKT_OF_MSG(msg)->bank];
-            /* the pipeline always accepts; the queue after it is bounded */
-            if (lk == UINT64_MAX)
-                lk = conv_floor(m, D_ICNT, D_L2, k);
-            in_settle(b, lk);
-            if (b->n_wait < m->in_cap) {
-                pkt *q = PKT_OF_MSG(icnt_pop(m->req, p, k));
-                q->t_ready = after(m, D_ICNT, D_L2, k) + m->l2_pipe;
-                pq_push(&b->in, q);
-                if (!b->unready)
-                    b->unready = q;
-                if (q->t_ready < b->next)
-                    b->next = q->t_ready;
-                poke(m, D_L2, q->t_ready);
+        /* port o of the partition: every bank (ppp 1), or bank o alone */
+        for (uint32_t o = 0; o < m->ppp; o++) {
+            uint32_t port = p * m->ppp + o;
+            icnt_msg *msg = icnt_peek(m->req, port, k);
+            /* acknowledgements go to the directory at once: they never wait behind the
+             * input queue (a transaction they complete may be what it waits for) */
+            while (msg && msg->kind == MSG_ACK) {
+                coh_ack(m, pt, PKT_OF_MSG(icnt_pop(m->req, port, k)), k);
                 did = 1;
+                msg = icnt_peek(m->req, port, k);
             }
-        }
-        /* one reply into the reply crossbar, round-robin over the banks' queues */
-        const uint32_t nq = 2 * m->n_bank;
-        for (uint32_t j = 1, x = pt->rr; pt->out_t <= k && j <= nq; j++) {
-            if (++x == nq)
-                x = 0;
-            pq *q = &pt->b[x / 2].out[x % 2];
-            if (q->ht > k)
-                continue;
-            uint32_t bytes = rep_bytes(m, q->h);
-            if (!icnt_can_push(m->rep, p, bytes))
+            if (msg) {
+                l2bank *b = &pt->b[PKT_OF_MSG(msg)->bank];
+                /* the pipeline always accepts; the queue after it is bounded */
+                if (lk == UINT64_MAX)
+                    lk = conv_floor(m, D_ICNT, D_L2, k);
+                in_settle(b, lk);
+                if (b->n_wait < m->in_cap) {
+                    pkt *q = PKT_OF_MSG(icnt_pop(m->req, port, k));
+                    q->t_ready = after(m, D_ICNT, D_L2, k) + m->l2_pipe;
+                    pq_push(&b->in, q);
+                    if (!b->unready)
+                        b->unready = q;
+                    if (q->t_ready < b->next)
+                        b->next = q->t_ready;
+                    poke(m, D_L2, q->t_ready);
+                    did = 1;
+                }
+            }
+            /* one reply into the reply crossbar, round-robin over the port's reply queues */
+            const uint32_t nq = m->ppp > 1 ? 2 : 2 * m->n_bank, q0 = m->ppp > 1 ? 2 * o : 0;
+            uint32_t *rr = m->ppp > 1 ? &pt->b[o].rr : &pt->rr;
+            for (uint32_t j = 1, x = *rr; pt->out_t <= k && j <= nq; j++) {
+                if (++x == nq)
+                    x = 0;
+                pq *q = &pt->b[(q0 + x) / 2].out[(q0 + x) % 2];
+                if (q->ht > k)
+                    continue;
+                uint32_t bytes = rep_bytes(m, q->h);
+                if (!icnt_can_push(m->rep, port, bytes))
+                    break;
+                pkt *r = pq_pop(q);
+                r->m.kind = r->type == PT_INV   ? MSG_INVALIDATE
+                            : r->type == PT_FWD ? MSG_FORWARD
+                            : r->type == CM_WRITE ? MSG_ACK : MSG_RESPONSE;
+                icnt_push(m->rep, &r->m, port, r->sm, bytes, k, k);
+                if (r->tx)
+                    tx_close(m, pt, r, k);
+                *rr = x;
+                pt->out_t = UINT64_MAX;
+                for (uint32_t i = 0; i < m->n_bank; i++)
+                    for (int h = 0; h < 2; h++)
+                        if (pt->b[i].out[h].ht < pt->out_t)
+                            pt->out_t = pt->b[i].out[h].ht;
+                did = 1;
                 break;
-            pkt *r = pq_pop(q);
-            r->m.kind = r->type == PT_INV   ? MSG_INVALIDATE
-                        : r->type == PT_FWD ? MSG_FORWARD
-                        : r->type == CM_WRITE ? MSG_ACK : MSG_RESPONSE;
-            icnt_push(m->rep, &r->m, p, r->sm, bytes, k, k);
-            if (r->tx)
-                tx_close(m, pt, r, k);
-            pt->rr = x;
-            pt->out_t = UINT64_MAX;
-            for (uint32_t i = 0; i < m->n_bank; i++)
-                for (int h = 0; h < 2; h++)
-                    if (pt->b[i].out[h].ht < pt->out_t)
-                        pt->out_t = pt->b[i].out[h].ht;
-            did = 1;
-            break;
+            }
         }
     }
     did |= icnt_cycle(m->req, k) > 0;
@@ -1527,10 +1540,12 @@ static void cache_json(cJSON *o, const cache_stats *s, uint64_t cycles, uint32_t
     num(o, "mshr_occupancy_max", (double)s->mshr_occ_max);
 }
 
-static void one_cache(cJSON *arr, const cache *c, uint64_t now, int full)
+/* `end`: the cycle (of the cache's clock) the statistics run to; `now`: how many
+ * cycles they cover */
+static void one_cache(cJSON *arr, const cache *c, uint64_t end, uint64_t now, int full)
 {
     cache_stats st = *cache_get_stats(c);
-    st.mshr_occ_sum = cache_mshr_occ_sum(c, now);
+    st.mshr_occ_sum = cache_mshr_occ_sum(c, end);
     cJSON *o = cJSON_CreateObject();
     if (full) {
         cache_json(o, &st, now, 1);
@@ -1578,10 +1593,14 @@ static void dram_json(cJSON *o, const dram_stats *s, uint64_t cycles, uint32_t n
 static void det_stats(const memsys *ms, cJSON *o)
 {
     const det *m = (const det *)ms;
-    uint64_t core = m->ticked ? m->now + 1 : 0;
-    uint64_t cyc[D__N];
-    for (int d = 0; d < D__N; d++)
-        cyc[d] = m->ticked ? (m->now + 1) * m->f[d] / m->f_core : 0;
+    /* since launch_begin (t0; 0 for a model created for one launch) */
+    uint64_t end = m->ticked && m->now + 1 > m->t0 ? m->now + 1 : m->t0;
+    uint64_t core = end - m->t0;
+    uint64_t cyc[D__N], cyc_end[D__N];
+    for (int d = 0; d < D__N; d++) {
+        cyc_end[d] = end * m->f[d] / m->f_core;
+        cyc[d] = cyc_end[d] - m->t0 * m->f[d] / m->f_core;
+    }
     cJSON_AddStringToObject(o, "model", "detailed");
     num(o, "core_cycles", (double)core);
     static const char *const kind[4] = {"load", "store", "atomic", "ifetch"};
@@ -1599,9 +1618,9 @@ static void det_stats(const memsys *ms, cJSON *o)
         for (uint32_t s = 0; s < m->n_sm; s++) {
             const cache *c = m->sm[s].l1[l];
             cache_stats st = *cache_get_stats(c);
-            st.mshr_occ_sum = cache_mshr_occ_sum(c, core);
+            st.mshr_occ_sum = cache_mshr_occ_sum(c, end);
             cache_sum(&sum, &st);
-            one_cache(per, c, core, 0);
+            one_cache(per, c, end, core, 0);
         }
         cache_json(lv, &sum, core, m->n_sm);
         if (l == L1D && m->l1d_adaptive) {
@@ -1627,9 +1646,9 @@ static void det_stats(const memsys *ms, cJSON *o)
             for (uint32_t b = 0; b < m->n_bank; b++) {
                 const cache *c = m->pt[p].b[b].c;
                 cache_stats st = *cache_get_stats(c);
-                st.mshr_occ_sum = cache_mshr_occ_sum(c, l2c);
+                st.mshr_occ_sum = cache_mshr_occ_sum(c, cyc_end[D_L2]);
                 cache_sum(&sum, &st);
-                one_cache(per, c, l2c, 1);
+                one_cache(per, c, cyc_end[D_L2], l2c, 1);
             }
         cache_json(lv, &sum, l2c, m->n_part * m->n_bank);
         cJSON_AddItemToObject(lv, "per_bank", per);
@@ -1723,9 +1742,65 @@ static void det_dump(const memsys *ms, FILE *f)
     }
 }
 
+/* A launch on a kept memory system: statistics from `cycle` on (the caches' MSHR
+ * occupancy integrals from the matching cycle of their clock). */
+static void det_launch_begin(memsys *ms, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    m->t0 = cycle;
+    memset(m->req_n, 0, sizeof m->req_n);
+    memset(m->req_lat, 0, sizeof m->req_lat);
+    m->pkts_max = m->pkts_live;
+    for (uint32_t s = 0; s < m->n_sm; s++)
+        for (int l = 0; l < L1__N; l++)
+            cache_stats_reset(m->sm[s].l1[l], cycle);
+    uint64_t l2t = cycle * m->f[D_L2] / m->f_core;
+    for (uint32_t p = 0; p < m->n_part; p++) {
+        for (uint32_t b = 0; b < m->n_bank; b++)
+            cache_stats_reset(m->pt[p].b[b].c, l2t);
+        dram_stats_reset(m->pt[p].ch);
+    }
+    icnt_stats_reset(m->req);
+    icnt_stats_reset(m->rep);
+}
+
+/* The end of a kernel: GPGPU-Sim invalidates the L1 data caches (-gpgpu_flush_l1_cache);
+ * the instruction and constant caches and the L2 keep their lines. */
+static void det_launch_end(memsys *ms, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    (void)cycle;
+    if (m->flush_l1d)
+        for (uint32_t s = 0; s < m->n_sm; s++)
+            cache_invalidate_all(m->sm[s].l1[L1D]);
+}
+
+/* A host-to-device copy: GPGPU-Sim (-gpgpu_perf_sim_memcpy 1) installs every 32-byte
+ * sector it writes in the L2, in address order; so does this, sector by sector of the
+ * L2's own sector size, line by line. */
+static void det_host_write(memsys *ms, uint64_t addr, uint64_t n)
+{
+    det *m = (det *)ms;
+    if (!m->fill_on_copy || !n)
+        return;
+    uint64_t line = m->l2_line, sec = m->pt[0].b[0].c ? cache_config(m->pt[0].b[0].c)->sector : line;
+    uint64_t end = addr + n;
+    for (uint64_t la = addr / line * line; la < end; la += line) {
+        uint64_t lo = la > addr ? la : addr, hi = la + line < end ? la + line : end;
+        uint32_t sectors = 0;
+        for (uint64_t b = (lo - la) / sec; b * sec < hi - la; b++)
+            sectors |= 1u << b;
+        addrmap_loc loc;
+        addrmap_map(&m->am, la, &loc);
+        uint64_t ln = amap_div_q(&m->div_l2line, loc.local), lb = amap_div_q(&m->div_nbank, ln);
+        cache_install(m->pt[loc.part].b[ln - lb * m->n_bank].c, la, lb * m->l2_line, sectors);
+    }
+}
+
 const mem_model mem_model_detailed = {
     "detailed", "L1 caches with MSHRs, crossbar, L2 banks and DRAM channels (GPGPU-Sim class)",
     det_create, det_destroy, det_access, det_probe, det_pop, det_tick,
     det_next, det_busy, det_stats, det_dump, det_next_sm, det_check,
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
+    det_launch_begin, det_launch_end, det_host_write,
 };

@@ -422,3 +422,5 @@ void dram_dump(const dram *d, FILE *f, const char *name)
         fprintf(f, "\n");
     }
 }
+
+void dram_stats_reset(dram *d) { memset(&d->st, 0, sizeof d->st); }

@@ -79,6 +79,7 @@ uint64_t dram_next(const dram *d, uint64_t now);
 uint32_t dram_queued(const dram *d);     /* waiting for their column command         */
 uint32_t dram_in_flight(const dram *d);  /* queued + issued not yet popped           */
 const dram_stats *dram_get_stats(const dram *d);
+void dram_stats_reset(dram *d);
 void dram_dump(const dram *d, FILE *f, const char *name);
 
 #endif

@@ -2,6 +2,7 @@
 #include "mem/icnt.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     icnt_msg *head, *tail;
@@ -313,3 +314,5 @@ void icnt_dump(const icnt *ic, FILE *f, const char *name)
             fprintf(f, "    out %u: %u/%u flits, head arrives %llu\n", o, ic->out[o].used,
                     ic->cfg.out_buf, (unsigned long long)ic->out[o].head->t_arr);
 }
+
+void icnt_stats_reset(icnt *ic) { memset(&ic->st, 0, sizeof ic->st); }

@@ -76,6 +76,7 @@ uint32_t icnt_latency(const icnt *ic);
  * ports with traffic. */
 uint32_t icnt_next_out(const icnt *ic, uint32_t from);
 const icnt_stats *icnt_get_stats(const icnt *ic);
+void icnt_stats_reset(icnt *ic);
 void icnt_dump(const icnt *ic, FILE *f, const char *name);
 
 #endif

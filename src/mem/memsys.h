@@ -116,6 +116,15 @@ typedef struct {
      * model's own parameters (a struct of the layout `params` describes, NULL when it
      * has none) and the launched kernel. 0, or -1 with a message in err. */
     int (*on_launch)(memsys *m, const void *params, const mem_kernel *k, char *err, size_t n);
+    /* Optional, for a memory system kept from one launch to the next (mem.keep_state):
+     * launch_begin restarts the statistics at core cycle `cycle` (stats_json then covers
+     * this launch only); launch_end is called once the launch has drained (the L1D flush
+     * at kernel end). NULL: the model is created for every launch. */
+    void (*launch_begin)(memsys *m, uint64_t cycle);
+    void (*launch_end)(memsys *m, uint64_t cycle);
+    /* Optional: the host wrote bytes [addr, addr + n) of device memory (a host-to-device
+     * copy, outside simulated time); the model may install them in its caches. */
+    void (*host_write)(memsys *m, uint64_t addr, uint64_t n);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */

@@ -225,4 +225,5 @@ const mem_model mem_model_simple = {
     simple_create, simple_destroy, simple_access, simple_probe, simple_pop, simple_tick,
     simple_next, simple_busy, simple_stats, simple_dump, simple_next_sm, simple_check,
     &simple_table, simple_launch,
+    NULL, NULL, NULL,   /* created for every launch: no state kept */
 };

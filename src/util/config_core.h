@@ -16,11 +16,13 @@
     X(core, regs_per_thread, UINT, "0", 0, 65536, "registers", "registers per thread for occupancy; 0 = estimate from the PTX (liveness)") \
     X(core, n_sp, UINT, "2", 0, 64, "units", "SP (integer/fp32) pipelines")                      \
     X(core, n_sfu, UINT, "1", 0, 64, "units", "SFU pipelines")                                  \
-    X(core, n_dp, UINT, "1", 0, 64, "units", "double-precision pipelines")                      \
+    X(core, n_dp, UINT, "0", 0, 64, "units", "double-precision pipelines")                      \
     X(core, n_ldst, UINT, "1", 1, 64, "units", "LD/ST pipelines")                               \
     X(core, n_int, UINT, "0", 0, 64, "units", "separate integer pipelines (Volta-style); 0 = integer instructions use the SP pipelines (Fermi)") \
-    X(core, rf_banks, UINT, "0", 0, 64, "banks", "register-file banks the operand collector reads from; sources in one bank serialise (extra cycles); 0 = not modelled") \
-    X(core, lat_alu, UINT, "4", 1, 10000, "cycles", "latency: integer add/logic/move/compare")   \
+    X(core, rf_banks, UINT, "16", 0, 64, "banks", "register-file banks the operand collector reads from; sources in one bank serialise (extra cycles); 0 = not modelled") \
+    X(core, lat_pipeline, UINT, "6", 0, 10000, "cycles", "added to every instruction's latency: issue to execution (operand collection, dispatch) and result to register file (writeback)") \
+    X(core, lat_move, UINT, "1", 1, 10000, "cycles", "latency: moves, logic, shifts, comparisons, selects, conversions, abs/neg (ops outside the add/mul/mad/min/max/div tables)") \
+    X(core, lat_alu, UINT, "4", 1, 10000, "cycles", "latency: integer add/sub/min/max")   \
     X(core, ii_alu, UINT, "1", 1, 10000, "cycles", "initiation interval: integer add/logic")     \
     X(core, lat_imul, UINT, "5", 1, 10000, "cycles", "latency: integer mul/mad")                 \
     X(core, ii_imul, UINT, "2", 1, 10000, "cycles", "initiation interval: integer mul/mad")      \
@@ -34,12 +36,12 @@
     X(core, ii_dp, UINT, "8", 1, 10000, "cycles", "initiation interval: fp64")                   \
     X(core, lat_ddiv, UINT, "330", 1, 10000, "cycles", "latency: fp64 div")                      \
     X(core, ii_ddiv, UINT, "130", 1, 10000, "cycles", "initiation interval: fp64 div")           \
-    X(core, lat_sfu, UINT, "20", 1, 10000, "cycles", "latency: SFU (rcp, sqrt, sin, ex2 ...)")   \
+    X(core, lat_sfu, UINT, "8", 1, 10000, "cycles", "latency: SFU (rcp, sqrt, sin, ex2 ...)")   \
     X(core, ii_sfu, UINT, "8", 1, 10000, "cycles", "initiation interval: SFU (4 lanes x 8 cycles per warp)") \
-    X(core, lat_shared, UINT, "24", 1, 10000, "cycles", "latency: shared memory access without bank conflicts") \
+    X(core, lat_shared, UINT, "26", 1, 10000, "cycles", "latency: shared memory access without bank conflicts") \
     X(core, shared_banks, UINT, "32", 1, 256, "banks", "shared memory banks (4 bytes wide)")     \
     X(core, lat_const, UINT, "8", 1, 10000, "cycles", "latency: call-site .param access; constant-cache hit in the simple memory model")       \
-    X(core, lat_branch, UINT, "4", 1, 10000, "cycles", "latency: branch / control instruction")  \
+    X(core, lat_branch, UINT, "1", 1, 10000, "cycles", "latency: branch / control instruction")  \
     X(core, ldst_queue, UINT, "8", 1, 4096, "requests", "a memory instruction issues only while the LD/ST queue toward the L1D holds fewer requests") \
     X(core, skip_idle, BOOL, "true", 0, 0, "", "skip cycles in which nothing can change and let waiting SMs sleep (statistics are identical either way)") \
     X(core, watchdog_cycles, U64, "1000000", 0, 18446744073709551615.0, "cycles", "no instruction issued and no memory progress for this long = deadlock report; 0 = off")

@@ -10,6 +10,7 @@
 #define WS_CONFIG_MEM(X)                                                                         \
     X(mem, model, STR, "detailed", 1, 63, "", "memory model: detailed (caches, MSHRs, crossbar, L2, DRAM) or simple (fixed latency, bandwidth limited)") \
     X(mem, protocol, STR, "nvidia", 1, 31, "", "coherence protocol of the detailed model's caches: nvidia (NVIDIA default, no coherence: write policies per access, l1d/l2 keys), si (AMD Southern Islands: GLC/SLC, write-through L1), moesi (directory at L2), nmoesi (MOESI + non-coherent N stores)") \
+    X(mem, keep_state, BOOL, "true", 0, 0, "", "detailed model: caches, DRAM and crossbar keep their state from one kernel launch to the next (a GPU and GPGPU-Sim do); false: every launch starts cold")
 
 /* Detailed model: one L1 data, instruction and constant cache per SM. */
 #define WS_CONFIG_L1D(X)                                                                         \
@@ -18,14 +19,15 @@
     X(l1d, line, UINT, "128", 4, 4096, "bytes", "L1 data cache line size") \
     X(l1d, sector, UINT, "128", 4, 4096, "bytes", "L1 data cache sector size; < line: a miss fetches only the missing sectors") \
     X(l1d, repl, STR, "lru", 1, 31, "", "L1 data cache replacement policy: lru, fifo or random") \
-    X(l1d, set_index, STR, "linear", 1, 31, "", "L1 data cache set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
-    X(l1d, latency, UINT, "1", 1, 100000, "cycles", "L1 data cache hit latency (core cycles; a miss leaves for L2 after the same time)") \
+    X(l1d, set_index, STR, "fermi-hash", 1, 31, "", "L1 data cache set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
+    X(l1d, flush_at_exit, BOOL, "true", 0, 0, "", "invalidate every SM's L1D when a kernel finishes (GPGPU-Sim -gpgpu_flush_l1_cache; with mem.keep_state)") \
+    X(l1d, latency, UINT, "35", 1, 100000, "cycles", "L1 data cache hit latency (core cycles; a miss leaves for L2 after the same time)") \
     X(l1d, ports, UINT, "1", 1, 64, "accesses", "L1 data cache accesses per core cycle; more wait for the next cycle") \
-    X(l1d, mshr_entries, UINT, "32", 1, 65536, "entries", "L1 data cache MSHR entries (outstanding missed lines)") \
+    X(l1d, mshr_entries, UINT, "64", 1, 65536, "entries", "L1 data cache MSHR entries (outstanding missed lines)") \
     X(l1d, mshr_merges, UINT, "8", 1, 65535, "requests", "L1 data cache requests per MSHR entry, the first included") \
     X(l1d, mshr_policy, STR, "fixed", 1, 15, "", "L1D MSHR limit: fixed (all mshr_entries usable) or adaptive (usable entries tuned at run time from observed fill latency and occupancy, docs/MEMORY.md 4)") \
     X(l1d, miss_queue, UINT, "8", 2, 65536, "requests", "L1 data cache miss queue toward the interconnect") \
-    X(l1d, global_store, STR, "evict", 1, 15, "", "L1D policy for global stores: evict (invalidate the line, write to L2), through or back") \
+    X(l1d, global_store, STR, "through", 1, 15, "", "L1D policy for global stores: evict (invalidate the line, write to L2), through or back") \
     X(l1d, local_store, STR, "back", 1, 15, "", "L1D policy for local-memory stores: back (write-back), through or evict") \
     X(l1d, write_alloc, STR, "lazy", 1, 15, "", "L1D write-back store miss: lazy (allocate, no fetch; per-byte dirty mask), fetch (fetch-on-write) or none") \
     X(l1d, request_queues, UINT, "0", 0, 4096, "queues", "REOD: per-set request queues between the LD/ST unit and the L1D; 0 = baseline single FIFO (head-of-line blocking)") \
@@ -41,8 +43,8 @@
     X(l1i, set_index, STR, "linear", 1, 31, "", "L1 instruction cache set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
     X(l1i, latency, UINT, "1", 1, 100000, "cycles", "L1 instruction cache hit latency (core cycles)") \
     X(l1i, ports, UINT, "1", 1, 64, "accesses", "L1 instruction cache accesses per core cycle") \
-    X(l1i, mshr_entries, UINT, "8", 1, 65536, "entries", "L1 instruction cache MSHR entries") \
-    X(l1i, mshr_merges, UINT, "8", 1, 65535, "requests", "L1 instruction cache requests per MSHR entry") \
+    X(l1i, mshr_entries, UINT, "2", 1, 65536, "entries", "L1 instruction cache MSHR entries") \
+    X(l1i, mshr_merges, UINT, "32", 1, 65535, "requests", "L1 instruction cache requests per MSHR entry") \
     X(l1i, miss_queue, UINT, "4", 2, 65536, "requests", "L1 instruction cache miss queue toward the interconnect")
 
 #define WS_CONFIG_L1C(X)                                                                         \
@@ -54,49 +56,51 @@
     X(l1c, set_index, STR, "linear", 1, 31, "", "L1 constant cache set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
     X(l1c, latency, UINT, "1", 1, 100000, "cycles", "L1 constant cache hit latency (core cycles)") \
     X(l1c, ports, UINT, "1", 1, 64, "accesses", "L1 constant cache accesses per core cycle") \
-    X(l1c, mshr_entries, UINT, "8", 1, 65536, "entries", "L1 constant cache MSHR entries") \
-    X(l1c, mshr_merges, UINT, "8", 1, 65535, "requests", "L1 constant cache requests per MSHR entry") \
+    X(l1c, mshr_entries, UINT, "2", 1, 65536, "entries", "L1 constant cache MSHR entries") \
+    X(l1c, mshr_merges, UINT, "32", 1, 65535, "requests", "L1 constant cache requests per MSHR entry") \
     X(l1c, miss_queue, UINT, "4", 2, 65536, "requests", "L1 constant cache miss queue toward the interconnect")
 
 /* One L2 bank (or l2.banks banks) per memory partition. */
 #define WS_CONFIG_L2(X)                                                                          \
-    X(l2, size, UINT, "131072", 1, 1073741824, "bytes", "capacity of one L2 bank (GTX480: 6 partitions x 1 bank x 128 KB = 768 KB)") \
-    X(l2, banks, UINT, "1", 1, 64, "banks", "L2 banks per memory partition (lines interleaved over them)") \
+    X(l2, size, UINT, "65536", 1, 1073741824, "bytes", "capacity of one L2 bank (GTX480: 6 partitions x 1 bank x 128 KB = 768 KB)") \
+    X(l2, banks, UINT, "2", 1, 64, "banks", "L2 banks per memory partition (lines interleaved over them)") \
     X(l2, ways, UINT, "8", 1, 64, "ways", "L2 associativity") \
     X(l2, line, UINT, "128", 4, 4096, "bytes", "L2 line size") \
-    X(l2, sector, UINT, "128", 4, 4096, "bytes", "L2 sector size; < line: a miss fetches only the missing sectors") \
+    X(l2, sector, UINT, "32", 4, 4096, "bytes", "L2 sector size; < line: a miss fetches only the missing sectors") \
     X(l2, repl, STR, "lru", 1, 31, "", "L2 replacement policy: lru, fifo or random") \
     X(l2, set_index, STR, "linear", 1, 31, "", "L2 set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
-    X(l2, pipeline, UINT, "80", 0, 100000, "cycles", "L2 cycles from a request's arrival at its partition to its tag lookup (the ROP pipeline; every request pays it)") \
-    X(l2, latency, UINT, "10", 1, 100000, "cycles", "L2 hit latency (L2 cycles, tag lookup to data); a miss leaves for DRAM after the same time") \
+    X(l2, fill_on_copy, BOOL, "true", 0, 0, "", "a host-to-device copy installs its lines in the L2, clean (GPGPU-Sim -gpgpu_perf_sim_memcpy 1; with mem.keep_state)") \
+    X(l2, pipeline, UINT, "120", 0, 100000, "cycles", "L2 cycles from a request's arrival at its partition to its tag lookup (the ROP pipeline; every request pays it)") \
+    X(l2, latency, UINT, "1", 1, 100000, "cycles", "L2 hit latency (L2 cycles, tag lookup to data); a miss leaves for DRAM after the same time") \
     X(l2, ports, UINT, "1", 1, 64, "accesses", "L2 accesses per L2 cycle per bank") \
-    X(l2, mshr_entries, UINT, "128", 1, 65536, "entries", "L2 MSHR entries per bank (cover the DRAM bandwidth-delay product)") \
+    X(l2, mshr_entries, UINT, "256", 1, 65536, "entries", "L2 MSHR entries per bank (cover the DRAM bandwidth-delay product)") \
     X(l2, mshr_merges, UINT, "4", 1, 65535, "requests", "L2 requests per MSHR entry, the first included") \
-    X(l2, miss_queue, UINT, "8", 2, 65536, "requests", "L2 miss queue toward DRAM, per bank") \
+    X(l2, miss_queue, UINT, "4", 2, 65536, "requests", "L2 miss queue toward DRAM, per bank") \
     X(l2, store, STR, "back", 1, 15, "", "L2 write policy: back (write-back), through or evict") \
     X(l2, write_alloc, STR, "lazy", 1, 15, "", "L2 write-back miss: lazy (allocate, no fetch; per-byte dirty mask), fetch or none") \
-    X(l2, in_queue, UINT, "8", 1, 65536, "requests", "requests through the L2 pipeline waiting for their bank; when full, the interconnect holds the next") \
-    X(l2, out_queue, UINT, "8", 1, 65536, "replies", "replies of an L2 bank waiting for the interconnect; a full queue stalls the bank") \
+    X(l2, in_queue, UINT, "64", 1, 65536, "requests", "requests through the L2 pipeline waiting for their bank; when full, the interconnect holds the next") \
+    X(l2, out_queue, UINT, "64", 1, 65536, "replies", "replies of an L2 bank waiting for the interconnect; a full queue stalls the bank") \
     X(l2, atomic_latency, UINT, "4", 0, 100000, "cycles", "extra L2 cycles of an atomic performed at L2 (its ALU)") \
     X(l2, mhz, UINT, "700", 1, 100000, "MHz", "L2 clock")
 
 #define WS_CONFIG_ICNT(X)                                                                        \
-    X(icnt, mhz, UINT, "1400", 1, 100000, "MHz", "interconnect clock") \
-    X(icnt, flit, UINT, "32", 1, 4096, "bytes", "flit size: bytes a port moves per interconnect cycle") \
+    X(icnt, port_per_bank, BOOL, "true", 0, 0, "", "each L2 bank has its own crossbar port (GPGPU-Sim: one per sub-partition); false: the banks of a partition share one") \
+    X(icnt, mhz, UINT, "700", 1, 100000, "MHz", "interconnect clock") \
+    X(icnt, flit, UINT, "40", 1, 4096, "bytes", "flit size: bytes a port moves per interconnect cycle") \
     X(icnt, header, UINT, "8", 0, 4096, "bytes", "control bytes of every packet (address, type ...), on top of its data") \
-    X(icnt, latency, UINT, "16", 0, 100000, "cycles", "interconnect cycles from the grant of a packet to its head flit at the output") \
-    X(icnt, in_buf, UINT, "16", 1, 65536, "flits", "input buffer per port (at least the largest packet)") \
-    X(icnt, out_buf, UINT, "16", 1, 65536, "flits", "output buffer per port (at least the largest packet)")
+    X(icnt, latency, UINT, "2", 0, 100000, "cycles", "interconnect cycles from the grant of a packet to its head flit at the output") \
+    X(icnt, in_buf, UINT, "64", 1, 65536, "flits", "input buffer per port (at least the largest packet)") \
+    X(icnt, out_buf, UINT, "64", 1, 65536, "flits", "output buffer per port (at least the largest packet)")
 
 #define WS_CONFIG_DRAM(X)                                                                        \
     X(dram, channels, UINT, "6", 1, 1024, "channels", "memory partitions = DRAM channels (bus width per channel = gpu.mem_bus_bits / channels; clock gpu.mem_mhz)") \
     X(dram, banks, UINT, "16", 1, 64, "banks", "banks per channel") \
     X(dram, row_bytes, UINT, "4096", 64, 1073741824, "bytes", "row (page) size of a channel: bytes one ACT opens") \
-    X(dram, queue, UINT, "32", 1, 65536, "requests", "scheduler queue per channel") \
+    X(dram, queue, UINT, "64", 1, 65536, "requests", "scheduler queue per channel") \
     X(dram, sched, STR, "frfcfs", 1, 15, "", "scheduler: frfcfs (row hits first, then oldest) or fifo") \
     X(dram, beats_per_clk, UINT, "4", 1, 16, "beats", "data transfers per command clock (DDR 2, GDDR5 4)") \
     X(dram, burst, UINT, "8", 1, 64, "beats", "burst length") \
-    X(dram, latency, UINT, "400", 0, 1000000, "cycles", "fixed DRAM cycles added to every read return (controller, PHY, return path)") \
+    X(dram, latency, UINT, "132", 0, 1000000, "cycles", "fixed DRAM cycles added to every read return (controller, PHY, return path)") \
     X(dram, tccd, UINT, "2", 1, 1000, "cycles", "tCCD: column command to column command") \
     X(dram, trrd, UINT, "6", 0, 1000, "cycles", "tRRD: ACT to ACT, different banks") \
     X(dram, trcd, UINT, "12", 0, 1000, "cycles", "tRCD: ACT to RD/WR") \

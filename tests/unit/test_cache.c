@@ -17,6 +17,7 @@
 #include "mem/setidx.h"
 #include "ptx/ir.h"
 #include "gpu/config.h"
+#include "legacy_cfg.h"
 
 /* 2 sets x 2 ways of 128-byte lines (set = (addr / 128) mod 2), not sectored, LRU,
  * 2 MSHR entries of 2 requests each, a miss queue of 2, hit latency 1. */
@@ -627,6 +628,7 @@ static void test_coh_nvidia_store_evict(void **state)
     (void)state;
     ws_config cfg;
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     const coh_ops *nv = coh_find("nvidia");
     assert_non_null(nv);
     assert_ptr_equal(coh_at(0), nv);           /* the default */

@@ -128,7 +128,16 @@ static void test_presets(void **state)
                 fail_msg("preset %s lacks %s.%s", ws_config_preset_name(i), p->section, p->key);
         }
     }
-    assert_null(ws_config_preset_name(2));
+    assert_null(ws_config_preset_name(3));
+
+    /* seed 001's platform: its Table 1 on the gtx480 values */
+    assert_int_equal(ws_config_load(&c, "seed001", err, sizeof err), 0);
+    assert_int_equal(c.gpu.n_sm, 30);
+    assert_int_equal(c.gpu.shared_per_sm, 16384);
+    assert_int_equal(c.l1d.size, 49152);
+    assert_int_equal(c.l2.size * c.l2.banks * c.dram.channels, c.gpu.l2_bytes);
+    assert_int_equal(c.icnt.mhz, 700);
+    assert_int_equal(c.core.lat_pipeline, d.core.lat_pipeline);   /* the rest is gtx480's */
 
     assert_int_equal(ws_config_load(&c, "nosuch", err, sizeof err), -1);
     assert_non_null(strstr(err, "nosuch"));

@@ -17,6 +17,7 @@
 
 #include "mem/addrmap.h"
 #include "gpu/config.h"
+#include "legacy_cfg.h"
 #include "mem/detailed.h"
 #include "ptx/ir.h"
 
@@ -49,24 +50,23 @@ static uint64_t wait_for(memsys *m, const mem_req *r, uint64_t from, uint64_t li
     return 0;
 }
 
-/* GTX480 defaults: core 700 MHz, interconnect 1400, L2 700, DRAM 924; L1 latency 1,
- * interconnect latency 16, L2 pipeline 80 + L2 hit latency 10, DRAM tRCD 12 tCL 12,
- * 4 data cycles per 128 B, DRAM return latency 400, 8-byte headers in 32-byte flits (a
- * read request is 1 flit, a 128-byte reply 5).
+/* GTX480 defaults (configs/gtx480.ini, after GPGPU-Sim 4.2): core, interconnect and L2 at
+ * 700 MHz, DRAM 924; L1 latency 35, interconnect latency 2, 8-byte headers in 40-byte flits
+ * (a read request is 1 flit, a 128-byte reply 136 bytes = 4), a crossbar port per L2 bank,
+ * L2 pipeline (ROP) 120 + L2 hit latency 1, DRAM tRCD 12 tCL 12, 4 data cycles per 128 B,
+ * DRAM return latency 132 (GPGPU-Sim's -dram_latency 100 core cycles in DRAM cycles).
  * Load at core cycle 0, L1 miss:
- *   miss record ready at core 1 = interconnect cycle 2 (at or after); granted at 2;
- *   at the partition at 2 + 16 + 1 = 19; L2 cycle floor(19 / 2) + 1 = 10 (after), through
- *   the pipeline at 10 + 80 = 90: tag lookup, miss, record ready at 90 + 10 = 100;
- *   DRAM cycle floor(100 x 924 / 700) + 1 = 133;
- *   ACT 133, RD 145, data done 145 + 12 + 4 = 161; + 400 = 561 = L2 cycle
- *   floor(561 x 700 / 924) + 1 = 426 (561 x 700 / 924 is exactly 425): the fill;
- *   reply ready at interconnect floor(426 x 2) + 1 = 853; arrives 853 + 16 + 5 = 874;
- *   core cycle ceil(874 / 2) = 437.
- * The same line from another SM at core cycle c0 (now an L2 hit): record ready c0 + 1,
- *   interconnect 2c0 + 2, arrival 2c0 + 19, L2 c0 + 10, lookup c0 + 90, hit data at
- *   c0 + 100, reply at
- *   interconnect 2c0 + 201, arrival 2c0 + 222, core c0 + 111.
- * The same SM again: an L1 hit, c0 + 1. */
+ *   miss record ready at core 35 = interconnect cycle 35 (at or after); granted at 35;
+ *   at the partition at 35 + 2 + 1 = 38; L2 cycle 39 (strictly after), through the
+ *   pipeline at 39 + 120 = 159: tag lookup, miss, record ready at 159 + 1 = 160;
+ *   DRAM cycle floor(160 x 924 / 700) + 1 = floor(211.2) + 1 = 212;
+ *   ACT 212, RD 224, data done 224 + 12 + 4 = 240; + 132 = 372 = L2 cycle
+ *   floor(372 x 700 / 924) + 1 = floor(281.8) + 1 = 282: the fill;
+ *   reply ready at interconnect 283; arrives 283 + 2 + 4 = 289 = core cycle 289.
+ * The same line from another SM at core cycle c0 (now an L2 hit): record ready c0 + 35,
+ *   interconnect c0 + 35, arrival c0 + 38, L2 c0 + 39, lookup c0 + 159, hit data at
+ *   c0 + 160, reply at interconnect c0 + 161, arrival c0 + 167, core c0 + 167.
+ * The same SM again: an L1 hit, c0 + 35. (The SM adds core.lat_pipeline, 6, to each.) */
 static void test_latency_gtx480(void **state)
 {
     (void)state;
@@ -79,16 +79,84 @@ static void test_latency_gtx480(void **state)
     assert_int_equal(memsys_probe(m, &a, 0), MA_MISS);
     assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
     assert_true(memsys_busy(m));
-    assert_int_equal(wait_for(m, &a, 1, 10000), 437);
+    assert_int_equal(wait_for(m, &a, 1, 10000), 289);
     assert_false(memsys_busy(m));
     uint64_t c0 = 500;
     mem_req b = req(1, MR_LOAD, 0x12300), h = req(0, MR_LOAD, 0x12300);
     memsys_tick(m, c0);
     assert_int_equal(memsys_access(m, &b, c0), MA_MISS);
     assert_int_equal(memsys_access(m, &h, c0), MA_HIT);
-    assert_int_equal(wait_for(m, &h, c0, 10000), c0 + 1);
-    assert_int_equal(wait_for(m, &b, c0 + 2, 10000), c0 + 111);
+    assert_int_equal(wait_for(m, &h, c0, 10000), c0 + 35);
+    assert_int_equal(wait_for(m, &b, c0 + 2, 10000), c0 + 167);
     mem_model_detailed.destroy(m);
+}
+
+/* A memory system kept across launches (mem.keep_state): launch_end invalidates the L1Ds
+ * (GPGPU-Sim's -gpgpu_flush_l1_cache), the L2 keeps its lines, and launch_begin restarts
+ * the statistics. The line is fetched from DRAM (289 cycles, test_latency_gtx480), hits
+ * in the L1 (35); after the flush the same load misses the L1 and hits the L2 (167). */
+static void test_keep_state(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    memsys *m = mem_model_detailed.create(&cfg, 15);
+    assert_non_null(m);
+    mem_model_detailed.launch_begin(m, 0);
+    mem_req a = req(0, MR_LOAD, 0x12300);
+    memsys_tick(m, 0);
+    assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
+    assert_int_equal(wait_for(m, &a, 1, 10000), 289);
+    memsys_tick(m, 400);
+    assert_int_equal(memsys_access(m, &a, 400), MA_HIT);
+    assert_int_equal(wait_for(m, &a, 400, 10000), 435);
+    mem_model_detailed.launch_end(m, 500);
+    mem_model_detailed.launch_begin(m, 501);
+    memsys_tick(m, 600);
+    assert_int_equal(memsys_access(m, &a, 600), MA_MISS);
+    assert_int_equal(wait_for(m, &a, 601, 10000), 600 + 167);
+    cJSON *o = cJSON_CreateObject();
+    mem_model_detailed.stats_json(m, o);
+    cJSON *l1 = cJSON_GetObjectItem(o, "l1d"), *l2 = cJSON_GetObjectItem(o, "l2");
+    assert_int_equal(cJSON_GetObjectItem(l1, "accesses")->valuedouble, 1);   /* this launch only */
+    assert_int_equal(cJSON_GetObjectItem(l1, "misses")->valuedouble, 1);
+    assert_int_equal(cJSON_GetObjectItem(l2, "hits")->valuedouble, 1);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "dram"), "reads")->valuedouble, 0);
+    assert_true(cJSON_GetObjectItem(o, "core_cycles")->valuedouble < 300);
+    cJSON_Delete(o);
+    mem_model_detailed.destroy(m);
+}
+
+/* A host-to-device copy installs its sectors in the L2 (l2.fill_on_copy, GPGPU-Sim's
+ * -gpgpu_perf_sim_memcpy): a load of a copied line is then an L2 hit (the 167 cycles of
+ * test_latency_gtx480), a line the copy did not touch still goes to DRAM (289); with
+ * fill_on_copy off the copied line misses too. A line the copy covered in part misses on
+ * its other sectors (a sector miss goes to DRAM). */
+static void test_copy_fills_l2(void **state)
+{
+    (void)state;
+    for (int on = 1; on >= 0; on--) {
+        ws_config cfg;
+        ws_config_defaults(&cfg);
+        if (!on)
+            set(&cfg, "l2.fill_on_copy=false");
+        memsys *m = mem_model_detailed.create(&cfg, 15);
+        assert_non_null(m);
+        /* all of line 0x12300, the first 3 sectors of 0x12380 (72 bytes) */
+        mem_model_detailed.host_write(m, 0x12300, 200);
+        mem_req a = req(0, MR_LOAD, 0x12300), b = req(1, MR_LOAD, 0x12400);
+        memsys_tick(m, 0);
+        assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
+        assert_int_equal(wait_for(m, &a, 1, 10000), on ? 167 : 289);
+        memsys_tick(m, 1000);
+        assert_int_equal(memsys_access(m, &b, 1000), MA_MISS);
+        assert_int_equal(wait_for(m, &b, 1001, 10000), 1000 + 289);
+        mem_req c = req(2, MR_LOAD, 0x12380);
+        memsys_tick(m, 2000);
+        assert_int_equal(memsys_access(m, &c, 2000), MA_MISS);
+        assert_true(wait_for(m, &c, 2001, 10000) > 2000 + 167);
+        mem_model_detailed.destroy(m);
+    }
 }
 
 /* All clocks 700 MHz: every crossing costs exactly one cycle, so (F = reply flits; L2 =
@@ -106,6 +174,7 @@ static void test_latency_equal_clocks(void **state)
     (void)state;
     ws_config cfg;
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "icnt.mhz=700,l2.mhz=700,gpu.mem_mhz=700,icnt.latency=10,l2.pipeline=15,l2.latency=5,"
               "dram.latency=30,l2.atomic_latency=3");
     memsys *m = mem_model_detailed.create(&cfg, 2);
@@ -145,6 +214,7 @@ static void test_routing(void **state)
     (void)state;
     ws_config cfg;
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     memsys *m = mem_model_detailed.create(&cfg, 1);
     mem_req cg = req(0, MR_LOAD, 0x1000);
     cg.cop = CO_CG;
@@ -307,6 +377,7 @@ static void equivalence(const char *overrides, int coverage)
 {
     ws_config cfg;
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     /* small buffers so that every kind of refusal and backpressure happens */
     set(&cfg, "l1d.size=4096,l1d.mshr_entries=4,l1d.mshr_merges=2,l1d.miss_queue=2,"
               "l2.size=16384,l2.in_queue=2,l2.out_queue=2,l2.mshr_entries=4,l2.mshr_merges=2,"
@@ -383,6 +454,7 @@ static void test_backpressure_mqf(void **state)
     (void)state;
     ws_config cfg;
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "l1d.miss_queue=2,l2.in_queue=1,icnt.in_buf=5,icnt.out_buf=5,l2.latency=200");
     memsys *m = mem_model_detailed.create(&cfg, 1);
     mem_req r[64];
@@ -442,39 +514,48 @@ static void test_config_errors(void **state)
     ws_config cfg;
     char err[256];
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), 0);
     set(&cfg, "l1d.global_store=sometimes");
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "l1d.global_store"));
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "l2.size=100000");
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "l2"));
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "dram.sched=oldest");
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "addr.map=superblock");   /* 6 channels: not a multiple of 4 */
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "icnt.out_buf=4");        /* a 136-byte reply is 5 flits */
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "l1d.repl=mru");
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "l1d.repl"));
     assert_non_null(strstr(err, "(lru, fifo, random)"));      /* listed by the registry */
     /* the plug-in registries name their members in the messages */
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "mem.protocol=mesi");
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "mem.protocol"));
     assert_non_null(strstr(err, "(nvidia, si, moesi, nmoesi)"));
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "l2.set_index=modulo");
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "(linear, fermi-hash, xor)"));
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "l1d.set_index=fermi-hash");                     /* 32 sets of 128 B: fine */
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), 0);
     set(&cfg, "l2.set_index=fermi-hash");                      /* 128 sets: refused */
@@ -483,6 +564,7 @@ static void test_config_errors(void **state)
     set(&cfg, "l2.set_index=xor");
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), 0);
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "addr.map=interleave");
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "(linear, superblock)"));
@@ -492,6 +574,7 @@ static void test_config_errors(void **state)
     assert_string_equal(known, "simple, detailed");
     assert_non_null(mem_model_find("detailed")->check);
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     set(&cfg, "l1d.repl=mru");
     assert_int_equal(mem_model_find("detailed")->check(&cfg, err, sizeof err), -1);
     assert_int_equal(mem_model_find("simple")->check(&cfg, err, sizeof err), 0);
@@ -569,6 +652,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_latency_gtx480),
+        cmocka_unit_test(test_copy_fills_l2),
+        cmocka_unit_test(test_keep_state),
         cmocka_unit_test(test_latency_equal_clocks),
         cmocka_unit_test(test_routing),
         cmocka_unit_test(test_idle_skip_equivalence),

@@ -18,6 +18,7 @@
 #include "core/core_model.h"
 #include "core/occupancy.h"
 #include "gpu/sim.h"
+#include "legacy_cfg.h"
 
 /* Builds a one-kernel module: `body` is repeated n times between head and tail. */
 static char *kernel(const char *head, const char *body, int n, const char *tail)
@@ -46,6 +47,7 @@ static ws_sim *launch(const char *sets, const char *ptx, uint32_t grid, uint32_t
     ws_config cfg;
     char err[1024];
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     if (sets)
         assert_int_equal(ws_config_set(&cfg, sets, err, sizeof err), 0);
     ws_sim *s = ws_sim_create(&cfg);
@@ -255,6 +257,7 @@ static void t_occupancy(void **state)
     ws_config cfg;
     char err[256];
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     ptx_func f;
     memset(&f, 0, sizeof f);
     assert_int_equal(ws_config_set(&cfg, "core.regs_per_thread=20", err, sizeof err), 0);
@@ -320,6 +323,7 @@ static void t_policy_label(void **state)
         ws_config cfg;
         char err[1024] = "";
         ws_config_defaults(&cfg);
+        legacy_cfg(&cfg);
         assert_int_equal(ws_config_set(&cfg, bad[i], err, sizeof err), 0);
         ws_sim *s = ws_sim_create(&cfg);
         ws_module *m;
@@ -420,6 +424,7 @@ static void t_core_model(void **state)
     assert_null(core_model_find(NULL));
     ws_config cfg;
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
     assert_string_equal(cfg.core.model, "fermi");
 
     char *ptx = kernel(HEAD, "add.s32 %%r1, %%r1, 1;\n", 16, TAIL);
