@@ -37,17 +37,17 @@ def main():
     env = dict(os.environ, WARPSIM_PROGRESS_DELAY="0")
     run = [ws, "run", "--mode", "timing", "--no-report"]
     fails = []
-    rc, out = on_pty(run + ["hs", "--size", "small"], env)
+    rc, out = on_pty(run + ["mvt", "--size", "small"], env)
     if rc != 0 or LINE not in out or b"CTAs " not in out or b"warp inst/s" not in out or b"ETA" not in out:
         fails.append(f"on a terminal: no progress line (exit {rc}): {out[-400:]!r}")
-    if not out.rstrip().endswith(b"hs [small]: PASS"):
+    if not out.rstrip().endswith(b"mvt [small]: PASS"):
         fails.append(f"the line is not erased before the workload's output: {out[-200:]!r}")
     for extra, what in ((["--quiet"], "--quiet"), ([], "the workload's --quiet")):
-        wl = ["hs", "--size", "small"] + (["--quiet"] if not extra else [])
+        wl = ["mvt", "--size", "small"] + (["--quiet"] if not extra else [])
         rc, out = on_pty(run + extra + wl, env)
         if LINE in out:
             fails.append(f"{what}: the progress line is drawn")
-    r = subprocess.run(run + ["hs", "--size", "small"], capture_output=True, env=env)
+    r = subprocess.run(run + ["mvt", "--size", "small"], capture_output=True, env=env)
     if LINE in r.stderr or b"\033[K" in r.stderr:
         fails.append("stderr not a terminal: the progress line is drawn")
     for f in fails:

@@ -327,6 +327,9 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         for (uint32_t i = 0; i < n_sm; i++)
             if (active[i] && wake[i] < next)
                 next = wake[i];
+        /* an idle skip never jumps over the cycle budget: the launch stops exactly there */
+        if (L->budget_cycles && next != UINT64_MAX && next > L->budget_cycles && L->budget_cycles > cycle)
+            next = L->budget_cycles;
         if (next == UINT64_MAX) {
             deadlock_report(cm, cores, n_sm, mem, L, cycle, "no warp can issue and nothing is in flight "
                             "(a barrier that never completes?)");

@@ -31,6 +31,8 @@
 
 #include <cmocka.h>
 
+#include "legacy_cfg.h"
+
 #include "gpu/config.h"
 #include "mem/cache.h"
 #include "mem/coh.h"
@@ -56,6 +58,7 @@ static memsys *make_x(const char *protocol, const char *extra, uint32_t n_sm, in
     ws_config cfg;
     char err[256], kv[128];
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg); /* the configuration the cycles below were worked out for */
     if (ws_config_set(&cfg, EQ_CLOCKS, err, sizeof err))
         fail_msg("%s", err);
     snprintf(kv, sizeof kv, "mem.protocol=%s", protocol);
@@ -493,6 +496,7 @@ static void test_registry(void **state)
     ws_config cfg;
     char err[256];
     ws_config_defaults(&cfg);
+    legacy_cfg(&cfg); /* the configuration the cycles below were worked out for */
     assert_int_equal(ws_config_set(&cfg, "mem.protocol=moesi,l1d.line=64,l1d.sector=64", err,
                                    sizeof err), 0);
     assert_int_equal(mem_detailed_check(&cfg, err, sizeof err), -1);
