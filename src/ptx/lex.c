@@ -225,11 +225,16 @@ int lex_next(lexer *lx, lex_tok *t, ptx_diag *d)
         lx->pos = q;
         return 0;
     }
-    if (is_digit(c) || (c == '.' && p + 1 < n && is_digit((unsigned char)s[p + 1])))
+    /* '.' + digits + a letter is a modifier (.1d, .2d, .3d of tex/sust), not a number */
+    size_t dd = p + 1;
+    while (c == '.' && dd < n && is_digit((unsigned char)s[dd]))
+        dd++;
+    int dot_mod = c == '.' && dd > p + 1 && dd < n && is_alpha((unsigned char)s[dd]);
+    if (!dot_mod && (is_digit(c) || (c == '.' && p + 1 < n && is_digit((unsigned char)s[p + 1]))))
         return lex_number(lx, t, d);
     if (c == '.') {
         size_t q = p + 1;
-        if (q >= n || !(is_alpha((unsigned char)s[q]) || s[q] == '_' || s[q] == '$'))
+        if (q >= n || !(dot_mod || is_alpha((unsigned char)s[q]) || s[q] == '_' || s[q] == '$'))
             return fail(d, t->line, t->col, "unexpected character", c);
         while (q < n && is_follow((unsigned char)s[q]))
             q++;

@@ -2825,6 +2825,15 @@ static void parse_insn(parser *P, const lex_tok *opcode)
     } else {
         op_tok = *opcode;
     }
+    /* textures and surfaces: a named refusal (before the modifiers, whose .1d/.2d the
+     * lexer would take for malformed numbers) */
+    static const char *const texsurf[] = {"tex", "tld4", "txq", "suld", "sust", "sured", "suq",
+                                          "istypep", NULL};
+    for (int i = 0; texsurf[i]; i++)
+        if (op_tok.len == strlen(texsurf[i]) && !memcmp(tok_s(P, &op_tok), texsurf[i], op_tok.len))
+            fail_at(P, op_tok.line, op_tok.col, "kernel '%s': instruction '%s': textures and surfaces "
+                    "are not supported by warpsim", P->fi >= 0 ? P->m->strtab + CURF(P)->name : "?",
+                    texsurf[i]);
 
     lex_tok mods[MAX_MODS];
     int nm = 0;

@@ -1158,6 +1158,10 @@ static const err_case err_cases[] = {
     {HDR ".visible .reg .b32 %r;\n", 4, 10, "expected '.entry', '.func' or a variable"},
     /* instructions */
     {K("frob.u32 %r1, %r2;"), 9, 1, "unknown instruction 'frob.u32'"},
+    {K("tex.1d.v4.f32.s32 {%r0, %r1, %r2, %r3}, [%rd1, {%r0}];"), 9, 1,
+     "kernel 'k': instruction 'tex': textures and surfaces are not supported by warpsim"},
+    {K("@%p1 suld.b.2d.b32.trap {%r0}, [%rd1, {%r0, %r1}];"), 9, 6,
+     "kernel 'k': instruction 'suld': textures and surfaces are not supported by warpsim"},
     {K("ld.global.foo.u32 %r1, [%rd1];"), 9, 1,
      "unknown instruction 'ld.global.foo.u32' (unknown modifier '.foo')"},
     {K("ld.global.v8.f32 %r1, [%rd1];"), 9, 1, "bad vector width '.v8'"},
