@@ -45,16 +45,17 @@ typedef struct {
 typedef struct core_model {
     const char *name;
     const char *desc;
-    /* Its own configuration rows (section named after the model) and parameter struct,
-     * read with ws_config_params(cfg, params->owner, ...); NULL: no parameters. */
+    /* Its own configuration rows (section named after the model) and parameter struct;
+     * NULL: no parameters. The GPU layer hands the parsed struct to occupancy() and
+     * launch_create() as `params` (NULL when the model has no table). */
     const ws_cfg_table *params;
     /* Per launch, before anything else: how many CTAs of kernel k fit on one core
      * (0: none; then the launch fails with the limiter's name). */
-    occupancy (*occupancy)(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
-                           uint32_t cta_threads, uint32_t smem_per_cta);
+    occupancy (*occupancy)(const ws_config *cfg, const void *params, const ptx_module *m,
+                           const ptx_func *k, uint32_t cta_threads, uint32_t smem_per_cta);
     /* Per launch: static tables every core reads (Fermi: the instruction table);
      * NULL when out of memory. launch_destroy(NULL) is allowed. */
-    void *(*launch_create)(const ws_config *cfg, const func_launch *L);
+    void *(*launch_create)(const ws_config *cfg, const void *params, const func_launch *L);
     void (*launch_destroy)(void *shared);
     /* Core `id` (0 .. gpu.n_sm-1) for one launch; NULL when out of memory.
      * destroy(NULL) is allowed. */

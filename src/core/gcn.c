@@ -44,7 +44,6 @@
 #include "core/core_model.h"
 #include "core/insn_table.h"
 #include "core/ldq.h"
-#include "gpu/config.h"
 #include "ptx/uniform.h"
 
 #include <stdio.h>
@@ -137,12 +136,13 @@ static void gcn_launch_destroy(void *sh)
     free(g);
 }
 
-static void *gcn_launch_create(const ws_config *cfg, const func_launch *L)
+static void *gcn_launch_create(const ws_config *cfg, const void *params, const func_launch *L)
 {
     gcn_shared *g = calloc(1, sizeof *g);
     const ptx_module *m = L->prog->m;
-    if (!g || ws_config_params(cfg, "gcn", &g->p, sizeof g->p) || insn_table_build(&g->it, m, cfg))
+    if (!g || !params || insn_table_build(&g->it, m, cfg))
         goto fail;
+    g->p = *(const gcn_params *)params;
     g->n_funcs = m->n_funcs;
     if (!(g->gi = calloc(m->n_funcs ? m->n_funcs : 1, sizeof *g->gi)))
         goto fail;
@@ -193,16 +193,16 @@ fail:
 /* Work-groups per CU from the wavefront slots (waves_per_simd per SIMD, gpu limits),
  * VGPRs (gpu.regs_per_sm split over the SIMDs, gpu.reg_alloc_unit per wavefront),
  * SGPRs (sgprs_per_simd), LDS (gpu.shared_per_sm) and barrier slots. */
-static occupancy gcn_occupancy(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
-                               uint32_t cta_threads, uint32_t smem_per_cta)
+static occupancy gcn_occupancy(const ws_config *cfg, const void *params, const ptx_module *m,
+                               const ptx_func *k, uint32_t cta_threads, uint32_t smem_per_cta)
 {
-    gcn_params p;
     occupancy o = occupancy_compute(cfg, m, k, cta_threads, smem_per_cta);
-    if (ws_config_params(cfg, "gcn", &p, sizeof p)) {
+    if (!params) {
         o.ctas_per_sm = 0;
         o.limiter = "gcn parameters";
         return o;
     }
+    const gcn_params p = *(const gcn_params *)params;
     uint32_t ws = cfg->gpu.warp_size, W = (cta_threads + ws - 1) / ws;
     uint32_t lim = o.ctas_per_sm;
     /* wavefront slots: slot w on SIMD w mod simds, so n slots put ceil(n/simds) on one */

@@ -1176,8 +1176,16 @@ int sm_dump(const sm *s, char *buf, size_t n)
 
 /* ---- the core model ("fermi", core_model.h) ------------------------------------------- */
 /* The launch-wide tables: the instruction table every SM of the launch reads. */
-static void *fermi_launch_create(const ws_config *cfg, const func_launch *L)
+static occupancy fermi_occupancy(const ws_config *cfg, const void *params, const ptx_module *m,
+                                 const ptx_func *k, uint32_t cta_threads, uint32_t smem_per_cta)
 {
+    (void)params;
+    return occupancy_compute(cfg, m, k, cta_threads, smem_per_cta);
+}
+
+static void *fermi_launch_create(const ws_config *cfg, const void *params, const func_launch *L)
+{
+    (void)params;
     insn_table *t = calloc(1, sizeof *t);
     if (t && insn_table_build(t, L->prog->m, cfg)) {
         insn_table_free(t);
@@ -1261,7 +1269,7 @@ const core_model core_model_fermi = {
     .name = "fermi",
     .desc = "NVIDIA Fermi SM: n_schedulers warp schedulers, each issuing at most one "
             "instruction per cycle to SP/SFU/DP/LD-ST/INT pipelines",
-    .occupancy = occupancy_compute,
+    .occupancy = fermi_occupancy,
     .launch_create = fermi_launch_create,
     .launch_destroy = fermi_launch_destroy,
     .create = fermi_create,

@@ -77,6 +77,16 @@ void **ws_config_params_all(const ws_config *c, ws_plugin_kind kind);
  * has that size. */
 int ws_config_params(const ws_config *c, const char *owner, void *out, size_t n);
 
+/* The parsed parameters of a plug-in table t (its owner's struct) copied into buf
+ * (cap bytes, aligned for any type): buf, or NULL when t is NULL or does not fit. */
+static inline const void *ws_config_plugin_params(const ws_config *c, const ws_cfg_table *t,
+                                                  void *buf, size_t cap)
+{
+    if (!t || t->size > cap || ws_config_params(c, t->owner, buf, t->size))
+        return NULL;
+    return buf;
+}
+
 /* The registries, for listings: name and description of the i-th registered plug-in
  * of a kind; 0, or -1 past the end. */
 int ws_plugin_at(ws_plugin_kind kind, size_t i, const char **name, const char **desc);

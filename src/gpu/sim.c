@@ -403,7 +403,10 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
         const core_model *cm = core_model_find(s->cfg.core.model);
         uint32_t threads = d->block[0] * d->block[1] * d->block[2];
         uint32_t smem = ((static_smem + 15u) & ~15u) + d->dyn_smem;
-        occupancy oc = cm ? cm->occupancy(&s->cfg, m->ptx, f, threads, smem) : (occupancy){0, 0, 1, ""};
+        _Alignas(max_align_t) unsigned char cm_buf[WS_CFG_PLUGIN_BYTES];
+        const void *cm_params = cm ? ws_config_plugin_params(&s->cfg, cm->params, cm_buf, sizeof cm_buf) : NULL;
+        occupancy oc = cm ? cm->occupancy(&s->cfg, cm_params, m->ptx, f, threads, smem)
+                          : (occupancy){0, 0, 1, ""};
         if (oc.ctas_per_sm == 0) {
             snprintf(err, errlen, "kernel '%s': a CTA of %u threads (%u registers per thread, %u bytes of "
                      "shared memory) does not fit on an SM (limited by %s)", ptx_str(m->ptx, f->name),

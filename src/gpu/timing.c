@@ -161,7 +161,9 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             snprintf(err + k, n - (size_t)k, ")");
         return WS_E_INVALID_VALUE;
     }
-    occupancy oc = cm->occupancy(cfg, m, L->kernel, L->cta_threads, L->shared_bytes);
+    _Alignas(max_align_t) unsigned char cm_buf[WS_CFG_PLUGIN_BYTES];
+    const void *cm_params = ws_config_plugin_params(cfg, cm->params, cm_buf, sizeof cm_buf);
+    occupancy oc = cm->occupancy(cfg, cm_params, m, L->kernel, L->cta_threads, L->shared_bytes);
     st->policy = pol->name;
     st->t.ctas_per_sm = oc.ctas_per_sm;
     st->t.occupancy_limiter = oc.limiter;
@@ -194,7 +196,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         mm->launch_begin(om.in, om.off);
         mem = &om.base;
     }
-    if (!cores || !(shared = cm->launch_create(cfg, L)) || (!mem && !(mem = mm->create(cfg, n_sm)))) {
+    if (!cores || !(shared = cm->launch_create(cfg, cm_params, L)) || (!mem && !(mem = mm->create(cfg, n_sm)))) {
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
