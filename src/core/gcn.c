@@ -44,6 +44,7 @@
 #include "core/core_model.h"
 #include "core/insn_table.h"
 #include "core/ldq.h"
+#include "core/slotset.h"
 #include "ptx/uniform.h"
 
 #include <stdio.h>
@@ -330,30 +331,14 @@ typedef struct {
     gcn_stats st;
 } gcn_cu;
 
-static uint32_t pow2(uint32_t v)
-{
-    uint32_t p = 1;
-    while (p < v)
-        p <<= 1;
-    return p;
-}
-
-static void want_set(gcn_cu *s, uint32_t w) { s->want[w / 64] |= 1ull << (w % 64); }
-static void want_clr(gcn_cu *s, uint32_t w) { s->want[w / 64] &= ~(1ull << (w % 64)); }
+static void want_set(gcn_cu *s, uint32_t w) { slotset_add(s->want, w); }
+static void want_clr(gcn_cu *s, uint32_t w) { slotset_del(s->want, w); }
 
 /* The next slot >= from (circularly, at most one lap) whose bit is set, or UINT32_MAX. */
 static uint32_t want_next(const gcn_cu *s, uint32_t from)
 {
-    uint32_t words = (s->n_slots + 63) / 64;
-    for (uint32_t k = 0; k <= words; k++) {
-        uint32_t wi = (from / 64 + k) % words;
-        uint64_t bits = s->want[wi];
-        if (k == 0)
-            bits &= ~0ull << (from % 64);
-        if (bits)
-            return wi * 64 + (uint32_t)__builtin_ctzll(bits);
-    }
-    return UINT32_MAX;
+    uint32_t r = slotset_next(s->want, s->n_slots, from);
+    return r != UINT32_MAX ? r : slotset_next(s->want, s->n_slots, 0);
 }
 
 static void gcn_destroy(void *c)
@@ -436,7 +421,7 @@ static void *gcn_create(uint32_t id, const core_launch *cl)
             if (sh->gi[fi][k].lat > maxlat)
                 maxlat = sh->gi[fi][k].lat;
     maxlat += s->p->lds_lat + 64 * 64 / (s->p->lds_group ? s->p->lds_group : 1) + s->p->salu_lat;
-    uint32_t wsz = pow2(maxlat + 2);
+    uint32_t wsz = grow_pow2(maxlat + 2);
     if (!(s->wheel = malloc(wsz * sizeof *s->wheel)))
         goto fail;
     memset(s->wheel, 0xff, wsz * sizeof *s->wheel);
@@ -524,7 +509,7 @@ static int sb_inc(gcn_cu *s, uint32_t slot, uint32_t reg)
 {
     gwave *w = &s->w[slot];
     if (reg >= w->sb_cap) {
-        uint32_t cap = pow2(reg + 64);
+        uint32_t cap = grow_pow2(reg + 64);
         uint16_t *n = realloc(w->sb, cap * sizeof *n);
         if (!n)
             return -1;

@@ -14,6 +14,8 @@
  * instructions wait for their requests (mem_req, tag = in-flight instruction).
  */
 #include "core/sm.h"
+
+#include "core/slotset.h"
 #include "core/core_model.h"
 #include "core/ldq.h"
 
@@ -153,27 +155,10 @@ static inline const func_path *follow_path(sm_warp *w, const func_warp *fw)
 
 const sm_stats *sm_get_stats(const sm *s) { return &s->st; }
 
-static uint32_t grow_pow2(uint32_t v)
-{
-    uint32_t p = 1;
-    while (p < v)
-        p <<= 1;
-    return p;
-}
-
-static void want_set(sm *s, uint32_t slot) { s->want[slot / 64] |= 1ull << (slot % 64); }
-static void want_clr(sm *s, uint32_t slot) { s->want[slot / 64] &= ~(1ull << (slot % 64)); }
-
+static void want_set(sm *s, uint32_t slot) { slotset_add(s->want, slot); }
+static void want_clr(sm *s, uint32_t slot) { slotset_del(s->want, slot); }
 /* Next warp slot >= from whose buffer wants a fetch, or UINT32_MAX. */
-static uint32_t want_next(const sm *s, uint32_t from)
-{
-    for (uint32_t w = from / 64; w < (s->n_slots + 63) / 64; w++) {
-        uint64_t bits = s->want[w] & (w == from / 64 ? ~0ull << (from % 64) : ~0ull);
-        if (bits)
-            return w * 64 + (uint32_t)__builtin_ctzll(bits);
-    }
-    return UINT32_MAX;
-}
+static uint32_t want_next(const sm *s, uint32_t from) { return slotset_next(s->want, s->n_slots, from); }
 
 sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_table *it,
               memsys *mem, const sched_ops *pol, const sched_params *sp, uint32_t max_ctas)
