@@ -10,7 +10,7 @@
 
 #define CONTAINER_HDR 16u
 #define ENTRY_HDR_MIN 64u           /* fields read below end at +64                 */
-#define MAX_PTX_BYTES (1ull << 31)  /* refuse absurd uncompressed sizes              */
+#define MAX_PTX_BYTES (1ull << 28)  /* 256 MiB: refuse absurd uncompressed sizes     */
 
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static uint32_t rd32(const uint8_t *p)
@@ -107,6 +107,9 @@ int ws_fatbin_entries(const void *data, size_t len, ws_fatbin_entry *out, size_t
     return 0;
 }
 
+/* Streams the frame into a buffer that grows with what zstd actually produces, so a
+ * corrupt header that declares gigabytes costs nothing until the data bears it out; the
+ * output may not exceed the size the frame or the entry header declares, nor MAX_PTX_BYTES. */
 static char *decompress_zstd(const ws_fatbin_entry *x, size_t *out_len, char *err, size_t n)
 {
     uint64_t csize = x->compressed_size ? x->compressed_size : x->payload_size;
@@ -122,25 +125,66 @@ static char *decompress_zstd(const ws_fatbin_entry *x, size_t *out_len, char *er
     }
     if (want == ZSTD_CONTENTSIZE_UNKNOWN)
         want = x->uncompressed_size;
+    else if (x->uncompressed_size && want != x->uncompressed_size) {
+        ws_seterr(err, n, "fatbinary: compute_%u PTX: the zstd frame holds %llu bytes but the "
+                  "entry header says %llu", x->arch, want,
+                  (unsigned long long)x->uncompressed_size);
+        return NULL;
+    }
     if (want == 0 || want > MAX_PTX_BYTES) {
         ws_seterr(err, n, "fatbinary: compute_%u PTX: implausible uncompressed size %llu",
                   x->arch, want);
         return NULL;
     }
-    char *buf = malloc((size_t)want + 1);
-    if (!buf) {
-        ws_seterr(err, n, "fatbinary: out of memory (%llu bytes of PTX)", want);
+    ZSTD_DCtx *dc = ZSTD_createDCtx();
+    size_t cap = (size_t)(want < (1u << 20) ? want : (1u << 20));
+    char *buf = malloc(cap + 1);
+    if (!dc || !buf) {
+        ZSTD_freeDCtx(dc);
+        free(buf);
+        ws_seterr(err, n, "fatbinary: out of memory decompressing compute_%u PTX", x->arch);
         return NULL;
     }
-    size_t got = ZSTD_decompress(buf, (size_t)want, x->payload, (size_t)csize);
-    if (ZSTD_isError(got)) {
-        ws_seterr(err, n, "fatbinary: compute_%u PTX: zstd: %s", x->arch,
-                  ZSTD_getErrorName(got));
+    ZSTD_inBuffer in = { x->payload, (size_t)csize, 0 };
+    ZSTD_outBuffer out = { buf, cap, 0 };
+    const char *fail = NULL;
+    size_t rc = 1;
+    while (rc != 0) {
+        if (out.pos == out.size) {
+            if (out.size >= want) {
+                fail = "it decompresses to more than its declared size";
+                break;
+            }
+            size_t ncap = out.size * 2 < want ? out.size * 2 : (size_t)want;
+            char *nb = realloc(buf, ncap + 1);
+            if (!nb) {
+                fail = "out of memory";
+                break;
+            }
+            buf = nb;
+            out.dst = buf;
+            out.size = ncap;
+        }
+        size_t before_in = in.pos, before_out = out.pos;
+        rc = ZSTD_decompressStream(dc, &out, &in);
+        if (ZSTD_isError(rc)) {
+            fail = ZSTD_getErrorName(rc);
+            break;
+        }
+        if (rc != 0 && in.pos == in.size && out.pos < out.size && before_in == in.pos &&
+            before_out == out.pos) {
+            fail = "the frame is truncated";
+            break;
+        }
+    }
+    ZSTD_freeDCtx(dc);
+    if (fail) {
+        ws_seterr(err, n, "fatbinary: compute_%u PTX: zstd: %s", x->arch, fail);
         free(buf);
         return NULL;
     }
-    buf[got] = 0;
-    *out_len = strnlen(buf, got);  /* the PTX text may be NUL-padded */
+    buf[out.pos] = 0;
+    *out_len = strnlen(buf, out.pos);  /* the PTX text may be NUL-padded */
     return buf;
 }
 

@@ -177,6 +177,12 @@ static void test_truncated(void **st)
     }
 }
 
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
 static void test_corrupt(void **st)
 {
     (void)st;
@@ -225,6 +231,42 @@ static void test_corrupt(void **st)
         assert_non_null(strstr(err, "zstd"));
     free(ptx);
     free(q);
+
+    q = dup_n(img, len);
+    q[e + 56 + 3] ^= 0x40;   /* header's uncompressed size disagrees with the zstd frame */
+    assert_null(ws_fatbin_ptx(q, len, WS_FATBIN_MAX_ARCH, &plen, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "entry header says"));
+    free(q);
+
+    /* The same frame without a content size (descriptor 0x00 and a 1 KiB window instead of
+     * 0x60 and the 2-byte size): only the entry header's size bounds the output, and the
+     * streaming decoder must hold the output to it. */
+    static const struct { uint32_t hdr; const char *want; } unk[] = {
+        {0x400003e1u, "implausible"},             /* 1 GiB declared: refused up front */
+        {500u, "more than its declared size"},    /* the frame holds 993 bytes */
+        {993u, NULL},                             /* exact: decodes */
+    };
+    for (size_t k = 0; k < sizeof unk / sizeof unk[0]; k++) {
+        q = dup_n(img, len);
+        uint8_t *f = q + e + 80;                   /* the zstd frame */
+        assert_int_equal(f[4], 0x60);
+        f[4] = 0x00;
+        f[5] = 0x00;
+        memmove(f + 6, f + 7, len - (size_t)(f + 7 - q));
+        uint32_t csz = (uint32_t)q[e + 16] | (uint32_t)q[e + 17] << 8;
+        put_le32(q + e + 16, csz - 1);
+        put_le32(q + e + 56, unk[k].hdr);
+        ptx = ws_fatbin_ptx(q, len, WS_FATBIN_MAX_ARCH, &plen, NULL, err, sizeof err);
+        if (unk[k].want) {
+            assert_null(ptx);
+            assert_non_null(strstr(err, unk[k].want));
+        } else {
+            assert_non_null(ptx);
+            assert_non_null(strstr(ptx, ".entry"));
+        }
+        free(ptx);
+        free(q);
+    }
 
     q = dup_n(img, len);
     q[e] = 3;   /* an entry kind other than PTX or ELF: no PTX left */
