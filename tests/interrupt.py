@@ -3,7 +3,10 @@
   - SIGINT / SIGTERM during a long timing run: the statistics so far are printed and
     written to --json marked "partial", and the exit code is 128 + the signal;
   - --max-cycles / --max-insts end the run cleanly with partial statistics, exit code 5.
-Usage: interrupt.py WARPSIM"""
+  - the same signals in a Driver API program run on its own with $WARPSIM_STATS (the
+    bench driver BENCH): the process exits with 128 + the signal after writing the JSON
+    of its launches so far, marked partial.
+Usage: interrupt.py WARPSIM [BENCH]"""
 import json, os, signal, subprocess, sys, tempfile, time
 
 warpsim = sys.argv[1]
@@ -61,6 +64,31 @@ for opt, val, key in (("--max-cycles", "5000", "sim.max_cycles"), ("--max-insts"
         # several warps issue per cycle: the timing model stops within one cycle of it
         w = sum(l["warp_insts"] for l in d["launches"])
         check(int(val) <= w < int(val) + 100, "%s: stopped after %d warp instructions (budget %s)" % (opt, w, val))
+
+# a Driver API program on its own: the library's handler (api.h) stops and saves
+if len(sys.argv) > 2:
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        js = os.path.join(tmp, "drv%d.json" % sig)
+        env = dict(os.environ, WARPSIM_MODE="timing", WARPSIM_STATS=js)
+        p = subprocess.Popen([sys.argv[2], "--size", "default"], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        time.sleep(2.0)
+        p.send_signal(sig)
+        try:
+            out, err = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+            check(False, "driver program, signal %d: ends within 120 s" % sig)
+            continue
+        check(p.returncode == 128 + sig, "driver program, signal %d: exit code %d" % (sig, p.returncode))
+        check("interrupted by signal %d" % sig in err, "driver program, signal %d: stderr says interrupted" % sig)
+        try:
+            d = json.load(open(js))
+            check(d.get("partial") is True and d["launches"][-1]["result"].startswith("stopped"),
+                  "driver program, signal %d: JSON partial, last launch stopped" % sig)
+        except (OSError, ValueError, KeyError, IndexError) as e:
+            check(False, "driver program, signal %d: JSON written (%s)" % (sig, e))
 
 # a budget that is not reached changes nothing
 r = subprocess.run([warpsim, "run", "--mode", "timing", "--max-cycles", "100000000", "hs", "--size", "small"],

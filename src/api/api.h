@@ -42,6 +42,23 @@ void ws_api_on_progress(ws_progress_fn fn, void *user);
  * the CLI after a workload returns, and for tests. */
 void ws_api_shutdown(void);
 
+/* ---- SIGINT / SIGTERM in programs that use the API (Driver API programs, and CUDA
+ * programs through src/cudart under `warpsim exec`) ------------------------------------
+ * When the process asks for statistics ($WARPSIM_STATS or $WARPSIM_REPORT) and has left
+ * SIGINT/SIGTERM at their default action, cuInit installs a handler: the first signal
+ * stops the running launch at its next simulation step (ws_stop_request; a launch made
+ * later stops at once) and, when the API call returns to the program, the process exits
+ * with 128 + the signal, so the atexit writers record the statistics gathered so far,
+ * marked partial. A signal that arrives while the program runs host code takes effect
+ * at its next API call. The handler resets itself: a second signal kills as usual.
+ * A program's own handler is left alone. */
+/* The outermost API call of this thread has returned (after its locks are released):
+ * exits the process as above when a signal asked for it. Called by ws_drv_leave and by
+ * layers above (src/cudart) around which ws_api_nest_begin/end mark nested calls. */
+void ws_api_check_interrupt(void);
+void ws_api_nest_begin(void);
+void ws_api_nest_end(void);
+
 /* Whether the simulator can run in mode (ws_mode). Contexts in an unsupported mode
  * fail to create with CUDA_ERROR_NOT_SUPPORTED. */
 int ws_api_mode_supported(int mode);

@@ -6,6 +6,7 @@
 #include "api/drv.h"
 
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 drv_state ws_drv = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static _Thread_local drv_ctx *t_cur;
+static _Thread_local int t_nest;               /* API calls of a layer above in progress */
+static volatile sig_atomic_t signals_caught;   /* cuInit installed on_signal             */
 static _Thread_local uint64_t t_cur_serial;
 
 /* Both modes run (gpu/sim.c); a mode the simulator lacks would be refused here. */
@@ -76,7 +79,46 @@ CUresult ws_drv_enter(drv_ctx **c)
 CUresult ws_drv_leave(CUresult r)
 {
     pthread_mutex_unlock(&ws_drv.lock);
+    if (!t_nest)
+        ws_api_check_interrupt();
     return r;
+}
+
+/* ---- SIGINT / SIGTERM (api.h) ------------------------------------------------------------- */
+static void on_signal(int sig)
+{
+    ws_stop_request(sig);   /* stores a sig_atomic_t: async-signal-safe */
+}
+
+/* Installs on_signal for SIGINT and SIGTERM where their action is the default one. */
+static void catch_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[i], NULL, &old) || old.sa_handler != SIG_DFL ||
+            (old.sa_flags & SA_SIGINFO))
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sa.sa_flags = SA_RESETHAND;
+        sigemptyset(&sa.sa_mask);
+        if (!sigaction(sigs[i], &sa, NULL))
+            signals_caught = 1;
+    }
+}
+
+void ws_api_nest_begin(void) { t_nest++; }
+void ws_api_nest_end(void) { t_nest--; }
+
+void ws_api_check_interrupt(void)
+{
+    int sig = ws_stop_requested();
+    if (!signals_caught || sig <= 0)
+        return;
+    fprintf(stderr, "warpsim: interrupted by signal %d: the statistics gathered so far are "
+                    "written, marked partial\n", sig);
+    exit(128 + sig);
 }
 
 /* ---- configuration and statistics ---------------------------------------------------------- */
@@ -379,6 +421,9 @@ CUresult CUDAAPI cuInit(unsigned int Flags)
         if (ws_drv.stats_path && !ws_drv.atexit_done)
             ws_drv.atexit_done = atexit(at_exit) == 0;
     }
+    const char *report = getenv("WARPSIM_REPORT");
+    if (ws_drv.stats_path || (report && *report))
+        catch_signals();
     ws_drv.initialised = 1;
     return ws_drv_leave(CUDA_SUCCESS);
 }

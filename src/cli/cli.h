@@ -102,5 +102,8 @@ int cli_cfg_build(const cli_cfg_opts *o, ws_config *cfg, char *source, size_t sn
  * statistics can be written; a second one kills the process as usual. */
 void cli_catch_signals(void);
 void cli_restore_signals(void);
+/* `warpsim exec` waiting for program pid: SIGINT is left to the program (it reaches the
+ * whole process group), SIGTERM is passed on to it; cli_restore_signals undoes it. */
+void cli_forward_signals(long pid);
 
 #endif

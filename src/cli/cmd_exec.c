@@ -186,12 +186,14 @@ int cli_exec(int argc, char **argv)
         _exit(127);
     }
     int st = 0;
+    cli_forward_signals((long)pid);
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
+    cli_restore_signals();
     int prc = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
     if (WIFSIGNALED(st))
         fprintf(stderr, "%s: %s died of signal %d\n", a.cmd, argv[a.i], WTERMSIG(st));
-    if (print_file(rpath, report ? stdout : NULL) && prc != 127)
+    if (print_file(rpath, report ? stdout : NULL) && prc != 127 && !WIFSIGNALED(st))
         fprintf(stderr, "%s: %s did not use warpsim's libcudart (no report): build it with "
                         "nvcc -cudart shared (nvcc's default links the CUDA runtime "
                         "statically)\n", a.cmd, argv[a.i]);

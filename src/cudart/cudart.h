@@ -258,10 +258,15 @@ typedef struct {
 
 extern rt_state ws_rt;
 
+/* The runtime's lock; Driver API calls made while it is held count as nested (api.h
+ * ws_api_nest_begin), so only the runtime call's own return acts on a signal. */
+void rt_lock(void);
+void rt_unlock(void);
 /* Enters a runtime call that needs the device: locks, initialises on first use (cuInit,
  * primary context, made current on this thread). On failure the lock is still held. */
 cudaError_t rt_enter(void);
-/* Unlocks; records e as the thread's last error when it is not cudaSuccess. */
+/* Unlocks; records e as the thread's last error when it is not cudaSuccess; after a
+ * SIGINT/SIGTERM exits with the statistics so far (api.h ws_api_check_interrupt). */
 cudaError_t rt_leave(cudaError_t e);
 /* Records e as the last error without the lock (calls that fail before entering). */
 cudaError_t rt_error(cudaError_t e);

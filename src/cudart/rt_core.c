@@ -105,22 +105,36 @@ static cudaError_t rt_init_locked(void)
     return cudaSuccess;
 }
 
-cudaError_t rt_enter(void)
+void rt_lock(void)
 {
     pthread_mutex_lock(&ws_rt.lock);
+    ws_api_nest_begin();   /* Driver API calls made under the lock are nested ones */
+}
+
+void rt_unlock(void)
+{
+    ws_api_nest_end();
+    pthread_mutex_unlock(&ws_rt.lock);
+}
+
+cudaError_t rt_enter(void)
+{
+    rt_lock();
     return rt_init_locked();
 }
 
 cudaError_t rt_leave(cudaError_t e)
 {
-    pthread_mutex_unlock(&ws_rt.lock);
-    return rt_error(e);
+    rt_unlock();
+    e = rt_error(e);
+    ws_api_check_interrupt();   /* a signal during the call: exit, statistics saved */
+    return e;
 }
 
 /* Releases the primary context: its memory, modules and events go with it. */
 cudaError_t cudaDeviceReset(void)
 {
-    pthread_mutex_lock(&ws_rt.lock);
+    rt_lock();
     if (ws_rt.initialised) {
         cuDevicePrimaryCtxRelease_v2(0);
         ws_rt.initialised = 0;
@@ -140,7 +154,7 @@ cudaError_t cudaDeviceReset(void)
         }
         ws_rt.streams = NULL;
     }
-    pthread_mutex_unlock(&ws_rt.lock);
+    rt_unlock();
     return cudaSuccess;
 }
 
@@ -164,14 +178,14 @@ static void report_at_exit(void)
 {
     const char *path = getenv("WARPSIM_REPORT");
     const char *all = getenv("WARPSIM_REPORT_ALL");
-    pthread_mutex_lock(&ws_rt.lock);
+    rt_lock();
     ws_api_shutdown();   /* destroys the primary context: its launches are collected */
     ws_api_on_destroy(NULL, NULL);
     ws_rt.initialised = 0;
     ws_rt.ctx = NULL;
     ws_report *r = ws_rt.report;
     ws_rt.report = NULL;
-    pthread_mutex_unlock(&ws_rt.lock);
+    rt_unlock();
     FILE *f = path && *path ? fopen(path, "w") : NULL;
     if (!f) {
         if (path && *path)
@@ -244,11 +258,11 @@ void **__cudaRegisterFatBinary(void *fatCubin)
                         "translation unit cannot run\n", err);
         fb->failed = 1;
     }
-    pthread_mutex_lock(&ws_rt.lock);
+    rt_lock();
     report_setup_locked();
     fb->next = ws_rt.fatbins;
     ws_rt.fatbins = fb;
-    pthread_mutex_unlock(&ws_rt.lock);
+    rt_unlock();
     return (void **)fb;
 }
 
@@ -262,7 +276,7 @@ char __cudaInitModule(void **fatCubinHandle)
 
 void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
-    pthread_mutex_lock(&ws_rt.lock);
+    rt_lock();
     rt_fatbin *fb = find_fatbin(fatCubinHandle);
     if (fb) {
         for (rt_fatbin **pp = &ws_rt.fatbins; *pp; pp = &(*pp)->next)
@@ -294,7 +308,7 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
         fb->magic = 0;
         free(fb);
     }
-    pthread_mutex_unlock(&ws_rt.lock);
+    rt_unlock();
 }
 
 void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
@@ -303,7 +317,7 @@ void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *de
 {
     (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim,
         (void)wSize;
-    pthread_mutex_lock(&ws_rt.lock);
+    rt_lock();
     rt_fatbin *fb = find_fatbin(fatCubinHandle);
     struct rt_func *f = fb && deviceName ? calloc(1, sizeof *f) : NULL;
     if (f && !(f->name = strdup(deviceName))) {
@@ -320,7 +334,7 @@ void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *de
         f->next = ws_rt.funcs;
         ws_rt.funcs = f;
     }
-    pthread_mutex_unlock(&ws_rt.lock);
+    rt_unlock();
 }
 
 void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
@@ -329,7 +343,7 @@ void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress
     (void)deviceAddress, (void)global;
     if (ext)   /* an extern declaration: the defining unit registers the variable */
         return;
-    pthread_mutex_lock(&ws_rt.lock);
+    rt_lock();
     rt_fatbin *fb = find_fatbin(fatCubinHandle);
     rt_var *v = fb && deviceName ? calloc(1, sizeof *v) : NULL;
     if (v && !(v->name = strdup(deviceName))) {
@@ -348,7 +362,7 @@ void __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress
         v->next = ws_rt.vars;
         ws_rt.vars = v;
     }
-    pthread_mutex_unlock(&ws_rt.lock);
+    rt_unlock();
 }
 
 void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
@@ -481,10 +495,10 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 {
     if (!kernel)
         return rt_error(cudaErrorInvalidValue);
-    pthread_mutex_lock(&ws_rt.lock);
+    rt_lock();
     struct rt_func *f = find_func_host(hostFun);
     *kernel = f;
-    pthread_mutex_unlock(&ws_rt.lock);
+    rt_unlock();
     if (!f) {
         fprintf(stderr, "warpsim: __cudaGetKernel: %p is not a registered kernel\n", hostFun);
         return rt_error(cudaErrorInvalidDeviceFunction);
@@ -687,7 +701,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value)
             if (value < 0 || value > dev_attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK))
                 e = cudaErrorInvalidValue;
         } else if (attr != 9) {
-            pthread_mutex_unlock(&ws_rt.lock);
+            rt_unlock();
             return rt_unsupported("cudaFuncSetAttribute", "only "
                                   "cudaFuncAttributeMaxDynamicSharedMemorySize and "
                                   "cudaFuncAttributePreferredSharedMemoryCarveout");

@@ -115,9 +115,9 @@ static cudaError_t host_alloc(void **ptr, size_t size, unsigned flags, const cha
     void *p = NULL;
     if (posix_memalign(&p, 4096, size ? size : 1))
         return rt_error(cudaErrorMemoryAllocation);
-    pthread_mutex_lock(&ws_rt.lock);
+    rt_lock();
     int bad = block_add(&ws_rt.host_allocs, (uintptr_t)p, size);
-    pthread_mutex_unlock(&ws_rt.lock);
+    rt_unlock();
     if (bad) {
         free(p);
         return rt_error(cudaErrorMemoryAllocation);
@@ -137,11 +137,11 @@ cudaError_t cudaFreeHost(void *ptr)
 {
     if (!ptr)
         return cudaSuccess;
-    pthread_mutex_lock(&ws_rt.lock);
+    rt_lock();
     rt_block *b = block_find(ws_rt.host_allocs, ptr, 0);
     if (b)
         block_remove(&ws_rt.host_allocs, b);
-    pthread_mutex_unlock(&ws_rt.lock);
+    rt_unlock();
     if (!b) {
         fprintf(stderr, "warpsim: cudaFreeHost(%p): not from cudaMallocHost/cudaHostAlloc\n",
                 ptr);
@@ -154,9 +154,9 @@ cudaError_t cudaFreeHost(void *ptr)
 /* A stream check for the calls that forward to their synchronous form. */
 static int stream_ok(cudaStream_t s)
 {
-    pthread_mutex_lock(&ws_rt.lock);
+    rt_lock();
     int ok = rt_stream_ok(s);
-    pthread_mutex_unlock(&ws_rt.lock);
+    rt_unlock();
     return ok;
 }
 
@@ -376,7 +376,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
 {
     if (!attr)
         return rt_error(cudaErrorInvalidValue);
-    pthread_mutex_lock(&ws_rt.lock);
+    rt_lock();
     memset(attr, 0, sizeof *attr);
     if (rt_is_device_ptr(ptr)) {
         attr->type = cudaMemoryTypeDevice;
@@ -388,6 +388,6 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
         attr->type = cudaMemoryTypeUnregistered;
         attr->device = -2;
     }
-    pthread_mutex_unlock(&ws_rt.lock);
+    rt_unlock();
     return cudaSuccess;
 }

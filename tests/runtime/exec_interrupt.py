@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""SIGINT / SIGTERM while `warpsim exec` runs an unmodified CUDA program (issue 19): the
+program's running launch stops, the program exits with 128 + the signal after its
+statistics so far are written (JSON marked partial), and warpsim exec prints the partial
+report and returns the same code. SIGINT goes to the whole process group (a terminal's
+Ctrl-C); SIGTERM to warpsim exec alone (kill, a batch system), which passes it on.
+Usage: exec_interrupt.py JSON WARPSIM_EXEC... -- [WRAPPER...] PROGRAM"""
+import json, os, signal, subprocess, sys, time
+
+js = sys.argv[1]
+cmd = sys.argv[2:]
+fails = 0
+
+
+def check(cond, what):
+    global fails
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        fails += 1
+
+
+sep = cmd.index("--")
+for sig, group in ((signal.SIGINT, True), (signal.SIGTERM, False)):
+    if os.path.exists(js):
+        os.unlink(js)
+    full = cmd[:sep] + ["--mode", "timing", "--json", js] + cmd[sep:] + ["100000", "4"]
+    p = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    time.sleep(3.0)
+    if group:
+        os.killpg(p.pid, sig)
+    else:
+        p.send_signal(sig)
+    try:
+        out, err = p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        check(False, "signal %d: the program ends within 120 s" % sig)
+        continue
+    check(p.returncode == 128 + sig, "signal %d: exit code %d (expected %d)" % (sig, p.returncode, 128 + sig))
+    check("interrupted by signal %d" % sig in err, "signal %d: the program says it was interrupted" % sig)
+    check("PARTIAL statistics" in out, "signal %d: warpsim exec prints the partial report" % sig)
+    check("spin: PASS" not in out, "signal %d: the program did not run to its end" % sig)
+    try:
+        d = json.load(open(js))
+        check(d.get("partial") is True, "signal %d: JSON has partial: true" % sig)
+        check(len(d.get("launches", [])) >= 1 and d["launches"][-1]["result"].startswith("stopped"),
+              "signal %d: JSON holds the launches so far, the last one stopped" % sig)
+    except (OSError, ValueError) as e:
+        check(False, "signal %d: JSON written (%s)" % (sig, e))
+sys.exit(1 if fails else 0)
