@@ -141,8 +141,8 @@ const void *sched_params_of(const sched_params *sp, const sched_ops *pol);
  * finds none or `max` are chosen. The default writes cand[].reason during the call
  * and restores it before returning (hence not const); it allocates nothing. pick()
  * is called up to max times in one cycle, so a policy whose pick() keeps state for
- * the following on_issue (two-level) should define order() before being used with
- * max > 1. With max == 1 the answer is pick()'s. */
+ * the following on_issue defines order() (two-level does). With max == 1 the answer
+ * is pick()'s. */
 uint32_t sched_order(const sched_ops *o, void *st, sched_cand *cand, uint32_t n, uint64_t cycle,
                      uint32_t *out_idx, uint32_t max);
 

@@ -14,8 +14,11 @@
  * no longer stalled on memory (not a scoreboard hazard with accesses outstanding)
  * and not at a barrier or done; so with an active set as large as the scheduler's
  * warps the policy is exactly LRR. Demotion and
- * promotion are evaluated in pick(), which sees why warps wait; pick() only runs in
- * cycles where some warp is ready, and nothing issues in the others.
+ * promotion are evaluated in pick() / order(), which see why warps wait; they only run
+ * in cycles where some warp is ready, and nothing issues in the others. order() (a
+ * core that issues several instructions per cycle, e.g. the GCN compute unit) updates
+ * the sets once and lists the ready active warps round robin from the one after the
+ * warp issued last; pick() is its first entry.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +32,6 @@ enum { M_NONE, M_ACTIVE, M_PENDING };
 typedef struct {
     uint32_t n_slots, cap, n_act;
     uint32_t last;      /* slot issued last                                       */
-    uint32_t pick_slot; /* what pick() returned, for on_issue                     */
-    uint8_t pick_long;  /* ... and whether its instruction is global/local memory */
     uint64_t gen;       /* pick() counter: seen[s] == gen means s is a candidate  */
     uint64_t seq;       /* pending FIFO order                                     */
     uint32_t *act;      /* active slots in joining order, n_act of them           */
@@ -39,6 +40,8 @@ typedef struct {
     uint64_t *pseq;     /* when slot s entered the pending set                    */
     uint8_t *mem;       /* M_*                                                    */
     uint8_t *longop;    /* issued a global/local access, maybe still outstanding  */
+    uint64_t *offered;  /* offered[s] == gen: pick()/order() returned s this time    */
+    uint8_t *off_long;  /* ... and its instruction is a global/local access          */
 } tl_st;
 
 /* Parameters ([sched] rows below). */
@@ -63,6 +66,8 @@ static void tl_destroy(void *st)
     free(s->pseq);
     free(s->mem);
     free(s->longop);
+    free(s->offered);
+    free(s->off_long);
     free(s);
 }
 
@@ -77,14 +82,17 @@ static void *tl_create(uint32_t n_slots, const sched_params *p)
     size_t n = n_slots ? n_slots : 1;
     s->n_slots = n_slots;
     s->cap = tp->active < n_slots ? tp->active : n_slots;
-    s->last = s->pick_slot = NO_SLOT;
+    s->last = NO_SLOT;
     s->act = calloc(n, sizeof *s->act);
     s->where = calloc(n, sizeof *s->where);
     s->seen = calloc(n, sizeof *s->seen);
     s->pseq = calloc(n, sizeof *s->pseq);
     s->mem = calloc(n, 1);
     s->longop = calloc(n, 1);
-    if (!s->act || !s->where || !s->seen || !s->pseq || !s->mem || !s->longop) {
+    s->offered = calloc(n, sizeof *s->offered);
+    s->off_long = calloc(n, 1);
+    if (!s->act || !s->where || !s->seen || !s->pseq || !s->mem || !s->longop ||
+        !s->offered || !s->off_long) {
         tl_destroy(s);
         return NULL;
     }
@@ -120,10 +128,9 @@ static int must_leave(const tl_st *s, uint32_t slot, const sched_cand *x)
     return x->reason == WR_SCOREBOARD && x->waiting_mem && s->longop[slot];
 }
 
-static int tl_pick(void *st, const sched_cand *c, uint32_t n, uint64_t cycle)
+/* Demotes active warps that must leave and fills free places from the pending FIFO. */
+static void update_sets(tl_st *s, const sched_cand *c, uint32_t n)
 {
-    (void)cycle;
-    tl_st *s = st;
     s->gen++;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t slot = c[i].slot;
@@ -161,30 +168,51 @@ static int tl_pick(void *st, const sched_cand *c, uint32_t n, uint64_t cycle)
         s->act[s->n_act++] = c[b].slot;
         s->mem[c[b].slot] = M_ACTIVE;
     }
-    int first = -1, got = -1;
-    for (uint32_t i = 0; i < n && got < 0; i++) {
-        if (c[i].reason != WR_READY || c[i].slot >= s->n_slots || s->mem[c[i].slot] != M_ACTIVE)
-            continue;
-        if (c[i].slot > s->last)
-            got = (int)i;
-        else if (first < 0)
-            first = (int)i;
-    }
-    if (got < 0)
-        got = first;
-    s->pick_slot = got < 0 ? NO_SLOT : c[got].slot;
-    s->pick_long = got >= 0 && c[got].is_long;
-    return got;
+}
+
+static int issuable(const tl_st *s, const sched_cand *x)
+{
+    return x->reason == WR_READY && x->slot < s->n_slots && s->mem[x->slot] == M_ACTIVE;
+}
+
+static void offer(tl_st *s, const sched_cand *x)
+{
+    s->offered[x->slot] = s->gen;
+    s->off_long[x->slot] = x->is_long;
+}
+
+/* The ready active warps round robin from the slot after the one issued last
+ * (candidates come in slot order): first those above `last`, then the rest. */
+static uint32_t tl_order(void *st, const sched_cand *c, uint32_t n, uint64_t cycle,
+                         uint32_t *out, uint32_t max)
+{
+    (void)cycle;
+    tl_st *s = st;
+    update_sets(s, c, n);
+    uint32_t k = 0;
+    for (int pass = 0; pass < 2 && k < max; pass++)
+        for (uint32_t i = 0; i < n && k < max; i++) {
+            if (!issuable(s, &c[i]) || (pass == 0) != (c[i].slot > s->last || s->last == NO_SLOT))
+                continue;
+            out[k++] = i;
+            offer(s, &c[i]);
+        }
+    return k;
+}
+
+static int tl_pick(void *st, const sched_cand *c, uint32_t n, uint64_t cycle)
+{
+    uint32_t i;
+    return tl_order(st, c, n, cycle, &i, 1) ? (int)i : -1;
 }
 
 static void tl_on_issue(void *st, uint32_t slot, int is_mem, uint64_t cycle)
 {
     (void)cycle;
     tl_st *s = st;
-    if (slot < s->n_slots && is_mem && slot == s->pick_slot && s->pick_long)
+    if (slot < s->n_slots && is_mem && s->offered[slot] == s->gen && s->off_long[slot])
         s->longop[slot] = 1;
     s->last = slot;
-    s->pick_slot = NO_SLOT;
 }
 
 static void tl_on_warp_start(void *st, uint32_t slot, uint64_t cycle)
@@ -221,6 +249,7 @@ const sched_ops sched_two_level = {
     .create = tl_create,
     .destroy = tl_destroy,
     .pick = tl_pick,
+    .order = tl_order,
     .on_issue = tl_on_issue,
     .on_warp_start = tl_on_warp_start,
     .on_warp_end = tl_on_warp_end,

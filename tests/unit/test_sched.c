@@ -839,6 +839,38 @@ static void test_order_default(void **state)
     drv_free(&d);
 }
 
+/* Two-level's own order() (a multi-issue core): active set of 2, warps 0..3 started in
+ * slot order: active [0 1], pending FIFO 2 3.
+ *  1 RMRR  ready active warps round robin, none issued yet           -> 0 1
+ *          the core issues both in the cycle: 0, then 1 (a global load)
+ *  2 RWRR  1 stalls on its load: pending (FIFO 2 3 1); 2 promoted:
+ *          [0 2]; after 1 (issued last): 2, then wrap to 0            -> 2 0
+ *          with max 1, what pick() returns                            -> 2
+ * (The default order, pick() called twice, lost the load of the second warp: the first
+ * on_issue forgot what pick() had offered, so warp 1 would have stayed active.) */
+static void test_two_level_order(void **state)
+{
+    (void)state;
+    tparams tp;
+    drv d = drv_make("two-level", 4, mkp(&tp, "two-level", "sched.two_level_active=2"), NULL);
+    start_all(&d, 4);
+    assert_non_null(d.o->order);
+    sched_cand c[8];
+    uint32_t out[8];
+    uint32_t n = build(&d, "RMRR", c);
+    assert_int_equal(sched_order(d.o, d.st, c, n, 1, out, 8), 2);
+    assert_int_equal(c[out[0]].slot, 0);
+    assert_int_equal(c[out[1]].slot, 1);
+    d.o->on_issue(d.st, 0, 0, 1);
+    d.o->on_issue(d.st, 1, 1, 1);
+    n = build(&d, "RWRR", c);
+    assert_int_equal(sched_order(d.o, d.st, c, n, 2, out, 8), 2);
+    assert_int_equal(c[out[0]].slot, 2);
+    assert_int_equal(c[out[1]].slot, 0);
+    assert_int_equal(d.o->pick(d.st, c, n, 2), (int)out[0]);
+    drv_free(&d);
+}
+
 /* Arbitration by issue type on top of the order: oldest-first, ages = slot, and a core
  * that issues up to 5 instructions of different types per cycle.
  *   slot  0    1    2    3          4       5    6     7
@@ -1006,6 +1038,7 @@ int main(void)
         cmocka_unit_test(test_recency_per_sm),
         cmocka_unit_test(test_all_policies_random),
         cmocka_unit_test(test_order_default),
+        cmocka_unit_test(test_two_level_order),
         cmocka_unit_test(test_order_by_type),
         cmocka_unit_test(test_order_own),
         cmocka_unit_test(test_order_random),
