@@ -63,7 +63,9 @@ int main(int argc, char **argv)
     int n_in;
     switch (args.size) {
     case BENCH_SMALL: n_in = 1024; break;
-    case BENCH_LARGE: n_in = 1048576; break;
+    /* 2^19 inputs: the weight-adjust grid, (n_in + 1) * 16 weights / 256 per CTA = 32769
+     * CTAs, fits a compute-2.0 grid (x <= 65535); 2^20 needed 65537 and could not launch */
+    case BENCH_LARGE: n_in = 524288; break;
     default: n_in = 65536; break;
     }
     int nblk = n_in / BP_CHUNK;
