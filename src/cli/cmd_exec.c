@@ -103,8 +103,8 @@ static int needed_cudart(const char *prog, char *out, size_t n)
         size_t count = sh.sh_size / sizeof(Elf64_Dyn);
         for (size_t k = 0; k < count && k < 4096 && !found; k++) {
             Elf64_Dyn d;
-            if (pread(fd, &d, sizeof d, (off_t)(sh.sh_offset + k * sizeof d)) != (ssize_t)sizeof d ||
-                d.d_tag == DT_NULL)
+            off_t at = (off_t)(sh.sh_offset + k * sizeof d);
+            if (pread(fd, &d, sizeof d, at) != (ssize_t)sizeof d || d.d_tag == DT_NULL)
                 break;
             if (d.d_tag != DT_NEEDED || d.d_un.d_val >= str.sh_size)
                 continue;

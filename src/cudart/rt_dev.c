@@ -92,11 +92,13 @@ cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device)
     return rt_leave(e);
 }
 
-int rt_dev_attr(CUdevice_attribute a)
+static int attr(CUdevice_attribute a)
 {
     int v = 0;
     return cuDeviceGetAttribute(&v, a, 0) == CUDA_SUCCESS ? v : 0;
 }
+
+int rt_dev_attr(CUdevice_attribute a) { return attr(a); }
 
 /* The device's properties in CUDA 13's layout; rt_abi.c hands them to the program in the
  * layout of the ABI it was built for. Called inside rt_enter. */
@@ -108,33 +110,33 @@ void rt_device_props(struct cudaDeviceProp *p)
     size_t mem = 0;
     cuDeviceTotalMem_v2(&mem, 0);
     p->totalGlobalMem = mem;
-    p->sharedMemPerBlock = (size_t)rt_dev_attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-    p->regsPerBlock = rt_dev_attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
-    p->warpSize = rt_dev_attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
-    p->memPitch = (size_t)rt_dev_attr(CU_DEVICE_ATTRIBUTE_MAX_PITCH);
-    p->maxThreadsPerBlock = rt_dev_attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    p->sharedMemPerBlock = (size_t)attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    p->regsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    p->warpSize = attr(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    p->memPitch = (size_t)attr(CU_DEVICE_ATTRIBUTE_MAX_PITCH);
+    p->maxThreadsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
     for (int i = 0; i < 3; i++) {
-        p->maxThreadsDim[i] = rt_dev_attr((CUdevice_attribute)(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i));
-        p->maxGridSize[i] = rt_dev_attr((CUdevice_attribute)(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i));
+        p->maxThreadsDim[i] = attr((CUdevice_attribute)(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i));
+        p->maxGridSize[i] = attr((CUdevice_attribute)(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i));
     }
-    p->totalConstMem = (size_t)rt_dev_attr(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
-    p->major = rt_dev_attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
-    p->minor = rt_dev_attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
-    p->textureAlignment = (size_t)rt_dev_attr(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
+    p->totalConstMem = (size_t)attr(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
+    p->major = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    p->minor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    p->textureAlignment = (size_t)attr(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
     p->texturePitchAlignment = 256;
-    p->multiProcessorCount = rt_dev_attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    p->multiProcessorCount = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
     p->surfaceAlignment = 512;
-    p->memoryBusWidth = rt_dev_attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
-    p->l2CacheSize = rt_dev_attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
-    p->maxThreadsPerMultiProcessor = rt_dev_attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
-    p->globalL1CacheSupported = rt_dev_attr(CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED);
-    p->localL1CacheSupported = rt_dev_attr(CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED);
+    p->memoryBusWidth = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+    p->l2CacheSize = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    p->maxThreadsPerMultiProcessor = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    p->globalL1CacheSupported = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED);
+    p->localL1CacheSupported = attr(CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED);
     p->sharedMemPerMultiprocessor =
-        (size_t)rt_dev_attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
-    p->regsPerMultiprocessor = rt_dev_attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+        (size_t)attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+    p->regsPerMultiprocessor = attr(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
     p->sharedMemPerBlockOptin =
-        (size_t)rt_dev_attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-    p->maxBlocksPerMultiProcessor = rt_dev_attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+        (size_t)attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    p->maxBlocksPerMultiProcessor = attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
 }

@@ -230,7 +230,8 @@ int main()
 
     /* a kernel: LZ4-compressed PTX, launched through the CUDA 12 library */
     const int n = 3000;
-    float *x = (float *)std::malloc(n * sizeof(float)), *y = (float *)std::malloc(n * sizeof(float));
+    float *x = (float *)std::malloc(n * sizeof(float));
+    float *y = (float *)std::malloc(n * sizeof(float));
     for (int i = 0; i < n; i++) {
         x[i] = (float)i;
         y[i] = 1.0f;
