@@ -7,7 +7,7 @@
 #                          installed, that test says so and is skipped.
 set -euo pipefail
 pkgs=(cmake ninja-build gcc clang pkg-config python3 python3-matplotlib libinih-dev libcjson-dev
-      libcmocka-dev libzstd-dev)
+      libcmocka-dev libzstd-dev liblz4-dev)
 extra=()
 [ "${1:-}" = --test ] && extra=(munge slurmctld slurmd slurm-client)
 

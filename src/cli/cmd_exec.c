@@ -1,11 +1,15 @@
 /* cmd_exec.c - `warpsim exec`: runs an unmodified CUDA program (built by nvcc with
- * -cudart shared) on the simulator, through warpsim's libcudart.so.13 (src/cudart).
+ * -cudart shared) on the simulator, through warpsim's libcudart (src/cudart):
+ * libcudart.so.13 for programs built by CUDA 13, libcudart.so.12 for CUDA 12, both in the
+ * same directory, so the dynamic linker picks the one the program NEEDs.
  *
  * The options become the environment the library reads (WARPSIM_CONFIG, WARPSIM_SET,
  * WARPSIM_MODE, WARPSIM_STATS for --json), LD_LIBRARY_PATH gets the library's directory
  * first, and the library writes the same text report as `warpsim run` to a temporary
  * file (WARPSIM_REPORT) that is printed once the program has exited. */
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,14 +26,15 @@ void cli_exec_help(FILE *f)
           "Runs an unmodified CUDA program on the simulated GPU: PROGRAM must be built by\n"
           "nvcc with `-cudart shared` and carry PTX (e.g. -gencode\n"
           "arch=compute_75,code=compute_75; nvcc's default does). Its CUDA Runtime calls go\n"
-          "to warpsim's libcudart.so.13 (docs/CUDART.md); after it exits, the statistics of\n"
-          "its kernel launches are printed as by `warpsim run`.\n\noptions:\n" CLI_CFG_HELP
+          "to warpsim's libcudart.so.13, or libcudart.so.12 for a program built by CUDA 12\n"
+          "(docs/CUDART.md); after it exits, the statistics of its kernel launches are\n"
+          "printed as by `warpsim run`.\n\noptions:\n" CLI_CFG_HELP
           "  --json FILE    also write the report as JSON to FILE (WARPSIM_STATS)\n"
           "  --no-report    do not print the text report\n"
           "  --all-launches print every launch in the text report\n"
           "  --quiet        no progress line (shown on a terminal while a launch runs\n"
           "                 longer than a second)\n"
-          "  --cudart DIR   directory of warpsim's libcudart.so.13; default\n"
+          "  --cudart DIR   directory of warpsim's libcudart.so.13 and .so.12; default\n"
           "                 $WARPSIM_CUDART_DIR, else cudart/ beside this executable\n"
           "  --help         this text\n\n"
           "The exit code is the program's; 2 bad command line or no library found,\n"
@@ -50,6 +55,70 @@ static int default_dir(char *out, size_t n)
         return -1;
     *slash = 0;
     return snprintf(out, n, "%s/cudart", exe) < (int)n ? 0 : -1;
+}
+
+/* The program's file as execvp finds it. */
+static int resolve(const char *prog, char *out, size_t n)
+{
+    if (strchr(prog, '/'))
+        return snprintf(out, n, "%s", prog) < (int)n ? 0 : -1;
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        const char *end = strchr(path, ':');
+        int len = end ? (int)(end - path) : (int)strlen(path);
+        if (snprintf(out, n, "%.*s/%s", len, len ? path : ".", prog) < (int)n &&
+            access(out, X_OK) == 0)
+            return 0;
+        path = end ? end + 1 : NULL;
+    }
+    return -1;
+}
+
+/* The libcudart the program NEEDs ("libcudart.so.12"), read from its ELF dynamic section
+ * into out; 0 when it needs none or is no 64-bit ELF file (a script, `env`, a program with
+ * the runtime linked statically): the dynamic linker then decides alone. Every offset is
+ * checked against what pread returns: a malformed file is "none". */
+static int needed_cudart(const char *prog, char *out, size_t n)
+{
+    char path[PATH_MAX];
+    if (resolve(prog, path, sizeof path))
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    int found = 0;
+    Elf64_Ehdr eh;
+    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+        memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum > 4096)
+        goto done;
+    for (unsigned i = 0; i < eh.e_shnum && !found; i++) {
+        Elf64_Shdr sh, str;
+        if (pread(fd, &sh, sizeof sh, (off_t)(eh.e_shoff + i * sizeof sh)) != (ssize_t)sizeof sh)
+            goto done;
+        if (sh.sh_type != SHT_DYNAMIC || sh.sh_link >= eh.e_shnum ||
+            pread(fd, &str, sizeof str, (off_t)(eh.e_shoff + sh.sh_link * sizeof str)) !=
+                (ssize_t)sizeof str)
+            continue;
+        size_t count = sh.sh_size / sizeof(Elf64_Dyn);
+        for (size_t k = 0; k < count && k < 4096 && !found; k++) {
+            Elf64_Dyn d;
+            off_t at = (off_t)(sh.sh_offset + k * sizeof d);
+            if (pread(fd, &d, sizeof d, at) != (ssize_t)sizeof d || d.d_tag == DT_NULL)
+                break;
+            if (d.d_tag != DT_NEEDED || d.d_un.d_val >= str.sh_size)
+                continue;
+            char name[64] = "";
+            ssize_t got = pread(fd, name, sizeof name - 1, (off_t)(str.sh_offset + d.d_un.d_val));
+            if (got > 0 && !strncmp(name, "libcudart.so", 12)) {
+                name[got] = 0;
+                found = snprintf(out, n, "%s", name) < (int)n;
+            }
+        }
+    }
+done:
+    close(fd);
+    return found;
 }
 
 /* Copies the file to `to` (NULL: only reads it); -1 when missing or empty. */
@@ -117,11 +186,21 @@ int cli_exec(int argc, char **argv)
         fprintf(stderr, "%s: cannot locate warpsim's executable; use --cudart DIR\n", a.cmd);
         return CLI_USAGE;
     }
-    snprintf(probe, sizeof probe, "%s/libcudart.so.13", libdir);
+    /* the library the program needs (CUDA 13 or 12), when it says; else the CUDA 13 one */
+    char needed[64] = "libcudart.so.13";
+    if (needed_cudart(argv[a.i], needed, sizeof needed) &&
+        strcmp(needed, "libcudart.so.13") && strcmp(needed, "libcudart.so.12")) {
+        fprintf(stderr, "%s: %s needs %s; warpsim provides libcudart.so.13 and libcudart.so.12 "
+                        "(programs built by CUDA 13 and 12): rebuild it with one of them\n",
+                a.cmd, argv[a.i], needed);
+        return CLI_USAGE;
+    }
+    snprintf(probe, sizeof probe, "%s/%s", libdir, needed);
     struct stat sb;
     if (stat(probe, &sb)) {
-        fprintf(stderr, "%s: %s: %s (build the `cudart` target, or use --cudart DIR)\n",
-                a.cmd, probe, strerror(errno));
+        fprintf(stderr, "%s: %s: %s (build the `%s` target, or use --cudart DIR)\n",
+                a.cmd, probe, strerror(errno), strcmp(needed, "libcudart.so.12") ? "cudart"
+                                                                                 : "cudart12");
         return CLI_USAGE;
     }
 

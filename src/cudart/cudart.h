@@ -28,7 +28,15 @@
 
 #include "cudart/cudart_errors.h"
 
-#define CUDART_VERSION 13000
+/* Which CUDA ABI this build of the library serves: 13 (libcudart.so.13, the default) or 12
+ * (libcudart.so.12). The same sources build both; what differs between the two ABIs lives
+ * in rt_abi.c (and abi12.h), nowhere else. */
+#ifndef WS_CUDART_ABI
+#define WS_CUDART_ABI 13
+#endif
+#if WS_CUDART_ABI != 12 && WS_CUDART_ABI != 13
+#error "WS_CUDART_ABI must be 12 or 13"
+#endif
 
 typedef enum cudaError {
 #define RT_ENUM(name, value, desc) name = value,
@@ -308,6 +316,17 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
                                      unsigned int flags);
+
+/* A device attribute of the simulated device (0 when it is not modelled). */
+int rt_dev_attr(CUdevice_attribute a);
+/* The device's properties in CUDA 13's layout (inside rt_enter). */
+void rt_device_props(struct cudaDeviceProp *p);
+/* What cudaPointerGetAttributes reports about ptr, in CUDA 13's layout. */
+void rt_pointer_attributes(const void *ptr, struct cudaPointerAttributes *attr);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaDeviceSetCacheConfig(int cacheConfig);
+cudaError_t cudaDeviceGetCacheConfig(int *cacheConfig);
 
 /* Unsupported-call report: prints the function's name and what is missing. */
 cudaError_t rt_unsupported(const char *fn, const char *why);

@@ -1,9 +1,11 @@
-/* fatbin.c - fatbinary containers: entries, PTX selection, zstd decompression. */
+/* fatbin.c - fatbinary containers: entries, PTX selection, zstd and LZ4 decompression. */
 #include "cudart/fatbin.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <lz4.h>
 #include <zstd.h>
 
 #include "util/err.h"
@@ -188,6 +190,73 @@ static char *decompress_zstd(const ws_fatbin_entry *x, size_t *out_len, char *er
     return buf;
 }
 
+/* An LZ4 block (CUDA 12's default, CUDA 13's --compress-mode=speed): a raw block of
+ * exactly compressed_size bytes (the payload is padded beyond it) that decodes to the
+ * entry header's uncompressed size, the PTX and its NUL. A raw block does not state its
+ * own size, so the buffer grows with what partial decoding actually produces (a corrupt
+ * header declaring gigabytes costs nothing until the data bears it out), bounded by the
+ * declared size and MAX_PTX_BYTES; the full block is then decoded once more, strictly,
+ * into exactly the declared size: any byte more or less, or a malformed block, fails. */
+static char *decompress_lz4(const ws_fatbin_entry *x, size_t *out_len, char *err, size_t n)
+{
+    uint64_t csize = x->compressed_size ? x->compressed_size : x->payload_size;
+    uint64_t want = x->uncompressed_size;
+    if (csize > x->payload_size || csize > INT_MAX) {
+        ws_seterr(err, n, "fatbinary: compressed size %llu exceeds the payload (%llu bytes)",
+                  (unsigned long long)csize, (unsigned long long)x->payload_size);
+        return NULL;
+    }
+    if (want == 0 || want > MAX_PTX_BYTES) {
+        ws_seterr(err, n, "fatbinary: compute_%u PTX: implausible uncompressed size %llu",
+                  x->arch, (unsigned long long)want);
+        return NULL;
+    }
+    const char *src = (const char *)x->payload;
+    size_t cap = (size_t)(want < (1u << 20) ? want : (1u << 20));
+    char *buf = malloc(cap + 1);
+    const char *fail = NULL;
+    int r = 0;
+    while (buf) {
+        r = LZ4_decompress_safe_partial(src, buf, (int)csize, (int)cap, (int)cap);
+        if (r < 0) {
+            fail = "the block is corrupt";
+            break;
+        }
+        if ((size_t)r < cap) {   /* the whole block fitted: it is shorter than declared */
+            fail = "it decompresses to less than its declared size";
+            break;
+        }
+        if (cap == want)
+            break;
+        size_t ncap = cap * 2 < want ? cap * 2 : (size_t)want;
+        char *nb = realloc(buf, ncap + 1);
+        if (!nb) {
+            fail = "out of memory";
+            break;
+        }
+        buf = nb;
+        cap = ncap;
+    }
+    if (!buf)
+        fail = "out of memory";
+    if (!fail) {
+        r = LZ4_decompress_safe(src, buf, (int)csize, (int)want);
+        if (r < 0)
+            fail = "the block is corrupt or decompresses to more than its declared size";
+        else if ((uint64_t)r != want)
+            fail = "it decompresses to less than its declared size";
+    }
+    if (fail) {
+        ws_seterr(err, n, "fatbinary: compute_%u PTX: LZ4 (%llu bytes declared %llu): %s",
+                  x->arch, (unsigned long long)csize, (unsigned long long)want, fail);
+        free(buf);
+        return NULL;
+    }
+    buf[want] = 0;
+    *out_len = strnlen(buf, (size_t)want);  /* the PTX text is NUL-terminated */
+    return buf;
+}
+
 static char *copy_plain(const ws_fatbin_entry *x, size_t *out_len, char *err, size_t n)
 {
     size_t len = strnlen((const char *)x->payload, (size_t)x->payload_size);
@@ -242,9 +311,7 @@ char *ws_fatbin_ptx(const void *data, size_t len, uint32_t max_arch, size_t *ptx
     } else if (best->flags & WS_FATBIN_FLAG_ZSTD) {
         out = decompress_zstd(best, ptx_len, err, n);
     } else if (best->flags & WS_FATBIN_FLAG_LZ4) {
-        ws_seterr(err, n, "fatbinary: compute_%u PTX is LZ4-compressed (flags 0x%llx), which "
-                  "warpsim does not read; rebuild with nvcc -no-compress", best->arch,
-                  (unsigned long long)best->flags);
+        out = decompress_lz4(best, ptx_len, err, n);
     } else if (best->compressed_size && best->compressed_size != best->uncompressed_size) {
         ws_seterr(err, n, "fatbinary: compute_%u PTX uses an unknown compression (flags "
                   "0x%llx); rebuild with nvcc -no-compress", best->arch,

@@ -7,8 +7,9 @@
  *   +16 u32 compressed size          +24 u16 PTX ISA minor +26 u16 PTX ISA major
  *   +28 u32 architecture (75 = compute_75 / sm_75)          +40 u64 flags
  *   +56 u64 uncompressed size
- * Flags: 0x8000 zstd-compressed payload (CUDA 13's default for PTX), 0x2000 LZ4 (older
- * toolkits; not supported). Nothing here is trusted: every size is checked against
+ * Flags: 0x8000 zstd-compressed payload (CUDA 13's default for PTX), 0x2000 an LZ4 raw
+ * block of the compressed size (CUDA 12's default; CUDA 13's nvcc --compress-mode=speed).
+ * Nothing here is trusted: every size is checked against
  * the bytes available, so a corrupt or truncated image yields a message, never a crash.
  * No state: pure functions over a byte range.
  */

@@ -7,15 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- versions ---------------------------------------------------------------------------- */
-cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
-{
-    if (!runtimeVersion)
-        return rt_error(cudaErrorInvalidValue);
-    *runtimeVersion = CUDART_VERSION;
-    return cudaSuccess;
-}
-
+/* ---- versions (cudaRuntimeGetVersion is ABI-specific: rt_abi.c) --------------------------- */
 cudaError_t cudaDriverGetVersion(int *driverVersion)
 {
     if (!driverVersion)
@@ -106,15 +98,12 @@ static int attr(CUdevice_attribute a)
     return cuDeviceGetAttribute(&v, a, 0) == CUDA_SUCCESS ? v : 0;
 }
 
-cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
+int rt_dev_attr(CUdevice_attribute a) { return attr(a); }
+
+/* The device's properties in CUDA 13's layout; rt_abi.c hands them to the program in the
+ * layout of the ABI it was built for. Called inside rt_enter. */
+void rt_device_props(struct cudaDeviceProp *p)
 {
-    if (!p)
-        return rt_error(cudaErrorInvalidValue);
-    if (device != 0)
-        return rt_error(cudaErrorInvalidDevice);
-    cudaError_t e = rt_enter();
-    if (e != cudaSuccess)
-        return rt_leave(e);
     memset(p, 0, sizeof *p);
     cuDeviceGetName(p->name, sizeof p->name, 0);
     memcpy(p->uuid.bytes, "warpsim-device-0", 16);
@@ -150,7 +139,6 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
     p->maxBlocksPerMultiProcessor = attr(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
-    return rt_leave(cudaSuccess);
 }
 
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)

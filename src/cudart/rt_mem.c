@@ -372,10 +372,10 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
     return rt_leave(e);
 }
 
-cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const void *ptr)
+/* What cudaPointerGetAttributes reports, in CUDA 13's layout (rt_abi.c copies as much of it
+ * as the program's ABI has room for). */
+void rt_pointer_attributes(const void *ptr, struct cudaPointerAttributes *attr)
 {
-    if (!attr)
-        return rt_error(cudaErrorInvalidValue);
     rt_lock();
     memset(attr, 0, sizeof *attr);
     if (rt_is_device_ptr(ptr)) {
@@ -389,5 +389,4 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
         attr->device = -2;
     }
     rt_unlock();
-    return cudaSuccess;
 }

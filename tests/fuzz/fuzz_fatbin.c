@@ -1,5 +1,5 @@
 /* fuzz_fatbin.c - libFuzzer target: the fatbinary reader (container and entry headers,
- * zstd-compressed PTX) must reject any corrupt image with a message. */
+ * zstd- and LZ4-compressed PTX) must reject any corrupt image with a message. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

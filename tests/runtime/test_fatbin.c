@@ -5,6 +5,12 @@
  *   vecadd_plain.fatbin  the same with -no-compress
  *   vecadd_sass.fatbin   -gencode arch=compute_75,code=sm_75 (SASS only)
  *   vecadd_multi.fatbin  compute_75 and compute_86 PTX, sm_80 SASS (two entries)
+ *   vecadd_lz4.fatbin    -gencode arch=compute_75,code=compute_75 --compress-mode=speed
+ *                        (PTX as an LZ4 block, flags 0x2011: the format CUDA 12's nvcc
+ *                        emits by default)
+ * e.g. nvcc -cudart shared -gencode arch=compute_75,code=compute_75 --compress-mode=speed
+ *        -o v tests/runtime/rt_vecadd.cu &&
+ *      objcopy -O binary --only-section=.nv_fatbin v tests/runtime/data/vecadd_lz4.fatbin
  * and on corrupt and truncated copies of them: every bad image gives a message, none
  * crashes (the sanitizer build checks no byte outside the image is read). */
 #include <setjmp.h>
@@ -97,6 +103,101 @@ static void test_zstd(void **st)
     free(img2);
 }
 
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* LZ4 (CUDA 12's default compression): the same PTX text as the uncompressed build. */
+static void test_lz4(void **st)
+{
+    (void)st;
+    size_t len, n = 0;
+    uint8_t *img = load("vecadd_lz4.fatbin", &len);
+    ws_fatbin_entry e[4];
+    char err[300] = "";
+    assert_int_equal(ws_fatbin_entries(img, len, e, 4, &n, err, sizeof err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(e[0].kind, WS_FATBIN_KIND_PTX);
+    assert_int_equal(e[0].arch, 75);
+    assert_int_equal(e[0].flags, 0x2011);
+    assert_true(e[0].compressed_size < e[0].payload_size);   /* the payload is padded */
+    assert_true(e[0].uncompressed_size > e[0].compressed_size);
+    size_t plen = 0, plen2 = 0;
+    uint32_t arch = 0;
+    char *ptx = ws_fatbin_ptx(img, len, WS_FATBIN_MAX_ARCH, &plen, &arch, err, sizeof err);
+    assert_non_null(ptx);
+    assert_int_equal(arch, 75);
+    assert_int_equal(strlen(ptx), plen);
+    assert_int_equal(plen + 1, e[0].uncompressed_size);   /* the text and its NUL */
+    size_t len2;
+    uint8_t *img2 = load("vecadd_plain.fatbin", &len2);
+    char *ptx2 = ws_fatbin_ptx(img2, len2, WS_FATBIN_MAX_ARCH, &plen2, NULL, err, sizeof err);
+    assert_non_null(ptx2);
+    assert_string_equal(ptx, ptx2);
+    ptx_loads(ptx, plen);
+    free(ptx);
+    free(ptx2);
+    free(img);
+    free(img2);
+}
+
+/* Corrupt LZ4 entries: each a message naming LZ4, never a crash, and no allocation of
+ * what a header claims beyond what the block actually produces. */
+static void test_lz4_corrupt(void **st)
+{
+    (void)st;
+    size_t len, plen;
+    uint8_t *img = load("vecadd_lz4.fatbin", &len);
+    const size_t e = 32, pay = e + 80;   /* the entry of the second container; its block */
+    uint32_t csz = (uint32_t)img[e + 16] | (uint32_t)img[e + 17] << 8;
+    uint32_t usz = (uint32_t)img[e + 56] | (uint32_t)img[e + 57] << 8;
+    assert_int_equal(img[e + 40 + 1], 0x20);
+    static const struct { int which; uint32_t value; const char *want; } cases[] = {
+        {56, 0, "less than its declared size"},            /* usz + 1 */
+        {57, 0, "more than its declared size"},            /* usz - 1 */
+        {58, 0x40000000u, "implausible"},                  /* 1 GiB declared: refused */
+        {58, 200u << 20, "less than its declared size"},   /* 200 MiB declared, ~1 KB real */
+        {16, 0, "exceeds the payload"},                    /* compressed size > payload */
+        {17, 0, "LZ4"},                                    /* block cut short by 40 bytes */
+        {18, 0, "LZ4"},                                    /* block 1 byte longer (padding) */
+    };
+    char err[300];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        uint8_t *q = dup_n(img, len);
+        switch (cases[k].which) {
+        case 56: put_le32(q + e + 56, usz + 1); break;
+        case 57: put_le32(q + e + 56, usz - 1); break;
+        case 58: put_le32(q + e + 56, cases[k].value); break;
+        case 16: put_le32(q + e + 16, 0x10000); break;
+        case 17: put_le32(q + e + 16, csz - 40); break;
+        case 18: put_le32(q + e + 16, csz + 1); break;
+        }
+        err[0] = 0;
+        char *ptx = ws_fatbin_ptx(q, len, WS_FATBIN_MAX_ARCH, &plen, NULL, err, sizeof err);
+        if (ptx)
+            fail_msg("case %zu decoded", k);
+        if (!strstr(err, cases[k].want))
+            fail_msg("case %zu: '%s' lacks '%s'", k, err, cases[k].want);
+        free(q);
+    }
+    /* damaged block bytes: an LZ4 error, or (if LZ4 cannot tell) bounded text */
+    for (size_t at = pay; at < pay + csz; at += 7) {
+        uint8_t *q = dup_n(img, len);
+        q[at] ^= 0xa5;
+        err[0] = 0;
+        char *ptx = ws_fatbin_ptx(q, len, WS_FATBIN_MAX_ARCH, &plen, NULL, err, sizeof err);
+        if (ptx)
+            assert_true(strlen(ptx) == plen && plen < usz);
+        else
+            assert_non_null(strstr(err, "LZ4"));
+        free(ptx);
+        free(q);
+    }
+    free(img);
+}
+
 static void test_container_size(void **st)
 {
     (void)st;
@@ -157,8 +258,9 @@ static void test_truncated(void **st)
 {
     (void)st;
     static const char *const names[] = {"vecadd_zstd.fatbin", "vecadd_plain.fatbin",
-                                        "vecadd_sass.fatbin", "vecadd_multi.fatbin"};
-    for (size_t k = 0; k < 4; k++) {
+                                        "vecadd_sass.fatbin", "vecadd_multi.fatbin",
+                                        "vecadd_lz4.fatbin"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         size_t len;
         uint8_t *img = load(names[k], &len);
         for (size_t cut = 0; cut < len; cut++) {
@@ -175,12 +277,6 @@ static void test_truncated(void **st)
         }
         free(img);
     }
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
 }
 
 static void test_corrupt(void **st)
@@ -210,7 +306,7 @@ static void test_corrupt(void **st)
     free(q);
 
     q = dup_n(img, len);
-    q[e + 40 + 1] = 0x20;   /* flags: LZ4 instead of zstd */
+    q[e + 40 + 1] = 0x20;   /* flags: LZ4 instead of zstd: the zstd frame is no LZ4 block */
     assert_null(ws_fatbin_ptx(q, len, WS_FATBIN_MAX_ARCH, &plen, NULL, err, sizeof err));
     assert_non_null(strstr(err, "LZ4"));
     free(q);
@@ -330,7 +426,8 @@ int main(void)
         cmocka_unit_test(test_zstd),          cmocka_unit_test(test_container_size),
         cmocka_unit_test(test_sass_only),     cmocka_unit_test(test_arch_choice),
         cmocka_unit_test(test_truncated),     cmocka_unit_test(test_corrupt),
-        cmocka_unit_test(test_large),
+        cmocka_unit_test(test_large),         cmocka_unit_test(test_lz4),
+        cmocka_unit_test(test_lz4_corrupt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
