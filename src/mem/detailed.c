@@ -604,7 +604,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             cc[l].level = (uint8_t)l1_level[l];
             cc[l].mshr_adaptive = (uint8_t)(l == L1D && m->l1d_adaptive);
             if (l == L1D && !cfg->l1d.coalesce)
-                cc[l].mshr_merges = 1;   /* no second coalescer: a miss waits for the fill */
+                cc[l].no_coalesce = 1;   /* no second coalescer: waits with its own entry */
             if (!(m->sm[s].l1[l] = cache_create(&cc[l], err, sizeof err)))
                 goto fail;
         }
@@ -638,7 +638,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             cc[3].coh = m->coh;
             cc[3].level = COH_L2;
             if (!cfg->l2.coalesce)
-                cc[3].mshr_merges = 1;   /* no coalescing at L2: a miss waits for the fill */
+                cc[3].no_coalesce = 1;   /* no coalescing at L2: waits with its own entry */
             if (m->dir && m->coh->dir_holders) {
                 cc[3].dir_evict = dir_recall;
                 cc[3].dir_evict_ctx = &pt->b[b];
@@ -1581,6 +1581,7 @@ static void cache_sum(cache_stats *a, const cache_stats *b)
     a->hits += b->hits;
     a->misses += b->misses;
     a->merges += b->merges;
+    a->delayed_hits += b->delayed_hits;
     a->bypasses += b->bypasses;
     a->sector_misses += b->sector_misses;
     for (int i = 0; i < 3; i++)
@@ -1606,6 +1607,8 @@ static void cache_json(cJSON *o, const cache_stats *s, uint64_t cycles, uint32_t
     num(o, "misses", (double)s->misses);
     num(o, "hit_ratio", s->accesses ? (double)s->hits / (double)s->accesses : 0.0);
     num(o, "merges", (double)s->merges);
+    if (s->delayed_hits)
+        num(o, "delayed_hits", (double)s->delayed_hits);
     num(o, "bypasses", (double)s->bypasses);
     num(o, "sector_misses", (double)s->sector_misses);
     num(o, "resfail_csf", (double)s->resfail[0]);

@@ -25,7 +25,7 @@
     X(l1d, ports, UINT, "1", 1, 64, "accesses", "L1 data cache accesses per core cycle; more wait for the next cycle") \
     X(l1d, mshr_entries, UINT, "64", 1, 65536, "entries", "L1 data cache MSHR entries (outstanding missed lines)") \
     X(l1d, mshr_merges, UINT, "8", 1, 65535, "requests", "L1 data cache requests per MSHR entry, the first included") \
-    X(l1d, coalesce, BOOL, "true", 0, 0, "", "second coalescer inside the L1D: a miss on a line whose fill is pending joins its MSHR entry (up to mshr_merges requests, from any warp/wavefront); false: it waits for the fill, as with mshr_merges = 1 [seed 004 sec. 6.3.2: proposed, merging same-line accesses of different wavefronts]") \
+    X(l1d, coalesce, BOOL, "true", 0, 0, "", "second coalescer inside the L1D: a request for a line whose fill is pending joins its MSHR entry (up to mshr_merges requests, from any warp/wavefront); false: it holds an MSHR entry of its own while it waits for that fill (a delayed hit) [seed 004 sec. 6.3.2: proposed, merging same-line accesses of different wavefronts]") \
     X(l1d, mshr_policy, STR, "fixed", 1, 15, "", "L1D MSHR limit: fixed (all mshr_entries usable) or adaptive (usable entries tuned at run time from observed fill latency and occupancy, docs/MEMORY.md 4)") \
     X(l1d, miss_queue, UINT, "8", 2, 65536, "requests", "L1 data cache miss queue toward the interconnect") \
     X(l1d, global_store, STR, "through", 1, 15, "", "L1D policy for global stores: evict (invalidate the line, write to L2), through or back") \
@@ -78,7 +78,7 @@
     X(l2, ports, UINT, "1", 1, 64, "accesses", "L2 accesses per L2 cycle per bank") \
     X(l2, mshr_entries, UINT, "256", 1, 65536, "entries", "L2 MSHR entries per bank (cover the DRAM bandwidth-delay product)") \
     X(l2, mshr_merges, UINT, "4", 1, 65535, "requests", "L2 requests per MSHR entry, the first included") \
-    X(l2, coalesce, BOOL, "true", 0, 0, "", "coalescing at L2: a miss on a line whose DRAM fill is pending joins its MSHR entry (up to mshr_merges, from any L1); false: it waits for the fill at the head of the input queue, as with mshr_merges = 1 [seed 004 sec. 6.3.2]") \
+    X(l2, coalesce, BOOL, "true", 0, 0, "", "coalescing at L2: a request for a line whose DRAM fill is pending joins its MSHR entry (up to mshr_merges, from any L1); false: it holds an L2 MSHR entry of its own while it waits for that fill (a delayed hit) [seed 004 sec. 6.3.2]") \
     X(l2, miss_queue, UINT, "4", 2, 65536, "requests", "L2 miss queue toward DRAM, per bank") \
     X(l2, store, STR, "back", 1, 15, "", "L2 write policy: back (write-back), through or evict") \
     X(l2, write_alloc, STR, "lazy", 1, 15, "", "L2 write-back miss: lazy (allocate, no fetch; per-byte dirty mask), fetch or none") \

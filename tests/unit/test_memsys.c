@@ -730,26 +730,32 @@ static void test_shared_l1c(void **state)
 }
 
 /* The second coalescer inside the L1D (l1d.coalesce): two warps load one line, the
- * second one cycle later. On: it merges into the first's MSHR entry, both complete
- * with the fill (T). Off: it is refused (MSHRF) until the fill, and its retry at T
- * hits (T + l1d.latency 35). */
+ * second one cycle later. On: it merges into the first's MSHR entry (1 entry in use).
+ * Off (seed 004's SI protocol: every access needs an MSHR entry, the line is locked):
+ * it takes an MSHR entry of its own and waits for the fill - a delayed hit (2 entries in
+ * use). Either way both complete with the fill at T = 289 (test_latency_gtx480). Off,
+ * with one MSHR entry, it is refused (MSHRF) until the fill and its retry at T hits
+ * (T + l1d.latency 35). */
 static void test_l1_second_coalescer(void **state)
 {
     (void)state;
-    for (int on = 1; on >= 0; on--) {
+    for (int mode = 0; mode < 3; mode++) {
+        int on = mode == 0;
         ws_config cfg;
         ws_config_defaults(&cfg);
         set(&cfg, on ? "l1d.coalesce=true" : "l1d.coalesce=false");
+        if (mode == 2)
+            set(&cfg, "l1d.mshr_entries=1");
         memsys *m = mem_model_detailed.create(&cfg, 1);
         mem_req a = req(0, MR_LOAD, 0x12300), b = req(0, MR_LOAD, 0x12300);
         a.warp = 0, b.warp = 1;
         memsys_tick(m, 0);
         assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
         memsys_tick(m, 1);
-        assert_int_equal(memsys_access(m, &b, 1), on ? MA_MERGED : MA_MSHRF);
+        assert_int_equal(memsys_access(m, &b, 1), mode == 2 ? MA_MSHRF : MA_MERGED);
         uint64_t t = wait_for(m, &a, 1, 10000);
-        assert_int_equal(t, 289);           /* test_latency_gtx480 */
-        if (on) {
+        assert_int_equal(t, 289);
+        if (mode < 2) {
             mem_req *d = memsys_pop_done(m, 0, t);
             assert_ptr_equal(d, &b);
         } else {
@@ -760,7 +766,13 @@ static void test_l1_second_coalescer(void **state)
         mem_model_detailed.stats_json(m, o);
         cJSON *l1 = cJSON_GetObjectItem(o, "l1d");
         assert_int_equal(cJSON_GetObjectItem(l1, "merges")->valuedouble, on);
-        assert_int_equal(cJSON_GetObjectItem(l1, "resfail_mshrf")->valuedouble, !on);
+        assert_int_equal(cJSON_GetObjectItem(l1, "hits")->valuedouble, !on);
+        assert_int_equal(cJSON_GetObjectItem(l1, "mshr_occupancy_max")->valuedouble, mode == 1 ? 2 : 1);
+        assert_int_equal(cJSON_GetObjectItem(l1, "resfail_mshrf")->valuedouble, mode == 2);
+        if (mode == 1)
+            assert_int_equal(cJSON_GetObjectItem(l1, "delayed_hits")->valuedouble, 1);
+        else
+            assert_null(cJSON_GetObjectItem(l1, "delayed_hits"));
         cJSON_Delete(o);
         mem_model_detailed.destroy(m);
     }
@@ -768,9 +780,10 @@ static void test_l1_second_coalescer(void **state)
 
 /* Coalescing at L2 (l2.coalesce): two SMs miss on one line in the same cycle; their
  * requests reach the same L2 bank one after the other. On: the second joins the
- * first's L2 MSHR entry (1 merge, 1 DRAM read). Off: it waits at the head of the
- * bank's input queue (refused, MSHRF) until the fill, then hits: 1 DRAM read, 1 L2
- * hit, no merge. Same completion times here: b's reply queues behind a's either way. */
+ * first's L2 MSHR entry (1 merge, 1 entry). Off: it takes an L2 MSHR entry of its own
+ * and waits for the fill (a delayed hit, 2 entries). One DRAM read either way, and the
+ * same completion times: b's data are ready in a's fill cycle and its reply follows
+ * a's 4 flits on the bank's reply port. */
 static void test_l2_coalescing(void **state)
 {
     (void)state;
@@ -785,16 +798,14 @@ static void test_l2_coalescing(void **state)
         assert_int_equal(memsys_access(m, &b, 0), MA_MISS);
         uint64_t ta = wait_for(m, &a, 1, 10000), tb = wait_for(m, &b, 1, 10000);
         assert_int_equal(ta, 289);
-        /* either way b's data are ready at the L2 in a's fill cycle (merged, or the
-         * retry at the head of the queue hits right after the fill) and its reply
-         * follows a's 4 flits on the bank's reply port */
         assert_int_equal(tb, ta + 4);
         cJSON *o = cJSON_CreateObject();
         mem_model_detailed.stats_json(m, o);
         cJSON *l2 = cJSON_GetObjectItem(o, "l2");
         assert_int_equal(cJSON_GetObjectItem(l2, "merges")->valuedouble, on);
         assert_int_equal(cJSON_GetObjectItem(l2, "hits")->valuedouble, !on);
-        assert_true((cJSON_GetObjectItem(l2, "resfail_mshrf")->valuedouble > 0) == !on);
+        assert_int_equal(cJSON_GetObjectItem(l2, "resfail_mshrf")->valuedouble, 0);
+        assert_int_equal(cJSON_GetObjectItem(l2, "mshr_occupancy_max")->valuedouble, on ? 1 : 2);
         assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "dram"), "reads")->valuedouble, 1);
         cJSON_Delete(o);
         mem_model_detailed.destroy(m);
