@@ -1309,13 +1309,14 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
     /* 3. one miss record toward DRAM */
     const cache_miss *h = cache_mq_head(b->c);
     addrmap_loc loc;
-    uint32_t sub = 0;
-    if (h && h->t_ready <= k) {
+    uint32_t sub = 0;   /* the line's channel among the partition's */
+    if (h && h->t_ready <= k && m->cpl > 1) {
         addrmap_map(&m->am, h->addr, &loc);
-        if (m->cpl > 1)
-            sub = loc.part - (uint32_t)amap_div_q(&m->div_cpl, loc.part) * m->cpl;
+        sub = loc.part - (uint32_t)amap_div_q(&m->div_cpl, loc.part) * m->cpl;
     }
     if (h && h->t_ready <= k && dram_can_push(pt->ch[sub])) {
+        if (m->cpl == 1)
+            addrmap_map(&m->am, h->addr, &loc);
         pkt *r = pkt_new(m);
         if (r) {
             r->addr = h->addr;
