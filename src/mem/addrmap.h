@@ -48,12 +48,14 @@ static inline uint64_t amap_div_q(const amap_div *v, uint64_t x)
 
 typedef struct addrmap addrmap;
 
-/* One mapping function (a plug-in). part() picks the partition of an address; every
- * mapping must give each partition exactly one chunk of every n_part consecutive
- * chunks, in address order, so that the partition-local address (the chunk's rank
- * among the partition's chunks, times chunk, plus the offset) is common to all of them
- * and computed by addrmap_map(). Registered in addrmap.c (one line each); to add one: a
- * file defining a `const addrmap_ops addrmap_NAME` and a line in that table. */
+/* One mapping function (a plug-in). part() picks the partition of an address; the
+ * partition-local address is the chunk's rank among the partition's chunks, times
+ * chunk, plus the offset, computed by addrmap_map(). A mapping that gives each
+ * partition exactly one chunk of every n_part consecutive chunks, in address order,
+ * needs nothing more (the rank is c / n_part); any other supplies rank(), which must
+ * make (partition, rank) a bijection of the chunks so that no two addresses share a
+ * DRAM location. Registered in addrmap.c (one line each); to add one: a file defining
+ * a `const addrmap_ops addrmap_NAME` and a line in that table. */
 typedef struct {
     const char *name, *desc;
     /* Optional: refuses parameters the mapping cannot use (0, or -1 with a message). */
