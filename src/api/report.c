@@ -25,6 +25,7 @@ typedef struct {
     /* multi-issue core models (gcn) only: set when ws_timing_stats.multi_issue */
     int issued_type[IT__COUNT], issue_hist[6], issue_cycles, lane_accesses;
     int mshr[4][2];           /* mem_levels[] x {mean, max} MSHR occupancy           */
+    int merges[4];            /* mem_levels[] accesses merged into an outstanding miss */
     int dv[16];               /* d_counters[] (path-table policies only)            */
 } rep_defs;
 
@@ -421,6 +422,21 @@ static int defs_init(rep_defs *d)
                  "multi-issue core models)", mem_levels[k]);
         d->mshr[k][1] = CHECK(ws_stats_add_counter(s, name, "entries", desc, WS_STAT_MAX, err, sizeof err));
     }
+    /* seed 004's coalesce rate per cache level: accesses per effective access (an
+     * access merged into an outstanding miss of the same line goes no further) */
+    for (int k = 0; k < 4; k++) {
+        char name[40], desc[200], expr[120];
+        snprintf(name, sizeof name, "%s_merges", mem_levels[k]);
+        snprintf(desc, sizeof desc, "%s accesses merged into an outstanding miss to their line "
+                 "(MSHR coalescing; detailed memory model; multi-issue core models)", mem_levels[k]);
+        d->merges[k] = CHECK(ws_stats_add_counter(s, name, "accesses", desc, 0, err, sizeof err));
+        snprintf(name, sizeof name, "%s_coalesce_rate", mem_levels[k]);
+        snprintf(desc, sizeof desc, "%s accesses per effective access (coalesce rate at that level)",
+                 mem_levels[k]);
+        snprintf(expr, sizeof expr, "%s_accesses / (%s_accesses - %s_merges)", mem_levels[k],
+                 mem_levels[k], mem_levels[k]);
+        CHECK(ws_stats_add_formula(s, name, "accesses", desc, expr, 0, err, sizeof err));
+    }
     d->host_s = CHECK(ws_stats_add_real(s, "host_seconds", "s",
                                         "host wall-clock time spent simulating", 0, err,
                                         sizeof err));
@@ -564,6 +580,9 @@ static void fill_timing(const ws_report *r, ws_stats_group *g, size_t i)
                 ws_stats_set_real(g, d->mshr[k][0], mn->valuedouble);
             if (cJSON_IsNumber(mx))
                 ws_stats_set(g, d->mshr[k][1], (uint64_t)mx->valuedouble);
+            const cJSON *mg = lv ? cJSON_GetObjectItemCaseSensitive(lv, "merges") : NULL;
+            if (cJSON_IsNumber(mg))
+                ws_stats_set(g, d->merges[k], (uint64_t)mg->valuedouble);
         }
         const cJSON *dr = cJSON_GetObjectItemCaseSensitive(mem, "dram");
         static const char *const dk[4] = {"reads", "writes", "row_hits", "busy_cycles"};

@@ -72,9 +72,10 @@ int addrmap_init(addrmap *am, const char *scheme, uint32_t n_part, uint32_t chun
 void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *o)
 {
     o->part = addrmap_part(am, addr);
-    /* every mapping gives each partition one chunk in n_part, in address order */
+    /* a mapping without `rank` gives each partition one chunk in n_part, in address order */
     uint64_t c = amap_div_q(&am->div_chunk, addr);
-    o->local = amap_div_q(&am->div_part, c) * am->chunk + (addr - c * am->chunk);
+    uint64_t rk = am->ops->rank ? am->ops->rank(am, c) : amap_div_q(&am->div_part, c);
+    o->local = rk * am->chunk + (addr - c * am->chunk);
     uint64_t t = amap_div_q(&am->div_row, o->local);
     o->col = (uint32_t)(o->local - t * am->row_bytes);
     uint64_t r = amap_div_q(&am->div_banks, t);

@@ -7,11 +7,12 @@
  *   superblock  SPEC 6 (AMD Southern Islands, seed 004): `chunk` (256 B) superblocks;
  *               the two address bits above the superblock bit pick one of 4 quadrants
  *               (bits 9-10 for 256 B), the superblock bit (bit 8) and, for a channel
- *               count per quadrant that is not 2, the row/bank bits above bit 10 pick
- *               the channel inside the quadrant: ((bit8) + (addr >> 11)) mod (n/4),
- *               which for 2 channels per quadrant is bit 8 XOR bit 11 (choice: the
- *               seed names "a hash bit of bank and row" without giving it). Needs
- *               n_part a multiple of 4 and chunk a power of two.
+ *               count per quadrant that is not 2, the bits above bit 10 (where bank
+ *               and row come from) pick the channel inside the quadrant: with u the
+ *               chunk number without its quadrant bits, channel u mod (n/4), rank in
+ *               the channel u / (n/4) (choice: the seed names "a hash bit of bank and
+ *               row" without giving it; addrmap_superblock.c). Needs n_part a
+ *               multiple of 4 and chunk a power of two.
  *
  * Inside the partition: column = local mod row_bytes, bank = (local / row_bytes) mod
  * banks, row = local / (row_bytes x banks); bank_xor: bank ^= row mod banks (a
@@ -47,17 +48,22 @@ static inline uint64_t amap_div_q(const amap_div *v, uint64_t x)
 
 typedef struct addrmap addrmap;
 
-/* One mapping function (a plug-in). part() picks the partition of an address; every
- * mapping must give each partition exactly one chunk of every n_part consecutive
- * chunks, in address order, so that the partition-local address (the chunk's rank
- * among the partition's chunks, times chunk, plus the offset) is common to all of them
- * and computed by addrmap_map(). Registered in addrmap.c (one line each); to add one: a
- * file defining a `const addrmap_ops addrmap_NAME` and a line in that table. */
+/* One mapping function (a plug-in). part() picks the partition of an address; the
+ * partition-local address is the chunk's rank among the partition's chunks, times
+ * chunk, plus the offset, computed by addrmap_map(). A mapping that gives each
+ * partition exactly one chunk of every n_part consecutive chunks, in address order,
+ * needs nothing more (the rank is c / n_part); any other supplies rank(), which must
+ * make (partition, rank) a bijection of the chunks so that no two addresses share a
+ * DRAM location. Registered in addrmap.c (one line each); to add one: a file defining
+ * a `const addrmap_ops addrmap_NAME` and a line in that table. */
 typedef struct {
     const char *name, *desc;
     /* Optional: refuses parameters the mapping cannot use (0, or -1 with a message). */
     int (*check)(uint32_t n_part, uint32_t chunk, char *err, size_t n);
     uint32_t (*part)(const addrmap *am, uint64_t addr);
+    /* Optional: the rank of chunk number c among its partition's chunks, for a mapping
+     * that does not give each partition one chunk in every n_part (NULL: c / n_part). */
+    uint64_t (*rank)(const addrmap *am, uint64_t c);
 } addrmap_ops;
 
 struct addrmap {

@@ -9,5 +9,5 @@ static uint32_t linear_part(const addrmap *am, uint64_t addr)
 }
 
 const addrmap_ops addrmap_linear = {
-    "linear", "chunks round-robin over the partitions", NULL, linear_part,
+    "linear", "chunks round-robin over the partitions", NULL, linear_part, NULL,
 };

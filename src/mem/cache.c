@@ -41,6 +41,8 @@ typedef struct {
     uint32_t need;        /* sectors the token needs                             */
     uint16_t off, len;    /* write / atomic: bytes to mark dirty at the fill     */
     uint8_t op;
+    uint32_t own;         /* no_coalesce: the MSHR entry the waiting request holds
+                             (NONE: it is the entry's opener, or it merged)     */
 } mshr_slot;
 
 struct cache {
@@ -386,7 +388,8 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
         p->line = h;
         p->fetch = fetch;
         if (c->mshr[h] != NONE) {
-            if (c->ent[c->mshr[h]].n >= c->cfg.mshr_merges) {
+            if (c->ent[c->mshr[h]].n >= c->cfg.mshr_merges ||
+                (c->cfg.no_coalesce && mshr_full(c))) {
                 p->out = MA_MSHRF;
                 return;
             }
@@ -597,6 +600,7 @@ static void ent_add(cache *c, uint32_t e, const cache_acc *a, const plan *p)
     s->off = (uint16_t)p->off;
     s->len = (uint16_t)p->len;
     s->op = a->op;
+    s->own = NONE;
 }
 
 mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done)
@@ -660,6 +664,17 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
     case P_MERGE:
         e = c->mshr[h];
         ent_add(c, e, a, &p);
+        if (c->cfg.no_coalesce) {
+            /* not coalesced: the waiting request holds an entry of its own */
+            occ_update(c, now);
+            uint32_t w = c->free_ent[--c->n_free];
+            c->ent[w].line = h;
+            c->ent[w].n = 0;
+            c->slot[(size_t)e * c->cfg.mshr_merges + c->ent[e].n - 1].own = w;
+            uint32_t used = c->cfg.mshr_entries - c->n_free;
+            if (used > c->st.mshr_occ_max)
+                c->st.mshr_occ_max = used;
+        }
         if (p.fetch) {
             c->pend[h] |= p.fetch;
             c->st.sector_misses++;
@@ -695,7 +710,14 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
     switch (p.out) {
     case MA_HIT: c->st.hits++; break;
     case MA_MISS: c->st.misses++; break;
-    case MA_MERGED: c->st.merges++; break;
+    case MA_MERGED:
+        if (c->cfg.no_coalesce) {
+            c->st.hits++;
+            c->st.delayed_hits++;
+        } else {
+            c->st.merges++;
+        }
+        break;
     default: c->st.bypasses++; break;
     }
     return p.out;
@@ -728,6 +750,10 @@ int cache_fill_grant(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache
         }
         if (s[i].op != CQ_READ)
             mark_dirty(c, h, s[i].off, s[i].len);
+        if (s[i].own != NONE) {
+            occ_update(c, now);
+            c->free_ent[c->n_free++] = s[i].own;
+        }
         if (fn)
             fn(ctx, s[i].tok, now);
     }

@@ -65,6 +65,12 @@ typedef struct {
     uint32_t miss_queue;                 /* records toward the level below           */
     uint8_t mshr_adaptive;               /* usable entries tuned at run time (adaptive
                                             MSHR limit, docs/MEMORY.md 4); 0: fixed  */
+    uint8_t no_coalesce;                 /* a request for a line whose fill is pending
+                                            does not merge: it holds an MSHR entry of
+                                            its own while it waits for that fill (seed
+                                            004's SI protocol without a second
+                                            coalescer); outcome MA_MERGED, counted as a
+                                            (delayed) hit                             */
     /* Optional (an L2 under a directory protocol): called when a valid line with
      * directory bytes is replaced, with its line address and those bytes, before
      * they are cleared (the caller recalls the L1 copies the directory names). */
@@ -104,6 +110,8 @@ typedef struct {
 typedef struct {
     uint64_t accesses, reads, writes, atomics;      /* accepted accesses             */
     uint64_t hits, misses, merges, bypasses;        /* by outcome                    */
+    uint64_t delayed_hits;    /* no_coalesce: hits that waited for a pending fill
+                                 (with an MSHR entry of their own); among `hits`     */
     uint64_t sector_misses;   /* misses on a present line (missing sectors)          */
     uint64_t resfail[3];      /* refused attempts: CSF, MSHRF, MQF                   */
     uint64_t evictions;       /* valid lines replaced                                */

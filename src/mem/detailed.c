@@ -118,8 +118,8 @@ typedef struct {
 
 typedef struct {
     l2bank *b;
-    dram *ch;
-    uint64_t next;         /* next DRAM cycle with work (lower bound)                   */
+    dram **ch;             /* its dram.channels_per_l2 DRAM channels                    */
+    uint64_t next;         /* next DRAM cycle with work of any of them (lower bound)    */
     uint64_t out_t;        /* earliest head of its banks' reply queues (UINT64_MAX: none) */
     uint32_t rr;           /* reply injection: bank served last                         */
 } part;
@@ -134,11 +134,16 @@ typedef struct {
     uint64_t inj;          /* the earliest of them and of cout's head                   */
     pq cout;               /* the L1D's acknowledgements to directory messages; t_ready
                               in interconnect cycles; injected before miss records      */
+    uint32_t own[L1__N];   /* the SM whose port carries each L1's misses and receives its
+                              fills: itself, or the first SM of its group when the L1 is
+                              shared (l1c/l1i.shared_by); l1[] then points to that SM's  */
 } smside;
 
 typedef struct {
     memsys base;
     uint32_t n_sm, n_part, n_bank, l2_line;
+    uint32_t cpl;          /* DRAM channels per partition (dram.channels_per_l2)        */
+    uint32_t l1_shared[L1__N];   /* SMs per L1 (1, or l1c/l1i.shared_by)                */
     uint64_t f_core, f[D__N + 1];   /* MHz; f[C_CORE] == f_core                       */
     /* clock conversions, cycle t of clock a -> clock b: t x p[a][b] / q[a][b] with the
      * fraction reduced, q as a multiply-shift divider (requests cross clocks often) */
@@ -158,7 +163,7 @@ typedef struct {
     part *pt;
     icnt *req, *rep;
     addrmap am;
-    amap_div div_l2line, div_nbank;
+    amap_div div_l2line, div_nbank, div_cpl;
     const coh_ops *coh;    /* the coherence protocol (mem.protocol) and its instance   */
     void *coh_p;
     int dir;               /* the protocol keeps a directory (on_dir): transactions     */
@@ -332,6 +337,26 @@ static void rq_push(rq *q, mem_req *r, uint64_t *min)
     q->t = r;
 }
 
+/* Where address a lives below the crossbar: the address map picks one of dram.channels
+ * channels; its partition (L2 module) is channel / cpl, the line's index address in
+ * the partition interleaves the lines of the partition's channels (channel-local line
+ * number x cpl + the channel's rank), then the banks. */
+static void l2_where(const det *m, uint64_t a, addrmap_loc *loc, uint32_t *part, uint32_t *bank,
+                     uint64_t *idx)
+{
+    addrmap_map(&m->am, a, loc);
+    uint64_t ln = amap_div_q(&m->div_l2line, loc->local);
+    uint32_t p = loc->part;
+    if (m->cpl > 1) {
+        p = (uint32_t)amap_div_q(&m->div_cpl, loc->part);
+        ln = ln * m->cpl + (loc->part - p * m->cpl);
+    }
+    uint64_t lb = amap_div_q(&m->div_nbank, ln);
+    *part = p;
+    *bank = (uint32_t)(ln - lb * m->n_bank);
+    *idx = lb * m->l2_line;
+}
+
 /* ---- configuration ------------------------------------------------------------------------ */
 typedef struct {
     uint32_t size, ways, line, sector, latency, ports, mshr_entries, mshr_merges, miss_queue;
@@ -441,6 +466,11 @@ int mem_detailed_check(const ws_config *cfg, char *err, size_t n)
                  cfg->dram.burst, cfg->dram.beats_per_clk);
         return -1;
     }
+    if (cfg->dram.channels % cfg->dram.channels_per_l2) {
+        snprintf(err, n, "dram.channels (%u) must be a multiple of dram.channels_per_l2 (%u)",
+                 cfg->dram.channels, cfg->dram.channels_per_l2);
+        return -1;
+    }
     if (cfg->dram.channels > 65535) {
         snprintf(err, n, "dram.channels: at most 65535");
         return -1;
@@ -491,7 +521,9 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->flush_l1d = cfg->l1d.flush_at_exit;
     m->fill_on_copy = cfg->l2.fill_on_copy;
     m->ppp = cfg->icnt.port_per_bank ? cfg->l2.banks : 1;
-    m->n_part = cfg->dram.channels;
+    m->cpl = cfg->dram.channels_per_l2;
+    m->n_part = cfg->dram.channels / m->cpl;
+    m->div_cpl = amap_div_make(m->cpl);
     m->n_bank = cfg->l2.banks;
     m->l2_line = cfg->l2.line;
     m->div_l2line = amap_div_make(m->l2_line);
@@ -532,7 +564,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         free(m);
         return NULL;
     }
-    addrmap_init(&m->am, cfg->addr.map, m->n_part, cfg->addr.chunk, cfg->dram.banks,
+    addrmap_init(&m->am, cfg->addr.map, cfg->dram.channels, cfg->addr.chunk, cfg->dram.banks,
                  cfg->dram.row_bytes, cfg->addr.bank_xor, err, sizeof err);
 
     cache_cfg cc[4];
@@ -551,20 +583,34 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             m->sm[s].head_t[l] = UINT64_MAX;
         pq_init(&m->sm[s].cout);
     }
+    const uint32_t *shared_by = m->l1_shared;
+    m->l1_shared[L1D] = 1;
+    m->l1_shared[L1C] = cfg->l1c.shared_by;
+    m->l1_shared[L1I] = cfg->l1i.shared_by;
     for (uint32_t s = 0; s < n_sm; s++)
         for (int l = 0; l < L1__N; l++) {
+            /* a shared L1 (SPEC 6: the scalar cache and the L1I of 4 CUs) belongs to the
+             * first SM of its group; the others point to it */
+            uint32_t o = s - s % shared_by[l];
+            m->sm[s].own[l] = o;
+            if (o != s) {
+                m->sm[s].l1[l] = m->sm[o].l1[l];
+                continue;
+            }
             /* a distinct, reproducible random stream per cache */
             lvl_cfg(&lk[l], l1_name[l], cfg->sim.seed ^ ((uint64_t)s << 8 | (uint64_t)l), &cc[l], err,
                     sizeof err);
             cc[l].coh = m->coh;
             cc[l].level = (uint8_t)l1_level[l];
             cc[l].mshr_adaptive = (uint8_t)(l == L1D && m->l1d_adaptive);
+            if (l == L1D && !cfg->l1d.coalesce)
+                cc[l].no_coalesce = 1;   /* no second coalescer: waits with its own entry */
             if (!(m->sm[s].l1[l] = cache_create(&cc[l], err, sizeof err)))
                 goto fail;
         }
     dram_cfg dc = {
         .banks = cfg->dram.banks, .queue = cfg->dram.queue,
-        .bus_bytes = cfg->gpu.mem_bus_bits / 8 / m->n_part, .beats_per_clk = cfg->dram.beats_per_clk,
+        .bus_bytes = cfg->gpu.mem_bus_bits / 8 / cfg->dram.channels, .beats_per_clk = cfg->dram.beats_per_clk,
         .burst_len = cfg->dram.burst, .tCCD = cfg->dram.tccd, .tRRD = cfg->dram.trrd,
         .tRCD = cfg->dram.trcd, .tRAS = cfg->dram.tras, .tRP = cfg->dram.trp, .tRC = cfg->dram.trc,
         .tCL = cfg->dram.tcl, .tWL = cfg->dram.twl, .tWR = cfg->dram.twr, .tRTW = cfg->dram.trtw,
@@ -574,16 +620,25 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         part *pt = &m->pt[p];
         pt->next = UINT64_MAX;
         pt->out_t = UINT64_MAX;
-        if (!(pt->ch = dram_create(&dc, err, sizeof err)) ||
+        if (!(pt->ch = calloc(m->cpl, sizeof *pt->ch)) ||
             !(pt->b = calloc(m->n_bank, sizeof *pt->b)))
             goto fail;
-        if (dc.tREFI)
-            poke(m, D_DRAM, pt->next = dram_next(pt->ch, 0));
+        for (uint32_t c = 0; c < m->cpl; c++) {
+            if (!(pt->ch[c] = dram_create(&dc, err, sizeof err)))
+                goto fail;
+            if (dc.tREFI) {
+                uint64_t t = dram_next(pt->ch[c], 0);
+                if (t < pt->next)
+                    poke(m, D_DRAM, pt->next = t);
+            }
+        }
         for (uint32_t b = 0; b < m->n_bank; b++) {
             lvl_cfg(&lk[3], "l2", cfg->sim.seed ^ (0x4c32ull << 32 | (uint64_t)p << 8 | b), &cc[3],
                     err, sizeof err);
             cc[3].coh = m->coh;
             cc[3].level = COH_L2;
+            if (!cfg->l2.coalesce)
+                cc[3].no_coalesce = 1;   /* no coalescing at L2: waits with its own entry */
             if (m->dir && m->coh->dir_holders) {
                 cc[3].dir_evict = dir_recall;
                 cc[3].dir_evict_ctx = &pt->b[b];
@@ -622,10 +677,14 @@ static void det_destroy(memsys *ms)
     if (m->sm)
         for (uint32_t s = 0; s < m->n_sm; s++)
             for (int l = 0; l < L1__N; l++)
-                cache_destroy(m->sm[s].l1[l]);
+                if (m->sm[s].own[l] == s)
+                    cache_destroy(m->sm[s].l1[l]);
     if (m->pt)
         for (uint32_t p = 0; p < m->n_part; p++) {
-            dram_destroy(m->pt[p].ch);
+            if (m->pt[p].ch)
+                for (uint32_t c = 0; c < m->cpl; c++)
+                    dram_destroy(m->pt[p].ch[c]);
+            free(m->pt[p].ch);
             if (m->pt[p].b)
                 for (uint32_t b = 0; b < m->n_bank; b++)
                     cache_destroy(m->pt[p].b[b].c);
@@ -702,11 +761,13 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
         rq_push(&s->done[l], r, &s->done_t);
     }
     if (!before && cache_mq_len(s->l1[l])) {
+        /* a shared L1's misses leave through its owner's port */
+        smside *o = &m->sm[s->own[l]];
         uint64_t t = at_or_after(m, C_CORE, D_ICNT, cache_mq_head(s->l1[l])->t_ready);
-        s->head_t[l] = t;
-        if (t < s->inj)
-            s->inj = t;
-        bit_set(m->inj_set, r->sm);
+        o->head_t[l] = t;
+        if (t < o->inj)
+            o->inj = t;
+        bit_set(m->inj_set, s->own[l]);
         poke(m, D_ICNT, t);
     }
     return out;
@@ -769,10 +830,12 @@ static uint32_t rep_bytes(const det *m, const pkt *p)
     return m->header + (p->type == CM_WRITE || p->type >= PT_INV ? 0 : p->size);
 }
 
+/* A fill completes a waiting request: to its own SM (a shared L1 serves several). */
 static void fill_done(void *ctx, void *tok, uint64_t t)
 {
-    smside *sm = ctx;
+    det *m = ctx;
     mem_req *r = tok;
+    smside *sm = &m->sm[r->sm];
     r->t_done = t;
     rq_push(&sm->done[L1__N], r, &sm->done_t);
 }
@@ -822,11 +885,12 @@ static void sm_reply(det *m, uint32_t s, pkt *p, uint64_t k)
         return;
     }
     if (p->type == CM_FETCH) {
-        cache_fill_grant(sm->l1[p->l1], p->mshr, p->sectors, t, fill_done, sm, p->grant);
+        cache_fill_grant(sm->l1[p->l1], p->mshr, p->sectors, t, fill_done, m, p->grant);
     } else if (p->tok) {
         mem_req *r = p->tok;
         r->t_done = t;
-        rq_push(&sm->done[L1__N], r, &sm->done_t);
+        smside *to = r->sm < m->n_sm ? &m->sm[r->sm] : sm;
+        rq_push(&to->done[L1__N], r, &to->done_t);
     }
     pkt_free(m, p);
 }
@@ -870,12 +934,11 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         p->l1 = (uint8_t)l;
         p->m.kind = h->type == CM_WRITEBACK ? MSG_WRITEBACK : MSG_REQUEST;
         addrmap_loc loc;
-        addrmap_map(&m->am, p->addr, &loc);
-        uint64_t ln = amap_div_q(&m->div_l2line, loc.local), lb = amap_div_q(&m->div_nbank, ln);
-        p->part = (uint16_t)loc.part;
-        p->bank = (uint8_t)(ln - lb * m->n_bank);
-        p->idx = lb * m->l2_line;
-        icnt_push(m->req, &p->m, s, loc.part * m->ppp + (m->ppp > 1 ? p->bank : 0), bytes, k, k);
+        uint32_t part, bank;
+        l2_where(m, p->addr, &loc, &part, &bank, &p->idx);
+        p->part = (uint16_t)part;
+        p->bank = (uint8_t)bank;
+        icnt_push(m->req, &p->m, s, part * m->ppp + (m->ppp > 1 ? p->bank : 0), bytes, k, k);
         cache_mq_pop(sm->l1[l]);
         sm->rr = l;
         h = cache_mq_head(sm->l1[l]);
@@ -1127,9 +1190,8 @@ static void coh_ack(det *m, part *pt, pkt *a, uint64_t k)
         a->tok = NULL;
         a->idx = 0;
         addrmap_loc loc;
-        addrmap_map(&m->am, a->addr, &loc);
-        uint64_t ln = amap_div_q(&m->div_l2line, loc.local), lb = amap_div_q(&m->div_nbank, ln);
-        a->idx = lb * m->l2_line;
+        uint32_t part, bank;
+        l2_where(m, a->addr, &loc, &part, &bank, &a->idx);
         a->t_ready = lk + m->l2_pipe;
         pq_push(&b->in, a);
         if (!b->unready)
@@ -1246,7 +1308,15 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
     }
     /* 3. one miss record toward DRAM */
     const cache_miss *h = cache_mq_head(b->c);
-    if (h && h->t_ready <= k && dram_can_push(pt->ch)) {
+    addrmap_loc loc;
+    uint32_t sub = 0;   /* the line's channel among the partition's */
+    if (h && h->t_ready <= k && m->cpl > 1) {
+        addrmap_map(&m->am, h->addr, &loc);
+        sub = loc.part - (uint32_t)amap_div_q(&m->div_cpl, loc.part) * m->cpl;
+    }
+    if (h && h->t_ready <= k && dram_can_push(pt->ch[sub])) {
+        if (m->cpl == 1)
+            addrmap_map(&m->am, h->addr, &loc);
         pkt *r = pkt_new(m);
         if (r) {
             r->addr = h->addr;
@@ -1256,14 +1326,12 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
             r->tok = h->tok;
             r->type = h->type;
             r->bank = (uint8_t)(b - pt->b);
-            addrmap_loc loc;
-            addrmap_map(&m->am, r->addr, &loc);
             r->d.bank = loc.bank;
             r->d.row = loc.row;
             r->d.bytes = r->size;
             r->d.write = r->type == CM_WRITE || r->type == CM_WRITEBACK;
             uint64_t ready = after(m, D_L2, D_DRAM, k);
-            dram_push(pt->ch, &r->d, m->k[D_DRAM], ready);
+            dram_push(pt->ch[sub], &r->d, m->k[D_DRAM], ready);
             cache_mq_pop(b->c);
             if (ready < pt->next)
                 pt->next = ready;
@@ -1313,26 +1381,34 @@ static int run_dram(det *m, uint64_t k)
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
         if (pt->next <= k || m->exhaustive) {
-            int cmd = dram_cycle(pt->ch, k);
-            did |= cmd;
-            dram_req *d;
-            while ((d = dram_pop(pt->ch, k)) != NULL) {
-                pkt *r = PKT_OF_DREQ(d);
-                did = 1;
-                if (r->type == CM_WRITEBACK || (r->type == CM_WRITE && !r->tok)) {
-                    pkt_free(m, r);
-                    continue;
+            /* the partition's channels: a channel with nothing to do changes nothing */
+            uint64_t nx = UINT64_MAX;
+            for (uint32_t c = 0; c < m->cpl; c++) {
+                dram *ch = pt->ch[c];
+                int cmd = dram_cycle(ch, k);
+                did |= cmd;
+                dram_req *d;
+                while ((d = dram_pop(ch, k)) != NULL) {
+                    pkt *r = PKT_OF_DREQ(d);
+                    did = 1;
+                    if (r->type == CM_WRITEBACK || (r->type == CM_WRITE && !r->tok)) {
+                        pkt_free(m, r);
+                        continue;
+                    }
+                    uint64_t t = d->t_done + (d->write ? 0 : m->dram_lat);
+                    r->t_ready = after(m, D_DRAM, D_L2, t);
+                    l2bank *b = &pt->b[r->bank];
+                    pq_push(&b->ret, r);
+                    if (r->t_ready < b->next)
+                        b->next = r->t_ready;
+                    poke(m, D_L2, r->t_ready);
                 }
-                uint64_t t = d->t_done + (d->write ? 0 : m->dram_lat);
-                r->t_ready = after(m, D_DRAM, D_L2, t);
-                l2bank *b = &pt->b[r->bank];
-                pq_push(&b->ret, r);
-                if (r->t_ready < b->next)
-                    b->next = r->t_ready;
-                poke(m, D_L2, r->t_ready);
+                /* as for the interconnect: exact only after an idle cycle */
+                uint64_t t = cmd ? k + 1 : dram_next(ch, k);
+                if (t < nx)
+                    nx = t;
             }
-            /* as for the interconnect: exact only after an idle cycle */
-            pt->next = cmd ? k + 1 : dram_next(pt->ch, k);
+            pt->next = nx;
         }
         if (pt->next < w)
             w = pt->next;
@@ -1441,11 +1517,18 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
     }
     if (w != UINT64_MAX) {
         uint64_t t = at_or_after(m, D_ICNT, C_CORE, w + icnt_latency(m->rep) + 1);
-        const icnt_msg *h = icnt_out_head(m->rep, sm);
-        if (h && h->t_arr < UINT64_MAX) {
-            uint64_t a = at_or_after(m, D_ICNT, C_CORE, h->t_arr > w ? h->t_arr : w);
-            if (a < t)
-                t = a;
+        /* its own reply port, and those of the SMs that own the L1s it shares (their
+         * fills complete its requests and relieve its refusals) */
+        for (int l = -1; l < L1__N; l++) {
+            uint32_t o = l < 0 ? sm : s->own[l];
+            if (l >= 0 && o == sm)
+                continue;
+            const icnt_msg *h = icnt_out_head(m->rep, o);
+            if (h && h->t_arr < UINT64_MAX) {
+                uint64_t a = at_or_after(m, D_ICNT, C_CORE, h->t_arr > w ? h->t_arr : w);
+                if (a < t)
+                    t = a;
+            }
         }
         for (int l = 0; l < L1__N; l++) {
             const cache_miss *q = cache_mq_head(s->l1[l]);
@@ -1480,10 +1563,9 @@ cache *mem_detailed_l2_of(memsys *ms, uint64_t addr, uint64_t *idx)
 {
     det *m = (det *)ms;
     addrmap_loc loc;
-    addrmap_map(&m->am, addr, &loc);
-    uint64_t ln = amap_div_q(&m->div_l2line, loc.local), lb = amap_div_q(&m->div_nbank, ln);
-    *idx = lb * m->l2_line;
-    return m->pt[loc.part].b[ln - lb * m->n_bank].c;
+    uint32_t part, bank;
+    l2_where(m, addr, &loc, &part, &bank, idx);
+    return m->pt[part].b[bank].c;
 }
 
 static int det_busy(const memsys *ms) { return ((const det *)ms)->outstanding != 0; }
@@ -1500,6 +1582,7 @@ static void cache_sum(cache_stats *a, const cache_stats *b)
     a->hits += b->hits;
     a->misses += b->misses;
     a->merges += b->merges;
+    a->delayed_hits += b->delayed_hits;
     a->bypasses += b->bypasses;
     a->sector_misses += b->sector_misses;
     for (int i = 0; i < 3; i++)
@@ -1525,6 +1608,8 @@ static void cache_json(cJSON *o, const cache_stats *s, uint64_t cycles, uint32_t
     num(o, "misses", (double)s->misses);
     num(o, "hit_ratio", s->accesses ? (double)s->hits / (double)s->accesses : 0.0);
     num(o, "merges", (double)s->merges);
+    if (s->delayed_hits)
+        num(o, "delayed_hits", (double)s->delayed_hits);
     num(o, "bypasses", (double)s->bypasses);
     num(o, "sector_misses", (double)s->sector_misses);
     num(o, "resfail_csf", (double)s->resfail[0]);
@@ -1615,14 +1700,20 @@ static void det_stats(const memsys *ms, cJSON *o)
         cache_stats sum = {0};
         cJSON *lv = cJSON_AddObjectToObject(o, l1_name[l]);
         cJSON *per = cJSON_CreateArray();
+        uint32_t n_c = 0;   /* caches: one per SM, or per group of SMs sharing one */
         for (uint32_t s = 0; s < m->n_sm; s++) {
+            if (m->sm[s].own[l] != s)
+                continue;
             const cache *c = m->sm[s].l1[l];
             cache_stats st = *cache_get_stats(c);
             st.mshr_occ_sum = cache_mshr_occ_sum(c, end);
             cache_sum(&sum, &st);
             one_cache(per, c, end, core, 0);
+            n_c++;
         }
-        cache_json(lv, &sum, core, m->n_sm);
+        cache_json(lv, &sum, core, n_c);
+        if (m->l1_shared[l] > 1)
+            num(lv, "shared_by", (double)m->l1_shared[l]);
         if (l == L1D && m->l1d_adaptive) {
             /* the adaptive MSHR limit: usable entries, time average over the L1Ds */
             double ls = 0, ch = 0;
@@ -1680,8 +1771,8 @@ static void det_stats(const memsys *ms, cJSON *o)
         cJSON *dr = cJSON_AddObjectToObject(o, "dram");
         cJSON *per = cJSON_CreateArray();
         dram_stats sum = {0};
-        for (uint32_t p = 0; p < m->n_part; p++) {
-            const dram_stats *s = dram_get_stats(m->pt[p].ch);
+        for (uint32_t p = 0; p < m->n_part * m->cpl; p++) {
+            const dram_stats *s = dram_get_stats(m->pt[p / m->cpl].ch[p % m->cpl]);
             sum.reads += s->reads;
             sum.writes += s->writes;
             sum.row_hits += s->row_hits;
@@ -1696,7 +1787,7 @@ static void det_stats(const memsys *ms, cJSON *o)
             cJSON_AddItemToArray(per, c);
         }
         num(dr, "cycles", (double)cyc[D_DRAM]);
-        dram_json(dr, &sum, cyc[D_DRAM], m->n_part);
+        dram_json(dr, &sum, cyc[D_DRAM], m->n_part * m->cpl);
         cJSON_AddItemToObject(dr, "per_channel", per);
     }
 }
@@ -1722,6 +1813,8 @@ static void det_dump(const memsys *ms, FILE *f)
             continue;
         fprintf(f, " sm %u: done queues l1d %u l1c %u l1i %u replies %u\n", s, n[0], n[1], n[2], n[3]);
         for (int l = 0; l < L1__N; l++) {
+            if (m->sm[s].own[l] != s)
+                continue;   /* a shared L1: printed with its owner */
             snprintf(name, sizeof name, "%s", l1_name[l]);
             cache_dump(m->sm[s].l1[l], f, name);
         }
@@ -1737,8 +1830,10 @@ static void det_dump(const memsys *ms, FILE *f)
                     (unsigned long long)bk->next);
             cache_dump(bk->c, f, "l2");
         }
-        snprintf(name, sizeof name, "dram %u", p);
-        dram_dump(pt->ch, f, name);
+        for (uint32_t c = 0; c < m->cpl; c++) {
+            snprintf(name, sizeof name, "dram %u", p * m->cpl + c);
+            dram_dump(pt->ch[c], f, name);
+        }
     }
 }
 
@@ -1753,12 +1848,14 @@ static void det_launch_begin(memsys *ms, uint64_t cycle)
     m->pkts_max = m->pkts_live;
     for (uint32_t s = 0; s < m->n_sm; s++)
         for (int l = 0; l < L1__N; l++)
-            cache_stats_reset(m->sm[s].l1[l], cycle);
+            if (m->sm[s].own[l] == s)
+                cache_stats_reset(m->sm[s].l1[l], cycle);
     uint64_t l2t = cycle * m->f[D_L2] / m->f_core;
     for (uint32_t p = 0; p < m->n_part; p++) {
         for (uint32_t b = 0; b < m->n_bank; b++)
             cache_stats_reset(m->pt[p].b[b].c, l2t);
-        dram_stats_reset(m->pt[p].ch);
+        for (uint32_t c = 0; c < m->cpl; c++)
+            dram_stats_reset(m->pt[p].ch[c]);
     }
     icnt_stats_reset(m->req);
     icnt_stats_reset(m->rep);
@@ -1791,9 +1888,10 @@ static void det_host_write(memsys *ms, uint64_t addr, uint64_t n)
         for (uint64_t b = (lo - la) / sec; b * sec < hi - la; b++)
             sectors |= 1u << b;
         addrmap_loc loc;
-        addrmap_map(&m->am, la, &loc);
-        uint64_t ln = amap_div_q(&m->div_l2line, loc.local), lb = amap_div_q(&m->div_nbank, ln);
-        cache_install(m->pt[loc.part].b[ln - lb * m->n_bank].c, la, lb * m->l2_line, sectors);
+        uint32_t part, bank;
+        uint64_t ix;
+        l2_where(m, la, &loc, &part, &bank, &ix);
+        cache_install(m->pt[part].b[bank].c, la, ix, sectors);
     }
 }
 

@@ -25,6 +25,7 @@
     X(l1d, ports, UINT, "1", 1, 64, "accesses", "L1 data cache accesses per core cycle; more wait for the next cycle") \
     X(l1d, mshr_entries, UINT, "64", 1, 65536, "entries", "L1 data cache MSHR entries (outstanding missed lines)") \
     X(l1d, mshr_merges, UINT, "8", 1, 65535, "requests", "L1 data cache requests per MSHR entry, the first included") \
+    X(l1d, coalesce, BOOL, "true", 0, 0, "", "second coalescer inside the L1D: a request for a line whose fill is pending joins its MSHR entry (up to mshr_merges requests, from any warp/wavefront); false: it holds an MSHR entry of its own while it waits for that fill (a delayed hit) [seed 004 sec. 6.3.2: proposed, merging same-line accesses of different wavefronts]") \
     X(l1d, mshr_policy, STR, "fixed", 1, 15, "", "L1D MSHR limit: fixed (all mshr_entries usable) or adaptive (usable entries tuned at run time from observed fill latency and occupancy, docs/MEMORY.md 4)") \
     X(l1d, miss_queue, UINT, "8", 2, 65536, "requests", "L1 data cache miss queue toward the interconnect") \
     X(l1d, global_store, STR, "through", 1, 15, "", "L1D policy for global stores: evict (invalidate the line, write to L2), through or back") \
@@ -45,7 +46,8 @@
     X(l1i, ports, UINT, "1", 1, 64, "accesses", "L1 instruction cache accesses per core cycle") \
     X(l1i, mshr_entries, UINT, "2", 1, 65536, "entries", "L1 instruction cache MSHR entries") \
     X(l1i, mshr_merges, UINT, "32", 1, 65535, "requests", "L1 instruction cache requests per MSHR entry") \
-    X(l1i, miss_queue, UINT, "4", 2, 65536, "requests", "L1 instruction cache miss queue toward the interconnect")
+    X(l1i, miss_queue, UINT, "4", 2, 65536, "requests", "L1 instruction cache miss queue toward the interconnect") \
+    X(l1i, shared_by, UINT, "1", 1, 64, "SMs", "SMs (CUs) sharing one L1 instruction cache: SM s uses the cache of group s / shared_by, whose port(s) the group's requests contend for [seed 004 sec. 4.1.1: one 32 KB L1I per 4 CUs]")
 
 #define WS_CONFIG_L1C(X)                                                                         \
     X(l1c, size, UINT, "8192", 1, 1073741824, "bytes", "L1 constant cache capacity per SM") \
@@ -58,7 +60,8 @@
     X(l1c, ports, UINT, "1", 1, 64, "accesses", "L1 constant cache accesses per core cycle") \
     X(l1c, mshr_entries, UINT, "2", 1, 65536, "entries", "L1 constant cache MSHR entries") \
     X(l1c, mshr_merges, UINT, "32", 1, 65535, "requests", "L1 constant cache requests per MSHR entry") \
-    X(l1c, miss_queue, UINT, "4", 2, 65536, "requests", "L1 constant cache miss queue toward the interconnect")
+    X(l1c, miss_queue, UINT, "4", 2, 65536, "requests", "L1 constant cache miss queue toward the interconnect") \
+    X(l1c, shared_by, UINT, "1", 1, 64, "SMs", "SMs (CUs) sharing one L1 constant (scalar) cache: SM s uses the cache of group s / shared_by, whose port(s) the group's requests contend for [seed 004 sec. 4.1.2, 5.2: one 16 KB scalar cache per 4 CUs]")
 
 /* One L2 bank (or l2.banks banks) per memory partition. */
 #define WS_CONFIG_L2(X)                                                                          \
@@ -75,6 +78,7 @@
     X(l2, ports, UINT, "1", 1, 64, "accesses", "L2 accesses per L2 cycle per bank") \
     X(l2, mshr_entries, UINT, "256", 1, 65536, "entries", "L2 MSHR entries per bank (cover the DRAM bandwidth-delay product)") \
     X(l2, mshr_merges, UINT, "4", 1, 65535, "requests", "L2 requests per MSHR entry, the first included") \
+    X(l2, coalesce, BOOL, "true", 0, 0, "", "coalescing at L2: a request for a line whose DRAM fill is pending joins its MSHR entry (up to mshr_merges, from any L1); false: it holds an L2 MSHR entry of its own while it waits for that fill (a delayed hit) [seed 004 sec. 6.3.2]") \
     X(l2, miss_queue, UINT, "4", 2, 65536, "requests", "L2 miss queue toward DRAM, per bank") \
     X(l2, store, STR, "back", 1, 15, "", "L2 write policy: back (write-back), through or evict") \
     X(l2, write_alloc, STR, "lazy", 1, 15, "", "L2 write-back miss: lazy (allocate, no fetch; per-byte dirty mask), fetch or none") \
@@ -94,6 +98,7 @@
 
 #define WS_CONFIG_DRAM(X)                                                                        \
     X(dram, channels, UINT, "6", 1, 1024, "channels", "memory partitions = DRAM channels (bus width per channel = gpu.mem_bus_bits / channels; clock gpu.mem_mhz)") \
+    X(dram, channels_per_l2, UINT, "1", 1, 64, "channels", "DRAM channels behind each L2 partition (a multi-channel memory controller): partitions = channels / channels_per_l2, the address map still picks the channel [seed 004 sec. 5.2, 6.2: each L2 module has a dual-channel controller]") \
     X(dram, banks, UINT, "16", 1, 64, "banks", "banks per channel") \
     X(dram, row_bytes, UINT, "4096", 64, 1073741824, "bytes", "row (page) size of a channel: bytes one ACT opens") \
     X(dram, queue, UINT, "64", 1, 65536, "requests", "scheduler queue per channel") \

@@ -445,6 +445,9 @@ static void test_idle_skip_equivalence_variants(void **state)
                 "dram.refresh=true,dram.trefi=700", 0);
     equivalence("dram.channels=4,gpu.mem_bus_bits=256,addr.map=superblock,l2.banks=2,"
                 "l2.repl=fifo,l1d.global_store=through,addr.bank_xor=true", 0);
+    /* the SI topology: shared L1C and L1I, 2 channels per L2 partition, no coalescers */
+    equivalence("dram.channels=8,dram.channels_per_l2=2,gpu.mem_bus_bits=256,addr.map=superblock,"
+                "l1c.shared_by=2,l1i.shared_by=4,l1d.coalesce=false,l2.coalesce=false", 0);
 }
 
 /* A kernel's worth of streaming misses from one SM through tiny queues: the L1 sees MQF
@@ -617,15 +620,18 @@ static void test_addrmap_linear(void **state)
         assert_int_equal(n[i], 1000);
 }
 
-/* superblock, 12 channels = 4 quadrants x 3: quadrant = bits 9-10, channel in quadrant
- * = (bit 8 + (addr >> 11)) mod 3.
- *   0x000: q0, (0 + 0) mod 3 = 0 -> 0      0x100: q0, 1 -> 1
- *   0x200: q1, 0 -> 3                      0x700: q3, (1 + 0) -> 10
- *   0x800: q0, (0 + 1) -> 1                0x1900: q0, (1 + 3) mod 3 = 1 -> 1 */
+/* superblock, 12 channels = 4 quadrants x 3 (addrmap_superblock.c): c = addr / 256,
+ * quadrant q = c bits 1-2, u = c without them (bit 8, then bits 11 up), channel = 3q +
+ * u mod 3, rank in the channel = u / 3 (partition-local address = rank x 256 + offset).
+ *   0x000: c 0,  q0, u 0 -> 0, rank 0      0x100: c 1,  q0, u 1 -> 1, rank 0
+ *   0x200: c 2,  q1, u 0 -> 3              0x700: c 7,  q3, u 1 -> 10
+ *   0x800: c 8,  q0, u 2 -> 2, rank 0      0x900: c 9,  q0, u 3 -> 0, rank 1 (local 0x100)
+ *   0xf00: c 15, q3, u 3 -> 9, rank 1      0x1900: c 25, q0, u 1 + 3 x 2 = 7 -> 1, rank 2 */
 static void test_addrmap_superblock(void **state)
 {
     (void)state;
     addrmap am;
+    addrmap_loc l;
     char err[128];
     assert_int_equal(addrmap_init(&am, "superblock", 12, 256, 16, 2048, 0, err, sizeof err), 0);
     assert_int_equal(addrmap_part(&am, 0x000), 0);
@@ -633,19 +639,223 @@ static void test_addrmap_superblock(void **state)
     assert_int_equal(addrmap_part(&am, 0x100), 1);
     assert_int_equal(addrmap_part(&am, 0x200), 3);
     assert_int_equal(addrmap_part(&am, 0x700), 10);
-    assert_int_equal(addrmap_part(&am, 0x800), 1);
-    assert_int_equal(addrmap_part(&am, 0x1900), 1);
+    assert_int_equal(addrmap_part(&am, 0x800), 2);
+    assert_int_equal(addrmap_part(&am, 0xf00), 9);
+    addrmap_map(&am, 0x900 + 5, &l);
+    assert_int_equal(l.part, 0);
+    assert_int_equal(l.local, 0x100 + 5);
+    addrmap_map(&am, 0x1900, &l);
+    assert_int_equal(l.part, 1);
+    assert_int_equal(l.local, 0x200);
+    /* uniform, and a bijection: every channel's superblocks take ranks 0, 1, 2 ... in
+     * address order, so no two superblocks share a DRAM location */
     uint32_t n[12] = {0};
-    for (uint64_t a = 0; a < 12 * 256 * 100; a += 256)
-        n[addrmap_part(&am, a)]++;
+    for (uint64_t a = 0; a < 12 * 256 * 100; a += 256) {
+        addrmap_map(&am, a, &l);
+        assert_int_equal(l.local, (uint64_t)n[l.part] * 256);
+        n[l.part]++;
+    }
     for (int i = 0; i < 12; i++)
         assert_int_equal(n[i], 100);
-    /* 8 channels = 4 x 2: the in-quadrant bit is bit 8 XOR bit 11 */
+    /* 8 channels = 4 x 2: bit 8 alone picks the channel in the quadrant, no hash */
     assert_int_equal(addrmap_init(&am, "superblock", 8, 256, 16, 2048, 0, NULL, 0), 0);
     assert_int_equal(addrmap_part(&am, 0x100), 1);
-    assert_int_equal(addrmap_part(&am, 0x900), 0);
+    assert_int_equal(addrmap_part(&am, 0x900), 1);
+    assert_int_equal(addrmap_part(&am, 0xa00), 2);
+    addrmap_map(&am, 0x900, &l);
+    assert_int_equal(l.local, 0x100);
     assert_int_equal(addrmap_init(&am, "superblock", 6, 256, 16, 2048, 0, err, sizeof err), -1);
     assert_int_equal(addrmap_init(&am, "hashed", 6, 256, 16, 2048, 0, err, sizeof err), -1);
+}
+
+/* Runs one load of `r` alone from cycle c0; returns its completion cycle. */
+static uint64_t lone(memsys *m, mem_req *r, uint64_t c0, mem_access want)
+{
+    memsys_tick(m, c0);
+    assert_int_equal(memsys_access(m, r, c0), want);
+    return wait_for(m, r, c0, c0 + 100000);
+}
+
+/* Two SMs sharing one scalar (constant) L1 (l1c.shared_by=2, SPEC 6: one per 4 CUs).
+ *   SM 1 misses on line A; its miss leaves through SM 0's port (the owner), the fill
+ *   completes it at SM 1 after T cycles, T the latency SM 0 alone sees on a private
+ *   L1C (the same path). SM 0 then loads A: a hit (l1c.latency 1) - the second CU's
+ *   access hits because the first CU brought the line.
+ *   In one cycle c both SMs hit: the cache has one port (l1c.ports 1), SM 0 (ticked
+ *   first) takes it, SM 1 waits one cycle: done at c + 1 and c + 2, port_delay 1.
+ *   Both miss on line B in one cycle: SM 0's miss opens the entry, SM 1 merges; both
+ *   complete at the same cycle. With private L1Cs (shared_by 1) SM 1's load of A misses. */
+static void test_shared_l1c(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    memsys *p = mem_model_detailed.create(&cfg, 2);
+    mem_req a0 = req(0, MR_LOAD, 0x4000);
+    a0.space = SP_CONST, a0.size = 64;
+    uint64_t t_private = lone(p, &a0, 0, MA_MISS);
+    mem_req a1 = a0;
+    a1.sm = 1;
+    lone(p, &a1, 1000, MA_MISS);            /* private: SM 1 has its own L1C */
+    mem_model_detailed.destroy(p);
+
+    set(&cfg, "l1c.shared_by=2");
+    memsys *m = mem_model_detailed.create(&cfg, 2);
+    assert_non_null(m);
+    assert_int_equal(lone(m, &a1, 0, MA_MISS), t_private);
+    assert_int_equal(lone(m, &a0, 1000, MA_HIT), 1001);
+    memsys_tick(m, 2000);
+    assert_int_equal(memsys_access(m, &a0, 2000), MA_HIT);
+    assert_int_equal(memsys_access(m, &a1, 2000), MA_HIT);
+    assert_int_equal(wait_for(m, &a0, 2000, 3000), 2001);
+    assert_int_equal(wait_for(m, &a1, 2000, 3000), 2002);
+    mem_req b0 = a0, b1 = a1;
+    b0.addr = b1.addr = 0x8000;
+    memsys_tick(m, 3000);
+    assert_int_equal(memsys_access(m, &b0, 3000), MA_MISS);
+    assert_int_equal(memsys_access(m, &b1, 3000), MA_MERGED);
+    uint64_t d0 = wait_for(m, &b0, 3000, 10000), d1 = wait_for(m, &b1, d0, 10000);
+    assert_int_equal(d0, d1);
+    cJSON *o = cJSON_CreateObject();
+    mem_model_detailed.stats_json(m, o);
+    cJSON *c = cJSON_GetObjectItem(o, "l1c");
+    assert_int_equal(cJSON_GetObjectItem(c, "shared_by")->valuedouble, 2);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(c, "per_sm")), 1);   /* one cache */
+    assert_int_equal(cJSON_GetObjectItem(c, "accesses")->valuedouble, 6);
+    assert_int_equal(cJSON_GetObjectItem(c, "hits")->valuedouble, 3);
+    assert_int_equal(cJSON_GetObjectItem(c, "merges")->valuedouble, 1);
+    assert_int_equal(cJSON_GetObjectItem(c, "port_delay")->valuedouble, 2);   /* 2000, 3000 */
+    cJSON_Delete(o);
+    mem_model_detailed.destroy(m);
+}
+
+/* The second coalescer inside the L1D (l1d.coalesce): two warps load one line, the
+ * second one cycle later. On: it merges into the first's MSHR entry (1 entry in use).
+ * Off (seed 004's SI protocol: every access needs an MSHR entry, the line is locked):
+ * it takes an MSHR entry of its own and waits for the fill - a delayed hit (2 entries in
+ * use). Either way both complete with the fill at T = 289 (test_latency_gtx480). Off,
+ * with one MSHR entry, it is refused (MSHRF) until the fill and its retry at T hits
+ * (T + l1d.latency 35). */
+static void test_l1_second_coalescer(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 3; mode++) {
+        int on = mode == 0;
+        ws_config cfg;
+        ws_config_defaults(&cfg);
+        set(&cfg, on ? "l1d.coalesce=true" : "l1d.coalesce=false");
+        if (mode == 2)
+            set(&cfg, "l1d.mshr_entries=1");
+        memsys *m = mem_model_detailed.create(&cfg, 1);
+        mem_req a = req(0, MR_LOAD, 0x12300), b = req(0, MR_LOAD, 0x12300);
+        a.warp = 0, b.warp = 1;
+        memsys_tick(m, 0);
+        assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
+        memsys_tick(m, 1);
+        assert_int_equal(memsys_access(m, &b, 1), mode == 2 ? MA_MSHRF : MA_MERGED);
+        uint64_t t = wait_for(m, &a, 1, 10000);
+        assert_int_equal(t, 289);
+        if (mode < 2) {
+            mem_req *d = memsys_pop_done(m, 0, t);
+            assert_ptr_equal(d, &b);
+        } else {
+            assert_int_equal(memsys_access(m, &b, t), MA_HIT);
+            assert_int_equal(wait_for(m, &b, t, 10000), t + 35);
+        }
+        cJSON *o = cJSON_CreateObject();
+        mem_model_detailed.stats_json(m, o);
+        cJSON *l1 = cJSON_GetObjectItem(o, "l1d");
+        assert_int_equal(cJSON_GetObjectItem(l1, "merges")->valuedouble, on);
+        assert_int_equal(cJSON_GetObjectItem(l1, "hits")->valuedouble, !on);
+        assert_int_equal(cJSON_GetObjectItem(l1, "mshr_occupancy_max")->valuedouble, mode == 1 ? 2 : 1);
+        assert_int_equal(cJSON_GetObjectItem(l1, "resfail_mshrf")->valuedouble, mode == 2);
+        if (mode == 1)
+            assert_int_equal(cJSON_GetObjectItem(l1, "delayed_hits")->valuedouble, 1);
+        else
+            assert_null(cJSON_GetObjectItem(l1, "delayed_hits"));
+        cJSON_Delete(o);
+        mem_model_detailed.destroy(m);
+    }
+}
+
+/* Coalescing at L2 (l2.coalesce): two SMs miss on one line in the same cycle; their
+ * requests reach the same L2 bank one after the other. On: the second joins the
+ * first's L2 MSHR entry (1 merge, 1 entry). Off: it takes an L2 MSHR entry of its own
+ * and waits for the fill (a delayed hit, 2 entries). One DRAM read either way, and the
+ * same completion times: b's data are ready in a's fill cycle and its reply follows
+ * a's 4 flits on the bank's reply port. */
+static void test_l2_coalescing(void **state)
+{
+    (void)state;
+    for (int on = 1; on >= 0; on--) {
+        ws_config cfg;
+        ws_config_defaults(&cfg);
+        set(&cfg, on ? "l2.coalesce=true" : "l2.coalesce=false");
+        memsys *m = mem_model_detailed.create(&cfg, 2);
+        mem_req a = req(0, MR_LOAD, 0x12300), b = req(1, MR_LOAD, 0x12300);
+        memsys_tick(m, 0);
+        assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
+        assert_int_equal(memsys_access(m, &b, 0), MA_MISS);
+        uint64_t ta = wait_for(m, &a, 1, 10000), tb = wait_for(m, &b, 1, 10000);
+        assert_int_equal(ta, 289);
+        assert_int_equal(tb, ta + 4);
+        cJSON *o = cJSON_CreateObject();
+        mem_model_detailed.stats_json(m, o);
+        cJSON *l2 = cJSON_GetObjectItem(o, "l2");
+        assert_int_equal(cJSON_GetObjectItem(l2, "merges")->valuedouble, on);
+        assert_int_equal(cJSON_GetObjectItem(l2, "hits")->valuedouble, !on);
+        assert_int_equal(cJSON_GetObjectItem(l2, "resfail_mshrf")->valuedouble, 0);
+        assert_int_equal(cJSON_GetObjectItem(l2, "mshr_occupancy_max")->valuedouble, on ? 1 : 2);
+        assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "dram"), "reads")->valuedouble, 1);
+        cJSON_Delete(o);
+        mem_model_detailed.destroy(m);
+    }
+}
+
+/* dram.channels_per_l2: 12 channels behind 6 L2 partitions (seed 004: 6 L2 modules, each
+ * with a dual-channel controller), superblock map, 64-byte L2 lines, one bank: channel
+ * ch belongs to partition ch / 2; the partition's index address interleaves its two
+ * channels' lines: (channel-local line x 2 + ch mod 2) x 64.
+ *   0x000: ch 0, local 0      -> partition 0, index 0
+ *   0x100: ch 1, local 0      -> partition 0, index 64
+ *   0x800: ch 2, local 0      -> partition 1, index 0
+ *   0x900: ch 0, local 0x100  -> partition 0, index (4 x 2 + 0) x 64 = 512 */
+static void test_channels_per_l2(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    set(&cfg, "dram.channels=12,dram.channels_per_l2=2,gpu.mem_bus_bits=384,addr.map=superblock,"
+              "l2.line=64,l2.sector=64,l2.banks=1,l2.size=131072,l2.ways=16,l1d.line=64,"
+              "l1d.sector=64,l1d.set_index=linear,l1i.line=64,l1i.sector=64,icnt.port_per_bank=false");
+    memsys *m = mem_model_detailed.create(&cfg, 2);
+    assert_non_null(m);
+    uint64_t i0, i1, i2, i3;
+    struct cache *c0 = mem_detailed_l2_of(m, 0x000, &i0), *c1 = mem_detailed_l2_of(m, 0x100, &i1);
+    struct cache *c2 = mem_detailed_l2_of(m, 0x800, &i2), *c3 = mem_detailed_l2_of(m, 0x900, &i3);
+    assert_ptr_equal(c0, c1);
+    assert_ptr_not_equal(c0, c2);
+    assert_ptr_equal(c0, c3);
+    assert_int_equal(i0, 0);
+    assert_int_equal(i1, 64);
+    assert_int_equal(i2, 0);
+    assert_int_equal(i3, 512);
+    /* a load through it: one DRAM read on one of 12 channels */
+    mem_req a = req(0, MR_LOAD, 0x100);
+    a.size = 64;
+    lone(m, &a, 0, MA_MISS);
+    cJSON *o = cJSON_CreateObject();
+    mem_model_detailed.stats_json(m, o);
+    cJSON *dr = cJSON_GetObjectItem(o, "dram");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(dr, "per_channel")), 12);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(dr, "per_channel"), 1),
+                                         "reads")->valuedouble, 1);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l2"), "per_bank")), 6);
+    cJSON_Delete(o);
+    mem_model_detailed.destroy(m);
+    set(&cfg, "dram.channels_per_l2=5");
+    char err[256];
+    assert_int_not_equal(mem_detailed_check(&cfg, err, sizeof err), 0);
 }
 
 int main(void)
@@ -662,6 +872,10 @@ int main(void)
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_addrmap_linear),
         cmocka_unit_test(test_addrmap_superblock),
+        cmocka_unit_test(test_shared_l1c),
+        cmocka_unit_test(test_l1_second_coalescer),
+        cmocka_unit_test(test_l2_coalescing),
+        cmocka_unit_test(test_channels_per_l2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
