@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define THREADS 256
 #define MAX_BLOCKS 1024
@@ -22,16 +23,55 @@ static double cnd(double d)
 int main(int argc, char **argv)
 {
     bench_args args;
-    int rc = bench_parse_paper(&args, argc, argv, NULL);
+    int rc = bench_parse_paper(&args, argc, argv, "[--ctas-per-sm K [--per-thread M]]");
     if (rc)
         return rc;
+    /* --ctas-per-sm K: work that grows with the device (tools/scale.sh): a grid of K CTAs per
+     * SM, each thread pricing M options (default 4), whatever --size says */
+    int ctas_per_sm = 0, per_thread = 4;
+    for (int i = 0; i < args.argc; i += 2) {
+        const char *o = args.argv[i], *val = i + 1 < args.argc ? args.argv[i + 1] : NULL;
+        if (val && !strcmp(o, "--ctas-per-sm"))
+            ctas_per_sm = atoi(val);
+        else if (val && !strcmp(o, "--per-thread"))
+            per_thread = atoi(val);
+        else {
+            fprintf(stderr, "blk: bad argument '%s'\n", o);
+            return 2;
+        }
+    }
+    if (ctas_per_sm < 0 || ctas_per_sm > 1024 || per_thread < 1 || per_thread > 4096) {
+        fprintf(stderr, "blk: --ctas-per-sm must be 0..1024, --per-thread 1..4096\n");
+        return 2;
+    }
 
-    int n;
+    CUcontext ctx;
+    CUmodule mod;
+    if (bench_init("blk", &ctx, &mod))
+        return 1;
+
+    int n, blocks;
     switch (args.size) {
     case BENCH_SMALL: n = 2048; break;
     case BENCH_LARGE: n = 8 << 20; break;
     case BENCH_PAPER: n = 4000000; break; /* SDK BlackScholes OPT_N */
     default: n = 512 << 10; break;
+    }
+    blocks = (n + THREADS - 1) / THREADS;
+    if (blocks > MAX_BLOCKS)
+        blocks = MAX_BLOCKS;
+    if (ctas_per_sm) {
+        CUdevice dev;
+        int sms;
+        CU(cuCtxGetDevice(&dev));
+        CU(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+        if ((long long)ctas_per_sm * sms * THREADS * per_thread > (1 << 28)) {
+            fprintf(stderr, "blk: more than 2^28 options\n");
+            bench_fini(ctx, mod);
+            return 2;
+        }
+        blocks = ctas_per_sm * sms;
+        n = blocks * THREADS * per_thread;
     }
     float r = 0.02f, v = 0.30f;
 
@@ -59,10 +99,6 @@ int main(int argc, char **argv)
         rput[i] = (float)(xd * (1.0 - n2) - s[i] * (1.0 - n1));
     }
 
-    CUcontext ctx;
-    CUmodule mod;
-    if (bench_init("blk", &ctx, &mod))
-        return 1;
     CUfunction fn;
     CU(cuModuleGetFunction(&fn, mod, "black_scholes"));
 
@@ -77,9 +113,6 @@ int main(int argc, char **argv)
     CU(cuMemcpyHtoD(d_x, x, bytes));
     CU(cuMemcpyHtoD(d_t, t, bytes));
 
-    int blocks = (n + THREADS - 1) / THREADS;
-    if (blocks > MAX_BLOCKS)
-        blocks = MAX_BLOCKS;
     void *kp[] = {&d_call, &d_put, &d_s, &d_x, &d_t, &r, &v, &n};
     CU(cuLaunchKernel(fn, blocks, 1, 1, THREADS, 1, 1, 0, NULL, kp, NULL));
     CU(cuCtxSynchronize());

@@ -88,8 +88,8 @@ int cli_cfg_build(const cli_cfg_opts *o, ws_config *cfg, char *source, size_t sn
                   const char *cmd);
 
 #define CLI_CFG_HELP                                                                      \
-    "  --config C     preset name (gtx480, hd7970) or INI file; default $WARPSIM_CONFIG\n" \
-    "                 or gtx480\n"                                                         \
+    "  --config C     preset name (gtx480, hd7970, qv100 ...: warpsim list) or INI file;\n" \
+    "                 default $WARPSIM_CONFIG or gtx480\n"                                 \
     "  --set K=V      override one parameter (section.key=value; repeatable; applied\n"    \
     "                 after $WARPSIM_SET); see docs/CONFIG.md\n"                           \
     "  --mode M       functional or timing (sim.mode); default $WARPSIM_MODE\n"            \

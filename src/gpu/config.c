@@ -247,6 +247,37 @@ int ws_config_load(ws_config *c, const char *preset_or_file, char *err, size_t n
 }
 
 
+/* The first sentence of a preset's header comment, without its "<name>.ini - " prefix:
+ * comment lines joined until one ends the sentence ("." at the end of a line or ". "). */
+static void preset_summary(const char *text, char *out, size_t n)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (const char *l = text; l && *l == ';' && k + 1 < n;) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        const char *p = l + 1;
+        while (p < l + len && *p == ' ')
+            p++;
+        if (k == 0) {
+            const char *dash = strstr(p, ".ini - ");
+            if (dash && dash < l + len)
+                p = dash + 7;
+        }
+        for (; p < l + len && k + 2 < n; p++) {
+            out[k++] = *p;
+            if (*p == '.' && (p + 1 == l + len || p[1] == ' ')) {
+                out[k] = 0;
+                return;
+            }
+        }
+        if (k + 2 < n)
+            out[k++] = ' ';
+        out[k] = 0;
+        l = e ? e + 1 : NULL;
+    }
+}
+
 void ws_config_print_doc(FILE *f)
 {
     fputs("# warpsim configuration\n\n"
@@ -272,17 +303,19 @@ void ws_config_print_doc(FILE *f)
           "value. After loading, cross-parameter checks run (e.g. `max_threads_per_sm` must not\n"
           "exceed `max_warps_per_sm x warp_size`). `warpsim config` prints the effective\n"
           "configuration as INI text that loads back unchanged.\n\n"
-          "Presets (`configs/*.ini`, built into the binary):",
+          "## Presets\n\n"
+          "`configs/*.ini`, built into the binary (`warpsim list` shows them); each file names\n"
+          "the source of every value beside it and says what the model leaves out:\n\n",
           f);
     for (size_t i = 0; ws_config_preset_name(i); i++) {
         ws_config c;
-        char err[256];
+        char err[256], sum[512];
         const char *pn = ws_config_preset_name(i);
         int bad = ws_config_load(&c, pn, err, sizeof err);
-        fprintf(f, "%s `%s` (%s%s)", i ? "," : "", pn, bad ? "does not load: " : "",
-                bad ? err : c.gpu.name);
+        preset_summary(ws_config_preset(pn), sum, sizeof sum);
+        fprintf(f, "- `%s` (%s%s, %u SMs): %s\n", pn, bad ? "does not load: " : "",
+                bad ? err : c.gpu.name, bad ? 0 : c.gpu.n_sm, sum);
     }
-    fputs(".\n", f);
     ws_cfg_schema s;
     ws_config_schema(&s);
     ws_cfg_print_doc_tables(&s, f);

@@ -128,7 +128,17 @@ static void test_presets(void **state)
                 fail_msg("preset %s lacks %s.%s", ws_config_preset_name(i), p->section, p->key);
         }
     }
-    assert_null(ws_config_preset_name(3));
+    assert_null(ws_config_preset_name(4));
+
+    /* the large preset (scale): GPGPU-Sim's SM7_QV100 sizes on the Fermi SM model */
+    assert_int_equal(ws_config_load(&c, "qv100", err, sizeof err), 0);
+    assert_string_equal(c.core.model, "fermi");
+    assert_int_equal(c.gpu.n_sm, 80);
+    assert_int_equal(c.gpu.max_warps_per_sm, 64);
+    assert_int_equal(c.dram.channels, 32);
+    assert_true(c.gpu.l2_bytes == 6u << 20);
+    assert_int_equal(c.l2.size * c.l2.banks * c.dram.channels, c.gpu.l2_bytes);
+    assert_int_equal(c.gpu.mem_bus_bits, 4096);
 
     /* seed 001's platform: its Table 1 on the gtx480 values */
     assert_int_equal(ws_config_load(&c, "seed001", err, sizeof err), 0);
@@ -410,7 +420,8 @@ static void test_doc(void **state)
     assert_non_null(strstr(buf, "## [gpu]"));
     assert_non_null(strstr(buf, "| `gpu.n_sm` | uint | `15` | 1..1024 |"));
     assert_non_null(strstr(buf, "| `sim.mode` | enum | `functional` | functional, timing |"));
-    assert_non_null(strstr(buf, "`hd7970` (Radeon HD 7970)"));
+    assert_non_null(strstr(buf, "`hd7970` (Radeon HD 7970, 32 SMs): AMD Radeon HD 7970"));
+    assert_non_null(strstr(buf, "`qv100` (Quadro GV100, 80 SMs): NVIDIA Quadro GV100 sizes"));
     free(buf);
 }
 
