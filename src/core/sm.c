@@ -80,6 +80,13 @@ typedef struct {          /* a global/local memory instruction in flight */
     uint64_t t_issue;
 } sm_minst;
 
+typedef struct {           /* the last scan of one scheduler that issued nothing */
+    uint64_t gen;          /* sm.gen at the scan; UINT64_MAX: no memo             */
+    uint64_t until;        /* valid for cycles < until                            */
+    uint32_t units;        /* unit_mask() at the scan                             */
+    uint8_t reason;        /* the slot's outcome: WR_* charged, or WR__COUNT: idle */
+} sched_memo;
+
 struct sm {
     uint32_t id;
     const ws_config *cfg;
@@ -126,9 +133,24 @@ struct sm {
     uint32_t local_threads;        /* threads interleaved in that region          */
     sm_stats st, last;             /* last: per-cycle deltas for idle skipping   */
     div_timing dt;                 /* the divergence policy's timing knobs       */
+    /* Issue-stage memo. `gen` counts the events that can change a warp's own verdict
+     * (warp_touch: a warp marked dirty, placed or retired). A scheduler whose scan
+     * found no ready warp repeats that scan's outcome while gen and the shared units'
+     * availability (unit_mask) are the same and before `until` (an instruction buffer
+     * that becomes usable by time); see issue_stage. */
+    uint64_t gen;
+    sched_memo *memo;              /* per scheduler                               */
 };
 
 #define NO_ALT UINT32_MAX
+
+/* A warp's own verdict may have changed: readiness() re-examines it, and no
+ * scheduler may repeat a memoised scan. */
+static inline void warp_touch(sm *s, sm_warp *w)
+{
+    w->dirty = 1;
+    s->gen++;
+}
 
 /* The alternative path warp `w` follows while its selection p waits (alt_path set):
  * dropped once it is gone or is the selection. Out of line: never taken with the SIMT
@@ -186,8 +208,11 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->infos = calloc(s->n_slots, sizeof *s->infos);
     s->want = calloc((s->n_slots + 63) / 64, sizeof *s->want);
     s->pst = calloc(s->n_sched, sizeof *s->pst);
-    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst)
+    s->memo = calloc(s->n_sched, sizeof *s->memo);
+    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->memo)
         goto fail;
+    for (uint32_t i = 0; i < s->n_sched; i++)
+        s->memo[i].gen = UINT64_MAX;
     for (uint32_t i = 0; i < s->n_sched; i++)
         if (!(s->pst[i] = pol->create(s->n_slots, sp)))
             goto fail;
@@ -258,6 +283,7 @@ void sm_destroy(sm *s)
     free(s->rq_all);
     ldq_destroy(s->ldq);
     free(s->pst);
+    free(s->memo);
     free(s->w);
     free(s->fw);
     free(s->cta);
@@ -320,7 +346,7 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
         want_set(s, slot);
         w->age = cycle;
         w->inflight = w->mem_inflight = 0;
-        w->dirty = 1;
+        warp_touch(s, w);
         if (w->sb)
             memset(w->sb, 0, w->sb_cap * sizeof *w->sb);
         s->resident++;
@@ -454,7 +480,7 @@ static void instruction_done(sm *s, uint32_t slot, const uint32_t *regs, uint32_
 {
     release_regs(s, slot, regs, n);
     sm_warp *w = &s->w[slot];
-    w->dirty = 1;
+    warp_touch(s, w);
     if (--w->inflight == 0) {
         s->warps_inflight--;
         s->maybe_done++;
@@ -519,7 +545,7 @@ static int writeback(sm *s, uint64_t cycle)
             w->ibuf = (uint8_t)r->tag;
             want_clr(s, r->warp);
             w->ibuf_ready = cycle + w->fetch_extra;   /* path switch cost (0: none) */
-            w->dirty = 1;
+            warp_touch(s, w);
         } else if (--s->mi[r->tag].outstanding == 0) {
             minst_done(s, r->tag, cycle);
         }
@@ -816,7 +842,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         return -1;
     int u = free_unit(s, ii->fu, cycle);
     uint32_t occupy = ii->ii;
-    w->dirty = 1;
+    warp_touch(s, w);
     if (w->inflight++ == 0)
         s->warps_inflight++;
     if (fw->state == WARP_DONE)
@@ -890,8 +916,97 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
         func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps))
         for (uint32_t i = 0; i < s->cta_warps; i++)
-            s->w[(slot / s->cta_warps) * s->cta_warps + i].dirty = 1;
+            warp_touch(s, &s->w[(slot / s->cta_warps) * s->cta_warps + i]);
     return rcode;
+}
+
+/* Which shared resources take an instruction now, as unit_check() asks: bit fu for a
+ * free pipeline of class fu, bit FU__COUNT for the LD/ST path of memory instructions. */
+static uint32_t unit_mask(const sm *s, uint64_t cycle)
+{
+    uint32_t m = 0;
+    for (int k = 0; k < FU__COUNT; k++)
+        if (free_unit(s, k, cycle) >= 0)
+            m |= 1u << k;
+    if ((m & (1u << FU_LDST)) && !s->ldst_stalled && ldq_staged(s->ldq) < s->cfg->core.ldst_queue)
+        m |= 1u << FU__COUNT;
+    return m;
+}
+
+/* The issue stage: each scheduler classifies its warps and lets its policy pick one.
+ * Returns 1 when anything issued, -1 on a fault.
+ *
+ * A scan that found no ready warp calls no policy and only adds one lost (or idle)
+ * slot. Its verdicts depend on the warps' own state (unchanged while sm.gen is), on
+ * unit_mask() and, for a buffer filled with a path switch cost, on time; while all
+ * three stand the scan's outcome is charged again without looking at the warps
+ * (cycle-heavy kernels whose warps all wait on a stalled LD/ST unit). */
+static int issue_stage(sm *s, uint64_t cycle)
+{
+    int issued_any = 0;
+    for (uint32_t q = 0; q < s->n_sched; q++) {
+        sched_memo *mm = &s->memo[q];
+        if (mm->gen == s->gen && cycle < mm->until && mm->units == unit_mask(s, cycle)) {
+            if (mm->reason == WR__COUNT)
+                s->st.idle_slots++;
+            else
+                s->st.slot[mm->reason]++;
+            continue;
+        }
+        uint32_t n = 0;
+        uint64_t until = UINT64_MAX;
+        const insn_info **infos = s->infos;
+        uint8_t best = WR_DONE;
+        for (uint32_t slot = q; slot < s->n_slots; slot += s->n_sched) {
+            const sm_warp *w = &s->w[slot];
+            if (!w->used)
+                continue;
+            const insn_info *ii = NULL;
+            uint8_t r = readiness(s, slot, cycle, &ii);
+            if (r == WR_DONE)
+                continue;
+            if (r == WR_IBUF_EMPTY && w->ibuf && w->ibuf_ready > cycle && w->ibuf_ready < until)
+                until = w->ibuf_ready;
+            sched_cand *c = &s->cand[n];
+            c->slot = slot;
+            c->age = w->age;
+            c->reason = r;
+            c->waiting_mem = w->mem_inflight != 0;
+            if (ii) {
+                c->is_mem = ii->is_mem;
+                c->is_long = ii->is_long;
+                c->type = ii->type;
+            } else {
+                c->is_mem = c->is_long = 0;
+                c->type = IT_VALU;
+            }
+            c->path = w->ibuf_path;   /* the path readiness examined */
+            infos[n++] = ii;
+            /* charge a lost slot to the reason closest to issuing */
+            static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
+            if (rank[r] > rank[best])
+                best = r;
+        }
+        if (best != WR_READY) {
+            *mm = (sched_memo){s->gen, until, unit_mask(s, cycle), n == 0 ? WR__COUNT : best};
+            if (n == 0)
+                s->st.idle_slots++;
+            else
+                s->st.slot[best]++;
+            continue;
+        }
+        mm->gen = UINT64_MAX;
+        int pick = s->pol->pick(s->pst[q], s->cand, n, cycle);
+        if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
+            if (issue(s, s->cand[pick].slot, s->cand[pick].path, infos[pick], cycle))
+                return -1;
+            s->st.slot[WR_READY]++;
+            issued_any = 1;
+        } else {
+            s->st.slot[WR_UNIT_BUSY]++;
+        }
+    }
+    return issued_any;
 }
 
 /* ---- fetch ---------------------------------------------------------------------------------- */
@@ -981,6 +1096,7 @@ static void retire_warps(sm *s, uint64_t cycle)
             sm_warp *w = &s->w[slot];
             if (w->used && s->fw[slot].state == WARP_DONE && w->inflight == 0) {
                 w->used = 0;
+                s->gen++;
                 want_clr(s, slot);
                 s->resident--;
                 c->warps_left--;
@@ -1018,58 +1134,15 @@ int sm_cycle(sm *s, uint64_t cycle)
     snap(&s->st, &before);
     int progress = writeback(s, cycle);
     progress |= ldst_send(s, cycle);
-    uint32_t issued_any = 0, inflight = 0;
-    for (uint32_t q = 0; q < s->n_sched; q++) {
-        uint32_t n = 0;
-        const insn_info **infos = s->infos;
-        uint8_t best = WR_DONE;
-        for (uint32_t slot = q; slot < s->n_slots; slot += s->n_sched) {
-            if (!s->w[slot].used)
-                continue;
-            const insn_info *ii = NULL;
-            uint8_t r = readiness(s, slot, cycle, &ii);
-            if (r == WR_DONE)
-                continue;
-            sched_cand *c = &s->cand[n];
-            c->slot = slot;
-            c->age = s->w[slot].age;
-            c->reason = r;
-            c->waiting_mem = s->w[slot].mem_inflight != 0;
-            if (ii) {
-                c->is_mem = ii->is_mem;
-                c->is_long = ii->is_long;
-                c->type = ii->type;
-            } else {
-                c->is_mem = c->is_long = 0;
-                c->type = IT_VALU;
-            }
-            c->path = s->w[slot].ibuf_path;   /* the path readiness examined */
-            infos[n++] = ii;
-            /* charge a lost slot to the reason closest to issuing */
-            static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
-            if (rank[r] > rank[best])
-                best = r;
-        }
-        if (n == 0) {
-            s->st.idle_slots++;
-            continue;
-        }
-        int pick = best == WR_READY ? s->pol->pick(s->pst[q], s->cand, n, cycle) : -1;
-        if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
-            if (issue(s, s->cand[pick].slot, s->cand[pick].path, infos[pick], cycle))
-                return -1;
-            s->st.slot[WR_READY]++;
-            issued_any = 1;
-        } else {
-            s->st.slot[best == WR_READY ? WR_UNIT_BUSY : best]++;
-        }
-    }
-    progress |= (int)issued_any;
+    int issued_any = issue_stage(s, cycle);
+    if (issued_any < 0)
+        return -1;
+    progress |= issued_any;
     if (!issued_any && s->resident)
         s->st.stall_cycles++;
     progress |= fetch(s, cycle);
     retire_warps(s, cycle);
-    inflight = s->warps_inflight;
+    uint32_t inflight = s->warps_inflight;
     s->st.warps_in_flight_sum += inflight;
     s->st.resident_warps_sum += s->resident;
     s->st.active_cycles += s->resident != 0;
