@@ -483,7 +483,8 @@ static void instruction_done(sm *s, uint32_t slot, const uint32_t *regs, uint32_
     warp_touch(s, w);
     if (--w->inflight == 0) {
         s->warps_inflight--;
-        s->maybe_done++;
+        if (s->fw[slot].state == WARP_DONE)
+            s->maybe_done++;   /* drained after its exit: retire_warps frees it */
     }
     if (is_mem) {
         w->mem_inflight--;
