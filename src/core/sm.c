@@ -81,7 +81,7 @@ typedef struct {          /* a global/local memory instruction in flight */
 } sm_minst;
 
 typedef struct {           /* the last scan of one scheduler that issued nothing */
-    uint64_t gen;          /* sm.gen at the scan; UINT64_MAX: no memo             */
+    uint64_t gen;          /* sm.gen[q] at the scan; UINT64_MAX: no memo          */
     uint64_t until;        /* valid for cycles < until                            */
     uint32_t units;        /* unit_mask() at the scan                             */
     uint8_t reason;        /* the slot's outcome: WR_* charged, or WR__COUNT: idle */
@@ -133,12 +133,13 @@ struct sm {
     uint32_t local_threads;        /* threads interleaved in that region          */
     sm_stats st, last;             /* last: per-cycle deltas for idle skipping   */
     div_timing dt;                 /* the divergence policy's timing knobs       */
-    /* Issue-stage memo. `gen` counts the events that can change a warp's own verdict
-     * (warp_touch: a warp marked dirty, placed or retired). A scheduler whose scan
+    /* Issue-stage memo. `gen[q]` counts the events that can change the own verdict of
+     * a warp of scheduler q (warp_touch: a warp marked dirty, placed or retired). A
+     * scheduler whose scan
      * found no ready warp repeats that scan's outcome while gen and the shared units'
      * availability (unit_mask) are the same and before `until` (an instruction buffer
      * that becomes usable by time); see issue_stage. */
-    uint64_t gen;
+    uint64_t *gen;                 /* per scheduler: events of its warps          */
     sched_memo *memo;              /* per scheduler                               */
 };
 
@@ -149,7 +150,7 @@ struct sm {
 static inline void warp_touch(sm *s, sm_warp *w)
 {
     w->dirty = 1;
-    s->gen++;
+    s->gen[(uint32_t)(w - s->w) % s->n_sched]++;
 }
 
 /* The alternative path warp `w` follows while its selection p waits (alt_path set):
@@ -209,7 +210,9 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->want = calloc((s->n_slots + 63) / 64, sizeof *s->want);
     s->pst = calloc(s->n_sched, sizeof *s->pst);
     s->memo = calloc(s->n_sched, sizeof *s->memo);
-    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->memo)
+    s->gen = calloc(s->n_sched, sizeof *s->gen);
+    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->memo ||
+        !s->gen)
         goto fail;
     for (uint32_t i = 0; i < s->n_sched; i++)
         s->memo[i].gen = UINT64_MAX;
@@ -284,6 +287,7 @@ void sm_destroy(sm *s)
     ldq_destroy(s->ldq);
     free(s->pst);
     free(s->memo);
+    free(s->gen);
     free(s->w);
     free(s->fw);
     free(s->cta);
@@ -706,23 +710,34 @@ static int free_unit(const sm *s, int fu, uint64_t cycle)
     return -1;
 }
 
-/* Whether a memory / other instruction can go to its unit this cycle. */
-static uint8_t unit_check(const sm *s, const insn_info *ii, uint64_t cycle)
+/* Which shared resources take an instruction now: bit fu for a free pipeline of
+ * class fu, bit FU__COUNT for the LD/ST path of memory instructions (not stalled, its
+ * queue below core.ldst_queue, an LD/ST unit free). Constant during one scheduler's
+ * scan: only an issue changes it. */
+static uint32_t unit_mask(const sm *s, uint64_t cycle)
 {
-    if (is_mem_cls(ii->cls)) {
-        if (s->ldst_stalled || ldq_staged(s->ldq) >= s->cfg->core.ldst_queue ||
-            free_unit(s, FU_LDST, cycle) < 0)
-            return WR_MEM_STALL;
-        return WR_READY;
-    }
-    return free_unit(s, ii->fu, cycle) < 0 ? WR_UNIT_BUSY : WR_READY;
+    uint32_t m = 0;
+    for (int k = 0; k < FU__COUNT; k++)
+        if (free_unit(s, k, cycle) >= 0)
+            m |= 1u << k;
+    if ((m & (1u << FU_LDST)) && !s->ldst_stalled && ldq_staged(s->ldq) < s->cfg->core.ldst_queue)
+        m |= 1u << FU__COUNT;
+    return m;
+}
+
+/* Whether a memory / other instruction can go to its unit, given unit_mask(). */
+static uint8_t unit_check(const insn_info *ii, uint32_t units)
+{
+    if (is_mem_cls(ii->cls))
+        return units & (1u << FU__COUNT) ? WR_READY : WR_MEM_STALL;
+    return units & (1u << ii->fu) ? WR_READY : WR_UNIT_BUSY;
 }
 
 /* Readiness of the warp in `slot` (WR_*); fills *info with its next instruction.
  * The warp's own part of the verdict (instruction buffer, scoreboard, barrier) only
  * changes through an event of this warp, which sets `dirty`; until then it is
  * reused and only the shared resources (units, LD/ST) are looked at again. */
-static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info **info)
+static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, const insn_info **info)
 {
     sm_warp *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
@@ -735,7 +750,7 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
             return WR_BARRIER;
         case WR_READY:
             *info = w->cached_info;
-            return unit_check(s, w->cached_info, cycle);
+            return unit_check(w->cached_info, units);
         case WR_IBUF_EMPTY:
             if (w->ibuf == 0 || w->ibuf_ready > cycle)
                 return WR_IBUF_EMPTY;
@@ -802,7 +817,7 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
     if (ii->cls == IC_MEMBAR && w->mem_inflight)
         return WR_BARRIER;   /* not cached: ends with a memory completion */
     w->cached = WR_READY;    /* its own part is clear; shared resources decide */
-    return unit_check(s, ii, cycle);
+    return unit_check(ii, units);
 }
 
 /* Operand collection: source registers that share a register-file bank are read in
@@ -921,24 +936,11 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     return rcode;
 }
 
-/* Which shared resources take an instruction now, as unit_check() asks: bit fu for a
- * free pipeline of class fu, bit FU__COUNT for the LD/ST path of memory instructions. */
-static uint32_t unit_mask(const sm *s, uint64_t cycle)
-{
-    uint32_t m = 0;
-    for (int k = 0; k < FU__COUNT; k++)
-        if (free_unit(s, k, cycle) >= 0)
-            m |= 1u << k;
-    if ((m & (1u << FU_LDST)) && !s->ldst_stalled && ldq_staged(s->ldq) < s->cfg->core.ldst_queue)
-        m |= 1u << FU__COUNT;
-    return m;
-}
-
 /* The issue stage: each scheduler classifies its warps and lets its policy pick one.
  * Returns 1 when anything issued, -1 on a fault.
  *
  * A scan that found no ready warp calls no policy and only adds one lost (or idle)
- * slot. Its verdicts depend on the warps' own state (unchanged while sm.gen is), on
+ * slot. Its verdicts depend on the warps' own state (unchanged while sm.gen[q] is), on
  * unit_mask() and, for a buffer filled with a path switch cost, on time; while all
  * three stand the scan's outcome is charged again without looking at the warps
  * (cycle-heavy kernels whose warps all wait on a stalled LD/ST unit). */
@@ -947,7 +949,8 @@ static int issue_stage(sm *s, uint64_t cycle)
     int issued_any = 0;
     for (uint32_t q = 0; q < s->n_sched; q++) {
         sched_memo *mm = &s->memo[q];
-        if (mm->gen == s->gen && cycle < mm->until && mm->units == unit_mask(s, cycle)) {
+        uint32_t units = unit_mask(s, cycle);
+        if (mm->gen == s->gen[q] && cycle < mm->until && mm->units == units) {
             if (mm->reason == WR__COUNT)
                 s->st.idle_slots++;
             else
@@ -963,7 +966,7 @@ static int issue_stage(sm *s, uint64_t cycle)
             if (!w->used)
                 continue;
             const insn_info *ii = NULL;
-            uint8_t r = readiness(s, slot, cycle, &ii);
+            uint8_t r = readiness(s, slot, cycle, units, &ii);
             if (r == WR_DONE)
                 continue;
             if (r == WR_IBUF_EMPTY && w->ibuf && w->ibuf_ready > cycle && w->ibuf_ready < until)
@@ -989,7 +992,7 @@ static int issue_stage(sm *s, uint64_t cycle)
                 best = r;
         }
         if (best != WR_READY) {
-            *mm = (sched_memo){s->gen, until, unit_mask(s, cycle), n == 0 ? WR__COUNT : best};
+            *mm = (sched_memo){s->gen[q], until, units, n == 0 ? WR__COUNT : best};
             if (n == 0)
                 s->st.idle_slots++;
             else
@@ -1097,7 +1100,7 @@ static void retire_warps(sm *s, uint64_t cycle)
             sm_warp *w = &s->w[slot];
             if (w->used && s->fw[slot].state == WARP_DONE && w->inflight == 0) {
                 w->used = 0;
-                s->gen++;
+                s->gen[slot % s->n_sched]++;
                 want_clr(s, slot);
                 s->resident--;
                 c->warps_left--;
