@@ -27,15 +27,25 @@
 
 /* ---- SM state ------------------------------------------------------------------------- */
 typedef struct {
-    uint8_t used;          /* slot holds a warp                                  */
-    uint8_t fetching;      /* instruction fetch outstanding                      */
+    /* what the issue stage reads of every warp each cycle, first: one cache line
+     * (the array is allocated 64-byte aligned) */
+    _Alignas(64) uint8_t used;   /* slot holds a warp                            */
+    /* A scoreboard stall only ends through an event of this warp (a completion, an
+     * issue, a fetch, a barrier release), which sets `dirty`; until then the cached
+     * verdict stands and the warp is not re-examined every cycle. */
+    uint8_t dirty, cached;
     uint8_t ibuf;          /* decoded instructions available                     */
-    uint8_t pad;
-    uint32_t ibuf_pc;      /* pc of the first buffered instruction               */
-    int32_t ibuf_func;
     uint32_t ibuf_path;    /* the path (func_path.id) the buffer was fetched for;
                               it is the warp's candidate path while the buffer holds */
+    uint32_t mem_inflight; /* issued memory instructions not complete            */
+    uint32_t inflight;     /* issued instructions not complete                   */
+    const insn_info *cached_info;
     uint64_t ibuf_ready;   /* cycle the buffer contents become usable            */
+    uint64_t age;
+    /* the rest */
+    uint8_t fetching;      /* instruction fetch outstanding                      */
+    uint32_t ibuf_pc;      /* pc of the first buffered instruction               */
+    int32_t ibuf_func;
     /* Paths (path-table policies; with the SIMT stack the path is always id 0 and
      * these never change anything). The warp follows the path its policy selects,
      * or alt_path while the selected one waits on the scoreboard for a load
@@ -43,16 +53,8 @@ typedef struct {
     uint32_t alt_path;     /* NO_ALT, or the runnable path followed instead        */
     uint32_t last_path;    /* the path the warp issued last                       */
     uint32_t fetch_extra;  /* switch cost added when the outstanding fetch fills  */
-    uint64_t age;
     uint16_t *sb;          /* pending writes per pool register                   */
     uint32_t sb_cap;
-    uint32_t inflight;     /* issued instructions not complete                   */
-    uint32_t mem_inflight; /* of which memory instructions                       */
-    /* A scoreboard stall only ends through an event of this warp (a completion, an
-     * issue, a fetch, a barrier release), which sets `dirty`; until then the cached
-     * verdict stands and the warp is not re-examined every cycle. */
-    uint8_t dirty, cached;
-    const insn_info *cached_info;
 } sm_warp;
 
 typedef struct {
@@ -202,7 +204,9 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->max_ctas = max_ctas;
     s->n_slots = max_ctas * L->cta_warps;
     s->n_sched = cfg->core.n_schedulers;
-    s->w = calloc(s->n_slots, sizeof *s->w);
+    s->w = aligned_alloc(_Alignof(sm_warp), s->n_slots * sizeof *s->w);
+    if (s->w)
+        memset(s->w, 0, s->n_slots * sizeof *s->w);
     s->fw = calloc(s->n_slots, sizeof *s->fw);
     s->cta = calloc(max_ctas, sizeof *s->cta);
     s->cand = calloc(s->n_slots, sizeof *s->cand);
