@@ -672,13 +672,13 @@ static uint32_t shared_cycles(const sm *s, int atomic)
         if (k == nw && nw < 64)
             words[nw++] = wd;
     }
-    for (uint32_t i = 0; i < nw; i++) {
-        uint32_t n = 0;
-        for (uint32_t k = 0; k < nw; k++)
-            n += words[k] % banks == words[i] % banks;
-        if (n > worst)
-            worst = n;
-    }
+    /* distinct words per bank (core.shared_banks <= 256) */
+    uint8_t per_bank[256], bank_of[64];
+    for (uint32_t i = 0; i < nw; i++)
+        per_bank[bank_of[i] = (uint8_t)(words[i] % banks)] = 0;
+    for (uint32_t i = 0; i < nw; i++)
+        if (++per_bank[bank_of[i]] > worst)
+            worst = per_bank[bank_of[i]];
     if (atomic) {
         for (uint32_t i = 0; i < s->tr.n; i++) {
             uint32_t n = 0;
