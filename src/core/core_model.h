@@ -71,7 +71,8 @@ typedef struct core_model {
     /* Accounts n more cycles identical to the last one (idle skipping). */
     void (*repeat_cycle_stats)(void *core, uint64_t n);
     /* Whether a CTA fits now; placing CTA `linear` at `cycle` (nonzero: out of
-     * memory). */
+     * memory). A core that answered 0 answers 0 until its next cycle() (only its own
+     * cycle retires CTAs): the dispatcher does not ask it again before. */
     int (*can_take_cta)(const void *core);
     int (*take_cta)(void *core, uint32_t linear, uint64_t cycle);
     /* Anything resident or queued: the core must keep running. */

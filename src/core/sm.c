@@ -27,15 +27,25 @@
 
 /* ---- SM state ------------------------------------------------------------------------- */
 typedef struct {
-    uint8_t used;          /* slot holds a warp                                  */
-    uint8_t fetching;      /* instruction fetch outstanding                      */
+    /* what the issue stage reads of every warp each cycle, first: one cache line
+     * (the array is allocated 64-byte aligned) */
+    _Alignas(64) uint8_t used;   /* slot holds a warp                            */
+    /* A scoreboard stall only ends through an event of this warp (a completion, an
+     * issue, a fetch, a barrier release), which sets `dirty`; until then the cached
+     * verdict stands and the warp is not re-examined every cycle. */
+    uint8_t dirty, cached;
     uint8_t ibuf;          /* decoded instructions available                     */
-    uint8_t pad;
-    uint32_t ibuf_pc;      /* pc of the first buffered instruction               */
-    int32_t ibuf_func;
     uint32_t ibuf_path;    /* the path (func_path.id) the buffer was fetched for;
                               it is the warp's candidate path while the buffer holds */
+    uint32_t mem_inflight; /* issued memory instructions not complete            */
+    uint32_t inflight;     /* issued instructions not complete                   */
+    const insn_info *cached_info;
     uint64_t ibuf_ready;   /* cycle the buffer contents become usable            */
+    uint64_t age;
+    /* the rest */
+    uint8_t fetching;      /* instruction fetch outstanding                      */
+    uint32_t ibuf_pc;      /* pc of the first buffered instruction               */
+    int32_t ibuf_func;
     /* Paths (path-table policies; with the SIMT stack the path is always id 0 and
      * these never change anything). The warp follows the path its policy selects,
      * or alt_path while the selected one waits on the scoreboard for a load
@@ -43,16 +53,8 @@ typedef struct {
     uint32_t alt_path;     /* NO_ALT, or the runnable path followed instead        */
     uint32_t last_path;    /* the path the warp issued last                       */
     uint32_t fetch_extra;  /* switch cost added when the outstanding fetch fills  */
-    uint64_t age;
     uint16_t *sb;          /* pending writes per pool register                   */
     uint32_t sb_cap;
-    uint32_t inflight;     /* issued instructions not complete                   */
-    uint32_t mem_inflight; /* of which memory instructions                       */
-    /* A scoreboard stall only ends through an event of this warp (a completion, an
-     * issue, a fetch, a barrier release), which sets `dirty`; until then the cached
-     * verdict stands and the warp is not re-examined every cycle. */
-    uint8_t dirty, cached;
-    const insn_info *cached_info;
 } sm_warp;
 
 typedef struct {
@@ -79,6 +81,13 @@ typedef struct {          /* a global/local memory instruction in flight */
     uint32_t regs[4];
     uint64_t t_issue;
 } sm_minst;
+
+typedef struct {           /* the last scan of one scheduler that issued nothing */
+    uint64_t gen;          /* sm.gen[q] at the scan; UINT64_MAX: no memo          */
+    uint64_t until;        /* valid for cycles < until                            */
+    uint32_t units;        /* unit_mask() at the scan                             */
+    uint8_t reason;        /* the slot's outcome: WR_* charged, or WR__COUNT: idle */
+} sched_memo;
 
 struct sm {
     uint32_t id;
@@ -126,9 +135,25 @@ struct sm {
     uint32_t local_threads;        /* threads interleaved in that region          */
     sm_stats st, last;             /* last: per-cycle deltas for idle skipping   */
     div_timing dt;                 /* the divergence policy's timing knobs       */
+    /* Issue-stage memo. `gen[q]` counts the events that can change the own verdict of
+     * a warp of scheduler q (warp_touch: a warp marked dirty, placed or retired). A
+     * scheduler whose scan
+     * found no ready warp repeats that scan's outcome while gen and the shared units'
+     * availability (unit_mask) are the same and before `until` (an instruction buffer
+     * that becomes usable by time); see issue_stage. */
+    uint64_t *gen;                 /* per scheduler: events of its warps          */
+    sched_memo *memo;              /* per scheduler                               */
 };
 
 #define NO_ALT UINT32_MAX
+
+/* A warp's own verdict may have changed: readiness() re-examines it, and no
+ * scheduler may repeat a memoised scan. */
+static inline void warp_touch(sm *s, sm_warp *w)
+{
+    w->dirty = 1;
+    s->gen[(uint32_t)(w - s->w) % s->n_sched]++;
+}
 
 /* The alternative path warp `w` follows while its selection p waits (alt_path set):
  * dropped once it is gone or is the selection. Out of line: never taken with the SIMT
@@ -179,15 +204,22 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->max_ctas = max_ctas;
     s->n_slots = max_ctas * L->cta_warps;
     s->n_sched = cfg->core.n_schedulers;
-    s->w = calloc(s->n_slots, sizeof *s->w);
+    s->w = aligned_alloc(_Alignof(sm_warp), s->n_slots * sizeof *s->w);
+    if (s->w)
+        memset(s->w, 0, s->n_slots * sizeof *s->w);
     s->fw = calloc(s->n_slots, sizeof *s->fw);
     s->cta = calloc(max_ctas, sizeof *s->cta);
     s->cand = calloc(s->n_slots, sizeof *s->cand);
     s->infos = calloc(s->n_slots, sizeof *s->infos);
     s->want = calloc((s->n_slots + 63) / 64, sizeof *s->want);
     s->pst = calloc(s->n_sched, sizeof *s->pst);
-    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst)
+    s->memo = calloc(s->n_sched, sizeof *s->memo);
+    s->gen = calloc(s->n_sched, sizeof *s->gen);
+    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->memo ||
+        !s->gen)
         goto fail;
+    for (uint32_t i = 0; i < s->n_sched; i++)
+        s->memo[i].gen = UINT64_MAX;
     for (uint32_t i = 0; i < s->n_sched; i++)
         if (!(s->pst[i] = pol->create(s->n_slots, sp)))
             goto fail;
@@ -258,6 +290,8 @@ void sm_destroy(sm *s)
     free(s->rq_all);
     ldq_destroy(s->ldq);
     free(s->pst);
+    free(s->memo);
+    free(s->gen);
     free(s->w);
     free(s->fw);
     free(s->cta);
@@ -320,7 +354,7 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
         want_set(s, slot);
         w->age = cycle;
         w->inflight = w->mem_inflight = 0;
-        w->dirty = 1;
+        warp_touch(s, w);
         if (w->sb)
             memset(w->sb, 0, w->sb_cap * sizeof *w->sb);
         s->resident++;
@@ -454,10 +488,11 @@ static void instruction_done(sm *s, uint32_t slot, const uint32_t *regs, uint32_
 {
     release_regs(s, slot, regs, n);
     sm_warp *w = &s->w[slot];
-    w->dirty = 1;
+    warp_touch(s, w);
     if (--w->inflight == 0) {
         s->warps_inflight--;
-        s->maybe_done++;
+        if (s->fw[slot].state == WARP_DONE)
+            s->maybe_done++;   /* drained after its exit: retire_warps frees it */
     }
     if (is_mem) {
         w->mem_inflight--;
@@ -519,7 +554,7 @@ static int writeback(sm *s, uint64_t cycle)
             w->ibuf = (uint8_t)r->tag;
             want_clr(s, r->warp);
             w->ibuf_ready = cycle + w->fetch_extra;   /* path switch cost (0: none) */
-            w->dirty = 1;
+            warp_touch(s, w);
         } else if (--s->mi[r->tag].outstanding == 0) {
             minst_done(s, r->tag, cycle);
         }
@@ -637,13 +672,13 @@ static uint32_t shared_cycles(const sm *s, int atomic)
         if (k == nw && nw < 64)
             words[nw++] = wd;
     }
-    for (uint32_t i = 0; i < nw; i++) {
-        uint32_t n = 0;
-        for (uint32_t k = 0; k < nw; k++)
-            n += words[k] % banks == words[i] % banks;
-        if (n > worst)
-            worst = n;
-    }
+    /* distinct words per bank (core.shared_banks <= 256) */
+    uint8_t per_bank[256], bank_of[64];
+    for (uint32_t i = 0; i < nw; i++)
+        per_bank[bank_of[i] = (uint8_t)(words[i] % banks)] = 0;
+    for (uint32_t i = 0; i < nw; i++)
+        if (++per_bank[bank_of[i]] > worst)
+            worst = per_bank[bank_of[i]];
     if (atomic) {
         for (uint32_t i = 0; i < s->tr.n; i++) {
             uint32_t n = 0;
@@ -679,23 +714,34 @@ static int free_unit(const sm *s, int fu, uint64_t cycle)
     return -1;
 }
 
-/* Whether a memory / other instruction can go to its unit this cycle. */
-static uint8_t unit_check(const sm *s, const insn_info *ii, uint64_t cycle)
+/* Which shared resources take an instruction now: bit fu for a free pipeline of
+ * class fu, bit FU__COUNT for the LD/ST path of memory instructions (not stalled, its
+ * queue below core.ldst_queue, an LD/ST unit free). Constant during one scheduler's
+ * scan: only an issue changes it. */
+static uint32_t unit_mask(const sm *s, uint64_t cycle)
 {
-    if (is_mem_cls(ii->cls)) {
-        if (s->ldst_stalled || ldq_staged(s->ldq) >= s->cfg->core.ldst_queue ||
-            free_unit(s, FU_LDST, cycle) < 0)
-            return WR_MEM_STALL;
-        return WR_READY;
-    }
-    return free_unit(s, ii->fu, cycle) < 0 ? WR_UNIT_BUSY : WR_READY;
+    uint32_t m = 0;
+    for (int k = 0; k < FU__COUNT; k++)
+        if (free_unit(s, k, cycle) >= 0)
+            m |= 1u << k;
+    if ((m & (1u << FU_LDST)) && !s->ldst_stalled && ldq_staged(s->ldq) < s->cfg->core.ldst_queue)
+        m |= 1u << FU__COUNT;
+    return m;
+}
+
+/* Whether a memory / other instruction can go to its unit, given unit_mask(). */
+static uint8_t unit_check(const insn_info *ii, uint32_t units)
+{
+    if (is_mem_cls(ii->cls))
+        return units & (1u << FU__COUNT) ? WR_READY : WR_MEM_STALL;
+    return units & (1u << ii->fu) ? WR_READY : WR_UNIT_BUSY;
 }
 
 /* Readiness of the warp in `slot` (WR_*); fills *info with its next instruction.
  * The warp's own part of the verdict (instruction buffer, scoreboard, barrier) only
  * changes through an event of this warp, which sets `dirty`; until then it is
  * reused and only the shared resources (units, LD/ST) are looked at again. */
-static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info **info)
+static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, const insn_info **info)
 {
     sm_warp *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
@@ -708,7 +754,7 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
             return WR_BARRIER;
         case WR_READY:
             *info = w->cached_info;
-            return unit_check(s, w->cached_info, cycle);
+            return unit_check(w->cached_info, units);
         case WR_IBUF_EMPTY:
             if (w->ibuf == 0 || w->ibuf_ready > cycle)
                 return WR_IBUF_EMPTY;
@@ -775,7 +821,7 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, const insn_info *
     if (ii->cls == IC_MEMBAR && w->mem_inflight)
         return WR_BARRIER;   /* not cached: ends with a memory completion */
     w->cached = WR_READY;    /* its own part is clear; shared resources decide */
-    return unit_check(s, ii, cycle);
+    return unit_check(ii, units);
 }
 
 /* Operand collection: source registers that share a register-file bank are read in
@@ -816,7 +862,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         return -1;
     int u = free_unit(s, ii->fu, cycle);
     uint32_t occupy = ii->ii;
-    w->dirty = 1;
+    warp_touch(s, w);
     if (w->inflight++ == 0)
         s->warps_inflight++;
     if (fw->state == WARP_DONE)
@@ -890,8 +936,85 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
         func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps))
         for (uint32_t i = 0; i < s->cta_warps; i++)
-            s->w[(slot / s->cta_warps) * s->cta_warps + i].dirty = 1;
+            warp_touch(s, &s->w[(slot / s->cta_warps) * s->cta_warps + i]);
     return rcode;
+}
+
+/* The issue stage: each scheduler classifies its warps and lets its policy pick one.
+ * Returns 1 when anything issued, -1 on a fault.
+ *
+ * A scan that found no ready warp calls no policy and only adds one lost (or idle)
+ * slot. Its verdicts depend on the warps' own state (unchanged while sm.gen[q] is), on
+ * unit_mask() and, for a buffer filled with a path switch cost, on time; while all
+ * three stand the scan's outcome is charged again without looking at the warps
+ * (cycle-heavy kernels whose warps all wait on a stalled LD/ST unit). */
+static int issue_stage(sm *s, uint64_t cycle)
+{
+    int issued_any = 0;
+    for (uint32_t q = 0; q < s->n_sched; q++) {
+        sched_memo *mm = &s->memo[q];
+        uint32_t units = unit_mask(s, cycle);
+        if (mm->gen == s->gen[q] && cycle < mm->until && mm->units == units) {
+            if (mm->reason == WR__COUNT)
+                s->st.idle_slots++;
+            else
+                s->st.slot[mm->reason]++;
+            continue;
+        }
+        uint32_t n = 0;
+        uint64_t until = UINT64_MAX;
+        const insn_info **infos = s->infos;
+        uint8_t best = WR_DONE;
+        for (uint32_t slot = q; slot < s->n_slots; slot += s->n_sched) {
+            const sm_warp *w = &s->w[slot];
+            if (!w->used)
+                continue;
+            const insn_info *ii = NULL;
+            uint8_t r = readiness(s, slot, cycle, units, &ii);
+            if (r == WR_DONE)
+                continue;
+            if (r == WR_IBUF_EMPTY && w->ibuf && w->ibuf_ready > cycle && w->ibuf_ready < until)
+                until = w->ibuf_ready;
+            sched_cand *c = &s->cand[n];
+            c->slot = slot;
+            c->age = w->age;
+            c->reason = r;
+            c->waiting_mem = w->mem_inflight != 0;
+            if (ii) {
+                c->is_mem = ii->is_mem;
+                c->is_long = ii->is_long;
+                c->type = ii->type;
+            } else {
+                c->is_mem = c->is_long = 0;
+                c->type = IT_VALU;
+            }
+            c->path = w->ibuf_path;   /* the path readiness examined */
+            infos[n++] = ii;
+            /* charge a lost slot to the reason closest to issuing */
+            static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
+            if (rank[r] > rank[best])
+                best = r;
+        }
+        if (best != WR_READY) {
+            *mm = (sched_memo){s->gen[q], until, units, n == 0 ? WR__COUNT : best};
+            if (n == 0)
+                s->st.idle_slots++;
+            else
+                s->st.slot[best]++;
+            continue;
+        }
+        mm->gen = UINT64_MAX;
+        int pick = s->pol->pick(s->pst[q], s->cand, n, cycle);
+        if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
+            if (issue(s, s->cand[pick].slot, s->cand[pick].path, infos[pick], cycle))
+                return -1;
+            s->st.slot[WR_READY]++;
+            issued_any = 1;
+        } else {
+            s->st.slot[WR_UNIT_BUSY]++;
+        }
+    }
+    return issued_any;
 }
 
 /* ---- fetch ---------------------------------------------------------------------------------- */
@@ -981,6 +1104,7 @@ static void retire_warps(sm *s, uint64_t cycle)
             sm_warp *w = &s->w[slot];
             if (w->used && s->fw[slot].state == WARP_DONE && w->inflight == 0) {
                 w->used = 0;
+                s->gen[slot % s->n_sched]++;
                 want_clr(s, slot);
                 s->resident--;
                 c->warps_left--;
@@ -1018,58 +1142,15 @@ int sm_cycle(sm *s, uint64_t cycle)
     snap(&s->st, &before);
     int progress = writeback(s, cycle);
     progress |= ldst_send(s, cycle);
-    uint32_t issued_any = 0, inflight = 0;
-    for (uint32_t q = 0; q < s->n_sched; q++) {
-        uint32_t n = 0;
-        const insn_info **infos = s->infos;
-        uint8_t best = WR_DONE;
-        for (uint32_t slot = q; slot < s->n_slots; slot += s->n_sched) {
-            if (!s->w[slot].used)
-                continue;
-            const insn_info *ii = NULL;
-            uint8_t r = readiness(s, slot, cycle, &ii);
-            if (r == WR_DONE)
-                continue;
-            sched_cand *c = &s->cand[n];
-            c->slot = slot;
-            c->age = s->w[slot].age;
-            c->reason = r;
-            c->waiting_mem = s->w[slot].mem_inflight != 0;
-            if (ii) {
-                c->is_mem = ii->is_mem;
-                c->is_long = ii->is_long;
-                c->type = ii->type;
-            } else {
-                c->is_mem = c->is_long = 0;
-                c->type = IT_VALU;
-            }
-            c->path = s->w[slot].ibuf_path;   /* the path readiness examined */
-            infos[n++] = ii;
-            /* charge a lost slot to the reason closest to issuing */
-            static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
-            if (rank[r] > rank[best])
-                best = r;
-        }
-        if (n == 0) {
-            s->st.idle_slots++;
-            continue;
-        }
-        int pick = best == WR_READY ? s->pol->pick(s->pst[q], s->cand, n, cycle) : -1;
-        if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
-            if (issue(s, s->cand[pick].slot, s->cand[pick].path, infos[pick], cycle))
-                return -1;
-            s->st.slot[WR_READY]++;
-            issued_any = 1;
-        } else {
-            s->st.slot[best == WR_READY ? WR_UNIT_BUSY : best]++;
-        }
-    }
-    progress |= (int)issued_any;
+    int issued_any = issue_stage(s, cycle);
+    if (issued_any < 0)
+        return -1;
+    progress |= issued_any;
     if (!issued_any && s->resident)
         s->st.stall_cycles++;
     progress |= fetch(s, cycle);
     retire_warps(s, cycle);
-    inflight = s->warps_inflight;
+    uint32_t inflight = s->warps_inflight;
     s->st.warps_in_flight_sum += inflight;
     s->st.resident_warps_sum += s->resident;
     s->st.active_cycles += s->resident != 0;

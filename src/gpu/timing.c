@@ -245,10 +245,14 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * is active); on waking, the skipped cycles count as copies of its idle one. */
     uint64_t *wake = calloc(n_sm, sizeof *wake), *last = calloc(n_sm, sizeof *last);
     uint8_t *active = calloc(n_sm, 1);   /* cm->busy, refreshed whenever the SM runs */
-    if (!wake || !last || !active) {
+    /* full[i]: SM i could not take a CTA and has not run a cycle since (only its own
+     * cycle retires CTAs), so the dispatcher need not ask it again */
+    uint8_t *full = calloc(n_sm, 1);
+    if (!wake || !last || !active || !full) {
         free(wake);
         free(last);
         free(active);
+        free(full);
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
@@ -273,6 +277,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             if (r < 0 || L->fault.code)
                 goto done;
             last[i] = cycle;
+            full[i] = 0;
             active[i] = (uint8_t)cm->busy(cores[i]);
             progress |= r;
             if (r || !cfg->core.skip_idle) {
@@ -287,7 +292,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         /* CTA dispatch: one CTA per SM per cycle, round robin */
         for (uint32_t k = 0, start = rr; k < n_sm && next_cta < n_cta; k++) {
             uint32_t i = (start + k) % n_sm;
-            if (cm->can_take_cta(cores[i])) {
+            if (full[i])
+                continue;
+            if (!cm->can_take_cta(cores[i])) {
+                full[i] = 1;
+            } else {
                 if (!active[i])
                     last[i] = UINT64_MAX;   /* was empty: nothing to account */
                 active[i] = 1;
@@ -349,6 +358,7 @@ done:
     free(wake);
     free(last);
     free(active);
+    free(full);
     if (L->fault.code)
         rc = (ws_err)L->fault.code;
     /* statistics */
