@@ -24,20 +24,29 @@ def check(cond, what):
         fails += 1
 
 
-for sig in (signal.SIGINT, signal.SIGTERM):
-    js = os.path.join(tmp, "sig%d.json" % sig)
-    p = subprocess.Popen([warpsim, "run", "--mode", "timing", "--json", js, "atax", "--size", "default"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def interrupt(cmd, sig, what, env=None):
+    """Runs cmd, sends sig after 2 s; (returncode, stdout, stderr), or None on a hang."""
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(2.0)
     p.send_signal(sig)
     try:
         out, err = p.communicate(timeout=120)
     except subprocess.TimeoutExpired:
         p.kill()
-        out, err = p.communicate()
-        check(False, "signal %d: the run ends within 120 s" % sig)
+        p.communicate()
+        check(False, "%s, signal %d: ends within 120 s" % (what, sig))
+        return None
+    return p.returncode, out, err
+
+
+for sig in (signal.SIGINT, signal.SIGTERM):
+    js = os.path.join(tmp, "sig%d.json" % sig)
+    r = interrupt([warpsim, "run", "--mode", "timing", "--json", js, "atax", "--size", "default"],
+                  sig, "warpsim run")
+    if r is None:
         continue
-    check(p.returncode == 128 + sig, "signal %d: exit code %d (expected %d)" % (sig, p.returncode, 128 + sig))
+    rc, out, err = r
+    check(rc == 128 + sig, "signal %d: exit code %d (expected %d)" % (sig, rc, 128 + sig))
     check("PARTIAL statistics" in out, "signal %d: the text report says PARTIAL" % sig)
     check("interrupted by signal %d" % sig in err, "signal %d: stderr says interrupted" % sig)
     try:
@@ -70,18 +79,11 @@ if len(sys.argv) > 2:
     for sig in (signal.SIGINT, signal.SIGTERM):
         js = os.path.join(tmp, "drv%d.json" % sig)
         env = dict(os.environ, WARPSIM_MODE="timing", WARPSIM_STATS=js)
-        p = subprocess.Popen([sys.argv[2], "--size", "default"], env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-        time.sleep(2.0)
-        p.send_signal(sig)
-        try:
-            out, err = p.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            out, err = p.communicate()
-            check(False, "driver program, signal %d: ends within 120 s" % sig)
+        r = interrupt([sys.argv[2], "--size", "default"], sig, "driver program", env)
+        if r is None:
             continue
-        check(p.returncode == 128 + sig, "driver program, signal %d: exit code %d" % (sig, p.returncode))
+        rc, out, err = r
+        check(rc == 128 + sig, "driver program, signal %d: exit code %d" % (sig, rc))
         check("interrupted by signal %d" % sig in err, "driver program, signal %d: stderr says interrupted" % sig)
         try:
             d = json.load(open(js))
