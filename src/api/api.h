@@ -56,6 +56,10 @@ void ws_api_shutdown(void);
  * exits the process as above when a signal asked for it. Called by ws_drv_leave and by
  * layers above (src/cudart) around which ws_api_nest_begin/end mark nested calls. */
 void ws_api_check_interrupt(void);
+/* The signal that interrupted the process as above (0: none), with "interrupted by signal
+ * N" in why: the report writers mark the statistics partial even when the signal came
+ * between launches (every recorded launch complete, the program's run not). */
+int ws_api_interrupted(char *why, size_t n);
 void ws_api_nest_begin(void);
 void ws_api_nest_end(void);
 

@@ -111,6 +111,15 @@ static void catch_signals(void)
 void ws_api_nest_begin(void) { t_nest++; }
 void ws_api_nest_end(void) { t_nest--; }
 
+int ws_api_interrupted(char *why, size_t n)
+{
+    int sig = ws_stop_requested();
+    if (!signals_caught || sig <= 0)
+        return 0;
+    snprintf(why, n, "interrupted by signal %d", sig);
+    return sig;
+}
+
 void ws_api_check_interrupt(void)
 {
     int sig = ws_stop_requested();
@@ -171,6 +180,9 @@ static void write_stats(void)
         for (size_t i = 0; i < n; i++)
             ws_report_add(r, &ls[i]);
     }
+    char why[64];
+    if (ws_api_interrupted(why, sizeof why))
+        ws_report_mark_partial(r, why);
     char err[300];
     if (ws_report_write_json(r, ws_drv.stats_path, err, sizeof err))
         fprintf(stderr, "warpsim: WARPSIM_STATS: %s\n", err);

@@ -191,6 +191,9 @@ static void report_at_exit(void)
         if (path && *path)
             fprintf(stderr, "warpsim: WARPSIM_REPORT: cannot write %s\n", path);
     } else {
+        char why[64];
+        if (r && ws_api_interrupted(why, sizeof why))
+            ws_report_mark_partial(r, why);
         if (r)
             ws_report_print_text(r, f, all && *all == '1');
         else
