@@ -104,8 +104,10 @@ if len(sys.argv) > 2:
         check("interrupted by signal %d" % sig in err, "driver program, signal %d: stderr says interrupted" % sig)
         try:
             d = json.load(open(js))
-            check(d.get("partial") is True and d["launches"][-1]["result"].startswith("stopped"),
-                  "driver program, signal %d: JSON partial, last launch stopped" % sig)
+            # in a launch (cut) or between two (the run marked interrupted)
+            check(d.get("partial") is True and (d["launches"][-1]["result"].startswith("stopped") or
+                                                "interrupted by signal %d" % sig in d.get("stopped", "")),
+                  "driver program, signal %d: JSON partial, last launch stopped or run interrupted" % sig)
         except (OSError, ValueError, KeyError, IndexError) as e:
             check(False, "driver program, signal %d: JSON written (%s)" % (sig, e))
 

@@ -122,11 +122,12 @@ int ws_api_interrupted(char *why, size_t n)
 
 void ws_api_check_interrupt(void)
 {
-    int sig = ws_stop_requested();
-    if (!signals_caught || sig <= 0)
+    char why[64];
+    int sig = ws_api_interrupted(why, sizeof why);
+    if (!sig)
         return;
-    fprintf(stderr, "warpsim: interrupted by signal %d: the statistics gathered so far are "
-                    "written, marked partial\n", sig);
+    fprintf(stderr, "warpsim: %s: the statistics gathered so far are written, marked "
+                    "partial\n", why);
     exit(128 + sig);
 }
 
