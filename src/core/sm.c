@@ -951,7 +951,10 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
 static int issue_stage(sm *s, uint64_t cycle)
 {
     int issued_any = 0;
-    for (uint32_t q = 0; q < s->n_sched; q++) {
+    /* core.rotate_schedulers: the first scheduler to issue changes every cycle */
+    uint32_t first = s->cfg->core.rotate_schedulers ? (uint32_t)(cycle % s->n_sched) : 0;
+    for (uint32_t k = 0; k < s->n_sched; k++) {
+        uint32_t q = first + k < s->n_sched ? first + k : first + k - s->n_sched;
         sched_memo *mm = &s->memo[q];
         uint32_t units = unit_mask(s, cycle);
         if (mm->gen == s->gen[q] && cycle < mm->until && mm->units == units) {

@@ -11,6 +11,7 @@
     X(core, model, STR, "fermi", 1, 63, "", "core model: the pipeline of one SM / CU (fermi, gcn)")   \
     X(core, scheduler, STR, "gto", 1, 63, "", "warp scheduling policy (warpsim list --scheds)")  \
     X(core, n_schedulers, UINT, "2", 1, 16, "", "warp schedulers per SM; warp w belongs to scheduler w mod n") \
+    X(core, rotate_schedulers, BOOL, "true", 0, 0, "", "the warp scheduler that issues first in a cycle rotates every cycle (GPGPU-Sim's fair issue order); false: scheduler 0 always first") \
     X(core, ibuf_entries, UINT, "2", 1, 16, "insts", "instruction buffer entries per warp")      \
     X(core, fetch_per_cycle, UINT, "1", 1, 64, "warps", "warps whose instruction buffer is filled per cycle") \
     X(core, regs_per_thread, UINT, "0", 0, 65536, "registers", "registers per thread for occupancy; 0 = estimate from the PTX (liveness)") \

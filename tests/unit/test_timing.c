@@ -189,6 +189,37 @@ static void t_independent_issue(void **state)
     free(b);
 }
 
+/* core.rotate_schedulers: two warps (warp w on scheduler w) each issue 32 independent
+ * fp32 adds into one SP unit (core.n_sp=1, ii 1: one add per cycle from both schedulers
+ * together), then read %clock (a move: INT unit) and store it to out[w]; two fetches
+ * per cycle keep both instruction buffers full. Fixed order: scheduler 0 always asks
+ * first, so warp 0 takes the SP unit every cycle and issues its 32 adds back to back
+ * while warp 1 waits; warp 1 cannot issue its first add before the cycle of warp 0's
+ * clock read, so its own clock read comes at least 32 cycles after warp 0's (34 here:
+ * warp 0's tail moves delay it twice more). Rotating: the first scheduler alternates
+ * every cycle, so the warps take the SP unit in turn and the last adds are at most one
+ * turn (2 cycles) apart: the clock reads differ by at most 2. */
+static void t_rotate_schedulers(void **state)
+{
+    (void)state;
+    const char *head = "ld.param.u64 %rd1, [out];\n";
+    const char *tail = "mov.u32 %r21, %clock;\nmov.u32 %r20, %tid.x;\nshr.u32 %r20, %r20, 5;\n"
+                       "mul.wide.u32 %rd5, %r20, 4;\nadd.s64 %rd5, %rd1, %rd5;\n"
+                       "st.global.u32 [%rd5], %r21;\nexit;";
+    char *ptx = kernel(head, "add.f32 %%f%d, %%f%d, 0f3F800000;\n", 32, tail);
+    uint64_t outf[8], outr[8];
+    uint64_t cf = run(ptx, 64, "core.n_sp=1,core.n_int=1,core.fetch_per_cycle=2,core.rotate_schedulers=false", outf, NULL);
+    uint64_t cr = run(ptx, 64, "core.n_sp=1,core.n_int=1,core.fetch_per_cycle=2,core.rotate_schedulers=true", outr, NULL);
+    uint32_t f[2], r[2];
+    memcpy(f, outf, sizeof f);
+    memcpy(r, outr, sizeof r);
+    assert_true(f[1] >= f[0] + 32);
+    assert_true(r[1] > r[0] ? r[1] - r[0] <= 2 : r[0] - r[1] <= 2);
+    (void)cf;
+    (void)cr;
+    free(ptx);
+}
+
 /* Independent SFU instructions: one SFU with initiation interval 8 accepts one warp
  * instruction every 8 cycles, so 32 more take 32 x 8 = 256 more cycles; with two SFUs,
  * two every 8 cycles: 128. */
@@ -452,6 +483,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_dependent_chain),
         cmocka_unit_test(t_independent_issue),
+        cmocka_unit_test(t_rotate_schedulers),
         cmocka_unit_test(t_register_banks),
         cmocka_unit_test(t_coalescing),
         cmocka_unit_test(t_sfu_initiation_interval),
