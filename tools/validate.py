@@ -53,14 +53,19 @@ def run_ws(warpsim, workload, size, sched, sets, config, tmpdir):
         d = json.load(f)
     L = d["launches"]
     s = lambda k: sum(l.get(k, 0) or 0 for l in L)
-    l1_acc = sum(l["mem"]["l1d"]["accesses"] for l in L if "mem" in l)
-    l1_hit = sum(l["mem"]["l1d"]["hits"] for l in L if "mem" in l)
-    l2_acc = sum(l["mem"]["l2"]["accesses"] for l in L if "mem" in l)
-    l2_hit = sum(l["mem"]["l2"]["hits"] for l in L if "mem" in l)
+    # GPGPU-Sim's convention (cache_stats::get_sub_stats): an access merged into an
+    # outstanding miss (HIT_RESERVED) is an access but not a miss; a write that misses a
+    # no-write-allocate cache is a miss. So misses = misses + bypasses, merges are not.
+    def level(name):
+        acc = sum(l["mem"][name]["accesses"] for l in L if "mem" in l)
+        miss = sum(l["mem"][name]["misses"] + l["mem"][name].get("bypasses", 0) for l in L if "mem" in l)
+        return acc, miss
+    l1_acc, l1_miss = level("l1d")
+    l2_acc, l2_miss = level("l2")
     return {
         "cycles": s("cycles"), "warp_insts": s("warp_insts"), "kernels": len(L),
-        "l1d_accesses": l1_acc, "l1d_misses": l1_acc - l1_hit,
-        "l2_accesses": l2_acc, "l2_misses": l2_acc - l2_hit,
+        "l1d_accesses": l1_acc, "l1d_misses": l1_miss,
+        "l2_accesses": l2_acc, "l2_misses": l2_miss,
         "ctas_per_sm": L[0].get("ctas_per_sm") if L else None,
     }
 

@@ -12,6 +12,7 @@ struct ldq {
     fifo entry;                 /* issue order: the baseline queue / REOD's input */
     fifo *q;                    /* REOD queues                                     */
     uint32_t n_q, depth, sets_per_queue, l1_sets, line, rr, held;
+    const mem_req *last_sent;   /* the request ldq_cycle sent this cycle, or NULL  */
     ldq_stats st;
 };
 
@@ -91,6 +92,8 @@ void ldq_push(ldq *q, mem_req *r, uint64_t cycle)
 
 uint32_t ldq_len(const ldq *q) { return q->held; }
 uint32_t ldq_staged(const ldq *q) { return q->entry.len; }
+const mem_req *ldq_last_sent(const ldq *q) { return q->last_sent; }
+
 const ldq_stats *ldq_get_stats(const ldq *q) { return &q->st; }
 
 static uint32_t queue_of(const ldq *q, uint64_t addr)
@@ -101,8 +104,9 @@ static uint32_t queue_of(const ldq *q, uint64_t addr)
 
 /* t_entered: the request's ldq_push cycle, read before memsys_access (which sets
  * t_issue to the cycle the memory system took it). */
-static void sent(ldq *q, uint64_t t_entered, uint64_t cycle)
+static void sent(ldq *q, const mem_req *r, uint64_t t_entered, uint64_t cycle)
 {
+    q->last_sent = r;
     q->st.queued_cycles += cycle - t_entered;
     q->st.sent++;
     q->held--;
@@ -117,6 +121,7 @@ static void refused(ldq *q, mem_access a)
 int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
 {
     q->st.occupancy_sum += q->held;
+    q->last_sent = NULL;
     *stalled = 0;
     if (!q->held)
         return 0;
@@ -133,7 +138,7 @@ int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
         if (!rest)
             q->entry.tail = NULL;
         q->entry.len--;
-        sent(q, t0, cycle);
+        sent(q, r, t0, cycle);
         return 1;
     }
     int progress = 0;
@@ -162,7 +167,7 @@ int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
                 if (!rest)
                     f->tail = NULL;
                 f->len--;
-                sent(q, t0, cycle);
+                sent(q, r, t0, cycle);
                 q->rr = (i + 1) % q->n_q;
                 *stalled = q->entry.len != 0;
                 return 1;

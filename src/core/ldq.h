@@ -44,5 +44,8 @@ int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled);
 uint32_t ldq_len(const ldq *q);            /* requests held                        */
 uint32_t ldq_staged(const ldq *q);         /* of which not yet in a REOD queue     */
 const ldq_stats *ldq_get_stats(const ldq *q);
+/* The request the last ldq_cycle sent to the memory system (NULL: none). The memory
+ * system owns it now; valid to read until its owner frees it. */
+const mem_req *ldq_last_sent(const ldq *q);
 
 #endif

@@ -76,6 +76,7 @@ typedef struct {          /* a completion in the timing wheel */
 typedef struct {          /* a global/local memory instruction in flight */
     uint32_t slot;
     uint32_t outstanding;  /* requests not yet done                              */
+    uint32_t unsent;       /* requests still in the LD/ST queue (not yet in the L1)  */
     uint32_t next_free;
     uint8_t n;
     uint32_t regs[4];
@@ -122,6 +123,8 @@ struct sm {
     ldq *ldq;                      /* requests toward the L1D (baseline / REOD)  */
     ldq_stats ldq_prev;            /* ldq statistics already added to st         */
     int ldst_stalled;              /* head refused this cycle                    */
+    uint32_t ldst_insts;           /* memory instructions with a request not yet sent
+                                      to the L1 (core.mem_inst_queue)             */
     exec_trace tr;
     sched_cand *cand;
     const insn_info **infos;       /* next instruction of each candidate         */
@@ -570,6 +573,9 @@ static int ldst_send(sm *s, uint64_t cycle)
     int stalled;
     int progress = ldq_cycle(s->ldq, s->mem, cycle, &stalled);
     s->ldst_stalled = stalled;
+    const mem_req *r = ldq_last_sent(s->ldq);
+    if (r && --s->mi[r->tag].unsent == 0)
+        s->ldst_insts--;   /* its last request reached the L1: it left the LD/ST path */
     const ldq_stats *q = ldq_get_stats(s->ldq);
     ldq_stats *p = &s->ldq_prev;
     s->st.ldst_stall_cycles += q->stall_cycles - p->stall_cycles;
@@ -629,6 +635,8 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
     sm_minst *m = &s->mi[mi];
     m->slot = slot;
     m->outstanding = nseg;
+    m->unsent = nseg;
+    s->ldst_insts++;
     m->n = ii->n_dst;
     memcpy(m->regs, regs, sizeof regs);
     m->t_issue = cycle;
@@ -715,16 +723,21 @@ static int free_unit(const sm *s, int fu, uint64_t cycle)
 }
 
 /* Which shared resources take an instruction now: bit fu for a free pipeline of
- * class fu, bit FU__COUNT for the LD/ST path of memory instructions (not stalled, its
- * queue below core.ldst_queue, an LD/ST unit free). Constant during one scheduler's
- * scan: only an issue changes it. */
+ * class fu, bit FU__COUNT for the LD/ST path of memory instructions (an LD/ST unit
+ * free, and: with core.mem_inst_queue = Q > 0, fewer than 1 + Q memory instructions
+ * still sending requests - the one at the L1 and Q waiting in order, GPGPU-Sim's
+ * ID_OC_MEM register, memory operand collectors and OC_EX_MEM register; with Q = 0,
+ * the LD/ST queue not refused this cycle and below core.ldst_queue requests).
+ * Constant during one scheduler's scan: only an issue changes it. */
 static uint32_t unit_mask(const sm *s, uint64_t cycle)
 {
     uint32_t m = 0;
     for (int k = 0; k < FU__COUNT; k++)
         if (free_unit(s, k, cycle) >= 0)
             m |= 1u << k;
-    if ((m & (1u << FU_LDST)) && !s->ldst_stalled && ldq_staged(s->ldq) < s->cfg->core.ldst_queue)
+    uint32_t q = s->cfg->core.mem_inst_queue;
+    if ((m & (1u << FU_LDST)) &&
+        (q ? s->ldst_insts < 1 + q : !s->ldst_stalled && ldq_staged(s->ldq) < s->cfg->core.ldst_queue))
         m |= 1u << FU__COUNT;
     return m;
 }

@@ -220,6 +220,37 @@ static void t_rotate_schedulers(void **state)
     free(ptx);
 }
 
+/* core.mem_inst_queue: two warps (one per scheduler) each issue one load whose 32 lanes
+ * touch 32 different 128-byte lines (32 requests), then read %clock (the cycle after the
+ * load issued: it does not wait for the load) and store it to out[w]. The LD/ST queue
+ * sends one request per cycle to the L1. With the older rule (Q = 0) a memory
+ * instruction issues only while fewer than core.ldst_queue = 8 requests wait: 25 sends
+ * after the first load issued, 7 are left; that cycle is scheduler 0's turn to ask
+ * first (core.rotate_schedulers), and its warp takes the slot for its own store (one
+ * more request: 8); one send later the second warp's load issues: its clock read comes
+ * 26 cycles after the first warp's. With Q = 4 the second
+ * load waits in order behind the first and issues in the next cycle (the one LD/ST
+ * unit takes one instruction per cycle): the clock reads are 1 cycle apart. */
+static void t_mem_inst_queue(void **state)
+{
+    (void)state;
+    const char *head = "ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\nmov.u32 %r1, %tid.x;\n"
+                       "and.b32 %r3, %r1, 31;\nmul.wide.u32 %rd3, %r3, 128;\nadd.s64 %rd3, %rd2, %rd3;\nshr.u32 %r20, %r1, 5;\n"
+                       "mul.wide.u32 %rd5, %r20, 4;\nadd.s64 %rd5, %rd1, %rd5;\n";
+    const char *tail = "ld.global.u32 %r2, [%rd3];\nmov.u32 %r21, %clock;\n"
+                       "st.global.u32 [%rd5], %r21;\nexit;";
+    char *ptx = kernel(head, "", 0, tail);
+    uint64_t o0[8], o4[8];
+    run(ptx, 64, "core.mem_inst_queue=0", o0, NULL);
+    run(ptx, 64, "core.mem_inst_queue=4", o4, NULL);
+    uint32_t a[2], b[2];
+    memcpy(a, o0, sizeof a);
+    memcpy(b, o4, sizeof b);
+    assert_int_equal(a[1] - a[0], 26);
+    assert_int_equal(b[1] - b[0], 1);
+    free(ptx);
+}
+
 /* Independent SFU instructions: one SFU with initiation interval 8 accepts one warp
  * instruction every 8 cycles, so 32 more take 32 x 8 = 256 more cycles; with two SFUs,
  * two every 8 cycles: 128. */
@@ -484,6 +515,7 @@ int main(void)
         cmocka_unit_test(t_dependent_chain),
         cmocka_unit_test(t_independent_issue),
         cmocka_unit_test(t_rotate_schedulers),
+        cmocka_unit_test(t_mem_inst_queue),
         cmocka_unit_test(t_register_banks),
         cmocka_unit_test(t_coalescing),
         cmocka_unit_test(t_sfu_initiation_interval),
