@@ -32,6 +32,7 @@
 #include "mem/detailed.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +179,8 @@ typedef struct {
     uint64_t pkts_live, pkts_max;
     uint64_t outstanding;  /* SM requests accepted and not yet popped                   */
     uint64_t req_n[4], req_lat[4];   /* per mem_kind: popped requests, latency sum      */
+    FILE *trace;           /* mem.trace_l1d, or NULL                                    */
+    uint32_t trace_sm;     /* mem.trace_sm                                              */
 } det;
 
 /* ---- time ------------------------------------------------------------------------------ */
@@ -518,6 +521,15 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         return NULL;
     m->base.ops = &mem_model_detailed;
     m->n_sm = n_sm;
+    if (cfg->mem.trace_l1d[0]) {
+        if (!(m->trace = fopen(cfg->mem.trace_l1d, "a"))) {
+            fprintf(stderr, "warpsim: mem.trace_l1d: cannot open '%s'\n", cfg->mem.trace_l1d);
+            free(m);
+            return NULL;
+        }
+        m->trace_sm = cfg->mem.trace_sm;
+        fputs("# cold: a new memory system, every cache empty\n", m->trace);
+    }
     m->flush_l1d = cfg->l1d.flush_at_exit;
     m->fill_on_copy = cfg->l2.fill_on_copy;
     m->ppp = cfg->icnt.port_per_bank ? cfg->l2.banks : 1;
@@ -674,6 +686,8 @@ static void det_destroy(memsys *ms)
     det *m = (det *)ms;
     if (!m)
         return;
+    if (m->trace)
+        fclose(m->trace);
     if (m->sm)
         for (uint32_t s = 0; s < m->n_sm; s++)
             for (int l = 0; l < L1__N; l++)
@@ -752,6 +766,14 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     uint32_t before = cache_mq_len(s->l1[l]);
     uint64_t t_done;
     mem_access out = cache_access(s->l1[l], &a, cycle, &t_done);
+    if (m->trace && l == L1D && r->sm == m->trace_sm) {
+        /* mem.trace_l1d: cycle, warp slot, line address, outcome, request kind */
+        static const char *const oc[MA__COUNT] = {"hit", "miss", "merged", "bypass", "csf", "mshrf", "mqf"};
+        static const char *const kd[4] = {"load", "store", "atomic", "ifetch"};
+        fprintf(m->trace, "%llu %u %llx %s %s\n", (unsigned long long)cycle, r->warp,
+                (unsigned long long)(r->addr - r->addr % cache_config(s->l1[l])->line), oc[out],
+                kd[r->kind & 3]);
+    }
     if (mem_access_refused(out))
         return out;
     r->t_issue = cycle;
@@ -1867,9 +1889,12 @@ static void det_launch_end(memsys *ms, uint64_t cycle)
 {
     det *m = (det *)ms;
     (void)cycle;
-    if (m->flush_l1d)
+    if (m->flush_l1d) {
         for (uint32_t s = 0; s < m->n_sm; s++)
             cache_invalidate_all(m->sm[s].l1[L1D]);
+        if (m->trace)
+            fputs("# flush: the L1Ds invalidated at the kernel's end\n", m->trace);
+    }
 }
 
 /* A host-to-device copy: GPGPU-Sim (-gpgpu_perf_sim_memcpy 1) installs every 32-byte
