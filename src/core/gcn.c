@@ -47,6 +47,7 @@
 #include "core/slotset.h"
 #include "ptx/uniform.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,8 +245,12 @@ static occupancy gcn_occupancy(const ws_config *cfg, const void *params, const p
 }
 
 /* ---- CU state ------------------------------------------------------------------------ */
+/* Keys of the per-SIMD summary: a wavefront whose own part is clear, by the issue port
+ * of its next instruction (0 .. PORT__N-1), or the event it waits for. */
+enum { KEY_IBUF = PORT__N, KEY_SCOREBOARD, KEY_BARRIER, KEY__N, KEY_NONE = 0xff };
 typedef struct {
     uint8_t used, fetching, ibuf, dirty, cached;
+    uint8_t key;                /* where the SIMD summary counts it (KEY_*, KEY_NONE) */
     uint32_t ibuf_pc, ibuf_path;
     int32_t ibuf_func;
     uint64_t ibuf_ready, age;
@@ -327,19 +332,42 @@ typedef struct {
     uint64_t last_cycle;
     uint8_t idle_reason[16];    /* per SIMD: slot outcome of an idle cycle; WR__COUNT:
                                    no wavefront (idle slot)                          */
-    uint64_t last_ldq[7];       /* ldq-derived counters of the last cycle            */
+    uint64_t last_ldq[6];       /* ldq-derived counters of the last cycle            */
+    /* Per-SIMD summary of the wavefronts' own verdicts (see simd_outcome): cnt[k][key]
+     * counts SIMD k's wavefronts whose cached verdict stands until an event of theirs,
+     * by KEY_*; bit i of redo[k] marks wavefront slot i * simds + k for re-examination
+     * (touched since, or a verdict that is not cached). */
+    uint16_t cnt[16][KEY__N];
+    uint64_t redo[16];
     gcn_stats st;
 } gcn_cu;
 
+/* A wavefront's own verdict may have changed (an event of it): readiness() re-examines
+ * it, and until then its SIMD's summary does not count it. */
+static inline void wave_touch(gcn_cu *s, uint32_t slot)
+{
+    gwave *w = &s->w[slot];
+    w->dirty = 1;
+    if (w->key != KEY_NONE) {
+        s->cnt[slot % s->simds][w->key]--;
+        w->key = KEY_NONE;
+    }
+    s->redo[slot % s->simds] |= 1ull << (slot / s->simds);
+}
+
+/* Wavefront `slot` leaves (retired): out of the summary. */
+static inline void wave_drop(gcn_cu *s, uint32_t slot)
+{
+    gwave *w = &s->w[slot];
+    if (w->key != KEY_NONE) {
+        s->cnt[slot % s->simds][w->key]--;
+        w->key = KEY_NONE;
+    }
+    s->redo[slot % s->simds] &= ~(1ull << (slot / s->simds));
+}
+
 static void want_set(gcn_cu *s, uint32_t w) { slotset_add(s->want, w); }
 static void want_clr(gcn_cu *s, uint32_t w) { slotset_del(s->want, w); }
-
-/* The next slot >= from (circularly, at most one lap) whose bit is set, or UINT32_MAX. */
-static uint32_t want_next(const gcn_cu *s, uint32_t from)
-{
-    uint32_t r = slotset_next(s->want, s->n_slots, from);
-    return r != UINT32_MAX ? r : slotset_next(s->want, s->n_slots, 0);
-}
 
 static void gcn_destroy(void *c)
 {
@@ -478,11 +506,12 @@ static int gcn_take_cta(void *c, uint32_t linear, uint64_t cycle)
         if (func_warp_init(&s->fw[slot], s->L, &g->fc, i))
             return -1;
         w->used = 1;
+        w->key = KEY_NONE;
         w->fetching = w->ibuf = 0;
         want_set(s, slot);
         w->age = cycle;
         w->inflight = w->mem_inflight = 0;
-        w->dirty = 1;
+        wave_touch(s, slot);
         if (w->sb)
             memset(w->sb, 0, w->sb_cap * sizeof *w->sb);
         s->resident++;
@@ -610,10 +639,11 @@ static void insn_done(gcn_cu *s, uint32_t slot, const uint32_t *regs, uint32_t n
     for (uint32_t i = 0; i < n; i++)
         if (regs[i] < w->sb_cap && w->sb[regs[i]])
             w->sb[regs[i]]--;
-    w->dirty = 1;
+    wave_touch(s, slot);
     if (--w->inflight == 0) {
         s->warps_inflight--;
-        s->maybe_done++;
+        if (s->fw[slot].state == WARP_DONE)
+            s->maybe_done++;   /* drained after its exit: retire() frees it */
     }
     if (is_mem) {
         w->mem_inflight--;
@@ -670,7 +700,7 @@ static int writeback(gcn_cu *s, uint64_t cycle)
             w->fetching = 0;
             w->ibuf = (uint8_t)r->tag;
             w->ibuf_ready = cycle;
-            w->dirty = 1;
+            wave_touch(s, r->warp);
         } else if (--s->mi[r->tag].outstanding == 0) {
             minst_done(s, r->tag, cycle);
         }
@@ -680,47 +710,71 @@ static int writeback(gcn_cu *s, uint64_t cycle)
     return progress;
 }
 
+/* Adds the request path's counters since the last call (*p) to the CU's and to this
+ * cycle's increments (last_ldq, repeated by idle skipping). */
 static void ldq_add(gcn_cu *s, ldq *q, ldq_stats *p)
 {
     const ldq_stats *n = ldq_get_stats(q);
-    s->st.ldst_stall_cycles += n->stall_cycles - p->stall_cycles;
+    uint64_t d[6] = {n->stall_cycles - p->stall_cycles, n->resfail[0] - p->resfail[0],
+                     n->resfail[1] - p->resfail[1], n->resfail[2] - p->resfail[2],
+                     n->occupancy_sum - p->occupancy_sum, n->full_cycles - p->full_cycles};
+    s->st.ldst_stall_cycles += d[0];
     for (int i = 0; i < 3; i++)
-        s->st.resfail[i] += n->resfail[i] - p->resfail[i];
-    s->st.queue_occupancy_sum += n->occupancy_sum - p->occupancy_sum;
+        s->st.resfail[i] += d[1 + i];
+    s->st.queue_occupancy_sum += d[4];
+    s->st.reod_full_cycles += d[5];
     s->st.queued_cycles += n->queued_cycles - p->queued_cycles;
     s->st.queued_reqs += n->sent - p->sent;
-    s->st.reod_full_cycles += n->full_cycles - p->full_cycles;
+    for (int i = 0; i < 6; i++)
+        s->last_ldq[i] += d[i];
     *p = *n;
 }
 
+/* One cycle of both request paths. An empty one is skipped: its cycle would change
+ * nothing (no occupancy to add, nothing to send). */
 static int queues(gcn_cu *s, uint64_t cycle)
 {
-    int st1 = 0, st2 = 0;
-    int progress = ldq_cycle(s->vq, s->mem, cycle, &st1);
-    progress |= ldq_cycle(s->sq, s->mem, cycle, &st2);
-    s->vstalled = st1;
-    ldq_add(s, s->vq, &s->vq_prev);
-    ldq_add(s, s->sq, &s->sq_prev);
+    int progress = 0, st = 0;
+    memset(s->last_ldq, 0, sizeof s->last_ldq);
+    s->vstalled = 0;
+    if (ldq_len(s->vq)) {
+        progress |= ldq_cycle(s->vq, s->mem, cycle, &st);
+        s->vstalled = st;
+        ldq_add(s, s->vq, &s->vq_prev);
+    }
+    if (ldq_len(s->sq)) {
+        progress |= ldq_cycle(s->sq, s->mem, cycle, &st);
+        ldq_add(s, s->sq, &s->sq_prev);
+    }
     return progress;
 }
 
 /* ---- readiness ---------------------------------------------------------------------------- */
 
-static uint8_t unit_check(const gcn_cu *s, uint32_t slot, uint8_t t, uint64_t cycle)
+/* Which units take an instruction of SIMD q now: bit p for a free issue port p (the
+ * SIMD's own for PORT_SIMD), bit PORT__N for a vector memory path that is not stalled
+ * (request path accepting, queue below core.ldst_queue, gcn.vmem_inflight not reached).
+ * Constant during one SIMD's scan: only an issue changes it. */
+static uint32_t unit_mask(const gcn_cu *s, uint32_t q, uint64_t cycle)
 {
-    switch (port_of[t]) {
-    case PORT_SIMD:
-        return s->simd_free[slot % s->simds] <= cycle ? WR_READY : WR_UNIT_BUSY;
-    case PORT_VMEM:
-        if (s->vstalled || ldq_staged(s->vq) >= s->cfg->core.ldst_queue || s->vmem_inflight >= s->p->vmem_inflight)
-            return WR_MEM_STALL;
-        return s->unit_free[PORT_VMEM] <= cycle ? WR_READY : WR_UNIT_BUSY;
-    default:
-        return s->unit_free[port_of[t]] <= cycle ? WR_READY : WR_UNIT_BUSY;
-    }
+    uint32_t m = s->simd_free[q] <= cycle ? 1u << PORT_SIMD : 0;
+    for (uint32_t p = PORT_SCALAR; p < PORT__N; p++)
+        m |= (uint32_t)(s->unit_free[p] <= cycle) << p;
+    if (!s->vstalled && ldq_staged(s->vq) < s->cfg->core.ldst_queue && s->vmem_inflight < s->p->vmem_inflight)
+        m |= 1u << PORT__N;
+    return m;
 }
 
-static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, const insn_info **info)
+/* Whether an instruction of issue type t can go to its unit, given unit_mask(). */
+static uint8_t unit_check(uint8_t t, uint32_t units)
+{
+    uint8_t p = port_of[t];
+    if (p == PORT_VMEM && !(units & (1u << PORT__N)))
+        return WR_MEM_STALL;
+    return units & (1u << p) ? WR_READY : WR_UNIT_BUSY;
+}
+
+static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, uint32_t units, const insn_info **info)
 {
     gwave *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
@@ -733,7 +787,7 @@ static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, const insn_in
             return WR_BARRIER;
         case WR_READY:
             *info = w->cached_info;
-            return unit_check(s, slot, w->cached_gi->type, cycle);
+            return unit_check(w->cached_gi->type, units);
         case WR_IBUF_EMPTY:
             if (w->ibuf == 0 || w->ibuf_ready > cycle)
                 return WR_IBUF_EMPTY;
@@ -774,7 +828,7 @@ static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, const insn_in
     if (ii->cls == IC_MEMBAR && w->mem_inflight)
         return WR_BARRIER;
     w->cached = WR_READY;
-    return unit_check(s, slot, w->cached_gi->type, cycle);
+    return unit_check(w->cached_gi->type, units);
 }
 
 /* ---- memory instructions ------------------------------------------------------------------- */
@@ -923,7 +977,7 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
     s->st.issued++;
     s->st.issued_type[gi->type]++;
     s->st.thread_insts += (uint64_t)__builtin_popcountll(mask);
-    w->dirty = 1;
+    wave_touch(s, slot);
     if (w->inflight++ == 0)
         s->warps_inflight++;
     if (fw->state == WARP_DONE)
@@ -983,7 +1037,12 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
     if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
         func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps))
         for (uint32_t i = 0; i < s->cta_warps; i++)
-            s->w[(slot / s->cta_warps) * s->cta_warps + i].dirty = 1;
+        {
+            uint32_t v = (slot / s->cta_warps) * s->cta_warps + i;
+            wave_touch(s, v);
+            if (s->w[v].used && !s->w[v].fetching && !s->w[v].ibuf)
+                want_set(s, v);   /* fetch dropped it while at the barrier */
+        }
     return rcode;
 }
 
@@ -994,51 +1053,53 @@ static int fetch(gcn_cu *s, uint64_t cycle)
 {
     int progress = 0;
     uint32_t budget = s->cfg->core.fetch_per_cycle;
-    /* the wavefronts with an empty buffer (want bits), round robin from fetch_rr */
+    /* the wavefronts with an empty buffer (want bits), round robin from fetch_rr: the
+     * set bits of [rr, n), then of [0, rr) */
     const uint32_t n = s->n_slots, rr = s->fetch_rr;
-    for (uint32_t slot = want_next(s, rr), done = 0; slot != UINT32_MAX && budget && !done;) {
-        /* visits each slot with its bit set at most once, in circular order from rr */
-        uint32_t cur = slot;
-        slot = want_next(s, (cur + 1) % n);
-        done = slot == UINT32_MAX || (slot + n - rr) % n <= (cur + n - rr) % n;
+    for (uint32_t lap = 0; lap < 2; lap++)
+    for (uint32_t cur = slotset_next(s->want, n, lap ? 0 : rr); cur < (lap ? rr : n) && budget;
+         cur = slotset_next(s->want, n, cur + 1)) {
         gwave *w = &s->w[cur];
         func_warp *fw = &s->fw[cur];
         if (!w->used || w->fetching || w->ibuf) {
             want_clr(s, cur);
             continue;
         }
-        if (fw->state != WARP_READY)
-            continue;   /* at a barrier: fetches once released */
+        if (fw->state != WARP_READY) {
+            /* done, or at a barrier: the release sets the bit again (issue) */
+            want_clr(s, cur);
+            continue;
+        }
         const func_path *p = func_warp_selected(fw);
         if (!p)
             continue;
         uint32_t pc = p->pc;
         int32_t fn = fw->fr[fw->nfr - 1].func;
         const ptx_func *f = &s->L->prog->m->funcs[fn];
-        uint32_t n = 0;
-        while (n < s->cfg->core.ibuf_entries && pc + n < f->n_insns) {
-            uint8_t c = s->sh->it.info[fn][pc + n].cls;
-            n++;
+        uint32_t k = 0;
+        while (k < s->cfg->core.ibuf_entries && pc + k < f->n_insns) {
+            uint8_t c = s->sh->it.info[fn][pc + k].cls;
+            k++;
             if (c == IC_BRANCH || c == IC_CALL || c == IC_BAR)
                 break;
         }
-        if (n == 0)
-            n = 1;
+        if (k == 0)
+            k = 1;
         mem_req *r = req_new(s);
         if (!r)
             return -1;
         r->addr = ((uint64_t)fn << 24) + (uint64_t)pc * 8;
-        r->size = 8 * n;
+        r->size = 8 * k;
         r->kind = MR_IFETCH;
         r->sm = s->id;
         r->warp = cur;
-        r->tag = n;
+        r->tag = k;
         r->t_issue = cycle;
         mem_access a = memsys_access(s->mem, r, cycle);
         if (mem_access_refused(a)) {
             r->next = s->rq_pool;
             s->rq_pool = r;
-            break;
+            return progress;
         }
         if (a != MA_HIT)
             s->st.ifetch_misses++;
@@ -1068,6 +1129,7 @@ static void retire(gcn_cu *s, uint64_t cycle)
             gwave *w = &s->w[slot];
             if (w->used && s->fw[slot].state == WARP_DONE && w->inflight == 0) {
                 w->used = 0;
+                wave_drop(s, slot);
                 want_clr(s, slot);
                 s->resident--;
                 g->warps_left--;
@@ -1084,33 +1146,80 @@ static void retire(gcn_cu *s, uint64_t cycle)
 
 /* The lost-slot cause of SIMD q's candidates (WR__COUNT when it holds no wavefront),
  * filling s->cand / s->infos; *n gets the candidate count. */
-static uint8_t classify(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t *n_out)
+static uint8_t classify(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t units, uint32_t *n_out)
 {
     static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
     uint32_t n = 0;
     uint8_t best = WR_DONE;
     for (uint32_t slot = q; slot < s->n_slots; slot += s->simds) {
-        if (!s->w[slot].used)
+        const gwave *w = &s->w[slot];
+        if (!w->used)
             continue;
         const insn_info *ii = NULL;
-        uint8_t r = readiness(s, slot, cycle, &ii);
+        uint8_t r = readiness(s, slot, cycle, units, &ii);
         if (r == WR_DONE)
             continue;
         sched_cand *c = &s->cand[n];
         c->slot = slot;
-        c->age = s->w[slot].age;
+        c->age = w->age;
         c->reason = r;
-        c->waiting_mem = s->w[slot].mem_inflight != 0;
+        c->waiting_mem = w->mem_inflight != 0;
         c->is_mem = ii ? ii->is_mem : 0;
         c->is_long = ii ? ii->is_long : 0;
-        c->type = ii ? s->w[slot].cached_gi->type : IT_VALU;
-        c->path = s->w[slot].ibuf_path;
+        c->type = ii ? w->cached_gi->type : IT_VALU;
+        c->path = w->ibuf_path;
         s->infos[n++] = ii;
         if (rank[r] > rank[best])
             best = r;
     }
     *n_out = n;
     return n ? best : WR__COUNT;
+}
+
+/* The outcome classify() would find for SIMD q, without a scan of its wavefronts:
+ * a wavefront's own verdict (instruction buffer, scoreboard, barrier) changes only
+ * through an event of it (wave_touch), so the summary counts each wavefront whose
+ * cached verdict stands under its key, and only the touched ones (redo bits) are
+ * examined again; the shared units (unit_mask) then decide the verdict of those whose
+ * own part is clear. Verdicts that are not cached (a fence waiting on memory, an
+ * instruction buffer usable only later, a finished wavefront) stay in redo. */
+static uint8_t simd_outcome(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t units)
+{
+    static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
+    uint8_t best = WR_DONE;
+    uint32_t any = 0;
+    for (uint64_t m = s->redo[q]; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(m), slot = i * s->simds + q;
+        gwave *w = &s->w[slot];
+        const insn_info *ii = NULL;
+        uint8_t r = readiness(s, slot, cycle, units, &ii);
+        if (!w->dirty && w->cached != WR_DONE &&
+            !(w->cached == WR_IBUF_EMPTY && w->ibuf && w->ibuf_ready > cycle)) {
+            w->key = w->cached == WR_READY ? port_of[w->cached_gi->type]
+                   : w->cached == WR_IBUF_EMPTY ? KEY_IBUF
+                   : w->cached == WR_SCOREBOARD ? KEY_SCOREBOARD : KEY_BARRIER;
+            s->cnt[q][w->key]++;
+            s->redo[q] &= ~(1ull << i);
+        }
+        if (r != WR_DONE) {
+            any = 1;
+            if (rank[r] > rank[best])
+                best = r;
+        }
+    }
+    static const uint8_t key_reason[KEY__N] = {
+        [KEY_IBUF] = WR_IBUF_EMPTY, [KEY_SCOREBOARD] = WR_SCOREBOARD, [KEY_BARRIER] = WR_BARRIER};
+    for (uint32_t k = 0; k < KEY__N; k++) {
+        if (!s->cnt[q][k])
+            continue;
+        any = 1;
+        uint8_t r = k < PORT__N ? (k == PORT_VMEM && !(units & (1u << PORT__N)) ? WR_MEM_STALL
+                                   : units & (1u << k) ? WR_READY : WR_UNIT_BUSY)
+                                : key_reason[k];
+        if (rank[r] > rank[best])
+            best = r;
+    }
+    return any ? best : WR__COUNT;
 }
 
 static void account_idle(gcn_cu *s, uint8_t reason, uint64_t times)
@@ -1125,13 +1234,15 @@ static void account_idle(gcn_cu *s, uint8_t reason, uint64_t times)
 static int gcn_cycle(void *c, uint64_t cycle)
 {
     gcn_cu *s = c;
-    uint64_t l0[7] = {s->st.ldst_stall_cycles, s->st.resfail[0], s->st.resfail[1], s->st.resfail[2],
-                      s->st.queue_occupancy_sum, s->st.reod_full_cycles, 0};
     int progress = writeback(s, cycle);
     progress |= queues(s, cycle);
     uint32_t q = (uint32_t)(cycle % s->simds), n = 0, issued = 0;
-    uint8_t best = classify(s, q, cycle, &n);
+    uint32_t units = unit_mask(s, q, cycle);
+    uint8_t best = simd_outcome(s, q, cycle, units);
     if (best == WR_READY) {
+        uint8_t full = classify(s, q, cycle, units, &n);   /* the candidates, in slot order */
+        assert(full == WR_READY);
+        (void)full;
         uint32_t k = sched_order(s->pol, s->pst[q], s->cand, n, cycle, s->order, n);
         uint8_t taken[PORT__N] = {0};
         for (uint32_t i = 0; i < k && issued < s->p->issue_width; i++) {
@@ -1141,7 +1252,7 @@ static int gcn_cycle(void *c, uint64_t cycle)
                 continue;
             const insn_info *ii = s->infos[s->order[i]];
             /* an earlier issue this cycle may have taken the unit */
-            if (unit_check(s, cd->slot, cd->type, cycle) != WR_READY)
+            if (unit_check(cd->type, unit_mask(s, q, cycle)) != WR_READY)
                 continue;
             taken[port] = 1;
             if (issue(s, cd->slot, cd->path, ii, cycle))
@@ -1167,17 +1278,12 @@ static int gcn_cycle(void *c, uint64_t cycle)
     s->st.resident_warps_sum += s->resident;
     s->st.active_cycles += s->resident != 0;
     s->last_cycle = cycle;
-    uint64_t l1[6] = {s->st.ldst_stall_cycles, s->st.resfail[0], s->st.resfail[1], s->st.resfail[2],
-                      s->st.queue_occupancy_sum, s->st.reod_full_cycles};
-    for (int i = 0; i < 6; i++)
-        s->last_ldq[i] = l1[i] - l0[i];
     if (!progress) {
         /* repeatable only if no SIMD's wavefront is ready or waits for a unit; record
          * each SIMD's idle outcome for repeat_cycle_stats */
         s->hot = 0;
         for (uint32_t k = 0; k < s->simds; k++) {
-            uint32_t nn;
-            uint8_t b = k == q ? best : classify(s, k, cycle, &nn);
+            uint8_t b = k == q ? best : simd_outcome(s, k, cycle, unit_mask(s, k, cycle));
             s->idle_reason[k] = b;
             if (b == WR_READY || b == WR_UNIT_BUSY)
                 s->hot |= 1u << k;
