@@ -44,6 +44,7 @@
 #include "core/core_model.h"
 #include "core/insn_table.h"
 #include "core/ldq.h"
+#include "core/pipe.h"
 #include "core/slotset.h"
 #include "ptx/uniform.h"
 
@@ -254,43 +255,16 @@ typedef struct {
     uint32_t ibuf_pc, ibuf_path;
     int32_t ibuf_func;
     uint64_t ibuf_ready, age;
-    uint16_t *sb;
-    uint32_t sb_cap, inflight, mem_inflight;
+    pipe_sb sb;
+    uint32_t inflight, mem_inflight;
     const insn_info *cached_info;
     const gcn_info *cached_gi;  /* this model's facts of cached_info               */
 } gwave;
 
+/* This model's own counters (pipe_stats has the ones both models count). */
 typedef struct {
-    uint8_t used;
-    func_cta fc;
-    uint8_t *shared;
-    uint32_t warps_left;
-} gwg;
-
-typedef struct {
-    uint64_t due;
-    uint32_t slot, next;
-    uint8_t n, is_mem;
-    uint32_t regs[4];
-} gevent;
-
-typedef struct {
-    uint32_t slot, outstanding, next_free;
-    uint8_t n, vmem;
-    uint32_t regs[4];
-    uint64_t t_issue;
-} gminst;
-
-typedef struct {
-    uint64_t issued, thread_insts, issued_type[IT__COUNT], issue_hist[6];
-    uint64_t slot[WR__COUNT], idle_slots, stall_cycles;
-    uint64_t warps_in_flight_sum, resident_warps_sum, active_cycles;
-    uint64_t simd_busy, vmem_busy, lds_busy;
-    uint64_t mem_insts, mem_reqs, mem_bytes_used, lane_accesses;
-    uint64_t resfail[3], ldst_stall_cycles, queue_occupancy_sum, queued_cycles, queued_reqs,
-        reod_full_cycles;
-    uint64_t mem_lat_sum, mem_lat_max, mem_lat_n, mem_lat_hist[16];
-    uint64_t lds_conflict_cycles, ifetch_misses, ctas_done;
+    uint64_t issued_type[IT__COUNT], issue_hist[6];
+    uint64_t simd_busy, vmem_busy, lds_busy, lane_accesses, lds_conflict_cycles;
 } gcn_stats;
 
 typedef struct {
@@ -305,16 +279,14 @@ typedef struct {
     uint32_t ws, cta_warps, max_ctas, n_slots, simds, passes;
     gwave *w;
     func_warp *fw;
-    gwg *wg;
+    pipe_cta *wg;
     uint32_t resident;
     uint64_t *simd_free;        /* per SIMD: first cycle it accepts a VALU insn      */
     uint64_t unit_free[PORT__N];/* scalar, branch, LDS, vector memory (SIMD unused)  */
-    uint32_t *wheel, wheel_mask;
-    gevent *ev;
-    uint32_t ev_cap, ev_free, n_events;
-    gminst *mi;
-    uint32_t mi_cap, mi_free, vmem_inflight;
-    mem_req *rq_pool;
+    pipe_wheel wh;              /* completions of fixed-latency work                 */
+    pipe_minsts mi;             /* memory instructions in flight (kind 1: vector)    */
+    uint32_t vmem_inflight;
+    pipe_rq rq;
     ldq *vq, *sq;               /* vector memory (L1D), scalar memory (L1C)           */
     ldq_stats vq_prev, sq_prev;
     int vstalled;
@@ -324,8 +296,7 @@ typedef struct {
     uint32_t *order;
     uint64_t *want;             /* bit w: wavefront slot w has an empty buffer to fill */
     uint32_t fetch_rr, warps_inflight, maybe_done;
-    uint64_t local_base, param_base;
-    uint32_t local_threads;
+    pipe_space space;
     /* idle skipping */
     uint32_t hot;               /* bit k: a wavefront of SIMD k was ready or waited
                                    for a unit in the last idle cycle                 */
@@ -339,7 +310,8 @@ typedef struct {
      * (touched since, or a verdict that is not cached). */
     uint16_t cnt[16][KEY__N];
     uint64_t redo[16];
-    gcn_stats st;
+    pipe_stats st;
+    gcn_stats gx;
 } gcn_cu;
 
 /* A wavefront's own verdict may have changed (an event of it): readiness() re-examines
@@ -382,12 +354,10 @@ static void gcn_destroy(void *c)
     for (uint32_t i = 0; s->fw && i < s->n_slots; i++)
         func_warp_fini(&s->fw[i]);
     for (uint32_t i = 0; s->w && i < s->n_slots; i++)
-        free(s->w[i].sb);
-    while (s->rq_pool) {
-        mem_req *r = s->rq_pool;
-        s->rq_pool = r->next;
-        free(r);
-    }
+        pipe_sb_fini(&s->w[i].sb);
+    ldq_forget(s->vq);   /* their requests are among rq's */
+    ldq_forget(s->sq);
+    pipe_rq_fini(&s->rq);
     ldq_destroy(s->vq);
     ldq_destroy(s->sq);
     free(s->pst);
@@ -395,9 +365,8 @@ static void gcn_destroy(void *c)
     free(s->fw);
     free(s->wg);
     free(s->simd_free);
-    free(s->wheel);
-    free(s->ev);
-    free(s->mi);
+    pipe_wheel_fini(&s->wh);
+    pipe_minsts_fini(&s->mi);
     free(s->tr.a);
     free(s->cand);
     free(s->infos);
@@ -449,15 +418,12 @@ static void *gcn_create(uint32_t id, const core_launch *cl)
             if (sh->gi[fi][k].lat > maxlat)
                 maxlat = sh->gi[fi][k].lat;
     maxlat += s->p->lds_lat + 64 * 64 / (s->p->lds_group ? s->p->lds_group : 1) + s->p->salu_lat;
-    uint32_t wsz = grow_pow2(maxlat + 2);
-    if (!(s->wheel = malloc(wsz * sizeof *s->wheel)))
+    if (pipe_wheel_init(&s->wh, maxlat))
         goto fail;
-    memset(s->wheel, 0xff, wsz * sizeof *s->wheel);
-    s->wheel_mask = wsz - 1;
     s->tr.cap = 64;
     if (!(s->tr.a = calloc(64, sizeof *s->tr.a)))
         goto fail;
-    s->ev_free = s->mi_free = UINT32_MAX;
+    pipe_minsts_init(&s->mi);
     uint32_t line = cfg->l1d.line ? cfg->l1d.line : 64;
     uint32_t sets = cfg->l1d.size / (line * (cfg->l1d.ways ? cfg->l1d.ways : 1));
     uint32_t cline = cfg->l1c.line ? cfg->l1c.line : 64;
@@ -466,9 +432,7 @@ static void *gcn_create(uint32_t id, const core_launch *cl)
                              sets ? sets : 1, line)) ||
         !(s->sq = ldq_create(0, cfg->l1d.queue_depth, 0, csets ? csets : 1, cline)))
         goto fail;
-    s->local_base = 0x7000000000ull + (uint64_t)id * 0x100000000ull;
-    s->local_threads = s->n_slots * s->ws;
-    s->param_base = 0x6f00000000ull;
+    pipe_space_init(&s->space, id, s->n_slots, s->ws);
     s->last_cycle = UINT64_MAX;
     return s;
 fail:
@@ -480,26 +444,17 @@ fail:
 static int gcn_can_take_cta(const void *c)
 {
     const gcn_cu *s = c;
-    for (uint32_t i = 0; i < s->max_ctas; i++)
-        if (!s->wg[i].used)
-            return 1;
-    return 0;
+    return pipe_cta_free(s->wg, s->max_ctas) < s->max_ctas;
 }
 
 static int gcn_take_cta(void *c, uint32_t linear, uint64_t cycle)
 {
     gcn_cu *s = c;
-    uint32_t k = 0;
-    while (k < s->max_ctas && s->wg[k].used)
-        k++;
+    uint32_t k = pipe_cta_free(s->wg, s->max_ctas);
     if (k == s->max_ctas)
         return -1;
-    gwg *g = &s->wg[k];
-    memset(g->shared, 0, s->L->shared_bytes ? s->L->shared_bytes : 1);
-    func_cta_init(&g->fc, s->L, linear, g->shared);
-    g->fc.smid = s->id;
-    g->used = 1;
-    g->warps_left = s->cta_warps;
+    pipe_cta *g = &s->wg[k];
+    pipe_cta_place(g, s->L, linear, s->id, s->cta_warps);
     for (uint32_t i = 0; i < s->cta_warps; i++) {
         uint32_t slot = k * s->cta_warps + i;
         gwave *w = &s->w[slot];
@@ -512,8 +467,7 @@ static int gcn_take_cta(void *c, uint32_t linear, uint64_t cycle)
         w->age = cycle;
         w->inflight = w->mem_inflight = 0;
         wave_touch(s, slot);
-        if (w->sb)
-            memset(w->sb, 0, w->sb_cap * sizeof *w->sb);
+        pipe_sb_clear(&w->sb);
         s->resident++;
         if (s->pol->on_warp_start)
             s->pol->on_warp_start(s->pst[slot % s->simds], slot, cycle);
@@ -527,118 +481,14 @@ static int gcn_busy(const void *c)
     return s->resident || ldq_len(s->vq) || ldq_len(s->sq);
 }
 
-/* ---- scoreboard, events, requests ------------------------------------------------------- */
-static uint32_t reg_base(const gcn_cu *s, uint32_t slot)
-{
-    const func_warp *fw = &s->fw[slot];
-    return (uint32_t)(fw->fr[fw->nfr - 1].reg_off / s->ws);
-}
-
-static int sb_inc(gcn_cu *s, uint32_t slot, uint32_t reg)
-{
-    gwave *w = &s->w[slot];
-    if (reg >= w->sb_cap) {
-        uint32_t cap = grow_pow2(reg + 64);
-        uint16_t *n = realloc(w->sb, cap * sizeof *n);
-        if (!n)
-            return -1;
-        memset(n + w->sb_cap, 0, (cap - w->sb_cap) * sizeof *n);
-        w->sb = n;
-        w->sb_cap = cap;
-    }
-    w->sb[reg]++;
-    return 0;
-}
-
-static int sb_busy(const gcn_cu *s, uint32_t slot, uint32_t base, const insn_info *ii)
-{
-    const gwave *w = &s->w[slot];
-    for (uint32_t i = 0; i < ii->n_src; i++)
-        if (base + ii->src[i] < w->sb_cap && w->sb[base + ii->src[i]])
-            return 1;
-    for (uint32_t i = 0; i < ii->n_dst; i++)
-        if (base + ii->dst[i] < w->sb_cap && w->sb[base + ii->dst[i]])
-            return 1;
-    return 0;
-}
-
-/* Marks the destinations of ii pending; fills regs. */
-static int pend_dst(gcn_cu *s, uint32_t slot, uint32_t base, const insn_info *ii, uint32_t *regs)
-{
-    for (uint32_t i = 0; i < ii->n_dst; i++) {
-        regs[i] = base + ii->dst[i];
-        if (sb_inc(s, slot, regs[i]))
-            return -1;
-    }
-    return 0;
-}
-
-static int schedule_event(gcn_cu *s, uint64_t due, uint32_t slot, const uint32_t *regs, uint32_t n,
-                          int is_mem)
-{
-    if (s->ev_free == UINT32_MAX) {
-        uint32_t cap = s->ev_cap ? s->ev_cap * 2 : 256;
-        gevent *ne = realloc(s->ev, cap * sizeof *ne);
-        if (!ne)
-            return -1;
-        for (uint32_t i = s->ev_cap; i < cap; i++)
-            ne[i].next = i + 1 < cap ? i + 1 : UINT32_MAX;
-        s->ev = ne;
-        s->ev_free = s->ev_cap;
-        s->ev_cap = cap;
-    }
-    uint32_t e = s->ev_free;
-    gevent *ev = &s->ev[e];
-    s->ev_free = ev->next;
-    ev->due = due;
-    ev->slot = slot;
-    ev->n = (uint8_t)n;
-    ev->is_mem = (uint8_t)is_mem;
-    memcpy(ev->regs, regs, n * sizeof *regs);
-    uint32_t b = (uint32_t)(due & s->wheel_mask);
-    ev->next = s->wheel[b];
-    s->wheel[b] = e;
-    s->n_events++;
-    return 0;
-}
-
-static mem_req *req_new(gcn_cu *s)
-{
-    mem_req *r = s->rq_pool;
-    if (r)
-        s->rq_pool = r->next;
-    else
-        r = malloc(sizeof *r);
-    if (r)
-        memset(r, 0, sizeof *r);
-    return r;
-}
-
-static uint32_t minst_new(gcn_cu *s)
-{
-    if (s->mi_free == UINT32_MAX) {
-        uint32_t cap = s->mi_cap ? s->mi_cap * 2 : 64;
-        gminst *n = realloc(s->mi, cap * sizeof *n);
-        if (!n)
-            return UINT32_MAX;
-        for (uint32_t i = s->mi_cap; i < cap; i++)
-            n[i].next_free = i + 1 < cap ? i + 1 : UINT32_MAX;
-        s->mi = n;
-        s->mi_free = s->mi_cap;
-        s->mi_cap = cap;
-    }
-    uint32_t i = s->mi_free;
-    s->mi_free = s->mi[i].next_free;
-    return i;
-}
+/* ---- completions ----------------------------------------------------------------------- */
+static uint32_t reg_base(const gcn_cu *s, uint32_t slot) { return pipe_reg_base(&s->fw[slot], s->ws); }
 
 static void insn_done(gcn_cu *s, uint32_t slot, const uint32_t *regs, uint32_t n, int is_mem,
                       uint64_t cycle)
 {
     gwave *w = &s->w[slot];
-    for (uint32_t i = 0; i < n; i++)
-        if (regs[i] < w->sb_cap && w->sb[regs[i]])
-            w->sb[regs[i]]--;
+    pipe_sb_release(&w->sb, regs, n);
     wave_touch(s, slot);
     if (--w->inflight == 0) {
         s->warps_inflight--;
@@ -654,42 +504,23 @@ static void insn_done(gcn_cu *s, uint32_t slot, const uint32_t *regs, uint32_t n
 
 static void minst_done(gcn_cu *s, uint32_t i, uint64_t cycle)
 {
-    gminst *m = &s->mi[i];
-    if (m->vmem) {
+    pipe_minst *m = &s->mi.a[i];
+    if (m->kind) {
         /* memory latency per vector memory instruction: issue to its last access */
-        uint64_t lat = cycle - m->t_issue;
-        s->st.mem_lat_sum += lat;
-        s->st.mem_lat_n++;
-        if (lat > s->st.mem_lat_max)
-            s->st.mem_lat_max = lat;
-        uint32_t b = 0;
-        while (b < 15 && (2ull << b) <= lat)
-            b++;
-        s->st.mem_lat_hist[b]++;
+        pipe_lat_record(&s->st, cycle - m->t_issue);
         s->vmem_inflight--;
     }
     insn_done(s, m->slot, m->regs, m->n, 2, cycle);
-    m->next_free = s->mi_free;
-    s->mi_free = i;
+    pipe_minst_free(&s->mi, i);
 }
 
 /* ---- writeback and memory queues --------------------------------------------------------- */
 static int writeback(gcn_cu *s, uint64_t cycle)
 {
     int progress = 0;
-    uint32_t *pp = &s->wheel[cycle & s->wheel_mask];
-    while (*pp != UINT32_MAX) {
-        gevent *e = &s->ev[*pp];
-        if (e->due != cycle) {
-            pp = &e->next;
-            continue;
-        }
-        uint32_t idx = *pp;
-        *pp = e->next;
-        insn_done(s, e->slot, e->regs, e->n, e->is_mem, cycle);
-        s->ev[idx].next = s->ev_free;
-        s->ev_free = idx;
-        s->n_events--;
+    pipe_event e;
+    while (pipe_wheel_pop(&s->wh, cycle, &e)) {
+        insn_done(s, e.slot, e.regs, e.n, e.kind, cycle);
         progress = 1;
     }
     mem_req *r;
@@ -701,33 +532,12 @@ static int writeback(gcn_cu *s, uint64_t cycle)
             w->ibuf = (uint8_t)r->tag;
             w->ibuf_ready = cycle;
             wave_touch(s, r->warp);
-        } else if (--s->mi[r->tag].outstanding == 0) {
+        } else if (--s->mi.a[r->tag].outstanding == 0) {
             minst_done(s, r->tag, cycle);
         }
-        r->next = s->rq_pool;
-        s->rq_pool = r;
+        pipe_req_free(&s->rq, r);
     }
     return progress;
-}
-
-/* Adds the request path's counters since the last call (*p) to the CU's and to this
- * cycle's increments (last_ldq, repeated by idle skipping). */
-static void ldq_add(gcn_cu *s, ldq *q, ldq_stats *p)
-{
-    const ldq_stats *n = ldq_get_stats(q);
-    uint64_t d[6] = {n->stall_cycles - p->stall_cycles, n->resfail[0] - p->resfail[0],
-                     n->resfail[1] - p->resfail[1], n->resfail[2] - p->resfail[2],
-                     n->occupancy_sum - p->occupancy_sum, n->full_cycles - p->full_cycles};
-    s->st.ldst_stall_cycles += d[0];
-    for (int i = 0; i < 3; i++)
-        s->st.resfail[i] += d[1 + i];
-    s->st.queue_occupancy_sum += d[4];
-    s->st.reod_full_cycles += d[5];
-    s->st.queued_cycles += n->queued_cycles - p->queued_cycles;
-    s->st.queued_reqs += n->sent - p->sent;
-    for (int i = 0; i < 6; i++)
-        s->last_ldq[i] += d[i];
-    *p = *n;
 }
 
 /* One cycle of both request paths. An empty one is skipped: its cycle would change
@@ -740,11 +550,11 @@ static int queues(gcn_cu *s, uint64_t cycle)
     if (ldq_len(s->vq)) {
         progress |= ldq_cycle(s->vq, s->mem, cycle, &st);
         s->vstalled = st;
-        ldq_add(s, s->vq, &s->vq_prev);
+        pipe_ldq_add(&s->st, ldq_get_stats(s->vq), &s->vq_prev, s->last_ldq);
     }
     if (ldq_len(s->sq)) {
         progress |= ldq_cycle(s->sq, s->mem, cycle, &st);
-        ldq_add(s, s->sq, &s->sq_prev);
+        pipe_ldq_add(&s->st, ldq_get_stats(s->sq), &s->sq_prev, s->last_ldq);
     }
     return progress;
 }
@@ -821,7 +631,7 @@ static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, uint32_t unit
     *info = ii;
     w->cached_info = ii;
     w->cached_gi = &s->sh->gi[fn][pc];
-    if (sb_busy(s, slot, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
+    if (pipe_sb_busy(&w->sb, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
         w->cached = WR_SCOREBOARD;
         return WR_SCOREBOARD;
     }
@@ -832,50 +642,6 @@ static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, uint32_t unit
 }
 
 /* ---- memory instructions ------------------------------------------------------------------- */
-/* LDS cycles: per group of lds_group lanes, the most distinct words one bank serves
- * (the same word is a broadcast; atomics also serialise equal addresses). One pass per
- * group: each access walks the list of distinct words already seen in its bank, so the
- * cost is lanes x conflict degree, not lanes squared. */
-static uint32_t lds_cycles(const gcn_cu *s, int atomic)
-{
-    uint32_t banks = s->p->lds_banks, grp = s->p->lds_group, total = 0;
-    int8_t head[64], next[64];
-    uint8_t cnt[64];
-    uint64_t word[64];
-    for (uint32_t g0 = 0; g0 < s->ws; g0 += grp) {
-        uint32_t nw = 0, worst = 0, any = 0;
-        memset(head, -1, sizeof head);
-        memset(cnt, 0, sizeof cnt);
-        for (uint32_t i = 0; i < s->tr.n && i < 64; i++) {
-            const exec_access *a = &s->tr.a[i];
-            if (a->lane < g0 || a->lane >= g0 + grp)
-                continue;
-            any = 1;
-            uint64_t wd = a->addr >> 2;
-            uint32_t b = (uint32_t)(wd % banks);
-            int8_t k = head[b];
-            while (k >= 0 && word[k] != wd)
-                k = next[k];
-            if (k < 0) {
-                word[nw] = wd;
-                next[nw] = head[b];
-                head[b] = (int8_t)nw++;
-                if (++cnt[b] > worst)
-                    worst = cnt[b];
-            }
-            if (atomic) {
-                uint32_t same = 0;
-                for (uint32_t j = 0; j < s->tr.n; j++)
-                    same += s->tr.a[j].addr == a->addr && s->tr.a[j].lane >= g0 && s->tr.a[j].lane < g0 + grp;
-                if (same > worst)
-                    worst = same;
-            }
-        }
-        total += any ? (worst ? worst : 1) : 0;
-    }
-    return total ? total : 1;
-}
-
 /* Vector (coalesce per sub-wavefront of coalesce_lanes, l1d.line requests, vector L1)
  * or scalar (one request per distinct l1c.line, scalar cache) memory instruction. */
 static int issue_mem(gcn_cu *s, uint32_t slot, const insn_info *ii, uint32_t base, const ptx_insn *in,
@@ -884,76 +650,38 @@ static int issue_mem(gcn_cu *s, uint32_t slot, const insn_info *ii, uint32_t bas
     const uint32_t line = scalar ? (s->cfg->l1c.line ? s->cfg->l1c.line : 64)
                                  : (s->cfg->l1d.line ? s->cfg->l1d.line : 64);
     const uint32_t grp = scalar ? s->ws : s->p->coalesce_lanes;
-    uint8_t kind = in->op == OP_ST ? MR_STORE : (in->op == OP_ATOM || in->op == OP_RED) ? MR_ATOMIC : MR_LOAD;
     uint32_t regs[4];
-    if (pend_dst(s, slot, base, ii, regs))
+    if (pipe_sb_pend(&s->w[slot].sb, base, ii, regs))
         return -1;
     if (s->tr.n == 0)
-        return schedule_event(s, cycle + 1, slot, regs, ii->n_dst, 2);
-    uint32_t mi = minst_new(s);
+        return pipe_wheel_add(&s->wh, cycle + 1, slot, regs, ii->n_dst, 2);
+    uint32_t mi = pipe_minst_new(&s->mi);
     if (mi == UINT32_MAX)
         return -1;
-    gminst *m = &s->mi[mi];
+    pipe_minst *m = &s->mi.a[mi];
     m->slot = slot;
-    m->outstanding = 0;
     m->n = ii->n_dst;
-    m->vmem = (uint8_t)!scalar;
+    m->kind = (uint8_t)!scalar;
     memcpy(m->regs, regs, sizeof regs);
     m->t_issue = cycle;
     if (!scalar) {
         s->vmem_inflight++;
         s->st.mem_insts++;
-        s->st.lane_accesses += s->tr.n;
+        s->gx.lane_accesses += s->tr.n;
     }
-    uint8_t sp0 = s->tr.a[0].space;
-    uint8_t space = scalar ? SP_CONST
-                  : (uint8_t)(sp0 == SP_LOCAL ? SP_LOCAL : sp0 == SP_CONST || sp0 == SP_PARAM ? SP_CONST : SP_GLOBAL);
+    const mem_req proto = {.kind = pipe_req_kind(in),
+                           .space = scalar ? SP_CONST : pipe_req_space(s->tr.a[0].space),
+                           .cop = in->cop, .sm = s->id, .warp = slot, .tag = mi, .t_issue = cycle};
+    uint32_t total = 0;
     for (uint32_t g0 = 0; g0 < s->ws; g0 += grp) {
         uint64_t seg[64];
-        uint32_t used[64], nseg = 0;
-        for (uint32_t i = 0; i < s->tr.n; i++) {
-            const exec_access *a = &s->tr.a[i];
-            if (a->lane < g0 || a->lane >= g0 + grp)
-                continue;
-            uint64_t addr = a->addr;
-            if (a->space == SP_PARAM)
-                addr += s->param_base;
-            if (a->space == SP_LOCAL) {
-                uint64_t t = (uint64_t)slot * s->ws + a->lane;
-                addr = s->local_base + (((addr >> 2) * s->local_threads + t) << 2) + (addr & 3);
-            }
-            uint64_t sg = addr / line;
-            uint32_t k = 0;
-            while (k < nseg && seg[k] != sg)
-                k++;
-            if (k == nseg && nseg < 64) {
-                seg[nseg] = sg;
-                used[nseg++] = 0;
-            }
-            if (k < 64)
-                used[k] += a->size;
-        }
-        for (uint32_t k = 0; k < nseg; k++) {
-            mem_req *r = req_new(s);
-            if (!r)
-                return -1;
-            r->addr = seg[k] * line;
-            r->size = line;
-            r->bytes_used = used[k];
-            r->kind = kind;
-            r->space = space;
-            r->cop = in->cop;
-            r->sm = s->id;
-            r->warp = slot;
-            r->tag = mi;
-            r->t_issue = cycle;
-            ldq_push(scalar ? s->sq : s->vq, r, cycle);
-            m->outstanding++;
-            if (!scalar) {
-                s->st.mem_reqs++;
-                s->st.mem_bytes_used += used[k];
-            }
-        }
+        uint32_t used[64];
+        uint32_t nseg = pipe_coalesce(&s->space, &s->tr, slot, g0, g0 + grp, line, seg, used);
+        /* all of them outstanding before the first can complete */
+        m->outstanding = total += nseg;
+        if (pipe_mem_push(&s->rq, scalar ? s->sq : s->vq, seg, used, nseg, line, &proto, cycle,
+                          scalar ? NULL : &s->st))
+            return -1;
     }
     return 0;
 }
@@ -975,7 +703,7 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
     if (rc == EX_FAULT)
         return -1;
     s->st.issued++;
-    s->st.issued_type[gi->type]++;
+    s->gx.issued_type[gi->type]++;
     s->st.thread_insts += (uint64_t)__builtin_popcountll(mask);
     wave_touch(s, slot);
     if (w->inflight++ == 0)
@@ -1001,35 +729,35 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
         int space = s->tr.n ? s->tr.a[0].space : SP_GLOBAL;
         int atomic = in->op == OP_ATOM || in->op == OP_RED;
         if (space == SP_SHARED) {
-            uint32_t cyc = s->tr.n ? lds_cycles(s, atomic) : 1;
+            uint32_t cyc = s->tr.n ? pipe_bank_cycles(&s->tr, s->ws, s->p->lds_group, s->p->lds_banks, atomic) : 1;
             uint32_t min = (s->ws + s->p->lds_group - 1) / s->p->lds_group;
-            s->st.lds_conflict_cycles += cyc > min ? cyc - min : 0;
-            s->st.lds_busy += cyc;
+            s->gx.lds_conflict_cycles += cyc > min ? cyc - min : 0;
+            s->gx.lds_busy += cyc;
             s->unit_free[port] = cycle + cyc;
-            if (pend_dst(s, slot, base, ii, regs))
+            if (pipe_sb_pend(&w->sb, base, ii, regs))
                 return -1;
-            rcode = schedule_event(s, cycle + cyc + s->p->lds_lat, slot, regs, ii->n_dst, 1);
+            rcode = pipe_wheel_add(&s->wh, cycle + cyc + s->p->lds_lat, slot, regs, ii->n_dst, 1);
         } else if (gi->type == IT_SMEM) {
             rcode = issue_mem(s, slot, ii, base, in, 1, cycle);
             s->unit_free[port] = cycle + 1;
         } else if (ii->cls == IC_MEM_PARAM && space != SP_PARAM) {
             /* call-site .param variables live in the frame: register-like, core.lat_const */
-            if (pend_dst(s, slot, base, ii, regs))
+            if (pipe_sb_pend(&w->sb, base, ii, regs))
                 return -1;
-            rcode = schedule_event(s, cycle + s->cfg->core.lat_const, slot, regs, ii->n_dst, 1);
+            rcode = pipe_wheel_add(&s->wh, cycle + s->cfg->core.lat_const, slot, regs, ii->n_dst, 1);
             s->unit_free[port] = cycle + 1;
         } else {
             rcode = issue_mem(s, slot, ii, base, in, 0, cycle);
             s->unit_free[port] = cycle + s->p->vmem_cycles;
-            s->st.vmem_busy += s->p->vmem_cycles;
+            s->gx.vmem_busy += s->p->vmem_cycles;
         }
     } else {
-        if (pend_dst(s, slot, base, ii, regs))
+        if (pipe_sb_pend(&w->sb, base, ii, regs))
             return -1;
-        rcode = schedule_event(s, cycle + gi->lat, slot, regs, ii->n_dst, 0);
+        rcode = pipe_wheel_add(&s->wh, cycle + gi->lat, slot, regs, ii->n_dst, 0);
         if (port == PORT_SIMD) {
             s->simd_free[slot % s->simds] = cycle + gi->busy;
-            s->st.simd_busy += gi->busy;
+            s->gx.simd_busy += gi->busy;
         } else {
             s->unit_free[port] = cycle + gi->busy;
         }
@@ -1075,34 +803,10 @@ static int fetch(gcn_cu *s, uint64_t cycle)
             continue;
         uint32_t pc = p->pc;
         int32_t fn = fw->fr[fw->nfr - 1].func;
-        const ptx_func *f = &s->L->prog->m->funcs[fn];
-        uint32_t k = 0;
-        while (k < s->cfg->core.ibuf_entries && pc + k < f->n_insns) {
-            uint8_t c = s->sh->it.info[fn][pc + k].cls;
-            k++;
-            if (c == IC_BRANCH || c == IC_CALL || c == IC_BAR)
-                break;
-        }
-        if (k == 0)
-            k = 1;
-        mem_req *r = req_new(s);
-        if (!r)
-            return -1;
-        r->addr = ((uint64_t)fn << 24) + (uint64_t)pc * 8;
-        r->size = 8 * k;
-        r->kind = MR_IFETCH;
-        r->sm = s->id;
-        r->warp = cur;
-        r->tag = k;
-        r->t_issue = cycle;
-        mem_access a = memsys_access(s->mem, r, cycle);
-        if (mem_access_refused(a)) {
-            r->next = s->rq_pool;
-            s->rq_pool = r;
-            return progress;
-        }
-        if (a != MA_HIT)
-            s->st.ifetch_misses++;
+        uint32_t k = pipe_fetch_len(&s->sh->it, &s->L->prog->m->funcs[fn], fn, pc, s->cfg->core.ibuf_entries);
+        int sent = pipe_ifetch(&s->rq, s->mem, s->id, cur, fn, pc, k, cycle, &s->st);
+        if (sent <= 0)
+            return sent < 0 ? -1 : progress;
         w->fetching = 1;
         want_clr(s, cur);
         w->ibuf_pc = pc;
@@ -1121,7 +825,7 @@ static void retire(gcn_cu *s, uint64_t cycle)
         return;
     s->maybe_done = 0;
     for (uint32_t k = 0; k < s->max_ctas; k++) {
-        gwg *g = &s->wg[k];
+        pipe_cta *g = &s->wg[k];
         if (!g->used)
             continue;
         for (uint32_t i = 0; i < s->cta_warps; i++) {
@@ -1260,7 +964,7 @@ static int gcn_cycle(void *c, uint64_t cycle)
             issued++;
         }
     }
-    s->st.issue_hist[issued]++;
+    s->gx.issue_hist[issued]++;
     if (issued) {
         s->st.slot[WR_READY]++;
         progress = 1;
@@ -1306,15 +1010,11 @@ static void gcn_repeat_cycle_stats(void *c, uint64_t n)
                 s->st.stall_cycles += times;
         }
     }
-    s->st.issue_hist[0] += n;
+    s->gx.issue_hist[0] += n;
     s->st.warps_in_flight_sum += n * s->warps_inflight;
     s->st.resident_warps_sum += n * s->resident;
     s->st.active_cycles += n * (s->resident != 0);
-    s->st.ldst_stall_cycles += n * s->last_ldq[0];
-    for (int i = 0; i < 3; i++)
-        s->st.resfail[i] += n * s->last_ldq[1 + i];
-    s->st.queue_occupancy_sum += n * s->last_ldq[4];
-    s->st.reod_full_cycles += n * s->last_ldq[5];
+    pipe_ldq_repeat(&s->st, s->last_ldq, n);
     s->last_cycle += n;
 }
 
@@ -1332,20 +1032,7 @@ static uint64_t gcn_next_event(const void *c, uint64_t cycle, uint64_t bound)
             next = cycle + d < next ? cycle + d : next;
             break;
         }
-    if (s->n_events) {
-        /* (only events before the best answer so far matter) */
-        uint64_t span = next - cycle < (uint64_t)s->wheel_mask + 1 ? next - cycle : (uint64_t)s->wheel_mask + 1;
-        for (uint64_t d = 1; d < span; d++) {
-            uint32_t e = s->wheel[(cycle + d) & s->wheel_mask];
-            for (; e != UINT32_MAX; e = s->ev[e].next)
-                if (s->ev[e].due == cycle + d)
-                    break;
-            if (e != UINT32_MAX) {
-                next = cycle + d;
-                break;
-            }
-        }
-    }
+    next = pipe_wheel_next(&s->wh, cycle, next);   /* (only events before it matter) */
     for (uint32_t k = 0; k < s->simds; k++)
         if (s->simd_free[k] > cycle && s->simd_free[k] < next)
             next = s->simd_free[k];
@@ -1379,43 +1066,20 @@ static int gcn_dump(const void *c, char *buf, size_t n)
 static void gcn_stats_add(const void *c, ws_timing_stats *t)
 {
     const gcn_cu *cu = c;
-    const gcn_stats *s = &cu->st;
+    const gcn_stats *s = &cu->gx;
     t->multi_issue = 1;
     t->n_schedulers = 1;   /* one issue stage per CU: slot[] counts CU cycles */
     t->fu_count[FU_SP] = cu->simds;
     t->fu_count[FU_LDST] = 1;
     t->fu_busy[FU_SP] += s->simd_busy;
     t->fu_busy[FU_LDST] += s->vmem_busy;
-    for (int k = 0; k < WR__COUNT; k++)
-        t->slot[k] += s->slot[k];
+    pipe_stats_add(&cu->st, t);
     for (int k = 0; k < IT__COUNT; k++)
         t->issued_type[k] += s->issued_type[k];
     for (int k = 0; k < 6; k++)
         t->issue_hist[k] += s->issue_hist[k];
-    t->idle_slots += s->idle_slots;
-    t->stall_cycles += s->stall_cycles;
-    t->warps_in_flight_sum += s->warps_in_flight_sum;
-    t->resident_warps_sum += s->resident_warps_sum;
-    t->active_sm_cycles += s->active_cycles;
-    t->mem_insts += s->mem_insts;
-    t->mem_reqs += s->mem_reqs;
-    t->mem_bytes_used += s->mem_bytes_used;
     t->lane_accesses += s->lane_accesses;
-    for (int k = 0; k < 3; k++)
-        t->resfail[k] += s->resfail[k];
-    t->ldst_stall_cycles += s->ldst_stall_cycles;
-    t->queue_occupancy_sum += s->queue_occupancy_sum;
-    t->queued_cycles += s->queued_cycles;
-    t->queued_reqs += s->queued_reqs;
-    t->reod_full_cycles += s->reod_full_cycles;
-    t->mem_lat_sum += s->mem_lat_sum;
-    t->mem_lat_n += s->mem_lat_n;
-    if (s->mem_lat_max > t->mem_lat_max)
-        t->mem_lat_max = s->mem_lat_max;
-    for (int k = 0; k < 16; k++)
-        t->mem_lat_hist[k] += s->mem_lat_hist[k];
     t->shared_conflict_cycles += s->lds_conflict_cycles;
-    t->ifetch_misses += s->ifetch_misses;
 }
 
 _Static_assert(IT__COUNT <= sizeof ((ws_timing_stats *)0)->issued_type / sizeof(uint64_t), "issued_type[]");
