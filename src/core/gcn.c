@@ -450,16 +450,12 @@ static int gcn_can_take_cta(const void *c)
 static int gcn_take_cta(void *c, uint32_t linear, uint64_t cycle)
 {
     gcn_cu *s = c;
-    uint32_t k = pipe_cta_free(s->wg, s->max_ctas);
-    if (k == s->max_ctas)
+    int k = pipe_cta_take(s->wg, s->max_ctas, s->fw, s->cta_warps, s->L, linear, s->id);
+    if (k < 0)
         return -1;
-    pipe_cta *g = &s->wg[k];
-    pipe_cta_place(g, s->L, linear, s->id, s->cta_warps);
     for (uint32_t i = 0; i < s->cta_warps; i++) {
-        uint32_t slot = k * s->cta_warps + i;
+        uint32_t slot = (uint32_t)k * s->cta_warps + i;
         gwave *w = &s->w[slot];
-        if (func_warp_init(&s->fw[slot], s->L, &g->fc, i))
-            return -1;
         w->used = 1;
         w->key = KEY_NONE;
         w->fetching = w->ibuf = 0;
@@ -484,9 +480,9 @@ static int gcn_busy(const void *c)
 /* ---- completions ----------------------------------------------------------------------- */
 static uint32_t reg_base(const gcn_cu *s, uint32_t slot) { return pipe_reg_base(&s->fw[slot], s->ws); }
 
-static void insn_done(gcn_cu *s, uint32_t slot, const uint32_t *regs, uint32_t n, int is_mem,
-                      uint64_t cycle)
+static void insn_done(void *c, uint32_t slot, const uint32_t *regs, uint32_t n, int is_mem, uint64_t cycle)
 {
+    gcn_cu *s = c;
     gwave *w = &s->w[slot];
     pipe_sb_release(&w->sb, regs, n);
     wave_touch(s, slot);
@@ -502,8 +498,9 @@ static void insn_done(gcn_cu *s, uint32_t slot, const uint32_t *regs, uint32_t n
     }
 }
 
-static void minst_done(gcn_cu *s, uint32_t i, uint64_t cycle)
+static void minst_done(void *c, uint32_t i, uint64_t cycle)
 {
+    gcn_cu *s = c;
     pipe_minst *m = &s->mi.a[i];
     if (m->kind) {
         /* memory latency per vector memory instruction: issue to its last access */
@@ -514,30 +511,22 @@ static void minst_done(gcn_cu *s, uint32_t i, uint64_t cycle)
     pipe_minst_free(&s->mi, i);
 }
 
+static void fetched(void *c, uint32_t slot, uint32_t n, uint64_t cycle)
+{
+    gcn_cu *s = c;
+    gwave *w = &s->w[slot];
+    w->fetching = 0;
+    w->ibuf = (uint8_t)n;
+    w->ibuf_ready = cycle;
+    wave_touch(s, slot);
+}
+
+static const pipe_wb_ops gcn_wb = {insn_done, fetched, minst_done};
+
 /* ---- writeback and memory queues --------------------------------------------------------- */
 static int writeback(gcn_cu *s, uint64_t cycle)
 {
-    int progress = 0;
-    pipe_event e;
-    while (pipe_wheel_pop(&s->wh, cycle, &e)) {
-        insn_done(s, e.slot, e.regs, e.n, e.kind, cycle);
-        progress = 1;
-    }
-    mem_req *r;
-    while ((r = memsys_pop_done(s->mem, s->id, cycle)) != NULL) {
-        progress = 1;
-        if (r->kind == MR_IFETCH) {
-            gwave *w = &s->w[r->warp];
-            w->fetching = 0;
-            w->ibuf = (uint8_t)r->tag;
-            w->ibuf_ready = cycle;
-            wave_touch(s, r->warp);
-        } else if (--s->mi.a[r->tag].outstanding == 0) {
-            minst_done(s, r->tag, cycle);
-        }
-        pipe_req_free(&s->rq, r);
-    }
-    return progress;
+    return pipe_writeback(&s->wh, &s->mi, &s->rq, s->mem, s->id, cycle, &gcn_wb, s);
 }
 
 /* One cycle of both request paths. An empty one is skipped: its cycle would change
@@ -819,33 +808,28 @@ static int fetch(gcn_cu *s, uint64_t cycle)
     return progress;
 }
 
+/* Wavefront `slot` leaves if it finished and drained (pipe_cta_retire). */
+static int leave(void *c, uint32_t slot, uint64_t cycle)
+{
+    gcn_cu *s = c;
+    gwave *w = &s->w[slot];
+    if (!w->used || s->fw[slot].state != WARP_DONE || w->inflight)
+        return 0;
+    w->used = 0;
+    wave_drop(s, slot);
+    want_clr(s, slot);
+    s->resident--;
+    if (s->pol->on_warp_end)
+        s->pol->on_warp_end(s->pst[slot % s->simds], slot, cycle);
+    return 1;
+}
+
 static void retire(gcn_cu *s, uint64_t cycle)
 {
     if (!s->maybe_done)
         return;
     s->maybe_done = 0;
-    for (uint32_t k = 0; k < s->max_ctas; k++) {
-        pipe_cta *g = &s->wg[k];
-        if (!g->used)
-            continue;
-        for (uint32_t i = 0; i < s->cta_warps; i++) {
-            uint32_t slot = k * s->cta_warps + i;
-            gwave *w = &s->w[slot];
-            if (w->used && s->fw[slot].state == WARP_DONE && w->inflight == 0) {
-                w->used = 0;
-                wave_drop(s, slot);
-                want_clr(s, slot);
-                s->resident--;
-                g->warps_left--;
-                if (s->pol->on_warp_end)
-                    s->pol->on_warp_end(s->pst[slot % s->simds], slot, cycle);
-            }
-        }
-        if (g->warps_left == 0) {
-            g->used = 0;
-            s->st.ctas_done++;
-        }
-    }
+    pipe_cta_retire(s->wg, s->max_ctas, s->cta_warps, leave, s, cycle, &s->st);
 }
 
 /* The lost-slot cause of SIMD q's candidates (WR__COUNT when it holds no wavefront),

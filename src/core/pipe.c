@@ -165,6 +165,28 @@ void pipe_minst_free(pipe_minsts *p, uint32_t i)
     p->used--;
 }
 
+/* ---- writeback ---------------------------------------------------------------------------- */
+int pipe_writeback(pipe_wheel *wh, pipe_minsts *mi, pipe_rq *rq, memsys *mem, uint32_t id,
+                   uint64_t cycle, const pipe_wb_ops *ops, void *ctx)
+{
+    int progress = 0;
+    pipe_event e;
+    while (pipe_wheel_pop(wh, cycle, &e)) {
+        ops->done(ctx, e.slot, e.regs, e.n, e.kind, cycle);
+        progress = 1;
+    }
+    mem_req *r;
+    while ((r = memsys_pop_done(mem, id, cycle)) != NULL) {
+        progress = 1;
+        if (r->kind == MR_IFETCH)
+            ops->fetched(ctx, r->warp, r->tag, cycle);
+        else if (--mi->a[r->tag].outstanding == 0)
+            ops->minst_done(ctx, r->tag, cycle);
+        pipe_req_free(rq, r);
+    }
+    return progress;
+}
+
 /* ---- memory requests ---------------------------------------------------------------- */
 mem_req *pipe_req_new(pipe_rq *q)
 {
@@ -393,13 +415,39 @@ uint32_t pipe_cta_free(const pipe_cta *c, uint32_t n)
     return k;
 }
 
-void pipe_cta_place(pipe_cta *c, func_launch *L, uint32_t linear, uint32_t smid, uint32_t warps)
+int pipe_cta_take(pipe_cta *cta, uint32_t n, func_warp *fw, uint32_t warps, func_launch *L,
+                  uint32_t linear, uint32_t smid)
 {
+    uint32_t k = pipe_cta_free(cta, n);
+    if (k == n)
+        return -1;
+    pipe_cta *c = &cta[k];
     memset(c->shared, 0, L->shared_bytes ? L->shared_bytes : 1);
     func_cta_init(&c->fc, L, linear, c->shared);
     c->fc.smid = smid;
     c->used = 1;
     c->warps_left = warps;
+    for (uint32_t i = 0; i < warps; i++)
+        if (func_warp_init(&fw[k * warps + i], L, &c->fc, i))
+            return -1;
+    return (int)k;
+}
+
+void pipe_cta_retire(pipe_cta *cta, uint32_t n, uint32_t warps,
+                     int (*leave)(void *ctx, uint32_t slot, uint64_t cycle), void *ctx, uint64_t cycle,
+                     pipe_stats *st)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        pipe_cta *c = &cta[k];
+        if (!c->used)
+            continue;
+        for (uint32_t i = 0; i < warps; i++)
+            c->warps_left -= (uint32_t)leave(ctx, k * warps + i, cycle);
+        if (c->warps_left == 0) {
+            c->used = 0;
+            st->ctas_done++;
+        }
+    }
 }
 
 /* ---- instruction fetch ---------------------------------------------------------------- */

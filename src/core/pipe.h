@@ -132,6 +132,23 @@ static inline void pipe_req_free(pipe_rq *q, mem_req *r)
  * have forgotten theirs: ldq_forget). */
 void pipe_rq_fini(pipe_rq *q);
 
+/* ---- writeback ---------------------------------------------------------------------------- */
+/* What a model does with the completions the writeback stage collects. */
+typedef struct {
+    /* a wheel event of warp `slot` is due: its n registers regs are written */
+    void (*done)(void *ctx, uint32_t slot, const uint32_t *regs, uint32_t n, int kind, uint64_t cycle);
+    /* an instruction fetch of warp `slot` returned n instructions */
+    void (*fetched)(void *ctx, uint32_t slot, uint32_t n, uint64_t cycle);
+    /* the last request of memory instruction i is done */
+    void (*minst_done)(void *ctx, uint32_t i, uint64_t cycle);
+} pipe_wb_ops;
+
+/* The writeback stage of core `id`: the wheel's events due at `cycle` (in its order),
+ * then the requests the memory system returns (each freed into rq). 1 when anything
+ * completed. */
+int pipe_writeback(pipe_wheel *wh, pipe_minsts *mi, pipe_rq *rq, memsys *mem, uint32_t id,
+                   uint64_t cycle, const pipe_wb_ops *ops, void *ctx);
+
 /* ---- statistics both models count alike ------------------------------------------- */
 typedef struct {
     uint64_t issued, thread_insts;
@@ -200,9 +217,17 @@ typedef struct {
 
 /* The first free slot of the n, or n when all are used. */
 uint32_t pipe_cta_free(const pipe_cta *c, uint32_t n);
-/* Places CTA `linear` (its `warps` warps) in slot c on core `smid`: shared memory
- * cleared, functional CTA state initialised. */
-void pipe_cta_place(pipe_cta *c, func_launch *L, uint32_t linear, uint32_t smid, uint32_t warps);
+/* Places CTA `linear` in the first free slot k of the n on core `smid` (shared memory
+ * cleared) and initialises the functional state of its warps fw[k * warps ..]: the
+ * slot, or -1 (none free, or out of host memory). */
+int pipe_cta_take(pipe_cta *c, uint32_t n, func_warp *fw, uint32_t warps, func_launch *L,
+                  uint32_t linear, uint32_t smid);
+/* The retirement scan: in every used slot of the n, each warp w for which
+ * leave(ctx, w, cycle) returns 1 (the model's test: finished and drained; it frees the
+ * warp) leaves; a slot whose warps have all left is freed (st->ctas_done). */
+void pipe_cta_retire(pipe_cta *c, uint32_t n, uint32_t warps,
+                     int (*leave)(void *ctx, uint32_t slot, uint64_t cycle), void *ctx, uint64_t cycle,
+                     pipe_stats *st);
 
 /* ---- instruction fetch ---------------------------------------------------------------- */
 /* Instructions one fetch buffers from pc of function fn: up to `entries`, stopping
