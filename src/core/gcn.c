@@ -30,10 +30,14 @@
  *   - barriers: a work-group of several wavefronts holds one of gcn.barrier_slots.
  *
  * Functional execution happens at issue (func_warp_step_path), results never depend
- * on timing. Scoreboard, timing wheel, fetch and retirement follow sm.c's design (one
- * pending-write counter per register of the wavefront's pool; a wheel of completions;
- * instruction buffers filled through the L1I; nothing allocated per cycle once the
- * pools have grown to the launch's need).
+ * on timing. Scoreboard, timing wheel, writeback, memory instructions and requests, CTA
+ * slots, coalescing, LDS bank cycles and fetch requests are core/pipe.c's, shared with
+ * sm.c; nothing is allocated per cycle once the pools have grown to the launch's need.
+ *
+ * Issue-stage cost: per SIMD a summary counts the wavefronts whose cached verdict
+ * stands (simd_outcome); only wavefronts with an event since (wave_touch) are
+ * examined again, and the full scan that builds the candidates runs only when one is
+ * ready.
  *
  * Idle skipping: after a cycle that made no progress, each SIMD whose wavefronts are
  * all blocked on events (scoreboard, barrier, empty buffer, memory pipeline) has a
@@ -250,15 +254,9 @@ static occupancy gcn_occupancy(const ws_config *cfg, const void *params, const p
  * of its next instruction (0 .. PORT__N-1), or the event it waits for. */
 enum { KEY_IBUF = PORT__N, KEY_SCOREBOARD, KEY_BARRIER, KEY__N, KEY_NONE = 0xff };
 typedef struct {
-    uint8_t used, fetching, ibuf, dirty, cached;
+    pipe_warp p;                /* buffer, cached own verdict, in flight, scoreboard */
     uint8_t key;                /* where the SIMD summary counts it (KEY_*, KEY_NONE) */
-    uint32_t ibuf_pc, ibuf_path;
-    int32_t ibuf_func;
-    uint64_t ibuf_ready, age;
-    pipe_sb sb;
-    uint32_t inflight, mem_inflight;
-    const insn_info *cached_info;
-    const gcn_info *cached_gi;  /* this model's facts of cached_info               */
+    const gcn_info *cached_gi;  /* this model's facts of p.cached_info             */
 } gwave;
 
 /* This model's own counters (pipe_stats has the ones both models count). */
@@ -319,7 +317,7 @@ typedef struct {
 static inline void wave_touch(gcn_cu *s, uint32_t slot)
 {
     gwave *w = &s->w[slot];
-    w->dirty = 1;
+    w->p.dirty = 1;
     if (w->key != KEY_NONE) {
         s->cnt[slot % s->simds][w->key]--;
         w->key = KEY_NONE;
@@ -354,7 +352,7 @@ static void gcn_destroy(void *c)
     for (uint32_t i = 0; s->fw && i < s->n_slots; i++)
         func_warp_fini(&s->fw[i]);
     for (uint32_t i = 0; s->w && i < s->n_slots; i++)
-        pipe_sb_fini(&s->w[i].sb);
+        pipe_sb_fini(&s->w[i].p.sb);
     ldq_forget(s->vq);   /* their requests are among rq's */
     ldq_forget(s->sq);
     pipe_rq_fini(&s->rq);
@@ -456,14 +454,10 @@ static int gcn_take_cta(void *c, uint32_t linear, uint64_t cycle)
     for (uint32_t i = 0; i < s->cta_warps; i++) {
         uint32_t slot = (uint32_t)k * s->cta_warps + i;
         gwave *w = &s->w[slot];
-        w->used = 1;
+        pipe_warp_start(&w->p, cycle);
         w->key = KEY_NONE;
-        w->fetching = w->ibuf = 0;
         want_set(s, slot);
-        w->age = cycle;
-        w->inflight = w->mem_inflight = 0;
         wave_touch(s, slot);
-        pipe_sb_clear(&w->sb);
         s->resident++;
         if (s->pol->on_warp_start)
             s->pol->on_warp_start(s->pst[slot % s->simds], slot, cycle);
@@ -484,18 +478,14 @@ static void insn_done(void *c, uint32_t slot, const uint32_t *regs, uint32_t n, 
 {
     gcn_cu *s = c;
     gwave *w = &s->w[slot];
-    pipe_sb_release(&w->sb, regs, n);
     wave_touch(s, slot);
-    if (--w->inflight == 0) {
+    if (pipe_warp_complete(&w->p, regs, n, is_mem)) {
         s->warps_inflight--;
         if (s->fw[slot].state == WARP_DONE)
             s->maybe_done++;   /* drained after its exit: retire() frees it */
     }
-    if (is_mem) {
-        w->mem_inflight--;
-        if (is_mem == 2 && s->pol->on_mem_done)
-            s->pol->on_mem_done(s->pst[slot % s->simds], slot, cycle);
-    }
+    if (is_mem == 2 && s->pol->on_mem_done)
+        s->pol->on_mem_done(s->pst[slot % s->simds], slot, cycle);
 }
 
 static void minst_done(void *c, uint32_t i, uint64_t cycle)
@@ -515,9 +505,9 @@ static void fetched(void *c, uint32_t slot, uint32_t n, uint64_t cycle)
 {
     gcn_cu *s = c;
     gwave *w = &s->w[slot];
-    w->fetching = 0;
-    w->ibuf = (uint8_t)n;
-    w->ibuf_ready = cycle;
+    w->p.fetching = 0;
+    w->p.ibuf = (uint8_t)n;
+    w->p.ibuf_ready = cycle;
     wave_touch(s, slot);
 }
 
@@ -577,56 +567,31 @@ static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, uint32_t unit
 {
     gwave *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
-    if (!w->dirty) {
-        switch (w->cached) {
-        case WR_SCOREBOARD:
-            *info = w->cached_info;
-            return WR_SCOREBOARD;
-        case WR_BARRIER:
-            return WR_BARRIER;
-        case WR_READY:
-            *info = w->cached_info;
-            return unit_check(w->cached_gi->type, units);
-        case WR_IBUF_EMPTY:
-            if (w->ibuf == 0 || w->ibuf_ready > cycle)
-                return WR_IBUF_EMPTY;
-            break;
-        default:
-            break;
-        }
-    }
-    w->dirty = 0;
-    w->cached = WR_DONE;
-    if (fw->state == WARP_BARRIER) {
-        w->cached = WR_BARRIER;
-        return WR_BARRIER;
-    }
-    if (fw->state != WARP_READY)
-        return WR_DONE;
-    if (w->ibuf == 0 || w->ibuf_ready > cycle) {
-        w->cached = WR_IBUF_EMPTY;
-        return WR_IBUF_EMPTY;
-    }
+    uint8_t own = pipe_warp_cached(&w->p, cycle, info);
+    if (own != WR__COUNT)
+        return own == WR_READY ? unit_check(w->cached_gi->type, units) : own;
+    if ((own = pipe_warp_examine(&w->p, fw, cycle)) != WR_READY)
+        return own;
     const func_path *p = func_warp_selected(fw);
     uint32_t pc = p->pc;
     int32_t fn = fw->fr[fw->nfr - 1].func;
-    if (fn != w->ibuf_func || pc != w->ibuf_pc || p->id != w->ibuf_path) {
-        w->ibuf = 0;
+    if (fn != w->p.ibuf_func || pc != w->p.ibuf_pc || p->id != w->p.ibuf_path) {
+        w->p.ibuf = 0;
         want_set(s, slot);
-        w->cached = WR_IBUF_EMPTY;
+        w->p.cached = WR_IBUF_EMPTY;
         return WR_IBUF_EMPTY;
     }
     const insn_info *ii = &s->sh->it.info[fn][pc];
     *info = ii;
-    w->cached_info = ii;
+    w->p.cached_info = ii;
     w->cached_gi = &s->sh->gi[fn][pc];
-    if (pipe_sb_busy(&w->sb, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
-        w->cached = WR_SCOREBOARD;
+    if (pipe_sb_busy(&w->p.sb, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->p.inflight)) {
+        w->p.cached = WR_SCOREBOARD;
         return WR_SCOREBOARD;
     }
-    if (ii->cls == IC_MEMBAR && w->mem_inflight)
+    if (ii->cls == IC_MEMBAR && w->p.mem_inflight)
         return WR_BARRIER;
-    w->cached = WR_READY;
+    w->p.cached = WR_READY;
     return unit_check(w->cached_gi->type, units);
 }
 
@@ -640,7 +605,7 @@ static int issue_mem(gcn_cu *s, uint32_t slot, const insn_info *ii, uint32_t bas
                                  : (s->cfg->l1d.line ? s->cfg->l1d.line : 64);
     const uint32_t grp = scalar ? s->ws : s->p->coalesce_lanes;
     uint32_t regs[4];
-    if (pipe_sb_pend(&s->w[slot].sb, base, ii, regs))
+    if (pipe_sb_pend(&s->w[slot].p.sb, base, ii, regs))
         return -1;
     if (s->tr.n == 0)
         return pipe_wheel_add(&s->wh, cycle + 1, slot, regs, ii->n_dst, 2);
@@ -695,26 +660,21 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
     s->gx.issued_type[gi->type]++;
     s->st.thread_insts += (uint64_t)__builtin_popcountll(mask);
     wave_touch(s, slot);
-    if (w->inflight++ == 0)
+    if (w->p.inflight++ == 0)
         s->warps_inflight++;
     if (fw->state == WARP_DONE)
         s->maybe_done++;
     if (s->pol->on_issue)
         s->pol->on_issue(s->pst[slot % s->simds], slot, ii->is_mem, cycle);
-    if (--w->ibuf) {
-        const func_path *np = func_warp_selected(fw);
-        if (!np || np->id != path || np->pc != pc + 1 || fw->fr[fw->nfr - 1].func != fn)
-            w->ibuf = 0;
-        else
-            w->ibuf_pc = np->pc;
-    }
-    if (!w->ibuf)
+    if (--w->p.ibuf)
+        pipe_warp_continue(&w->p, func_warp_selected(fw), path, pc, fn, fw->fr[fw->nfr - 1].func);
+    if (!w->p.ibuf)
         want_set(s, slot);
     uint32_t regs[4];
     int rcode = 0;
     uint8_t port = port_of[gi->type];
     if (ii->is_mem) {
-        w->mem_inflight++;
+        w->p.mem_inflight++;
         int space = s->tr.n ? s->tr.a[0].space : SP_GLOBAL;
         int atomic = in->op == OP_ATOM || in->op == OP_RED;
         if (space == SP_SHARED) {
@@ -723,7 +683,7 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
             s->gx.lds_conflict_cycles += cyc > min ? cyc - min : 0;
             s->gx.lds_busy += cyc;
             s->unit_free[port] = cycle + cyc;
-            if (pipe_sb_pend(&w->sb, base, ii, regs))
+            if (pipe_sb_pend(&w->p.sb, base, ii, regs))
                 return -1;
             rcode = pipe_wheel_add(&s->wh, cycle + cyc + s->p->lds_lat, slot, regs, ii->n_dst, 1);
         } else if (gi->type == IT_SMEM) {
@@ -731,7 +691,7 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
             s->unit_free[port] = cycle + 1;
         } else if (ii->cls == IC_MEM_PARAM && space != SP_PARAM) {
             /* call-site .param variables live in the frame: register-like, core.lat_const */
-            if (pipe_sb_pend(&w->sb, base, ii, regs))
+            if (pipe_sb_pend(&w->p.sb, base, ii, regs))
                 return -1;
             rcode = pipe_wheel_add(&s->wh, cycle + s->cfg->core.lat_const, slot, regs, ii->n_dst, 1);
             s->unit_free[port] = cycle + 1;
@@ -741,7 +701,7 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
             s->gx.vmem_busy += s->p->vmem_cycles;
         }
     } else {
-        if (pipe_sb_pend(&w->sb, base, ii, regs))
+        if (pipe_sb_pend(&w->p.sb, base, ii, regs))
             return -1;
         rcode = pipe_wheel_add(&s->wh, cycle + gi->lat, slot, regs, ii->n_dst, 0);
         if (port == PORT_SIMD) {
@@ -757,7 +717,7 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
         {
             uint32_t v = (slot / s->cta_warps) * s->cta_warps + i;
             wave_touch(s, v);
-            if (s->w[v].used && !s->w[v].fetching && !s->w[v].ibuf)
+            if (s->w[v].p.used && !s->w[v].p.fetching && !s->w[v].p.ibuf)
                 want_set(s, v);   /* fetch dropped it while at the barrier */
         }
     return rcode;
@@ -778,7 +738,7 @@ static int fetch(gcn_cu *s, uint64_t cycle)
          cur = slotset_next(s->want, n, cur + 1)) {
         gwave *w = &s->w[cur];
         func_warp *fw = &s->fw[cur];
-        if (!w->used || w->fetching || w->ibuf) {
+        if (!w->p.used || w->p.fetching || w->p.ibuf) {
             want_clr(s, cur);
             continue;
         }
@@ -796,11 +756,8 @@ static int fetch(gcn_cu *s, uint64_t cycle)
         int sent = pipe_ifetch(&s->rq, s->mem, s->id, cur, fn, pc, k, cycle, &s->st);
         if (sent <= 0)
             return sent < 0 ? -1 : progress;
-        w->fetching = 1;
+        pipe_warp_fetching(&w->p, fn, pc, p->id);
         want_clr(s, cur);
-        w->ibuf_pc = pc;
-        w->ibuf_func = fn;
-        w->ibuf_path = p->id;
         budget--;
         progress = 1;
         s->fetch_rr = (cur + 1) % s->n_slots;
@@ -813,9 +770,9 @@ static int leave(void *c, uint32_t slot, uint64_t cycle)
 {
     gcn_cu *s = c;
     gwave *w = &s->w[slot];
-    if (!w->used || s->fw[slot].state != WARP_DONE || w->inflight)
+    if (!pipe_warp_gone(&w->p, &s->fw[slot]))
         return 0;
-    w->used = 0;
+    w->p.used = 0;
     wave_drop(s, slot);
     want_clr(s, slot);
     s->resident--;
@@ -841,7 +798,7 @@ static uint8_t classify(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t units, u
     uint8_t best = WR_DONE;
     for (uint32_t slot = q; slot < s->n_slots; slot += s->simds) {
         const gwave *w = &s->w[slot];
-        if (!w->used)
+        if (!w->p.used)
             continue;
         const insn_info *ii = NULL;
         uint8_t r = readiness(s, slot, cycle, units, &ii);
@@ -849,13 +806,13 @@ static uint8_t classify(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t units, u
             continue;
         sched_cand *c = &s->cand[n];
         c->slot = slot;
-        c->age = w->age;
+        c->age = w->p.age;
         c->reason = r;
-        c->waiting_mem = w->mem_inflight != 0;
+        c->waiting_mem = w->p.mem_inflight != 0;
         c->is_mem = ii ? ii->is_mem : 0;
         c->is_long = ii ? ii->is_long : 0;
         c->type = ii ? w->cached_gi->type : IT_VALU;
-        c->path = w->ibuf_path;
+        c->path = w->p.ibuf_path;
         s->infos[n++] = ii;
         if (rank[r] > rank[best])
             best = r;
@@ -881,11 +838,11 @@ static uint8_t simd_outcome(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t unit
         gwave *w = &s->w[slot];
         const insn_info *ii = NULL;
         uint8_t r = readiness(s, slot, cycle, units, &ii);
-        if (!w->dirty && w->cached != WR_DONE &&
-            !(w->cached == WR_IBUF_EMPTY && w->ibuf && w->ibuf_ready > cycle)) {
-            w->key = w->cached == WR_READY ? port_of[w->cached_gi->type]
-                   : w->cached == WR_IBUF_EMPTY ? KEY_IBUF
-                   : w->cached == WR_SCOREBOARD ? KEY_SCOREBOARD : KEY_BARRIER;
+        if (!w->p.dirty && w->p.cached != WR_DONE &&
+            !(w->p.cached == WR_IBUF_EMPTY && w->p.ibuf && w->p.ibuf_ready > cycle)) {
+            w->key = w->p.cached == WR_READY ? port_of[w->cached_gi->type]
+                   : w->p.cached == WR_IBUF_EMPTY ? KEY_IBUF
+                   : w->p.cached == WR_SCOREBOARD ? KEY_SCOREBOARD : KEY_BARRIER;
             s->cnt[q][w->key]++;
             s->redo[q] &= ~(1ull << i);
         }
@@ -1035,14 +992,14 @@ static int gcn_dump(const void *c, char *buf, size_t n)
     for (uint32_t i = 0; i < s->n_slots && k < n; i++) {
         const gwave *w = &s->w[i];
         const func_warp *fw = &s->fw[i];
-        if (!w->used)
+        if (!w->p.used)
             continue;
         func_path p;
         int has = func_warp_where(fw, &p);
         k += (size_t)snprintf(buf + k, n - k, "  wavefront slot %u (SIMD %u, work-group %u, wavefront %u): "
                               "pc %u %s, ibuf %u%s, in flight %u (memory %u)\n", i, i % s->simds,
                               fw->cta ? fw->cta->linear : 0, fw->wid, has ? p.pc : 0, st[fw->state],
-                              w->ibuf, w->fetching ? " (fetching)" : "", w->inflight, w->mem_inflight);
+                              w->p.ibuf, w->p.fetching ? " (fetching)" : "", w->p.inflight, w->p.mem_inflight);
     }
     return (int)(k < n ? k : n - 1);
 }

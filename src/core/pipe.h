@@ -65,6 +65,113 @@ static inline uint32_t pipe_reg_base(const func_warp *fw, uint32_t ws)
     return (uint32_t)(fw->fr[fw->nfr - 1].reg_off / ws);
 }
 
+/* ---- the warp record both models keep --------------------------------------------- */
+/* A warp slot's instruction buffer, the cached verdict of its own readiness (what only
+ * an event of this warp can change: buffer, scoreboard, barrier), its in-flight counts
+ * and scoreboard. A model's warp record starts with one (the issue stage reads it every
+ * cycle: first in the record's cache line). */
+typedef struct {
+    uint8_t used;           /* slot holds a warp                                  */
+    uint8_t dirty;          /* an event since `cached` was decided                */
+    uint8_t cached;         /* own verdict (WR_*; WR_DONE: not cached)            */
+    uint8_t ibuf;           /* decoded instructions available                     */
+    uint8_t fetching;       /* instruction fetch outstanding                      */
+    uint32_t ibuf_path;     /* the path (func_path.id) the buffer was fetched for */
+    uint32_t ibuf_pc;       /* pc of the first buffered instruction               */
+    int32_t ibuf_func;
+    uint32_t inflight;      /* issued instructions not complete                   */
+    uint32_t mem_inflight;  /* of which memory instructions                       */
+    const insn_info *cached_info; /* its next instruction (verdicts READY, SCOREBOARD) */
+    uint64_t ibuf_ready;    /* cycle the buffer contents become usable            */
+    uint64_t age;           /* cycle the warp was placed                          */
+    pipe_sb sb;
+} pipe_warp;
+
+/* A new warp in the slot at `cycle`. */
+static inline void pipe_warp_start(pipe_warp *w, uint64_t cycle)
+{
+    w->used = 1;
+    w->fetching = w->ibuf = 0;
+    w->age = cycle;
+    w->inflight = w->mem_inflight = 0;
+    pipe_sb_clear(&w->sb);
+}
+
+/* The own verdict while it stands: WR_SCOREBOARD, WR_BARRIER, WR_IBUF_EMPTY, or
+ * WR_READY (own part clear: the units decide); *info gets the next instruction for
+ * READY and SCOREBOARD. WR__COUNT: examine it again (an event since, a verdict not
+ * cached, or a buffer usable now). */
+static inline uint8_t pipe_warp_cached(const pipe_warp *w, uint64_t cycle, const insn_info **info)
+{
+    if (w->dirty)
+        return WR__COUNT;
+    switch (w->cached) {
+    case WR_SCOREBOARD:
+    case WR_READY:
+        *info = w->cached_info;
+        return w->cached;
+    case WR_BARRIER:
+        return WR_BARRIER;
+    case WR_IBUF_EMPTY:
+        return w->ibuf == 0 || w->ibuf_ready > cycle ? WR_IBUF_EMPTY : WR__COUNT;
+    default:
+        return WR__COUNT;
+    }
+}
+
+/* The first steps of examining the warp again (dirty cleared): WR_BARRIER and
+ * WR_IBUF_EMPTY (cached), WR_DONE (no instruction left), or WR_READY: it has a usable
+ * buffer and, being ready, a selected path; the model goes on from there. */
+static inline uint8_t pipe_warp_examine(pipe_warp *w, const func_warp *fw, uint64_t cycle)
+{
+    w->dirty = 0;
+    w->cached = WR_DONE;
+    if (fw->state == WARP_BARRIER)
+        return w->cached = WR_BARRIER;
+    if (fw->state != WARP_READY)
+        return WR_DONE;
+    if (w->ibuf == 0 || w->ibuf_ready > cycle)
+        return w->cached = WR_IBUF_EMPTY;
+    return WR_READY;
+}
+
+/* An instruction of the warp completed, writing regs[0..n) (is_mem: a memory
+ * instruction): 1 when nothing of the warp is left in flight. */
+static inline int pipe_warp_complete(pipe_warp *w, const uint32_t *regs, uint32_t n, int is_mem)
+{
+    pipe_sb_release(&w->sb, regs, n);
+    if (is_mem)
+        w->mem_inflight--;
+    return --w->inflight == 0;
+}
+
+/* Whether the warp finished and drained: it may leave its slot. */
+static inline int pipe_warp_gone(const pipe_warp *w, const func_warp *fw)
+{
+    return w->used && fw->state == WARP_DONE && w->inflight == 0;
+}
+
+/* After an issue from the buffer at (fn, pc) of path `path` left instructions in it:
+ * they stay when the warp goes on with pc + 1 of that path (np, NULL: none) in the same
+ * function (fn_next), else the buffer is dropped. */
+static inline void pipe_warp_continue(pipe_warp *w, const func_path *np, uint32_t path, uint32_t pc,
+                                      int32_t fn, int32_t fn_next)
+{
+    if (!np || np->id != path || np->pc != pc + 1 || fn_next != fn)
+        w->ibuf = 0;
+    else
+        w->ibuf_pc = np->pc;
+}
+
+/* The fetch of the buffer at (fn, pc) of path `path` was sent. */
+static inline void pipe_warp_fetching(pipe_warp *w, int32_t fn, uint32_t pc, uint32_t path)
+{
+    w->fetching = 1;
+    w->ibuf_pc = pc;
+    w->ibuf_func = fn;
+    w->ibuf_path = path;
+}
+
 /* ---- timing wheel ------------------------------------------------------------------ */
 typedef struct {
     uint64_t due;

@@ -5,13 +5,11 @@
  * (func_cta_try_release wants them so) and nothing fragments. Warp slot w belongs to
  * scheduler w mod n_schedulers.
  *
- * Scoreboard: a pending-write counter per register of the warp's register pool
- * (frame base + slot), so calls never alias. Calls and returns wait until the warp
- * has nothing in flight. The carry flag of add.cc/addc is not tracked (the pair is
- * always adjacent and dependent through registers in nvcc output).
- *
- * Completions of fixed-latency work sit in a timing wheel; global/local memory
- * instructions wait for their requests (mem_req, tag = in-flight instruction).
+ * Scoreboard (pipe_sb), timing wheel (pipe_wheel), memory instructions in flight and
+ * requests, CTA slots, coalescing and bank cycles are core/pipe.c's, shared with gcn.c.
+ * Calls and returns wait until the warp has nothing in flight. The carry flag of
+ * add.cc/addc is not tracked (the pair is always adjacent and dependent through
+ * registers in nvcc output).
  */
 #include "core/sm.h"
 
@@ -29,24 +27,11 @@
 /* ---- SM state ------------------------------------------------------------------------- */
 typedef struct {
     /* what the issue stage reads of every warp each cycle, first: one cache line
-     * (the array is allocated 64-byte aligned) */
-    _Alignas(64) uint8_t used;   /* slot holds a warp                            */
-    /* A scoreboard stall only ends through an event of this warp (a completion, an
-     * issue, a fetch, a barrier release), which sets `dirty`; until then the cached
-     * verdict stands and the warp is not re-examined every cycle. */
-    uint8_t dirty, cached;
-    uint8_t ibuf;          /* decoded instructions available                     */
-    uint32_t ibuf_path;    /* the path (func_path.id) the buffer was fetched for;
-                              it is the warp's candidate path while the buffer holds */
-    uint32_t mem_inflight; /* issued memory instructions not complete            */
-    uint32_t inflight;     /* issued instructions not complete                   */
-    const insn_info *cached_info;
-    uint64_t ibuf_ready;   /* cycle the buffer contents become usable            */
-    uint64_t age;
-    /* the rest */
-    uint8_t fetching;      /* instruction fetch outstanding                      */
-    uint32_t ibuf_pc;      /* pc of the first buffered instruction               */
-    int32_t ibuf_func;
+     * (the array is allocated 64-byte aligned). A scoreboard stall only ends through
+     * an event of this warp (a completion, an issue, a fetch, a barrier release), which
+     * sets p.dirty; until then the cached verdict stands and the warp is not
+     * re-examined every cycle. */
+    _Alignas(64) pipe_warp p;
     /* Paths (path-table policies; with the SIMT stack the path is always id 0 and
      * these never change anything). The warp follows the path its policy selects,
      * or alt_path while the selected one waits on the scoreboard for a load
@@ -54,7 +39,6 @@ typedef struct {
     uint32_t alt_path;     /* NO_ALT, or the runnable path followed instead        */
     uint32_t last_path;    /* the path the warp issued last                       */
     uint32_t fetch_extra;  /* switch cost added when the outstanding fetch fills  */
-    pipe_sb sb;            /* pending writes per pool register                   */
 } sm_warp;
 
 /* This model's own counters (pipe_stats has the ones both models count). */
@@ -131,7 +115,7 @@ struct sm {
  * scheduler may repeat a memoised scan. */
 static inline void warp_touch(sm *s, sm_warp *w)
 {
-    w->dirty = 1;
+    w->p.dirty = 1;
     s->gen[(uint32_t)(w - s->w) % s->n_sched]++;
 }
 
@@ -253,7 +237,7 @@ void sm_destroy(sm *s)
     for (uint32_t i = 0; s->fw && i < s->n_slots; i++)
         func_warp_fini(&s->fw[i]);
     for (uint32_t i = 0; s->w && i < s->n_slots; i++)
-        pipe_sb_fini(&s->w[i].sb);
+        pipe_sb_fini(&s->w[i].p.sb);
     for (int k = 0; k < FU__COUNT; k++)
         free(s->fu_free[k]);
     ldq_forget(s->ldq);   /* its requests are among these */
@@ -298,17 +282,12 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
     for (uint32_t i = 0; i < s->cta_warps; i++) {
         uint32_t slot = (uint32_t)k * s->cta_warps + i;
         sm_warp *w = &s->w[slot];
-        w->used = 1;
-        w->fetching = 0;
-        w->ibuf = 0;
+        pipe_warp_start(&w->p, cycle);
         w->alt_path = NO_ALT;
         w->last_path = 0;
         w->fetch_extra = 0;
         want_set(s, slot);
-        w->age = cycle;
-        w->inflight = w->mem_inflight = 0;
         warp_touch(s, w);
-        pipe_sb_clear(&w->sb);
         s->resident++;
         if (s->pol->on_warp_start)
             pol_event(s, s->pol->on_warp_start, slot, cycle);
@@ -327,15 +306,13 @@ static void instruction_done(void *c, uint32_t slot, const uint32_t *regs, uint3
 {
     sm *s = c;
     sm_warp *w = &s->w[slot];
-    pipe_sb_release(&w->sb, regs, n);
     warp_touch(s, w);
-    if (--w->inflight == 0) {
+    if (pipe_warp_complete(&w->p, regs, n, is_mem)) {
         s->warps_inflight--;
         if (s->fw[slot].state == WARP_DONE)
             s->maybe_done++;   /* drained after its exit: retire_warps frees it */
     }
     if (is_mem) {
-        w->mem_inflight--;
         /* the policy hears of global/local completions only: shared and constant
          * accesses are not the long-latency loads the recency register tracks */
         if (is_mem == 2 && s->pol->on_mem_done)
@@ -360,10 +337,10 @@ static void fetched(void *c, uint32_t slot, uint32_t n, uint64_t cycle)
 {
     sm *s = c;
     sm_warp *w = &s->w[slot];
-    w->fetching = 0;
-    w->ibuf = (uint8_t)n;
+    w->p.fetching = 0;
+    w->p.ibuf = (uint8_t)n;
     want_clr(s, slot);
-    w->ibuf_ready = cycle + w->fetch_extra;   /* path switch cost (0: none) */
+    w->p.ibuf_ready = cycle + w->fetch_extra;   /* path switch cost (0: none) */
     warp_touch(s, w);
 }
 
@@ -399,7 +376,7 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
     uint32_t used[64];
     uint32_t nseg = pipe_coalesce(&s->space, &s->tr, slot, 0, s->ws, line, seg, used);
     uint32_t regs[4];
-    if (pipe_sb_pend(&s->w[slot].sb, base, ii, regs))
+    if (pipe_sb_pend(&s->w[slot].p.sb, base, ii, regs))
         return -1;
     if (nseg == 0)
         return pipe_wheel_add(&s->wh, cycle + 1 + s->cfg->core.lat_pipeline, slot, regs, ii->n_dst, 2);
@@ -472,58 +449,33 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, c
 {
     sm_warp *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
-    if (!w->dirty) {
-        switch (w->cached) {
-        case WR_SCOREBOARD:
-            *info = w->cached_info;
-            return WR_SCOREBOARD;
-        case WR_BARRIER:
-            return WR_BARRIER;
-        case WR_READY:
-            *info = w->cached_info;
-            return unit_check(w->cached_info, units);
-        case WR_IBUF_EMPTY:
-            if (w->ibuf == 0 || w->ibuf_ready > cycle)
-                return WR_IBUF_EMPTY;
-            break;
-        default:
-            break;
-        }
-    }
-    w->dirty = 0;
-    w->cached = WR_DONE;
-    if (fw->state == WARP_BARRIER) {
-        w->cached = WR_BARRIER;
-        return WR_BARRIER;
-    }
-    if (fw->state != WARP_READY)
-        return WR_DONE;
-    if (w->ibuf == 0 || w->ibuf_ready > cycle) {
-        w->cached = WR_IBUF_EMPTY;
-        return WR_IBUF_EMPTY;
-    }
+    uint8_t own = pipe_warp_cached(&w->p, cycle, info);
+    if (own != WR__COUNT)
+        return own == WR_READY ? unit_check(w->p.cached_info, units) : own;
+    if ((own = pipe_warp_examine(&w->p, fw, cycle)) != WR_READY)
+        return own;
     const func_path *p = func_warp_selected(fw);   /* a ready warp has one */
     int32_t fn = fw->fr[fw->nfr - 1].func;
     if (__builtin_expect(w->alt_path != NO_ALT, 0)) {
         /* back to the selected path once its own hazard is gone */
-        if (!pipe_sb_busy(&w->sb, reg_base(s, slot), &s->it->info[fn][p->pc]))
+        if (!pipe_sb_busy(&w->p.sb, reg_base(s, slot), &s->it->info[fn][p->pc]))
             w->alt_path = NO_ALT;
         else
             p = follow_alt(w, fw, p);
     }
     uint32_t pc = p->pc;
-    if (fn != w->ibuf_func || pc != w->ibuf_pc || p->id != w->ibuf_path) {
-        w->ibuf = 0;   /* path changed under the buffer (reconvergence, return, switch) */
+    if (fn != w->p.ibuf_func || pc != w->p.ibuf_pc || p->id != w->p.ibuf_path) {
+        w->p.ibuf = 0;   /* path changed under the buffer (reconvergence, return, switch) */
         want_set(s, slot);
-        w->cached = WR_IBUF_EMPTY;
+        w->p.cached = WR_IBUF_EMPTY;
         return WR_IBUF_EMPTY;
     }
     const insn_info *ii = &s->it->info[fn][pc];
     *info = ii;
-    w->cached_info = ii;
-    if (pipe_sb_busy(&w->sb, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
+    w->p.cached_info = ii;
+    if (pipe_sb_busy(&w->p.sb, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->p.inflight)) {
         /* (frames change only on a drained warp) */
-        if (__builtin_expect(s->dt.skip_stalled, 0) && w->mem_inflight && ii->cls != IC_CALL) {
+        if (__builtin_expect(s->dt.skip_stalled, 0) && w->p.mem_inflight && ii->cls != IC_CALL) {
             /* waiting for a load: another runnable path whose next instruction is
              * free of hazards goes ahead (its instructions must be fetched first) */
             func_path ps[8];
@@ -533,21 +485,21 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, c
                 if (ps[k].id == p->id || ps[k].id == sel->id)
                     continue;
                 const insn_info *ai = &s->it->info[fn][ps[k].pc];
-                if (ai->cls == IC_CALL || pipe_sb_busy(&w->sb, reg_base(s, slot), ai))
+                if (ai->cls == IC_CALL || pipe_sb_busy(&w->p.sb, reg_base(s, slot), ai))
                     continue;
                 w->alt_path = ps[k].id;
-                w->ibuf = 0;
+                w->p.ibuf = 0;
                 want_set(s, slot);
-                w->cached = WR_IBUF_EMPTY;
+                w->p.cached = WR_IBUF_EMPTY;
                 return WR_IBUF_EMPTY;
             }
         }
-        w->cached = WR_SCOREBOARD;
+        w->p.cached = WR_SCOREBOARD;
         return WR_SCOREBOARD;
     }
-    if (ii->cls == IC_MEMBAR && w->mem_inflight)
+    if (ii->cls == IC_MEMBAR && w->p.mem_inflight)
         return WR_BARRIER;   /* not cached: ends with a memory completion */
-    w->cached = WR_READY;    /* its own part is clear; shared resources decide */
+    w->p.cached = WR_READY;    /* its own part is clear; shared resources decide */
     return unit_check(ii, units);
 }
 
@@ -590,7 +542,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     int u = free_unit(s, ii->fu, cycle);
     uint32_t occupy = ii->ii;
     warp_touch(s, w);
-    if (w->inflight++ == 0)
+    if (w->p.inflight++ == 0)
         s->warps_inflight++;
     if (fw->state == WARP_DONE)
         s->maybe_done++;
@@ -598,18 +550,13 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         s->pol->on_issue(s->pst[slot % s->n_sched], slot, is_mem_cls(ii->cls), cycle);
     /* the instruction buffer: consumed; dropped when the warp's next path is another
      * one or moved elsewhere */
-    if (--w->ibuf) {
-        const func_path *np = follow_path(w, fw);
-        if (!np || np->id != path || np->pc != pc + 1 || fw->fr[fw->nfr - 1].func != fn)
-            w->ibuf = 0;
-        else
-            w->ibuf_pc = np->pc;
-    }
-    if (!w->ibuf)
+    if (--w->p.ibuf)
+        pipe_warp_continue(&w->p, follow_path(w, fw), path, pc, fn, fw->fr[fw->nfr - 1].func);
+    if (!w->p.ibuf)
         want_set(s, slot);
     int rcode = 0;
     if (is_mem_cls(ii->cls)) {
-        w->mem_inflight++;
+        w->p.mem_inflight++;
         int space = s->tr.n ? s->tr.a[0].space : SP_GLOBAL;
         uint8_t c = ii->cls;
         if (c == IC_MEM_GENERIC || c == IC_ATOM_GLOBAL)
@@ -622,7 +569,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
             s->fx.shared_conflict_cycles += cyc - 1;
             occupy = cyc;
             uint32_t regs[4];
-            if (pipe_sb_pend(&w->sb, base, ii, regs))
+            if (pipe_sb_pend(&w->p.sb, base, ii, regs))
                 return -1;
             rcode = pipe_wheel_add(&s->wh, cycle + s->cfg->core.lat_shared + s->cfg->core.lat_pipeline + cyc - 1,
                                    slot, regs, ii->n_dst, 1);
@@ -637,7 +584,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
             uint32_t cyc = distinct_addrs(s);
             occupy = cyc;
             uint32_t regs[4];
-            if (pipe_sb_pend(&w->sb, base, ii, regs))
+            if (pipe_sb_pend(&w->p.sb, base, ii, regs))
                 return -1;
             rcode = pipe_wheel_add(&s->wh, cycle + s->cfg->core.lat_const + s->cfg->core.lat_pipeline + cyc - 1,
                                    slot, regs, ii->n_dst, 1);
@@ -647,7 +594,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         u = free_unit(s, FU_LDST, cycle);
     } else {
         uint32_t regs[4];
-        if (pipe_sb_pend(&w->sb, base, ii, regs))
+        if (pipe_sb_pend(&w->p.sb, base, ii, regs))
             return -1;
         rcode = pipe_wheel_add(&s->wh, cycle + ii->lat + rf, slot, regs, ii->n_dst, 0);
     }
@@ -690,19 +637,19 @@ static int issue_stage(sm *s, uint64_t cycle)
         uint8_t best = WR_DONE;
         for (uint32_t slot = q; slot < s->n_slots; slot += s->n_sched) {
             const sm_warp *w = &s->w[slot];
-            if (!w->used)
+            if (!w->p.used)
                 continue;
             const insn_info *ii = NULL;
             uint8_t r = readiness(s, slot, cycle, units, &ii);
             if (r == WR_DONE)
                 continue;
-            if (r == WR_IBUF_EMPTY && w->ibuf && w->ibuf_ready > cycle && w->ibuf_ready < until)
-                until = w->ibuf_ready;
+            if (r == WR_IBUF_EMPTY && w->p.ibuf && w->p.ibuf_ready > cycle && w->p.ibuf_ready < until)
+                until = w->p.ibuf_ready;
             sched_cand *c = &s->cand[n];
             c->slot = slot;
-            c->age = w->age;
+            c->age = w->p.age;
             c->reason = r;
-            c->waiting_mem = w->mem_inflight != 0;
+            c->waiting_mem = w->p.mem_inflight != 0;
             if (ii) {
                 c->is_mem = ii->is_mem;
                 c->is_long = ii->is_long;
@@ -711,7 +658,7 @@ static int issue_stage(sm *s, uint64_t cycle)
                 c->is_mem = c->is_long = 0;
                 c->type = IT_VALU;
             }
-            c->path = w->ibuf_path;   /* the path readiness examined */
+            c->path = w->p.ibuf_path;   /* the path readiness examined */
             infos[n++] = ii;
             /* charge a lost slot to the reason closest to issuing */
             static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
@@ -760,7 +707,7 @@ static int fetch(sm *s, uint64_t cycle)
             break;
         sm_warp *w = &s->w[slot];
         func_warp *fw = &s->fw[slot];
-        if (!w->used || w->fetching || w->ibuf) {
+        if (!w->p.used || w->p.fetching || w->p.ibuf) {
             want_clr(s, slot);
             continue;
         }
@@ -775,11 +722,8 @@ static int fetch(sm *s, uint64_t cycle)
         int sent = pipe_ifetch(&s->rq, s->mem, s->id, slot, fn, pc, n, cycle, &s->st);
         if (sent <= 0)
             return sent < 0 ? -1 : progress;
-        w->fetching = 1;
+        pipe_warp_fetching(&w->p, fn, pc, p->id);
         want_clr(s, slot);
-        w->ibuf_pc = pc;
-        w->ibuf_func = fn;
-        w->ibuf_path = p->id;
         w->fetch_extra = p->id != w->last_path ? s->dt.switch_cycles : 0;
         budget--;
         progress = 1;
@@ -794,9 +738,9 @@ static int leave(void *c, uint32_t slot, uint64_t cycle)
 {
     sm *s = c;
     sm_warp *w = &s->w[slot];
-    if (!w->used || s->fw[slot].state != WARP_DONE || w->inflight)
+    if (!pipe_warp_gone(&w->p, &s->fw[slot]))
         return 0;
-    w->used = 0;
+    w->p.used = 0;
     s->gen[slot % s->n_sched]++;
     want_clr(s, slot);
     s->resident--;
@@ -866,8 +810,8 @@ uint64_t sm_next_event(const sm *s, uint64_t cycle, uint64_t bound)
      * event, so they need no scan here, except for a path switch cost) */
     if (s->dt.switch_cycles)
         for (uint32_t i = 0; i < s->n_slots; i++)
-            if (s->w[i].used && s->w[i].ibuf && s->w[i].ibuf_ready > cycle && s->w[i].ibuf_ready < next)
-                next = s->w[i].ibuf_ready;
+            if (s->w[i].p.used && s->w[i].p.ibuf && s->w[i].p.ibuf_ready > cycle && s->w[i].p.ibuf_ready < next)
+                next = s->w[i].p.ibuf_ready;
     for (int k = 0; k < FU__COUNT; k++)
         for (uint32_t i = 0; i < s->n_fu[k]; i++)
             if (s->fu_free[k][i] > cycle && s->fu_free[k][i] < next)
@@ -883,7 +827,7 @@ int sm_dump(const sm *s, char *buf, size_t n)
     for (uint32_t i = 0; i < s->n_slots && k < n; i++) {
         const sm_warp *w = &s->w[i];
         const func_warp *fw = &s->fw[i];
-        if (!w->used)
+        if (!w->p.used)
             continue;
         func_path p;
         int has = func_warp_where(fw, &p);
@@ -893,7 +837,7 @@ int sm_dump(const sm *s, char *buf, size_t n)
                               "  warp slot %u (CTA %u, warp %u): pc %u (PTX line %u) %s, ibuf %u%s, "
                               "in flight %u (memory %u)\n", i, fw->cta ? fw->cta->linear : 0, fw->wid, pc,
                               has && fw->nfr ? s->L->prog->m->funcs[fw->fr[fw->nfr - 1].func].insns[pc < s->L->prog->m->funcs[fw->fr[fw->nfr - 1].func].n_insns ? pc : 0].line : 0,
-                              st[fw->state], w->ibuf, w->fetching ? " (fetching)" : "", w->inflight, w->mem_inflight);
+                              st[fw->state], w->p.ibuf, w->p.fetching ? " (fetching)" : "", w->p.inflight, w->p.mem_inflight);
     }
     return (int)k;
 }
