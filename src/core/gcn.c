@@ -307,10 +307,19 @@ typedef struct {
      * by KEY_*; bit i of redo[k] marks wavefront slot i * simds + k for re-examination
      * (touched since, or a verdict that is not cached). */
     uint16_t cnt[16][KEY__N];
+    uint8_t nz[16];             /* bit key of nz[k]: cnt[k][key] != 0                 */
     uint64_t redo[16];
     pipe_stats st;
     gcn_stats gx;
 } gcn_cu;
+
+/* The summary of SIMD q stops counting wavefront w. */
+static inline void uncount(gcn_cu *s, uint32_t q, gwave *w)
+{
+    if (--s->cnt[q][w->key] == 0)
+        s->nz[q] &= (uint8_t)~(1u << w->key);
+    w->key = KEY_NONE;
+}
 
 /* A wavefront's own verdict may have changed (an event of it): readiness() re-examines
  * it, and until then its SIMD's summary does not count it. */
@@ -318,10 +327,8 @@ static inline void wave_touch(gcn_cu *s, uint32_t slot)
 {
     gwave *w = &s->w[slot];
     w->p.dirty = 1;
-    if (w->key != KEY_NONE) {
-        s->cnt[slot % s->simds][w->key]--;
-        w->key = KEY_NONE;
-    }
+    if (w->key != KEY_NONE)
+        uncount(s, slot % s->simds, w);
     s->redo[slot % s->simds] |= 1ull << (slot / s->simds);
 }
 
@@ -329,10 +336,8 @@ static inline void wave_touch(gcn_cu *s, uint32_t slot)
 static inline void wave_drop(gcn_cu *s, uint32_t slot)
 {
     gwave *w = &s->w[slot];
-    if (w->key != KEY_NONE) {
-        s->cnt[slot % s->simds][w->key]--;
-        w->key = KEY_NONE;
-    }
+    if (w->key != KEY_NONE)
+        uncount(s, slot % s->simds, w);
     s->redo[slot % s->simds] &= ~(1ull << (slot / s->simds));
 }
 
@@ -540,18 +545,25 @@ static int queues(gcn_cu *s, uint64_t cycle)
 
 /* ---- readiness ---------------------------------------------------------------------------- */
 
-/* Which units take an instruction of SIMD q now: bit p for a free issue port p (the
- * SIMD's own for PORT_SIMD), bit PORT__N for a vector memory path that is not stalled
- * (request path accepting, queue below core.ldst_queue, gcn.vmem_inflight not reached).
- * Constant during one SIMD's scan: only an issue changes it. */
-static uint32_t unit_mask(const gcn_cu *s, uint32_t q, uint64_t cycle)
+/* Which of the units all SIMDs share take an instruction now: bit p for a free issue
+ * port p (scalar, branch, LDS, vector memory), bit PORT__N for a vector memory path
+ * that is not stalled (request path accepting, queue below core.ldst_queue,
+ * gcn.vmem_inflight not reached). Constant during one SIMD's scan: only an issue
+ * changes it. */
+static uint32_t units_shared(const gcn_cu *s, uint64_t cycle)
 {
-    uint32_t m = s->simd_free[q] <= cycle ? 1u << PORT_SIMD : 0;
+    uint32_t m = 0;
     for (uint32_t p = PORT_SCALAR; p < PORT__N; p++)
         m |= (uint32_t)(s->unit_free[p] <= cycle) << p;
     if (!s->vstalled && ldq_staged(s->vq) < s->cfg->core.ldst_queue && s->vmem_inflight < s->p->vmem_inflight)
         m |= 1u << PORT__N;
     return m;
+}
+
+/* units_shared() plus SIMD q's own bit. */
+static inline uint32_t unit_mask(const gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t shared)
+{
+    return shared | (s->simd_free[q] <= cycle ? 1u << PORT_SIMD : 0);
 }
 
 /* Whether an instruction of issue type t can go to its unit, given unit_mask(). */
@@ -626,18 +638,12 @@ static int issue_mem(gcn_cu *s, uint32_t slot, const insn_info *ii, uint32_t bas
     const mem_req proto = {.kind = pipe_req_kind(in),
                            .space = scalar ? SP_CONST : pipe_req_space(s->tr.a[0].space),
                            .cop = in->cop, .sm = s->id, .warp = slot, .tag = mi, .t_issue = cycle};
-    uint32_t total = 0;
-    for (uint32_t g0 = 0; g0 < s->ws; g0 += grp) {
-        uint64_t seg[64];
-        uint32_t used[64];
-        uint32_t nseg = pipe_coalesce(&s->space, &s->tr, slot, g0, g0 + grp, line, seg, used);
-        /* all of them outstanding before the first can complete */
-        m->outstanding = total += nseg;
-        if (pipe_mem_push(&s->rq, scalar ? s->sq : s->vq, seg, used, nseg, line, &proto, cycle,
-                          scalar ? NULL : &s->st))
-            return -1;
-    }
-    return 0;
+    /* the groups' requests one group after the other */
+    uint64_t seg[64];
+    uint32_t used[64], first[65];
+    m->outstanding = pipe_coalesce_groups(&s->space, &s->tr, slot, grp, line, seg, used, first);
+    return pipe_mem_push(&s->rq, scalar ? s->sq : s->vq, seg, used, m->outstanding, line, &proto, cycle,
+                         scalar ? NULL : &s->st);
 }
 
 /* ---- issue ----------------------------------------------------------------------------------- */
@@ -844,6 +850,7 @@ static uint8_t simd_outcome(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t unit
                    : w->p.cached == WR_IBUF_EMPTY ? KEY_IBUF
                    : w->p.cached == WR_SCOREBOARD ? KEY_SCOREBOARD : KEY_BARRIER;
             s->cnt[q][w->key]++;
+            s->nz[q] |= (uint8_t)(1u << w->key);
             s->redo[q] &= ~(1ull << i);
         }
         if (r != WR_DONE) {
@@ -852,19 +859,22 @@ static uint8_t simd_outcome(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t unit
                 best = r;
         }
     }
-    static const uint8_t key_reason[KEY__N] = {
-        [KEY_IBUF] = WR_IBUF_EMPTY, [KEY_SCOREBOARD] = WR_SCOREBOARD, [KEY_BARRIER] = WR_BARRIER};
-    for (uint32_t k = 0; k < KEY__N; k++) {
-        if (!s->cnt[q][k])
-            continue;
-        any = 1;
-        uint8_t r = k < PORT__N ? (k == PORT_VMEM && !(units & (1u << PORT__N)) ? WR_MEM_STALL
-                                   : units & (1u << k) ? WR_READY : WR_UNIT_BUSY)
-                                : key_reason[k];
-        if (rank[r] > rank[best])
-            best = r;
-    }
-    return any ? best : WR__COUNT;
+    uint32_t nz = s->nz[q];
+    if (!nz)
+        return any ? best : WR__COUNT;
+    /* the counted wavefronts' best verdict: own part clear, by port (the unit decides;
+     * the vector memory port also needs its path, bit PORT__N), else what they wait for */
+    uint32_t ports = nz & ((1u << PORT__N) - 1), r;
+    const uint32_t vm = 1u << PORT_VMEM, path = units & (1u << PORT__N) ? vm : 0;
+    if (ports & units & (~vm | path))
+        r = WR_READY;
+    else if (ports & vm & ~path)
+        r = WR_MEM_STALL;
+    else if (ports)
+        r = WR_UNIT_BUSY;
+    else
+        r = nz & (1u << KEY_SCOREBOARD) ? WR_SCOREBOARD : nz & (1u << KEY_IBUF) ? WR_IBUF_EMPTY : WR_BARRIER;
+    return rank[r] > rank[best] ? (uint8_t)r : best;
 }
 
 static void account_idle(gcn_cu *s, uint8_t reason, uint64_t times)
@@ -882,7 +892,7 @@ static int gcn_cycle(void *c, uint64_t cycle)
     int progress = writeback(s, cycle);
     progress |= queues(s, cycle);
     uint32_t q = (uint32_t)(cycle % s->simds), n = 0, issued = 0;
-    uint32_t units = unit_mask(s, q, cycle);
+    uint32_t units = unit_mask(s, q, cycle, units_shared(s, cycle));
     uint8_t best = simd_outcome(s, q, cycle, units);
     if (best == WR_READY) {
         uint8_t full = classify(s, q, cycle, units, &n);   /* the candidates, in slot order */
@@ -897,12 +907,13 @@ static int gcn_cycle(void *c, uint64_t cycle)
                 continue;
             const insn_info *ii = s->infos[s->order[i]];
             /* an earlier issue this cycle may have taken the unit */
-            if (unit_check(cd->type, unit_mask(s, q, cycle)) != WR_READY)
+            if (unit_check(cd->type, units) != WR_READY)
                 continue;
             taken[port] = 1;
             if (issue(s, cd->slot, cd->path, ii, cycle))
                 return -1;
             issued++;
+            units = unit_mask(s, q, cycle, units_shared(s, cycle));   /* only an issue changes it */
         }
     }
     s->gx.issue_hist[issued]++;
@@ -927,8 +938,9 @@ static int gcn_cycle(void *c, uint64_t cycle)
         /* repeatable only if no SIMD's wavefront is ready or waits for a unit; record
          * each SIMD's idle outcome for repeat_cycle_stats */
         s->hot = 0;
+        uint32_t shared = units_shared(s, cycle);
         for (uint32_t k = 0; k < s->simds; k++) {
-            uint8_t b = k == q ? best : simd_outcome(s, k, cycle, unit_mask(s, k, cycle));
+            uint8_t b = k == q ? best : simd_outcome(s, k, cycle, unit_mask(s, k, cycle, shared));
             s->idle_reason[k] = b;
             if (b == WR_READY || b == WR_UNIT_BUSY)
                 s->hot |= 1u << k;

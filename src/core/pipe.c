@@ -94,26 +94,6 @@ int pipe_wheel_add(pipe_wheel *w, uint64_t due, uint32_t slot, const uint32_t *r
     return 0;
 }
 
-int pipe_wheel_pop(pipe_wheel *w, uint64_t cycle, pipe_event *out)
-{
-    uint32_t *pp = &w->head[cycle & w->mask];
-    while (*pp != UINT32_MAX) {
-        pipe_event *e = &w->ev[*pp];
-        if (e->due != cycle) {
-            pp = &e->next;
-            continue;
-        }
-        uint32_t idx = *pp;
-        *pp = e->next;
-        *out = *e;
-        e->next = w->free;
-        w->free = idx;
-        w->n--;
-        return 1;
-    }
-    return 0;
-}
-
 uint64_t pipe_wheel_next(const pipe_wheel *w, uint64_t cycle, uint64_t bound)
 {
     if (!w->n)
@@ -296,6 +276,24 @@ void pipe_space_init(pipe_space *sp, uint32_t id, uint32_t n_slots, uint32_t ws)
     sp->ws = ws;
 }
 
+/* The address of access a of warp `slot` in the global space. */
+static inline uint64_t map_addr(const pipe_space *sp, const exec_access *a, uint32_t slot)
+{
+    uint64_t addr = a->addr;
+    if (a->space == SP_PARAM)
+        addr += sp->param_base;
+    if (a->space == SP_LOCAL) {
+        uint64_t t = (uint64_t)slot * sp->ws + a->lane;
+        addr = sp->local_base + (((addr >> 2) * sp->local_threads + t) << 2) + (addr & 3);
+    }
+    return addr;
+}
+
+static inline uint64_t line_of(uint64_t addr, uint32_t line)
+{
+    return (line & (line - 1)) == 0 ? addr >> __builtin_ctz(line) : addr / line;
+}
+
 uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t lo,
                        uint32_t hi, uint32_t line, uint64_t seg[64], uint32_t used[64])
 {
@@ -304,14 +302,7 @@ uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot
         const exec_access *a = &tr->a[i];
         if (a->lane < lo || a->lane >= hi)
             continue;
-        uint64_t addr = a->addr;
-        if (a->space == SP_PARAM)
-            addr += sp->param_base;
-        if (a->space == SP_LOCAL) {
-            uint64_t t = (uint64_t)slot * sp->ws + a->lane;
-            addr = sp->local_base + (((addr >> 2) * sp->local_threads + t) << 2) + (addr & 3);
-        }
-        uint64_t sg = addr / line;
+        uint64_t sg = line_of(map_addr(sp, a, slot), line);
         uint32_t k = 0;
         while (k < nseg && seg[k] != sg)
             k++;
@@ -323,6 +314,44 @@ uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot
             used[k] += a->size;
     }
     return nseg;
+}
+
+uint32_t pipe_coalesce_groups(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t grp,
+                              uint32_t line, uint64_t seg[64], uint32_t used[64], uint32_t first[65])
+{
+    uint64_t s[64];
+    uint32_t u[64], n = 0, ng = (sp->ws + grp - 1) / grp;
+    uint8_t g_of[64], cnt[65] = {0};
+    for (uint32_t i = 0; i < tr->n; i++) {
+        const exec_access *a = &tr->a[i];
+        uint32_t g = a->lane / grp;
+        if (g >= ng)
+            continue;
+        uint64_t sg = line_of(map_addr(sp, a, slot), line);
+        uint32_t k = 0;
+        while (k < n && (s[k] != sg || g_of[k] != g))
+            k++;
+        if (k == n) {
+            if (n == 64)
+                continue;
+            s[n] = sg;
+            u[n] = 0;
+            g_of[n++] = (uint8_t)g;
+            cnt[g]++;
+        }
+        u[k] += a->size;
+    }
+    /* stable by group: each group's segments in the order found */
+    first[0] = 0;
+    for (uint32_t g = 0; g < ng; g++)
+        first[g + 1] = first[g] + cnt[g];
+    uint32_t at[65];
+    memcpy(at, first, (ng + 1) * sizeof *at);
+    for (uint32_t k = 0; k < n; k++) {
+        seg[at[g_of[k]]] = s[k];
+        used[at[g_of[k]]++] = u[k];
+    }
+    return n;
 }
 
 int pipe_mem_push(pipe_rq *rq, ldq *q, const uint64_t *seg, const uint32_t *used, uint32_t nseg,
@@ -360,29 +389,34 @@ uint8_t pipe_req_space(uint8_t sp0)
  * its bank, so the cost is lanes x conflict degree, not lanes squared. */
 uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t grp, uint32_t banks, int atomic)
 {
-    uint32_t total = 0;
+    uint32_t total = 0, n = tr->n < 64 ? tr->n : 64;
     int8_t head[256], next[64];
-    uint8_t cnt[256];
+    uint8_t cnt[256], bank[64];
     uint64_t word[64];
     if (!grp)
         grp = ws;
+    /* every access's bank, and all banks touched reset (once: each group resets its
+     * own below only when there are several) */
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t wd = tr->a[i].addr >> 2;
+        bank[i] = (uint8_t)((banks & (banks - 1)) == 0 ? wd & (banks - 1) : wd % banks);
+        head[bank[i]] = -1;
+        cnt[bank[i]] = 0;
+    }
     for (uint32_t g0 = 0; g0 < ws; g0 += grp) {
         uint32_t nw = 0, worst = 0, any = 0;
-        for (uint32_t i = 0; i < tr->n && i < 64; i++) {
-            const exec_access *a = &tr->a[i];
-            if (a->lane < g0 || a->lane >= g0 + grp)
-                continue;
-            uint32_t b = (uint32_t)((a->addr >> 2) % banks);
-            head[b] = -1;   /* reset only the banks this group touches */
-            cnt[b] = 0;
-        }
-        for (uint32_t i = 0; i < tr->n && i < 64; i++) {
+        if (g0)
+            for (uint32_t i = 0; i < n; i++) {
+                head[bank[i]] = -1;
+                cnt[bank[i]] = 0;
+            }
+        for (uint32_t i = 0; i < n; i++) {
             const exec_access *a = &tr->a[i];
             if (a->lane < g0 || a->lane >= g0 + grp)
                 continue;
             any = 1;
             uint64_t wd = a->addr >> 2;
-            uint32_t b = (uint32_t)(wd % banks);
+            uint32_t b = bank[i];
             int8_t k = head[b];
             while (k >= 0 && word[k] != wd)
                 k = next[k];

@@ -197,7 +197,25 @@ void pipe_wheel_fini(pipe_wheel *w);
 int pipe_wheel_add(pipe_wheel *w, uint64_t due, uint32_t slot, const uint32_t *regs, uint32_t n,
                    uint8_t kind);
 /* Takes one event due at `cycle` into *out: 1, or 0 when none is left. */
-int pipe_wheel_pop(pipe_wheel *w, uint64_t cycle, pipe_event *out);
+static inline int pipe_wheel_pop(pipe_wheel *w, uint64_t cycle, pipe_event *out)
+{
+    uint32_t *pp = &w->head[cycle & w->mask];
+    while (*pp != UINT32_MAX) {
+        pipe_event *e = &w->ev[*pp];
+        if (e->due != cycle) {
+            pp = &e->next;
+            continue;
+        }
+        uint32_t idx = *pp;
+        *pp = e->next;
+        *out = *e;
+        e->next = w->free;
+        w->free = idx;
+        w->n--;
+        return 1;
+    }
+    return 0;
+}
 /* The earliest cycle in (cycle, bound) with an event due, else bound. */
 uint64_t pipe_wheel_next(const pipe_wheel *w, uint64_t cycle, uint64_t bound);
 
@@ -296,6 +314,13 @@ void pipe_space_init(pipe_space *sp, uint32_t id, uint32_t n_slots, uint32_t ws)
  * across threads (the same offset of consecutive lanes is contiguous). */
 uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t lo,
                        uint32_t hi, uint32_t line, uint64_t seg[64], uint32_t used[64]);
+
+/* pipe_coalesce of every group of `grp` lanes (lanes [g * grp, (g + 1) * grp)) in one
+ * pass: the segments of group g are seg[first[g] .. first[g + 1]) in the order
+ * pipe_coalesce finds them; first[] has room for ws / grp + 1 entries (<= 65). Returns
+ * the total. */
+uint32_t pipe_coalesce_groups(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t grp,
+                              uint32_t line, uint64_t seg[64], uint32_t used[64], uint32_t first[65]);
 
 /* Sends one request per segment (seg[k] * line, `line` bytes, used[k] bytes asked
  * for) into the request path q, each a copy of *proto otherwise; counts them in st

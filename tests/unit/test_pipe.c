@@ -21,6 +21,10 @@
  *    0..5 (1000..1023) in line 15 (24 bytes), lanes 6..15 in line 16 (40 bytes).
  *    Local memory, core 0 with 2 slots of 16 threads (32 interleaved), slot 1: offset
  *    0 of lanes 0 and 1 is thread 16, 17 -> local base + 64, + 68: one line, 8 bytes.
+ *    By groups of 4 lanes in one pass: group 0 (1000..1012) line 15; group 1 lanes
+ *    4, 5 in line 15 and 6, 7 in 16; groups 2 and 3 line 16: segments 15 | 15 16 | 16 |
+ *    16, first = 0 1 3 4 5, bytes 16 | 8 8 | 16 | 16. Lanes in reverse order: group 1
+ *    finds line 16 first (16 15).
  *  latency histogram: bucket b holds [2^b, 2^(b+1)) (0 and 1 in bucket 0, the last
  *    bucket 15 everything from 2^15): 0, 1 -> 0; 2, 3 -> 1; 4 -> 2; 100000 -> 15.
  *  retirement: 2 CTA slots of 2 warps; slot 0's warps 0 and 1 leave -> freed (1 CTA
@@ -167,6 +171,24 @@ static void t_coalesce(void **state)
     assert_int_equal(pipe_coalesce(&sp, &tr, 1, 0, 16, 64, seg, used), 1);
     assert_int_equal(seg[0], (sp.local_base + 64) / 64);
     assert_int_equal(used[0], 8);
+    uint32_t first[65];
+    trace(&tr, a, 16, 1000, 4, SP_GLOBAL);
+    assert_int_equal(pipe_coalesce_groups(&sp, &tr, 0, 4, 64, seg, used, first), 5);
+    const uint64_t es[5] = {15, 15, 16, 16, 16};
+    const uint32_t eu[5] = {16, 8, 8, 16, 16}, ef[5] = {0, 1, 3, 4, 5};
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(seg[i], es[i]);
+        assert_int_equal(used[i], eu[i]);
+        assert_int_equal(first[i], ef[i]);
+    }
+    for (int i = 0; i < 8; i++) {   /* reverse the lanes */
+        exec_access t = a[i];
+        a[i] = a[15 - i];
+        a[15 - i] = t;
+    }
+    assert_int_equal(pipe_coalesce_groups(&sp, &tr, 0, 4, 64, seg, used, first), 5);
+    assert_int_equal(seg[1], 16);
+    assert_int_equal(seg[2], 15);
     trace(&tr, a, 1, 8, 0, SP_PARAM);
     assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
     assert_int_equal(seg[0], (sp.param_base + 8) / 64);
