@@ -320,7 +320,7 @@ uint32_t pipe_coalesce_groups(const pipe_space *sp, const exec_trace *tr, uint32
                               uint32_t line, uint64_t seg[64], uint32_t used[64], uint32_t first[65])
 {
     uint64_t s[64];
-    uint32_t u[64], n = 0, ng = (sp->ws + grp - 1) / grp;
+    uint32_t u[64], n = 0, ng = (sp->ws + grp - 1) / grp, last = 0;
     uint8_t g_of[64], cnt[65] = {0};
     for (uint32_t i = 0; i < tr->n; i++) {
         const exec_access *a = &tr->a[i];
@@ -328,9 +328,11 @@ uint32_t pipe_coalesce_groups(const pipe_space *sp, const exec_trace *tr, uint32
         if (g >= ng)
             continue;
         uint64_t sg = line_of(map_addr(sp, a, slot), line);
-        uint32_t k = 0;
-        while (k < n && (s[k] != sg || g_of[k] != g))
-            k++;
+        uint32_t k = last;   /* neighbouring lanes mostly share a line */
+        if (k >= n || s[k] != sg || g_of[k] != g)
+            for (k = 0; k < n && (s[k] != sg || g_of[k] != g); k++)
+                ;
+        last = k;
         if (k == n) {
             if (n == 64)
                 continue;
