@@ -211,23 +211,6 @@ void pipe_lat_record(pipe_stats *st, uint64_t lat)
     st->mem_lat_hist[b]++;
 }
 
-void pipe_ldq_add(pipe_stats *st, const ldq_stats *now, ldq_stats *prev, uint64_t d[6])
-{
-    uint64_t x[6] = {now->stall_cycles - prev->stall_cycles, now->resfail[0] - prev->resfail[0],
-                     now->resfail[1] - prev->resfail[1], now->resfail[2] - prev->resfail[2],
-                     now->occupancy_sum - prev->occupancy_sum, now->full_cycles - prev->full_cycles};
-    st->ldst_stall_cycles += x[0];
-    for (int i = 0; i < 3; i++)
-        st->resfail[i] += x[1 + i];
-    st->queue_occupancy_sum += x[4];
-    st->reod_full_cycles += x[5];
-    st->queued_cycles += now->queued_cycles - prev->queued_cycles;
-    st->queued_reqs += now->sent - prev->sent;
-    for (int i = 0; i < 6; i++)
-        d[i] += x[i];
-    *prev = *now;
-}
-
 void pipe_ldq_repeat(pipe_stats *st, const uint64_t d[6], uint64_t n)
 {
     st->ldst_stall_cycles += n * d[0];

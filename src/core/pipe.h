@@ -291,7 +291,22 @@ typedef struct {
 void pipe_lat_record(pipe_stats *st, uint64_t lat);
 /* Adds a request path's counters since *prev to st and to d[6] (this cycle's
  * increments: stall, resfail x3, occupancy, full; for idle skipping); *prev = now. */
-void pipe_ldq_add(pipe_stats *st, const ldq_stats *now, ldq_stats *prev, uint64_t d[6]);
+static inline void pipe_ldq_add(pipe_stats *st, const ldq_stats *now, ldq_stats *prev, uint64_t d[6])
+{
+    uint64_t x[6] = {now->stall_cycles - prev->stall_cycles, now->resfail[0] - prev->resfail[0],
+                     now->resfail[1] - prev->resfail[1], now->resfail[2] - prev->resfail[2],
+                     now->occupancy_sum - prev->occupancy_sum, now->full_cycles - prev->full_cycles};
+    st->ldst_stall_cycles += x[0];
+    for (int i = 0; i < 3; i++)
+        st->resfail[i] += x[1 + i];
+    st->queue_occupancy_sum += x[4];
+    st->reod_full_cycles += x[5];
+    st->queued_cycles += now->queued_cycles - prev->queued_cycles;
+    st->queued_reqs += now->sent - prev->sent;
+    for (int i = 0; i < 6; i++)
+        d[i] += x[i];
+    *prev = *now;
+}
 /* Adds n more cycles of the increments d[6] (pipe_ldq_add's) to st: idle skipping. */
 void pipe_ldq_repeat(pipe_stats *st, const uint64_t d[6], uint64_t n);
 /* Adds the shared counters to the launch statistics. */
