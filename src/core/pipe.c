@@ -145,28 +145,6 @@ void pipe_minst_free(pipe_minsts *p, uint32_t i)
     p->used--;
 }
 
-/* ---- writeback ---------------------------------------------------------------------------- */
-int pipe_writeback(pipe_wheel *wh, pipe_minsts *mi, pipe_rq *rq, memsys *mem, uint32_t id,
-                   uint64_t cycle, const pipe_wb_ops *ops, void *ctx)
-{
-    int progress = 0;
-    pipe_event e;
-    while (pipe_wheel_pop(wh, cycle, &e)) {
-        ops->done(ctx, e.slot, e.regs, e.n, e.kind, cycle);
-        progress = 1;
-    }
-    mem_req *r;
-    while ((r = memsys_pop_done(mem, id, cycle)) != NULL) {
-        progress = 1;
-        if (r->kind == MR_IFETCH)
-            ops->fetched(ctx, r->warp, r->tag, cycle);
-        else if (--mi->a[r->tag].outstanding == 0)
-            ops->minst_done(ctx, r->tag, cycle);
-        pipe_req_free(rq, r);
-    }
-    return progress;
-}
-
 /* ---- memory requests ---------------------------------------------------------------- */
 mem_req *pipe_req_new(pipe_rq *q)
 {
@@ -280,15 +258,17 @@ static inline uint64_t line_of(uint64_t addr, uint32_t line)
 uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t lo,
                        uint32_t hi, uint32_t line, uint64_t seg[64], uint32_t used[64])
 {
-    uint32_t nseg = 0;
+    uint32_t nseg = 0, last = 0;
     for (uint32_t i = 0; i < tr->n; i++) {
         const exec_access *a = &tr->a[i];
         if (a->lane < lo || a->lane >= hi)
             continue;
         uint64_t sg = line_of(map_addr(sp, a, slot), line);
-        uint32_t k = 0;
-        while (k < nseg && seg[k] != sg)
-            k++;
+        uint32_t k = last;   /* neighbouring lanes mostly share a line */
+        if (k >= nseg || seg[k] != sg)
+            for (k = 0; k < nseg && seg[k] != sg; k++)
+                ;
+        last = k;
         if (k == nseg && nseg < 64) {
             seg[nseg] = sg;
             used[nseg++] = 0;

@@ -270,9 +270,27 @@ typedef struct {
 
 /* The writeback stage of core `id`: the wheel's events due at `cycle` (in its order),
  * then the requests the memory system returns (each freed into rq). 1 when anything
- * completed. */
-int pipe_writeback(pipe_wheel *wh, pipe_minsts *mi, pipe_rq *rq, memsys *mem, uint32_t id,
-                   uint64_t cycle, const pipe_wb_ops *ops, void *ctx);
+ * completed. (Inline: a model's constant ops are then called directly.) */
+static inline int pipe_writeback(pipe_wheel *wh, pipe_minsts *mi, pipe_rq *rq, memsys *mem, uint32_t id,
+                                 uint64_t cycle, const pipe_wb_ops *ops, void *ctx)
+{
+    int progress = 0;
+    pipe_event e;
+    while (pipe_wheel_pop(wh, cycle, &e)) {
+        ops->done(ctx, e.slot, e.regs, e.n, e.kind, cycle);
+        progress = 1;
+    }
+    mem_req *r;
+    while ((r = memsys_pop_done(mem, id, cycle)) != NULL) {
+        progress = 1;
+        if (r->kind == MR_IFETCH)
+            ops->fetched(ctx, r->warp, r->tag, cycle);
+        else if (--mi->a[r->tag].outstanding == 0)
+            ops->minst_done(ctx, r->tag, cycle);
+        pipe_req_free(rq, r);
+    }
+    return progress;
+}
 
 /* ---- statistics both models count alike ------------------------------------------- */
 typedef struct {
