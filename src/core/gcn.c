@@ -30,10 +30,14 @@
  *   - barriers: a work-group of several wavefronts holds one of gcn.barrier_slots.
  *
  * Functional execution happens at issue (func_warp_step_path), results never depend
- * on timing. Scoreboard, timing wheel, fetch and retirement follow sm.c's design (one
- * pending-write counter per register of the wavefront's pool; a wheel of completions;
- * instruction buffers filled through the L1I; nothing allocated per cycle once the
- * pools have grown to the launch's need).
+ * on timing. Scoreboard, timing wheel, writeback, memory instructions and requests, CTA
+ * slots, coalescing, LDS bank cycles and fetch requests are core/pipe.c's, shared with
+ * sm.c; nothing is allocated per cycle once the pools have grown to the launch's need.
+ *
+ * Issue-stage cost: per SIMD a summary counts the wavefronts whose cached verdict
+ * stands (simd_outcome); only wavefronts with an event since (wave_touch) are
+ * examined again, and the full scan that builds the candidates runs only when one is
+ * ready.
  *
  * Idle skipping: after a cycle that made no progress, each SIMD whose wavefronts are
  * all blocked on events (scoreboard, barrier, empty buffer, memory pipeline) has a
@@ -44,9 +48,11 @@
 #include "core/core_model.h"
 #include "core/insn_table.h"
 #include "core/ldq.h"
+#include "core/pipe.h"
 #include "core/slotset.h"
 #include "ptx/uniform.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,48 +250,19 @@ static occupancy gcn_occupancy(const ws_config *cfg, const void *params, const p
 }
 
 /* ---- CU state ------------------------------------------------------------------------ */
+/* Keys of the per-SIMD summary: a wavefront whose own part is clear, by the issue port
+ * of its next instruction (0 .. PORT__N-1), or the event it waits for. */
+enum { KEY_IBUF = PORT__N, KEY_SCOREBOARD, KEY_BARRIER, KEY__N, KEY_NONE = 0xff };
 typedef struct {
-    uint8_t used, fetching, ibuf, dirty, cached;
-    uint32_t ibuf_pc, ibuf_path;
-    int32_t ibuf_func;
-    uint64_t ibuf_ready, age;
-    uint16_t *sb;
-    uint32_t sb_cap, inflight, mem_inflight;
-    const insn_info *cached_info;
-    const gcn_info *cached_gi;  /* this model's facts of cached_info               */
+    pipe_warp p;                /* buffer, cached own verdict, in flight, scoreboard */
+    uint8_t key;                /* where the SIMD summary counts it (KEY_*, KEY_NONE) */
+    const gcn_info *cached_gi;  /* this model's facts of p.cached_info             */
 } gwave;
 
+/* This model's own counters (pipe_stats has the ones both models count). */
 typedef struct {
-    uint8_t used;
-    func_cta fc;
-    uint8_t *shared;
-    uint32_t warps_left;
-} gwg;
-
-typedef struct {
-    uint64_t due;
-    uint32_t slot, next;
-    uint8_t n, is_mem;
-    uint32_t regs[4];
-} gevent;
-
-typedef struct {
-    uint32_t slot, outstanding, next_free;
-    uint8_t n, vmem;
-    uint32_t regs[4];
-    uint64_t t_issue;
-} gminst;
-
-typedef struct {
-    uint64_t issued, thread_insts, issued_type[IT__COUNT], issue_hist[6];
-    uint64_t slot[WR__COUNT], idle_slots, stall_cycles;
-    uint64_t warps_in_flight_sum, resident_warps_sum, active_cycles;
-    uint64_t simd_busy, vmem_busy, lds_busy;
-    uint64_t mem_insts, mem_reqs, mem_bytes_used, lane_accesses;
-    uint64_t resfail[3], ldst_stall_cycles, queue_occupancy_sum, queued_cycles, queued_reqs,
-        reod_full_cycles;
-    uint64_t mem_lat_sum, mem_lat_max, mem_lat_n, mem_lat_hist[16];
-    uint64_t lds_conflict_cycles, ifetch_misses, ctas_done;
+    uint64_t issued_type[IT__COUNT], issue_hist[6];
+    uint64_t simd_busy, vmem_busy, lds_busy, lane_accesses, lds_conflict_cycles;
 } gcn_stats;
 
 typedef struct {
@@ -300,16 +277,14 @@ typedef struct {
     uint32_t ws, cta_warps, max_ctas, n_slots, simds, passes;
     gwave *w;
     func_warp *fw;
-    gwg *wg;
+    pipe_cta *wg;
     uint32_t resident;
     uint64_t *simd_free;        /* per SIMD: first cycle it accepts a VALU insn      */
     uint64_t unit_free[PORT__N];/* scalar, branch, LDS, vector memory (SIMD unused)  */
-    uint32_t *wheel, wheel_mask;
-    gevent *ev;
-    uint32_t ev_cap, ev_free, n_events;
-    gminst *mi;
-    uint32_t mi_cap, mi_free, vmem_inflight;
-    mem_req *rq_pool;
+    pipe_wheel wh;              /* completions of fixed-latency work                 */
+    pipe_minsts mi;             /* memory instructions in flight (kind 1: vector)    */
+    uint32_t vmem_inflight;
+    pipe_rq rq;
     ldq *vq, *sq;               /* vector memory (L1D), scalar memory (L1C)           */
     ldq_stats vq_prev, sq_prev;
     int vstalled;
@@ -319,27 +294,55 @@ typedef struct {
     uint32_t *order;
     uint64_t *want;             /* bit w: wavefront slot w has an empty buffer to fill */
     uint32_t fetch_rr, warps_inflight, maybe_done;
-    uint64_t local_base, param_base;
-    uint32_t local_threads;
+    pipe_space space;
     /* idle skipping */
     uint32_t hot;               /* bit k: a wavefront of SIMD k was ready or waited
                                    for a unit in the last idle cycle                 */
     uint64_t last_cycle;
     uint8_t idle_reason[16];    /* per SIMD: slot outcome of an idle cycle; WR__COUNT:
                                    no wavefront (idle slot)                          */
-    uint64_t last_ldq[7];       /* ldq-derived counters of the last cycle            */
-    gcn_stats st;
+    uint64_t last_ldq[6];       /* ldq-derived counters of the last cycle            */
+    /* Per-SIMD summary of the wavefronts' own verdicts (see simd_outcome): cnt[k][key]
+     * counts SIMD k's wavefronts whose cached verdict stands until an event of theirs,
+     * by KEY_*; bit i of redo[k] marks wavefront slot i * simds + k for re-examination
+     * (touched since, or a verdict that is not cached). */
+    uint16_t cnt[16][KEY__N];
+    uint8_t nz[16];             /* bit key of nz[k]: cnt[k][key] != 0                 */
+    uint64_t redo[16];
+    pipe_stats st;
+    gcn_stats gx;
 } gcn_cu;
+
+/* The summary of SIMD q stops counting wavefront w. */
+static inline void uncount(gcn_cu *s, uint32_t q, gwave *w)
+{
+    if (--s->cnt[q][w->key] == 0)
+        s->nz[q] &= (uint8_t)~(1u << w->key);
+    w->key = KEY_NONE;
+}
+
+/* A wavefront's own verdict may have changed (an event of it): readiness() re-examines
+ * it, and until then its SIMD's summary does not count it. */
+static inline void wave_touch(gcn_cu *s, uint32_t slot)
+{
+    gwave *w = &s->w[slot];
+    w->p.dirty = 1;
+    if (w->key != KEY_NONE)
+        uncount(s, slot % s->simds, w);
+    s->redo[slot % s->simds] |= 1ull << (slot / s->simds);
+}
+
+/* Wavefront `slot` leaves (retired): out of the summary. */
+static inline void wave_drop(gcn_cu *s, uint32_t slot)
+{
+    gwave *w = &s->w[slot];
+    if (w->key != KEY_NONE)
+        uncount(s, slot % s->simds, w);
+    s->redo[slot % s->simds] &= ~(1ull << (slot / s->simds));
+}
 
 static void want_set(gcn_cu *s, uint32_t w) { slotset_add(s->want, w); }
 static void want_clr(gcn_cu *s, uint32_t w) { slotset_del(s->want, w); }
-
-/* The next slot >= from (circularly, at most one lap) whose bit is set, or UINT32_MAX. */
-static uint32_t want_next(const gcn_cu *s, uint32_t from)
-{
-    uint32_t r = slotset_next(s->want, s->n_slots, from);
-    return r != UINT32_MAX ? r : slotset_next(s->want, s->n_slots, 0);
-}
 
 static void gcn_destroy(void *c)
 {
@@ -354,12 +357,10 @@ static void gcn_destroy(void *c)
     for (uint32_t i = 0; s->fw && i < s->n_slots; i++)
         func_warp_fini(&s->fw[i]);
     for (uint32_t i = 0; s->w && i < s->n_slots; i++)
-        free(s->w[i].sb);
-    while (s->rq_pool) {
-        mem_req *r = s->rq_pool;
-        s->rq_pool = r->next;
-        free(r);
-    }
+        pipe_sb_fini(&s->w[i].p.sb);
+    ldq_forget(s->vq);   /* their requests are among rq's */
+    ldq_forget(s->sq);
+    pipe_rq_fini(&s->rq);
     ldq_destroy(s->vq);
     ldq_destroy(s->sq);
     free(s->pst);
@@ -367,9 +368,8 @@ static void gcn_destroy(void *c)
     free(s->fw);
     free(s->wg);
     free(s->simd_free);
-    free(s->wheel);
-    free(s->ev);
-    free(s->mi);
+    pipe_wheel_fini(&s->wh);
+    pipe_minsts_fini(&s->mi);
     free(s->tr.a);
     free(s->cand);
     free(s->infos);
@@ -421,15 +421,12 @@ static void *gcn_create(uint32_t id, const core_launch *cl)
             if (sh->gi[fi][k].lat > maxlat)
                 maxlat = sh->gi[fi][k].lat;
     maxlat += s->p->lds_lat + 64 * 64 / (s->p->lds_group ? s->p->lds_group : 1) + s->p->salu_lat;
-    uint32_t wsz = grow_pow2(maxlat + 2);
-    if (!(s->wheel = malloc(wsz * sizeof *s->wheel)))
+    if (pipe_wheel_init(&s->wh, maxlat))
         goto fail;
-    memset(s->wheel, 0xff, wsz * sizeof *s->wheel);
-    s->wheel_mask = wsz - 1;
     s->tr.cap = 64;
     if (!(s->tr.a = calloc(64, sizeof *s->tr.a)))
         goto fail;
-    s->ev_free = s->mi_free = UINT32_MAX;
+    pipe_minsts_init(&s->mi);
     uint32_t line = cfg->l1d.line ? cfg->l1d.line : 64;
     uint32_t sets = cfg->l1d.size / (line * (cfg->l1d.ways ? cfg->l1d.ways : 1));
     uint32_t cline = cfg->l1c.line ? cfg->l1c.line : 64;
@@ -438,9 +435,7 @@ static void *gcn_create(uint32_t id, const core_launch *cl)
                              sets ? sets : 1, line)) ||
         !(s->sq = ldq_create(0, cfg->l1d.queue_depth, 0, csets ? csets : 1, cline)))
         goto fail;
-    s->local_base = 0x7000000000ull + (uint64_t)id * 0x100000000ull;
-    s->local_threads = s->n_slots * s->ws;
-    s->param_base = 0x6f00000000ull;
+    pipe_space_init(&s->space, id, s->n_slots, s->ws);
     s->last_cycle = UINT64_MAX;
     return s;
 fail:
@@ -452,39 +447,22 @@ fail:
 static int gcn_can_take_cta(const void *c)
 {
     const gcn_cu *s = c;
-    for (uint32_t i = 0; i < s->max_ctas; i++)
-        if (!s->wg[i].used)
-            return 1;
-    return 0;
+    return pipe_cta_free(s->wg, s->max_ctas) < s->max_ctas;
 }
 
 static int gcn_take_cta(void *c, uint32_t linear, uint64_t cycle)
 {
     gcn_cu *s = c;
-    uint32_t k = 0;
-    while (k < s->max_ctas && s->wg[k].used)
-        k++;
-    if (k == s->max_ctas)
+    int k = pipe_cta_take(s->wg, s->max_ctas, s->fw, s->cta_warps, s->L, linear, s->id);
+    if (k < 0)
         return -1;
-    gwg *g = &s->wg[k];
-    memset(g->shared, 0, s->L->shared_bytes ? s->L->shared_bytes : 1);
-    func_cta_init(&g->fc, s->L, linear, g->shared);
-    g->fc.smid = s->id;
-    g->used = 1;
-    g->warps_left = s->cta_warps;
     for (uint32_t i = 0; i < s->cta_warps; i++) {
-        uint32_t slot = k * s->cta_warps + i;
+        uint32_t slot = (uint32_t)k * s->cta_warps + i;
         gwave *w = &s->w[slot];
-        if (func_warp_init(&s->fw[slot], s->L, &g->fc, i))
-            return -1;
-        w->used = 1;
-        w->fetching = w->ibuf = 0;
+        pipe_warp_start(&w->p, cycle);
+        w->key = KEY_NONE;
         want_set(s, slot);
-        w->age = cycle;
-        w->inflight = w->mem_inflight = 0;
-        w->dirty = 1;
-        if (w->sb)
-            memset(w->sb, 0, w->sb_cap * sizeof *w->sb);
+        wave_touch(s, slot);
         s->resident++;
         if (s->pol->on_warp_start)
             s->pol->on_warp_start(s->pst[slot % s->simds], slot, cycle);
@@ -498,330 +476,138 @@ static int gcn_busy(const void *c)
     return s->resident || ldq_len(s->vq) || ldq_len(s->sq);
 }
 
-/* ---- scoreboard, events, requests ------------------------------------------------------- */
-static uint32_t reg_base(const gcn_cu *s, uint32_t slot)
-{
-    const func_warp *fw = &s->fw[slot];
-    return (uint32_t)(fw->fr[fw->nfr - 1].reg_off / s->ws);
-}
+/* ---- completions ----------------------------------------------------------------------- */
+static uint32_t reg_base(const gcn_cu *s, uint32_t slot) { return pipe_reg_base(&s->fw[slot], s->ws); }
 
-static int sb_inc(gcn_cu *s, uint32_t slot, uint32_t reg)
+static void insn_done(void *c, uint32_t slot, const uint32_t *regs, uint32_t n, int is_mem, uint64_t cycle)
 {
+    gcn_cu *s = c;
     gwave *w = &s->w[slot];
-    if (reg >= w->sb_cap) {
-        uint32_t cap = grow_pow2(reg + 64);
-        uint16_t *n = realloc(w->sb, cap * sizeof *n);
-        if (!n)
-            return -1;
-        memset(n + w->sb_cap, 0, (cap - w->sb_cap) * sizeof *n);
-        w->sb = n;
-        w->sb_cap = cap;
-    }
-    w->sb[reg]++;
-    return 0;
-}
-
-static int sb_busy(const gcn_cu *s, uint32_t slot, uint32_t base, const insn_info *ii)
-{
-    const gwave *w = &s->w[slot];
-    for (uint32_t i = 0; i < ii->n_src; i++)
-        if (base + ii->src[i] < w->sb_cap && w->sb[base + ii->src[i]])
-            return 1;
-    for (uint32_t i = 0; i < ii->n_dst; i++)
-        if (base + ii->dst[i] < w->sb_cap && w->sb[base + ii->dst[i]])
-            return 1;
-    return 0;
-}
-
-/* Marks the destinations of ii pending; fills regs. */
-static int pend_dst(gcn_cu *s, uint32_t slot, uint32_t base, const insn_info *ii, uint32_t *regs)
-{
-    for (uint32_t i = 0; i < ii->n_dst; i++) {
-        regs[i] = base + ii->dst[i];
-        if (sb_inc(s, slot, regs[i]))
-            return -1;
-    }
-    return 0;
-}
-
-static int schedule_event(gcn_cu *s, uint64_t due, uint32_t slot, const uint32_t *regs, uint32_t n,
-                          int is_mem)
-{
-    if (s->ev_free == UINT32_MAX) {
-        uint32_t cap = s->ev_cap ? s->ev_cap * 2 : 256;
-        gevent *ne = realloc(s->ev, cap * sizeof *ne);
-        if (!ne)
-            return -1;
-        for (uint32_t i = s->ev_cap; i < cap; i++)
-            ne[i].next = i + 1 < cap ? i + 1 : UINT32_MAX;
-        s->ev = ne;
-        s->ev_free = s->ev_cap;
-        s->ev_cap = cap;
-    }
-    uint32_t e = s->ev_free;
-    gevent *ev = &s->ev[e];
-    s->ev_free = ev->next;
-    ev->due = due;
-    ev->slot = slot;
-    ev->n = (uint8_t)n;
-    ev->is_mem = (uint8_t)is_mem;
-    memcpy(ev->regs, regs, n * sizeof *regs);
-    uint32_t b = (uint32_t)(due & s->wheel_mask);
-    ev->next = s->wheel[b];
-    s->wheel[b] = e;
-    s->n_events++;
-    return 0;
-}
-
-static mem_req *req_new(gcn_cu *s)
-{
-    mem_req *r = s->rq_pool;
-    if (r)
-        s->rq_pool = r->next;
-    else
-        r = malloc(sizeof *r);
-    if (r)
-        memset(r, 0, sizeof *r);
-    return r;
-}
-
-static uint32_t minst_new(gcn_cu *s)
-{
-    if (s->mi_free == UINT32_MAX) {
-        uint32_t cap = s->mi_cap ? s->mi_cap * 2 : 64;
-        gminst *n = realloc(s->mi, cap * sizeof *n);
-        if (!n)
-            return UINT32_MAX;
-        for (uint32_t i = s->mi_cap; i < cap; i++)
-            n[i].next_free = i + 1 < cap ? i + 1 : UINT32_MAX;
-        s->mi = n;
-        s->mi_free = s->mi_cap;
-        s->mi_cap = cap;
-    }
-    uint32_t i = s->mi_free;
-    s->mi_free = s->mi[i].next_free;
-    return i;
-}
-
-static void insn_done(gcn_cu *s, uint32_t slot, const uint32_t *regs, uint32_t n, int is_mem,
-                      uint64_t cycle)
-{
-    gwave *w = &s->w[slot];
-    for (uint32_t i = 0; i < n; i++)
-        if (regs[i] < w->sb_cap && w->sb[regs[i]])
-            w->sb[regs[i]]--;
-    w->dirty = 1;
-    if (--w->inflight == 0) {
+    wave_touch(s, slot);
+    if (pipe_warp_complete(&w->p, regs, n, is_mem)) {
         s->warps_inflight--;
-        s->maybe_done++;
+        if (s->fw[slot].state == WARP_DONE)
+            s->maybe_done++;   /* drained after its exit: retire() frees it */
     }
-    if (is_mem) {
-        w->mem_inflight--;
-        if (is_mem == 2 && s->pol->on_mem_done)
-            s->pol->on_mem_done(s->pst[slot % s->simds], slot, cycle);
-    }
+    if (is_mem == 2 && s->pol->on_mem_done)
+        s->pol->on_mem_done(s->pst[slot % s->simds], slot, cycle);
 }
 
-static void minst_done(gcn_cu *s, uint32_t i, uint64_t cycle)
+static void minst_done(void *c, uint32_t i, uint64_t cycle)
 {
-    gminst *m = &s->mi[i];
-    if (m->vmem) {
+    gcn_cu *s = c;
+    pipe_minst *m = &s->mi.a[i];
+    if (m->kind) {
         /* memory latency per vector memory instruction: issue to its last access */
-        uint64_t lat = cycle - m->t_issue;
-        s->st.mem_lat_sum += lat;
-        s->st.mem_lat_n++;
-        if (lat > s->st.mem_lat_max)
-            s->st.mem_lat_max = lat;
-        uint32_t b = 0;
-        while (b < 15 && (2ull << b) <= lat)
-            b++;
-        s->st.mem_lat_hist[b]++;
+        pipe_lat_record(&s->st, cycle - m->t_issue);
         s->vmem_inflight--;
     }
     insn_done(s, m->slot, m->regs, m->n, 2, cycle);
-    m->next_free = s->mi_free;
-    s->mi_free = i;
+    pipe_minst_free(&s->mi, i);
 }
+
+static void fetched(void *c, uint32_t slot, uint32_t n, uint64_t cycle)
+{
+    gcn_cu *s = c;
+    gwave *w = &s->w[slot];
+    w->p.fetching = 0;
+    w->p.ibuf = (uint8_t)n;
+    w->p.ibuf_ready = cycle;
+    wave_touch(s, slot);
+}
+
+static const pipe_wb_ops gcn_wb = {insn_done, fetched, minst_done};
 
 /* ---- writeback and memory queues --------------------------------------------------------- */
 static int writeback(gcn_cu *s, uint64_t cycle)
 {
-    int progress = 0;
-    uint32_t *pp = &s->wheel[cycle & s->wheel_mask];
-    while (*pp != UINT32_MAX) {
-        gevent *e = &s->ev[*pp];
-        if (e->due != cycle) {
-            pp = &e->next;
-            continue;
-        }
-        uint32_t idx = *pp;
-        *pp = e->next;
-        insn_done(s, e->slot, e->regs, e->n, e->is_mem, cycle);
-        s->ev[idx].next = s->ev_free;
-        s->ev_free = idx;
-        s->n_events--;
-        progress = 1;
-    }
-    mem_req *r;
-    while ((r = memsys_pop_done(s->mem, s->id, cycle)) != NULL) {
-        progress = 1;
-        if (r->kind == MR_IFETCH) {
-            gwave *w = &s->w[r->warp];
-            w->fetching = 0;
-            w->ibuf = (uint8_t)r->tag;
-            w->ibuf_ready = cycle;
-            w->dirty = 1;
-        } else if (--s->mi[r->tag].outstanding == 0) {
-            minst_done(s, r->tag, cycle);
-        }
-        r->next = s->rq_pool;
-        s->rq_pool = r;
-    }
-    return progress;
+    return pipe_writeback(&s->wh, &s->mi, &s->rq, s->mem, s->id, cycle, &gcn_wb, s);
 }
 
-static void ldq_add(gcn_cu *s, ldq *q, ldq_stats *p)
-{
-    const ldq_stats *n = ldq_get_stats(q);
-    s->st.ldst_stall_cycles += n->stall_cycles - p->stall_cycles;
-    for (int i = 0; i < 3; i++)
-        s->st.resfail[i] += n->resfail[i] - p->resfail[i];
-    s->st.queue_occupancy_sum += n->occupancy_sum - p->occupancy_sum;
-    s->st.queued_cycles += n->queued_cycles - p->queued_cycles;
-    s->st.queued_reqs += n->sent - p->sent;
-    s->st.reod_full_cycles += n->full_cycles - p->full_cycles;
-    *p = *n;
-}
-
+/* One cycle of both request paths. An empty one is skipped: its cycle would change
+ * nothing (no occupancy to add, nothing to send). */
 static int queues(gcn_cu *s, uint64_t cycle)
 {
-    int st1 = 0, st2 = 0;
-    int progress = ldq_cycle(s->vq, s->mem, cycle, &st1);
-    progress |= ldq_cycle(s->sq, s->mem, cycle, &st2);
-    s->vstalled = st1;
-    ldq_add(s, s->vq, &s->vq_prev);
-    ldq_add(s, s->sq, &s->sq_prev);
+    int progress = 0, st = 0;
+    memset(s->last_ldq, 0, sizeof s->last_ldq);
+    s->vstalled = 0;
+    if (ldq_len(s->vq)) {
+        progress |= ldq_cycle(s->vq, s->mem, cycle, &st);
+        s->vstalled = st;
+        pipe_ldq_add(&s->st, ldq_get_stats(s->vq), &s->vq_prev, s->last_ldq);
+    }
+    if (ldq_len(s->sq)) {
+        progress |= ldq_cycle(s->sq, s->mem, cycle, &st);
+        pipe_ldq_add(&s->st, ldq_get_stats(s->sq), &s->sq_prev, s->last_ldq);
+    }
     return progress;
 }
 
 /* ---- readiness ---------------------------------------------------------------------------- */
 
-static uint8_t unit_check(const gcn_cu *s, uint32_t slot, uint8_t t, uint64_t cycle)
+/* Which of the units all SIMDs share take an instruction now: bit p for a free issue
+ * port p (scalar, branch, LDS, vector memory), bit PORT__N for a vector memory path
+ * that is not stalled (request path accepting, queue below core.ldst_queue,
+ * gcn.vmem_inflight not reached). Constant during one SIMD's scan: only an issue
+ * changes it. */
+static uint32_t units_shared(const gcn_cu *s, uint64_t cycle)
 {
-    switch (port_of[t]) {
-    case PORT_SIMD:
-        return s->simd_free[slot % s->simds] <= cycle ? WR_READY : WR_UNIT_BUSY;
-    case PORT_VMEM:
-        if (s->vstalled || ldq_staged(s->vq) >= s->cfg->core.ldst_queue || s->vmem_inflight >= s->p->vmem_inflight)
-            return WR_MEM_STALL;
-        return s->unit_free[PORT_VMEM] <= cycle ? WR_READY : WR_UNIT_BUSY;
-    default:
-        return s->unit_free[port_of[t]] <= cycle ? WR_READY : WR_UNIT_BUSY;
-    }
+    uint32_t m = 0;
+    for (uint32_t p = PORT_SCALAR; p < PORT__N; p++)
+        m |= (uint32_t)(s->unit_free[p] <= cycle) << p;
+    if (!s->vstalled && ldq_staged(s->vq) < s->cfg->core.ldst_queue && s->vmem_inflight < s->p->vmem_inflight)
+        m |= 1u << PORT__N;
+    return m;
 }
 
-static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, const insn_info **info)
+/* units_shared() plus SIMD q's own bit. */
+static inline uint32_t unit_mask(const gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t shared)
+{
+    return shared | (s->simd_free[q] <= cycle ? 1u << PORT_SIMD : 0);
+}
+
+/* Whether an instruction of issue type t can go to its unit, given unit_mask(). */
+static uint8_t unit_check(uint8_t t, uint32_t units)
+{
+    uint8_t p = port_of[t];
+    if (p == PORT_VMEM && !(units & (1u << PORT__N)))
+        return WR_MEM_STALL;
+    return units & (1u << p) ? WR_READY : WR_UNIT_BUSY;
+}
+
+static uint8_t readiness(gcn_cu *s, uint32_t slot, uint64_t cycle, uint32_t units, const insn_info **info)
 {
     gwave *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
-    if (!w->dirty) {
-        switch (w->cached) {
-        case WR_SCOREBOARD:
-            *info = w->cached_info;
-            return WR_SCOREBOARD;
-        case WR_BARRIER:
-            return WR_BARRIER;
-        case WR_READY:
-            *info = w->cached_info;
-            return unit_check(s, slot, w->cached_gi->type, cycle);
-        case WR_IBUF_EMPTY:
-            if (w->ibuf == 0 || w->ibuf_ready > cycle)
-                return WR_IBUF_EMPTY;
-            break;
-        default:
-            break;
-        }
-    }
-    w->dirty = 0;
-    w->cached = WR_DONE;
-    if (fw->state == WARP_BARRIER) {
-        w->cached = WR_BARRIER;
-        return WR_BARRIER;
-    }
-    if (fw->state != WARP_READY)
-        return WR_DONE;
-    if (w->ibuf == 0 || w->ibuf_ready > cycle) {
-        w->cached = WR_IBUF_EMPTY;
-        return WR_IBUF_EMPTY;
-    }
+    uint8_t own = pipe_warp_cached(&w->p, cycle, info);
+    if (own != WR__COUNT)
+        return own == WR_READY ? unit_check(w->cached_gi->type, units) : own;
+    if ((own = pipe_warp_examine(&w->p, fw, cycle)) != WR_READY)
+        return own;
     const func_path *p = func_warp_selected(fw);
     uint32_t pc = p->pc;
     int32_t fn = fw->fr[fw->nfr - 1].func;
-    if (fn != w->ibuf_func || pc != w->ibuf_pc || p->id != w->ibuf_path) {
-        w->ibuf = 0;
+    if (fn != w->p.ibuf_func || pc != w->p.ibuf_pc || p->id != w->p.ibuf_path) {
+        w->p.ibuf = 0;
         want_set(s, slot);
-        w->cached = WR_IBUF_EMPTY;
+        w->p.cached = WR_IBUF_EMPTY;
         return WR_IBUF_EMPTY;
     }
     const insn_info *ii = &s->sh->it.info[fn][pc];
     *info = ii;
-    w->cached_info = ii;
+    w->p.cached_info = ii;
     w->cached_gi = &s->sh->gi[fn][pc];
-    if (sb_busy(s, slot, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->inflight)) {
-        w->cached = WR_SCOREBOARD;
+    if (pipe_sb_busy(&w->p.sb, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->p.inflight)) {
+        w->p.cached = WR_SCOREBOARD;
         return WR_SCOREBOARD;
     }
-    if (ii->cls == IC_MEMBAR && w->mem_inflight)
+    if (ii->cls == IC_MEMBAR && w->p.mem_inflight)
         return WR_BARRIER;
-    w->cached = WR_READY;
-    return unit_check(s, slot, w->cached_gi->type, cycle);
+    w->p.cached = WR_READY;
+    return unit_check(w->cached_gi->type, units);
 }
 
 /* ---- memory instructions ------------------------------------------------------------------- */
-/* LDS cycles: per group of lds_group lanes, the most distinct words one bank serves
- * (the same word is a broadcast; atomics also serialise equal addresses). One pass per
- * group: each access walks the list of distinct words already seen in its bank, so the
- * cost is lanes x conflict degree, not lanes squared. */
-static uint32_t lds_cycles(const gcn_cu *s, int atomic)
-{
-    uint32_t banks = s->p->lds_banks, grp = s->p->lds_group, total = 0;
-    int8_t head[64], next[64];
-    uint8_t cnt[64];
-    uint64_t word[64];
-    for (uint32_t g0 = 0; g0 < s->ws; g0 += grp) {
-        uint32_t nw = 0, worst = 0, any = 0;
-        memset(head, -1, sizeof head);
-        memset(cnt, 0, sizeof cnt);
-        for (uint32_t i = 0; i < s->tr.n && i < 64; i++) {
-            const exec_access *a = &s->tr.a[i];
-            if (a->lane < g0 || a->lane >= g0 + grp)
-                continue;
-            any = 1;
-            uint64_t wd = a->addr >> 2;
-            uint32_t b = (uint32_t)(wd % banks);
-            int8_t k = head[b];
-            while (k >= 0 && word[k] != wd)
-                k = next[k];
-            if (k < 0) {
-                word[nw] = wd;
-                next[nw] = head[b];
-                head[b] = (int8_t)nw++;
-                if (++cnt[b] > worst)
-                    worst = cnt[b];
-            }
-            if (atomic) {
-                uint32_t same = 0;
-                for (uint32_t j = 0; j < s->tr.n; j++)
-                    same += s->tr.a[j].addr == a->addr && s->tr.a[j].lane >= g0 && s->tr.a[j].lane < g0 + grp;
-                if (same > worst)
-                    worst = same;
-            }
-        }
-        total += any ? (worst ? worst : 1) : 0;
-    }
-    return total ? total : 1;
-}
-
 /* Vector (coalesce per sub-wavefront of coalesce_lanes, l1d.line requests, vector L1)
  * or scalar (one request per distinct l1c.line, scalar cache) memory instruction. */
 static int issue_mem(gcn_cu *s, uint32_t slot, const insn_info *ii, uint32_t base, const ptx_insn *in,
@@ -830,78 +616,34 @@ static int issue_mem(gcn_cu *s, uint32_t slot, const insn_info *ii, uint32_t bas
     const uint32_t line = scalar ? (s->cfg->l1c.line ? s->cfg->l1c.line : 64)
                                  : (s->cfg->l1d.line ? s->cfg->l1d.line : 64);
     const uint32_t grp = scalar ? s->ws : s->p->coalesce_lanes;
-    uint8_t kind = in->op == OP_ST ? MR_STORE : (in->op == OP_ATOM || in->op == OP_RED) ? MR_ATOMIC : MR_LOAD;
     uint32_t regs[4];
-    if (pend_dst(s, slot, base, ii, regs))
+    if (pipe_sb_pend(&s->w[slot].p.sb, base, ii, regs))
         return -1;
     if (s->tr.n == 0)
-        return schedule_event(s, cycle + 1, slot, regs, ii->n_dst, 2);
-    uint32_t mi = minst_new(s);
+        return pipe_wheel_add(&s->wh, cycle + 1, slot, regs, ii->n_dst, 2);
+    uint32_t mi = pipe_minst_new(&s->mi);
     if (mi == UINT32_MAX)
         return -1;
-    gminst *m = &s->mi[mi];
+    pipe_minst *m = &s->mi.a[mi];
     m->slot = slot;
-    m->outstanding = 0;
     m->n = ii->n_dst;
-    m->vmem = (uint8_t)!scalar;
+    m->kind = (uint8_t)!scalar;
     memcpy(m->regs, regs, sizeof regs);
     m->t_issue = cycle;
     if (!scalar) {
         s->vmem_inflight++;
         s->st.mem_insts++;
-        s->st.lane_accesses += s->tr.n;
+        s->gx.lane_accesses += s->tr.n;
     }
-    uint8_t sp0 = s->tr.a[0].space;
-    uint8_t space = scalar ? SP_CONST
-                  : (uint8_t)(sp0 == SP_LOCAL ? SP_LOCAL : sp0 == SP_CONST || sp0 == SP_PARAM ? SP_CONST : SP_GLOBAL);
-    for (uint32_t g0 = 0; g0 < s->ws; g0 += grp) {
-        uint64_t seg[64];
-        uint32_t used[64], nseg = 0;
-        for (uint32_t i = 0; i < s->tr.n; i++) {
-            const exec_access *a = &s->tr.a[i];
-            if (a->lane < g0 || a->lane >= g0 + grp)
-                continue;
-            uint64_t addr = a->addr;
-            if (a->space == SP_PARAM)
-                addr += s->param_base;
-            if (a->space == SP_LOCAL) {
-                uint64_t t = (uint64_t)slot * s->ws + a->lane;
-                addr = s->local_base + (((addr >> 2) * s->local_threads + t) << 2) + (addr & 3);
-            }
-            uint64_t sg = addr / line;
-            uint32_t k = 0;
-            while (k < nseg && seg[k] != sg)
-                k++;
-            if (k == nseg && nseg < 64) {
-                seg[nseg] = sg;
-                used[nseg++] = 0;
-            }
-            if (k < 64)
-                used[k] += a->size;
-        }
-        for (uint32_t k = 0; k < nseg; k++) {
-            mem_req *r = req_new(s);
-            if (!r)
-                return -1;
-            r->addr = seg[k] * line;
-            r->size = line;
-            r->bytes_used = used[k];
-            r->kind = kind;
-            r->space = space;
-            r->cop = in->cop;
-            r->sm = s->id;
-            r->warp = slot;
-            r->tag = mi;
-            r->t_issue = cycle;
-            ldq_push(scalar ? s->sq : s->vq, r, cycle);
-            m->outstanding++;
-            if (!scalar) {
-                s->st.mem_reqs++;
-                s->st.mem_bytes_used += used[k];
-            }
-        }
-    }
-    return 0;
+    const mem_req proto = {.kind = pipe_req_kind(in),
+                           .space = scalar ? SP_CONST : pipe_req_space(s->tr.a[0].space),
+                           .cop = in->cop, .sm = s->id, .warp = slot, .tag = mi, .t_issue = cycle};
+    /* the groups' requests one group after the other */
+    uint64_t seg[64];
+    uint32_t used[64], first[65];
+    m->outstanding = pipe_coalesce_groups(&s->space, &s->tr, slot, grp, line, seg, used, first);
+    return pipe_mem_push(&s->rq, scalar ? s->sq : s->vq, seg, used, m->outstanding, line, &proto, cycle,
+                         scalar ? NULL : &s->st);
 }
 
 /* ---- issue ----------------------------------------------------------------------------------- */
@@ -921,61 +663,56 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
     if (rc == EX_FAULT)
         return -1;
     s->st.issued++;
-    s->st.issued_type[gi->type]++;
+    s->gx.issued_type[gi->type]++;
     s->st.thread_insts += (uint64_t)__builtin_popcountll(mask);
-    w->dirty = 1;
-    if (w->inflight++ == 0)
+    wave_touch(s, slot);
+    if (w->p.inflight++ == 0)
         s->warps_inflight++;
     if (fw->state == WARP_DONE)
         s->maybe_done++;
     if (s->pol->on_issue)
         s->pol->on_issue(s->pst[slot % s->simds], slot, ii->is_mem, cycle);
-    if (--w->ibuf) {
-        const func_path *np = func_warp_selected(fw);
-        if (!np || np->id != path || np->pc != pc + 1 || fw->fr[fw->nfr - 1].func != fn)
-            w->ibuf = 0;
-        else
-            w->ibuf_pc = np->pc;
-    }
-    if (!w->ibuf)
+    if (--w->p.ibuf)
+        pipe_warp_continue(&w->p, func_warp_selected(fw), path, pc, fn, fw->fr[fw->nfr - 1].func);
+    if (!w->p.ibuf)
         want_set(s, slot);
     uint32_t regs[4];
     int rcode = 0;
     uint8_t port = port_of[gi->type];
     if (ii->is_mem) {
-        w->mem_inflight++;
+        w->p.mem_inflight++;
         int space = s->tr.n ? s->tr.a[0].space : SP_GLOBAL;
         int atomic = in->op == OP_ATOM || in->op == OP_RED;
         if (space == SP_SHARED) {
-            uint32_t cyc = s->tr.n ? lds_cycles(s, atomic) : 1;
+            uint32_t cyc = s->tr.n ? pipe_bank_cycles(&s->tr, s->ws, s->p->lds_group, s->p->lds_banks, atomic) : 1;
             uint32_t min = (s->ws + s->p->lds_group - 1) / s->p->lds_group;
-            s->st.lds_conflict_cycles += cyc > min ? cyc - min : 0;
-            s->st.lds_busy += cyc;
+            s->gx.lds_conflict_cycles += cyc > min ? cyc - min : 0;
+            s->gx.lds_busy += cyc;
             s->unit_free[port] = cycle + cyc;
-            if (pend_dst(s, slot, base, ii, regs))
+            if (pipe_sb_pend(&w->p.sb, base, ii, regs))
                 return -1;
-            rcode = schedule_event(s, cycle + cyc + s->p->lds_lat, slot, regs, ii->n_dst, 1);
+            rcode = pipe_wheel_add(&s->wh, cycle + cyc + s->p->lds_lat, slot, regs, ii->n_dst, 1);
         } else if (gi->type == IT_SMEM) {
             rcode = issue_mem(s, slot, ii, base, in, 1, cycle);
             s->unit_free[port] = cycle + 1;
         } else if (ii->cls == IC_MEM_PARAM && space != SP_PARAM) {
             /* call-site .param variables live in the frame: register-like, core.lat_const */
-            if (pend_dst(s, slot, base, ii, regs))
+            if (pipe_sb_pend(&w->p.sb, base, ii, regs))
                 return -1;
-            rcode = schedule_event(s, cycle + s->cfg->core.lat_const, slot, regs, ii->n_dst, 1);
+            rcode = pipe_wheel_add(&s->wh, cycle + s->cfg->core.lat_const, slot, regs, ii->n_dst, 1);
             s->unit_free[port] = cycle + 1;
         } else {
             rcode = issue_mem(s, slot, ii, base, in, 0, cycle);
             s->unit_free[port] = cycle + s->p->vmem_cycles;
-            s->st.vmem_busy += s->p->vmem_cycles;
+            s->gx.vmem_busy += s->p->vmem_cycles;
         }
     } else {
-        if (pend_dst(s, slot, base, ii, regs))
+        if (pipe_sb_pend(&w->p.sb, base, ii, regs))
             return -1;
-        rcode = schedule_event(s, cycle + gi->lat, slot, regs, ii->n_dst, 0);
+        rcode = pipe_wheel_add(&s->wh, cycle + gi->lat, slot, regs, ii->n_dst, 0);
         if (port == PORT_SIMD) {
             s->simd_free[slot % s->simds] = cycle + gi->busy;
-            s->st.simd_busy += gi->busy;
+            s->gx.simd_busy += gi->busy;
         } else {
             s->unit_free[port] = cycle + gi->busy;
         }
@@ -983,7 +720,12 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
     if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
         func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps))
         for (uint32_t i = 0; i < s->cta_warps; i++)
-            s->w[(slot / s->cta_warps) * s->cta_warps + i].dirty = 1;
+        {
+            uint32_t v = (slot / s->cta_warps) * s->cta_warps + i;
+            wave_touch(s, v);
+            if (s->w[v].p.used && !s->w[v].p.fetching && !s->w[v].p.ibuf)
+                want_set(s, v);   /* fetch dropped it while at the barrier */
+        }
     return rcode;
 }
 
@@ -994,59 +736,34 @@ static int fetch(gcn_cu *s, uint64_t cycle)
 {
     int progress = 0;
     uint32_t budget = s->cfg->core.fetch_per_cycle;
-    /* the wavefronts with an empty buffer (want bits), round robin from fetch_rr */
+    /* the wavefronts with an empty buffer (want bits), round robin from fetch_rr: the
+     * set bits of [rr, n), then of [0, rr) */
     const uint32_t n = s->n_slots, rr = s->fetch_rr;
-    for (uint32_t slot = want_next(s, rr), done = 0; slot != UINT32_MAX && budget && !done;) {
-        /* visits each slot with its bit set at most once, in circular order from rr */
-        uint32_t cur = slot;
-        slot = want_next(s, (cur + 1) % n);
-        done = slot == UINT32_MAX || (slot + n - rr) % n <= (cur + n - rr) % n;
+    for (uint32_t lap = 0; lap < 2; lap++)
+    for (uint32_t cur = slotset_next(s->want, n, lap ? 0 : rr); cur < (lap ? rr : n) && budget;
+         cur = slotset_next(s->want, n, cur + 1)) {
         gwave *w = &s->w[cur];
         func_warp *fw = &s->fw[cur];
-        if (!w->used || w->fetching || w->ibuf) {
+        if (!w->p.used || w->p.fetching || w->p.ibuf) {
             want_clr(s, cur);
             continue;
         }
-        if (fw->state != WARP_READY)
-            continue;   /* at a barrier: fetches once released */
+        if (fw->state != WARP_READY) {
+            /* done, or at a barrier: the release sets the bit again (issue) */
+            want_clr(s, cur);
+            continue;
+        }
         const func_path *p = func_warp_selected(fw);
         if (!p)
             continue;
         uint32_t pc = p->pc;
         int32_t fn = fw->fr[fw->nfr - 1].func;
-        const ptx_func *f = &s->L->prog->m->funcs[fn];
-        uint32_t n = 0;
-        while (n < s->cfg->core.ibuf_entries && pc + n < f->n_insns) {
-            uint8_t c = s->sh->it.info[fn][pc + n].cls;
-            n++;
-            if (c == IC_BRANCH || c == IC_CALL || c == IC_BAR)
-                break;
-        }
-        if (n == 0)
-            n = 1;
-        mem_req *r = req_new(s);
-        if (!r)
-            return -1;
-        r->addr = ((uint64_t)fn << 24) + (uint64_t)pc * 8;
-        r->size = 8 * n;
-        r->kind = MR_IFETCH;
-        r->sm = s->id;
-        r->warp = cur;
-        r->tag = n;
-        r->t_issue = cycle;
-        mem_access a = memsys_access(s->mem, r, cycle);
-        if (mem_access_refused(a)) {
-            r->next = s->rq_pool;
-            s->rq_pool = r;
-            break;
-        }
-        if (a != MA_HIT)
-            s->st.ifetch_misses++;
-        w->fetching = 1;
+        uint32_t k = pipe_fetch_len(&s->sh->it, &s->L->prog->m->funcs[fn], fn, pc, s->cfg->core.ibuf_entries);
+        int sent = pipe_ifetch(&s->rq, s->mem, s->id, cur, fn, pc, k, cycle, &s->st);
+        if (sent <= 0)
+            return sent < 0 ? -1 : progress;
+        pipe_warp_fetching(&w->p, fn, pc, p->id);
         want_clr(s, cur);
-        w->ibuf_pc = pc;
-        w->ibuf_func = fn;
-        w->ibuf_path = p->id;
         budget--;
         progress = 1;
         s->fetch_rr = (cur + 1) % s->n_slots;
@@ -1054,63 +771,110 @@ static int fetch(gcn_cu *s, uint64_t cycle)
     return progress;
 }
 
+/* Wavefront `slot` leaves if it finished and drained (pipe_cta_retire). */
+static int leave(void *c, uint32_t slot, uint64_t cycle)
+{
+    gcn_cu *s = c;
+    gwave *w = &s->w[slot];
+    if (!pipe_warp_gone(&w->p, &s->fw[slot]))
+        return 0;
+    w->p.used = 0;
+    wave_drop(s, slot);
+    want_clr(s, slot);
+    s->resident--;
+    if (s->pol->on_warp_end)
+        s->pol->on_warp_end(s->pst[slot % s->simds], slot, cycle);
+    return 1;
+}
+
 static void retire(gcn_cu *s, uint64_t cycle)
 {
     if (!s->maybe_done)
         return;
     s->maybe_done = 0;
-    for (uint32_t k = 0; k < s->max_ctas; k++) {
-        gwg *g = &s->wg[k];
-        if (!g->used)
-            continue;
-        for (uint32_t i = 0; i < s->cta_warps; i++) {
-            uint32_t slot = k * s->cta_warps + i;
-            gwave *w = &s->w[slot];
-            if (w->used && s->fw[slot].state == WARP_DONE && w->inflight == 0) {
-                w->used = 0;
-                want_clr(s, slot);
-                s->resident--;
-                g->warps_left--;
-                if (s->pol->on_warp_end)
-                    s->pol->on_warp_end(s->pst[slot % s->simds], slot, cycle);
-            }
-        }
-        if (g->warps_left == 0) {
-            g->used = 0;
-            s->st.ctas_done++;
-        }
-    }
+    pipe_cta_retire(s->wg, s->max_ctas, s->cta_warps, leave, s, cycle, &s->st);
 }
 
 /* The lost-slot cause of SIMD q's candidates (WR__COUNT when it holds no wavefront),
  * filling s->cand / s->infos; *n gets the candidate count. */
-static uint8_t classify(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t *n_out)
+static uint8_t classify(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t units, uint32_t *n_out)
 {
     static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
     uint32_t n = 0;
     uint8_t best = WR_DONE;
     for (uint32_t slot = q; slot < s->n_slots; slot += s->simds) {
-        if (!s->w[slot].used)
+        const gwave *w = &s->w[slot];
+        if (!w->p.used)
             continue;
         const insn_info *ii = NULL;
-        uint8_t r = readiness(s, slot, cycle, &ii);
+        uint8_t r = readiness(s, slot, cycle, units, &ii);
         if (r == WR_DONE)
             continue;
         sched_cand *c = &s->cand[n];
         c->slot = slot;
-        c->age = s->w[slot].age;
+        c->age = w->p.age;
         c->reason = r;
-        c->waiting_mem = s->w[slot].mem_inflight != 0;
+        c->waiting_mem = w->p.mem_inflight != 0;
         c->is_mem = ii ? ii->is_mem : 0;
         c->is_long = ii ? ii->is_long : 0;
-        c->type = ii ? s->w[slot].cached_gi->type : IT_VALU;
-        c->path = s->w[slot].ibuf_path;
+        c->type = ii ? w->cached_gi->type : IT_VALU;
+        c->path = w->p.ibuf_path;
         s->infos[n++] = ii;
         if (rank[r] > rank[best])
             best = r;
     }
     *n_out = n;
     return n ? best : WR__COUNT;
+}
+
+/* The outcome classify() would find for SIMD q, without a scan of its wavefronts:
+ * a wavefront's own verdict (instruction buffer, scoreboard, barrier) changes only
+ * through an event of it (wave_touch), so the summary counts each wavefront whose
+ * cached verdict stands under its key, and only the touched ones (redo bits) are
+ * examined again; the shared units (unit_mask) then decide the verdict of those whose
+ * own part is clear. Verdicts that are not cached (a fence waiting on memory, an
+ * instruction buffer usable only later, a finished wavefront) stay in redo. */
+static uint8_t simd_outcome(gcn_cu *s, uint32_t q, uint64_t cycle, uint32_t units)
+{
+    static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
+    uint8_t best = WR_DONE;
+    uint32_t any = 0;
+    for (uint64_t m = s->redo[q]; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctzll(m), slot = i * s->simds + q;
+        gwave *w = &s->w[slot];
+        const insn_info *ii = NULL;
+        uint8_t r = readiness(s, slot, cycle, units, &ii);
+        if (!w->p.dirty && w->p.cached != WR_DONE &&
+            !(w->p.cached == WR_IBUF_EMPTY && w->p.ibuf && w->p.ibuf_ready > cycle)) {
+            w->key = w->p.cached == WR_READY ? port_of[w->cached_gi->type]
+                   : w->p.cached == WR_IBUF_EMPTY ? KEY_IBUF
+                   : w->p.cached == WR_SCOREBOARD ? KEY_SCOREBOARD : KEY_BARRIER;
+            s->cnt[q][w->key]++;
+            s->nz[q] |= (uint8_t)(1u << w->key);
+            s->redo[q] &= ~(1ull << i);
+        }
+        if (r != WR_DONE) {
+            any = 1;
+            if (rank[r] > rank[best])
+                best = r;
+        }
+    }
+    uint32_t nz = s->nz[q];
+    if (!nz)
+        return any ? best : WR__COUNT;
+    /* the counted wavefronts' best verdict: own part clear, by port (the unit decides;
+     * the vector memory port also needs its path, bit PORT__N), else what they wait for */
+    uint32_t ports = nz & ((1u << PORT__N) - 1), r;
+    const uint32_t vm = 1u << PORT_VMEM, path = units & (1u << PORT__N) ? vm : 0;
+    if (ports & units & (~vm | path))
+        r = WR_READY;
+    else if (ports & vm & ~path)
+        r = WR_MEM_STALL;
+    else if (ports)
+        r = WR_UNIT_BUSY;
+    else
+        r = nz & (1u << KEY_SCOREBOARD) ? WR_SCOREBOARD : nz & (1u << KEY_IBUF) ? WR_IBUF_EMPTY : WR_BARRIER;
+    return rank[r] > rank[best] ? (uint8_t)r : best;
 }
 
 static void account_idle(gcn_cu *s, uint8_t reason, uint64_t times)
@@ -1125,13 +889,15 @@ static void account_idle(gcn_cu *s, uint8_t reason, uint64_t times)
 static int gcn_cycle(void *c, uint64_t cycle)
 {
     gcn_cu *s = c;
-    uint64_t l0[7] = {s->st.ldst_stall_cycles, s->st.resfail[0], s->st.resfail[1], s->st.resfail[2],
-                      s->st.queue_occupancy_sum, s->st.reod_full_cycles, 0};
     int progress = writeback(s, cycle);
     progress |= queues(s, cycle);
     uint32_t q = (uint32_t)(cycle % s->simds), n = 0, issued = 0;
-    uint8_t best = classify(s, q, cycle, &n);
+    uint32_t units = unit_mask(s, q, cycle, units_shared(s, cycle));
+    uint8_t best = simd_outcome(s, q, cycle, units);
     if (best == WR_READY) {
+        uint8_t full = classify(s, q, cycle, units, &n);   /* the candidates, in slot order */
+        assert(full == WR_READY);
+        (void)full;
         uint32_t k = sched_order(s->pol, s->pst[q], s->cand, n, cycle, s->order, n);
         uint8_t taken[PORT__N] = {0};
         for (uint32_t i = 0; i < k && issued < s->p->issue_width; i++) {
@@ -1141,15 +907,16 @@ static int gcn_cycle(void *c, uint64_t cycle)
                 continue;
             const insn_info *ii = s->infos[s->order[i]];
             /* an earlier issue this cycle may have taken the unit */
-            if (unit_check(s, cd->slot, cd->type, cycle) != WR_READY)
+            if (unit_check(cd->type, units) != WR_READY)
                 continue;
             taken[port] = 1;
             if (issue(s, cd->slot, cd->path, ii, cycle))
                 return -1;
             issued++;
+            units = unit_mask(s, q, cycle, units_shared(s, cycle));   /* only an issue changes it */
         }
     }
-    s->st.issue_hist[issued]++;
+    s->gx.issue_hist[issued]++;
     if (issued) {
         s->st.slot[WR_READY]++;
         progress = 1;
@@ -1167,17 +934,13 @@ static int gcn_cycle(void *c, uint64_t cycle)
     s->st.resident_warps_sum += s->resident;
     s->st.active_cycles += s->resident != 0;
     s->last_cycle = cycle;
-    uint64_t l1[6] = {s->st.ldst_stall_cycles, s->st.resfail[0], s->st.resfail[1], s->st.resfail[2],
-                      s->st.queue_occupancy_sum, s->st.reod_full_cycles};
-    for (int i = 0; i < 6; i++)
-        s->last_ldq[i] = l1[i] - l0[i];
     if (!progress) {
         /* repeatable only if no SIMD's wavefront is ready or waits for a unit; record
          * each SIMD's idle outcome for repeat_cycle_stats */
         s->hot = 0;
+        uint32_t shared = units_shared(s, cycle);
         for (uint32_t k = 0; k < s->simds; k++) {
-            uint32_t nn;
-            uint8_t b = k == q ? best : classify(s, k, cycle, &nn);
+            uint8_t b = k == q ? best : simd_outcome(s, k, cycle, unit_mask(s, k, cycle, shared));
             s->idle_reason[k] = b;
             if (b == WR_READY || b == WR_UNIT_BUSY)
                 s->hot |= 1u << k;
@@ -1200,15 +963,11 @@ static void gcn_repeat_cycle_stats(void *c, uint64_t n)
                 s->st.stall_cycles += times;
         }
     }
-    s->st.issue_hist[0] += n;
+    s->gx.issue_hist[0] += n;
     s->st.warps_in_flight_sum += n * s->warps_inflight;
     s->st.resident_warps_sum += n * s->resident;
     s->st.active_cycles += n * (s->resident != 0);
-    s->st.ldst_stall_cycles += n * s->last_ldq[0];
-    for (int i = 0; i < 3; i++)
-        s->st.resfail[i] += n * s->last_ldq[1 + i];
-    s->st.queue_occupancy_sum += n * s->last_ldq[4];
-    s->st.reod_full_cycles += n * s->last_ldq[5];
+    pipe_ldq_repeat(&s->st, s->last_ldq, n);
     s->last_cycle += n;
 }
 
@@ -1226,20 +985,7 @@ static uint64_t gcn_next_event(const void *c, uint64_t cycle, uint64_t bound)
             next = cycle + d < next ? cycle + d : next;
             break;
         }
-    if (s->n_events) {
-        /* (only events before the best answer so far matter) */
-        uint64_t span = next - cycle < (uint64_t)s->wheel_mask + 1 ? next - cycle : (uint64_t)s->wheel_mask + 1;
-        for (uint64_t d = 1; d < span; d++) {
-            uint32_t e = s->wheel[(cycle + d) & s->wheel_mask];
-            for (; e != UINT32_MAX; e = s->ev[e].next)
-                if (s->ev[e].due == cycle + d)
-                    break;
-            if (e != UINT32_MAX) {
-                next = cycle + d;
-                break;
-            }
-        }
-    }
+    next = pipe_wheel_next(&s->wh, cycle, next);   /* (only events before it matter) */
     for (uint32_t k = 0; k < s->simds; k++)
         if (s->simd_free[k] > cycle && s->simd_free[k] < next)
             next = s->simd_free[k];
@@ -1258,14 +1004,14 @@ static int gcn_dump(const void *c, char *buf, size_t n)
     for (uint32_t i = 0; i < s->n_slots && k < n; i++) {
         const gwave *w = &s->w[i];
         const func_warp *fw = &s->fw[i];
-        if (!w->used)
+        if (!w->p.used)
             continue;
         func_path p;
         int has = func_warp_where(fw, &p);
         k += (size_t)snprintf(buf + k, n - k, "  wavefront slot %u (SIMD %u, work-group %u, wavefront %u): "
                               "pc %u %s, ibuf %u%s, in flight %u (memory %u)\n", i, i % s->simds,
                               fw->cta ? fw->cta->linear : 0, fw->wid, has ? p.pc : 0, st[fw->state],
-                              w->ibuf, w->fetching ? " (fetching)" : "", w->inflight, w->mem_inflight);
+                              w->p.ibuf, w->p.fetching ? " (fetching)" : "", w->p.inflight, w->p.mem_inflight);
     }
     return (int)(k < n ? k : n - 1);
 }
@@ -1273,43 +1019,20 @@ static int gcn_dump(const void *c, char *buf, size_t n)
 static void gcn_stats_add(const void *c, ws_timing_stats *t)
 {
     const gcn_cu *cu = c;
-    const gcn_stats *s = &cu->st;
+    const gcn_stats *s = &cu->gx;
     t->multi_issue = 1;
     t->n_schedulers = 1;   /* one issue stage per CU: slot[] counts CU cycles */
     t->fu_count[FU_SP] = cu->simds;
     t->fu_count[FU_LDST] = 1;
     t->fu_busy[FU_SP] += s->simd_busy;
     t->fu_busy[FU_LDST] += s->vmem_busy;
-    for (int k = 0; k < WR__COUNT; k++)
-        t->slot[k] += s->slot[k];
+    pipe_stats_add(&cu->st, t);
     for (int k = 0; k < IT__COUNT; k++)
         t->issued_type[k] += s->issued_type[k];
     for (int k = 0; k < 6; k++)
         t->issue_hist[k] += s->issue_hist[k];
-    t->idle_slots += s->idle_slots;
-    t->stall_cycles += s->stall_cycles;
-    t->warps_in_flight_sum += s->warps_in_flight_sum;
-    t->resident_warps_sum += s->resident_warps_sum;
-    t->active_sm_cycles += s->active_cycles;
-    t->mem_insts += s->mem_insts;
-    t->mem_reqs += s->mem_reqs;
-    t->mem_bytes_used += s->mem_bytes_used;
     t->lane_accesses += s->lane_accesses;
-    for (int k = 0; k < 3; k++)
-        t->resfail[k] += s->resfail[k];
-    t->ldst_stall_cycles += s->ldst_stall_cycles;
-    t->queue_occupancy_sum += s->queue_occupancy_sum;
-    t->queued_cycles += s->queued_cycles;
-    t->queued_reqs += s->queued_reqs;
-    t->reod_full_cycles += s->reod_full_cycles;
-    t->mem_lat_sum += s->mem_lat_sum;
-    t->mem_lat_n += s->mem_lat_n;
-    if (s->mem_lat_max > t->mem_lat_max)
-        t->mem_lat_max = s->mem_lat_max;
-    for (int k = 0; k < 16; k++)
-        t->mem_lat_hist[k] += s->mem_lat_hist[k];
     t->shared_conflict_cycles += s->lds_conflict_cycles;
-    t->ifetch_misses += s->ifetch_misses;
 }
 
 _Static_assert(IT__COUNT <= sizeof ((ws_timing_stats *)0)->issued_type / sizeof(uint64_t), "issued_type[]");

@@ -24,37 +24,6 @@
 #include "mem/memsys.h"
 #include "util/config.h"
 
-/* Per-SM statistics (summed into the launch statistics). */
-typedef struct {
-    uint64_t issued;                 /* warp instructions issued                */
-    uint64_t thread_insts;
-    uint64_t slot[WR__COUNT];        /* scheduler-cycles by outcome: [WR_READY]
-                                        counts issue slots used; others count
-                                        slots lost, by the reason of the first
-                                        candidate in the policy's view          */
-    uint64_t idle_slots;             /* scheduler-cycles with no warp at all     */
-    uint64_t stall_cycles;           /* cycles in which no scheduler issued      */
-    uint64_t warps_in_flight_sum;    /* per cycle: warps with issued, unfinished
-                                        instructions                            */
-    uint64_t resident_warps_sum;     /* per cycle: warps assigned to the SM      */
-    uint64_t active_cycles;          /* cycles with at least one resident warp   */
-    uint64_t fu_busy[FU__COUNT];     /* unit-cycles occupied (initiation)        */
-    uint64_t mem_insts, mem_reqs;    /* global/local memory instructions, requests */
-    uint64_t mem_bytes_used;         /* bytes the lanes asked for                */
-    uint64_t resfail[3];             /* reservation fails: CSF, MSHRF, MQF (cycles) */
-    uint64_t ldst_stall_cycles;      /* cycles no queued request could be sent    */
-    uint64_t queue_occupancy_sum;    /* per cycle: requests between LD/ST and L1D */
-    uint64_t queued_cycles, queued_reqs; /* cycles requests waited before the L1D */
-    uint64_t reod_full_cycles;       /* cycles the LD/ST queue waited on a full REOD queue */
-    uint64_t mem_lat_sum, mem_lat_max, mem_lat_n; /* per memory instruction:
-                                        issue to last access done              */
-    uint64_t mem_lat_hist[16];       /* log2 buckets of that latency             */
-    uint64_t shared_conflict_cycles; /* extra cycles from bank conflicts         */
-    uint64_t rf_conflict_cycles;     /* extra operand-collection cycles          */
-    uint64_t ifetch_misses;
-    uint64_t ctas_done;
-} sm_stats;
-
 typedef struct sm sm;
 
 /* Creates SM `id` for one launch. `shared_bytes` per CTA; max_ctas from occupancy. */
@@ -76,7 +45,6 @@ uint64_t sm_next_event(const sm *s, uint64_t cycle, uint64_t bound);
 void sm_repeat_cycle_stats(sm *s, uint64_t n);
 int sm_busy(const sm *s);               /* any resident CTA                    */
 int sm_ldst_waiting(const sm *s);       /* requests queued toward the L1D      */
-const sm_stats *sm_get_stats(const sm *s);
 /* Writes every warp's PC, state and what it waits for (deadlock report). */
 int sm_dump(const sm *s, char *buf, size_t n);
 

@@ -1,0 +1,487 @@
+/* pipe.c - the core-pipeline parts both core models share (see pipe.h). */
+#include "core/pipe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/slotset.h"
+
+/* ---- scoreboard ------------------------------------------------------------------- */
+int pipe_sb_inc(pipe_sb *sb, uint32_t reg)
+{
+    if (reg >= sb->cap) {
+        uint32_t cap = grow_pow2(reg + 64);
+        uint16_t *n = realloc(sb->c, cap * sizeof *n);
+        if (!n)
+            return -1;
+        memset(n + sb->cap, 0, (cap - sb->cap) * sizeof *n);
+        sb->c = n;
+        sb->cap = cap;
+    }
+    sb->c[reg]++;
+    return 0;
+}
+
+int pipe_sb_pend(pipe_sb *sb, uint32_t base, const insn_info *ii, uint32_t *regs)
+{
+    for (uint32_t i = 0; i < ii->n_dst; i++) {
+        regs[i] = base + ii->dst[i];
+        if (pipe_sb_inc(sb, regs[i]))
+            return -1;
+    }
+    return 0;
+}
+
+void pipe_sb_clear(pipe_sb *sb)
+{
+    if (sb->c)
+        memset(sb->c, 0, sb->cap * sizeof *sb->c);
+}
+
+void pipe_sb_fini(pipe_sb *sb)
+{
+    free(sb->c);
+    sb->c = NULL;
+    sb->cap = 0;
+}
+
+/* ---- timing wheel ------------------------------------------------------------------ */
+int pipe_wheel_init(pipe_wheel *w, uint32_t ahead)
+{
+    memset(w, 0, sizeof *w);
+    uint32_t n = grow_pow2(ahead + 2);
+    if (!(w->head = malloc(n * sizeof *w->head)))
+        return -1;
+    memset(w->head, 0xff, n * sizeof *w->head);
+    w->mask = n - 1;
+    w->free = UINT32_MAX;
+    return 0;
+}
+
+void pipe_wheel_fini(pipe_wheel *w)
+{
+    free(w->head);
+    free(w->ev);
+    memset(w, 0, sizeof *w);
+}
+
+int pipe_wheel_add(pipe_wheel *w, uint64_t due, uint32_t slot, const uint32_t *regs, uint32_t n,
+                   uint8_t kind)
+{
+    if (w->free == UINT32_MAX) {
+        uint32_t cap = w->cap ? w->cap * 2 : 256;
+        pipe_event *ne = realloc(w->ev, cap * sizeof *ne);
+        if (!ne)
+            return -1;
+        for (uint32_t i = w->cap; i < cap; i++)
+            ne[i].next = i + 1 < cap ? i + 1 : UINT32_MAX;
+        w->ev = ne;
+        w->free = w->cap;
+        w->cap = cap;
+    }
+    uint32_t e = w->free;
+    pipe_event *ev = &w->ev[e];
+    w->free = ev->next;
+    ev->due = due;
+    ev->slot = slot;
+    ev->n = (uint8_t)n;
+    ev->kind = kind;
+    memcpy(ev->regs, regs, n * sizeof *regs);
+    uint32_t b = (uint32_t)(due & w->mask);
+    ev->next = w->head[b];
+    w->head[b] = e;
+    w->n++;
+    return 0;
+}
+
+uint64_t pipe_wheel_next(const pipe_wheel *w, uint64_t cycle, uint64_t bound)
+{
+    if (!w->n)
+        return bound;
+    /* every event is due within one turn of the wheel */
+    for (uint64_t d = 1; d <= (uint64_t)w->mask + 1 && cycle + d < bound; d++)
+        for (uint32_t e = w->head[(cycle + d) & w->mask]; e != UINT32_MAX; e = w->ev[e].next)
+            if (w->ev[e].due == cycle + d)
+                return cycle + d;
+    return bound;
+}
+
+/* ---- memory instructions in flight ------------------------------------------------ */
+void pipe_minsts_init(pipe_minsts *p)
+{
+    memset(p, 0, sizeof *p);
+    p->free = UINT32_MAX;
+}
+
+void pipe_minsts_fini(pipe_minsts *p)
+{
+    free(p->a);
+    pipe_minsts_init(p);
+}
+
+uint32_t pipe_minst_new(pipe_minsts *p)
+{
+    if (p->free == UINT32_MAX) {
+        uint32_t cap = p->cap ? p->cap * 2 : 64;
+        pipe_minst *n = realloc(p->a, cap * sizeof *n);
+        if (!n)
+            return UINT32_MAX;
+        for (uint32_t i = p->cap; i < cap; i++)
+            n[i].next_free = i + 1 < cap ? i + 1 : UINT32_MAX;
+        p->a = n;
+        p->free = p->cap;
+        p->cap = cap;
+    }
+    uint32_t i = p->free;
+    p->free = p->a[i].next_free;
+    p->used++;
+    return i;
+}
+
+void pipe_minst_free(pipe_minsts *p, uint32_t i)
+{
+    p->a[i].next_free = p->free;
+    p->free = i;
+    p->used--;
+}
+
+/* ---- memory requests ---------------------------------------------------------------- */
+mem_req *pipe_req_new(pipe_rq *q)
+{
+    mem_req *r = q->pool;
+    if (r) {
+        q->pool = r->next;
+    } else {
+        if (q->n == q->cap) {
+            uint32_t cap = q->cap ? q->cap * 2 : 64;
+            mem_req **na = realloc(q->all, cap * sizeof *na);
+            if (!na)
+                return NULL;
+            q->all = na;
+            q->cap = cap;
+        }
+        if (!(r = malloc(sizeof *r)))
+            return NULL;
+        q->all[q->n++] = r;
+    }
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+void pipe_rq_fini(pipe_rq *q)
+{
+    for (uint32_t i = 0; i < q->n; i++)
+        free(q->all[i]);
+    free(q->all);
+    memset(q, 0, sizeof *q);
+}
+
+/* ---- statistics ------------------------------------------------------------------------ */
+void pipe_lat_record(pipe_stats *st, uint64_t lat)
+{
+    st->mem_lat_sum += lat;
+    st->mem_lat_n++;
+    if (lat > st->mem_lat_max)
+        st->mem_lat_max = lat;
+    uint32_t b = 0;
+    while (b < 15 && (2ull << b) <= lat)
+        b++;
+    st->mem_lat_hist[b]++;
+}
+
+void pipe_ldq_repeat(pipe_stats *st, const uint64_t d[6], uint64_t n)
+{
+    st->ldst_stall_cycles += n * d[0];
+    for (int i = 0; i < 3; i++)
+        st->resfail[i] += n * d[1 + i];
+    st->queue_occupancy_sum += n * d[4];
+    st->reod_full_cycles += n * d[5];
+}
+
+_Static_assert(WR__COUNT <= sizeof ((ws_timing_stats *)0)->slot / sizeof(uint64_t), "slot[]");
+
+void pipe_stats_add(const pipe_stats *s, ws_timing_stats *t)
+{
+    for (int k = 0; k < WR__COUNT; k++)
+        t->slot[k] += s->slot[k];
+    t->idle_slots += s->idle_slots;
+    t->stall_cycles += s->stall_cycles;
+    t->warps_in_flight_sum += s->warps_in_flight_sum;
+    t->resident_warps_sum += s->resident_warps_sum;
+    t->active_sm_cycles += s->active_cycles;
+    t->mem_insts += s->mem_insts;
+    t->mem_reqs += s->mem_reqs;
+    t->mem_bytes_used += s->mem_bytes_used;
+    for (int k = 0; k < 3; k++)
+        t->resfail[k] += s->resfail[k];
+    t->ldst_stall_cycles += s->ldst_stall_cycles;
+    t->queue_occupancy_sum += s->queue_occupancy_sum;
+    t->queued_cycles += s->queued_cycles;
+    t->queued_reqs += s->queued_reqs;
+    t->reod_full_cycles += s->reod_full_cycles;
+    t->mem_lat_sum += s->mem_lat_sum;
+    t->mem_lat_n += s->mem_lat_n;
+    if (s->mem_lat_max > t->mem_lat_max)
+        t->mem_lat_max = s->mem_lat_max;
+    for (int k = 0; k < 16; k++)
+        t->mem_lat_hist[k] += s->mem_lat_hist[k];
+    t->ifetch_misses += s->ifetch_misses;
+}
+
+/* ---- addresses, coalescing, banks ------------------------------------------------- */
+void pipe_space_init(pipe_space *sp, uint32_t id, uint32_t n_slots, uint32_t ws)
+{
+    sp->local_base = 0x7000000000ull + (uint64_t)id * 0x100000000ull;
+    sp->param_base = 0x6f00000000ull;
+    sp->local_threads = n_slots * ws;
+    sp->ws = ws;
+}
+
+/* The address of access a of warp `slot` in the global space. */
+static inline uint64_t map_addr(const pipe_space *sp, const exec_access *a, uint32_t slot)
+{
+    uint64_t addr = a->addr;
+    if (a->space == SP_PARAM)
+        addr += sp->param_base;
+    if (a->space == SP_LOCAL) {
+        uint64_t t = (uint64_t)slot * sp->ws + a->lane;
+        addr = sp->local_base + (((addr >> 2) * sp->local_threads + t) << 2) + (addr & 3);
+    }
+    return addr;
+}
+
+static inline uint64_t line_of(uint64_t addr, uint32_t line)
+{
+    return (line & (line - 1)) == 0 ? addr >> __builtin_ctz(line) : addr / line;
+}
+
+uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t lo,
+                       uint32_t hi, uint32_t line, uint64_t seg[64], uint32_t used[64])
+{
+    uint32_t nseg = 0, last = 0;
+    for (uint32_t i = 0; i < tr->n; i++) {
+        const exec_access *a = &tr->a[i];
+        if (a->lane < lo || a->lane >= hi)
+            continue;
+        uint64_t sg = line_of(map_addr(sp, a, slot), line);
+        uint32_t k = last;   /* neighbouring lanes mostly share a line */
+        if (k >= nseg || seg[k] != sg)
+            for (k = 0; k < nseg && seg[k] != sg; k++)
+                ;
+        last = k;
+        if (k == nseg && nseg < 64) {
+            seg[nseg] = sg;
+            used[nseg++] = 0;
+        }
+        if (k < 64)
+            used[k] += a->size;
+    }
+    return nseg;
+}
+
+uint32_t pipe_coalesce_groups(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t grp,
+                              uint32_t line, uint64_t seg[64], uint32_t used[64], uint32_t first[65])
+{
+    uint64_t s[64];
+    uint32_t u[64], n = 0, ng = (sp->ws + grp - 1) / grp, last = 0;
+    uint8_t g_of[64], cnt[65] = {0};
+    for (uint32_t i = 0; i < tr->n; i++) {
+        const exec_access *a = &tr->a[i];
+        uint32_t g = a->lane / grp;
+        if (g >= ng)
+            continue;
+        uint64_t sg = line_of(map_addr(sp, a, slot), line);
+        uint32_t k = last;   /* neighbouring lanes mostly share a line */
+        if (k >= n || s[k] != sg || g_of[k] != g)
+            for (k = 0; k < n && (s[k] != sg || g_of[k] != g); k++)
+                ;
+        last = k;
+        if (k == n) {
+            if (n == 64)
+                continue;
+            s[n] = sg;
+            u[n] = 0;
+            g_of[n++] = (uint8_t)g;
+            cnt[g]++;
+        }
+        u[k] += a->size;
+    }
+    /* stable by group: each group's segments in the order found */
+    first[0] = 0;
+    for (uint32_t g = 0; g < ng; g++)
+        first[g + 1] = first[g] + cnt[g];
+    uint32_t at[65];
+    memcpy(at, first, (ng + 1) * sizeof *at);
+    for (uint32_t k = 0; k < n; k++) {
+        seg[at[g_of[k]]] = s[k];
+        used[at[g_of[k]]++] = u[k];
+    }
+    return n;
+}
+
+int pipe_mem_push(pipe_rq *rq, ldq *q, const uint64_t *seg, const uint32_t *used, uint32_t nseg,
+                  uint32_t line, const mem_req *proto, uint64_t cycle, pipe_stats *st)
+{
+    for (uint32_t k = 0; k < nseg; k++) {
+        mem_req *r = pipe_req_new(rq);
+        if (!r)
+            return -1;
+        *r = *proto;
+        r->next = NULL;
+        r->addr = seg[k] * line;
+        r->size = line;
+        r->bytes_used = used[k];
+        ldq_push(q, r, cycle);
+        if (st) {
+            st->mem_reqs++;
+            st->mem_bytes_used += used[k];
+        }
+    }
+    return 0;
+}
+
+uint8_t pipe_req_kind(const ptx_insn *in)
+{
+    return in->op == OP_ST ? MR_STORE : (in->op == OP_ATOM || in->op == OP_RED) ? MR_ATOMIC : MR_LOAD;
+}
+
+uint8_t pipe_req_space(uint8_t sp0)
+{
+    return (uint8_t)(sp0 == SP_LOCAL ? SP_LOCAL : sp0 == SP_CONST || sp0 == SP_PARAM ? SP_CONST : SP_GLOBAL);
+}
+
+/* One pass per group: each access walks the list of distinct words already seen in
+ * its bank, so the cost is lanes x conflict degree, not lanes squared. */
+uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t grp, uint32_t banks, int atomic)
+{
+    uint32_t total = 0, n = tr->n < 64 ? tr->n : 64;
+    int8_t head[256], next[64];
+    uint8_t cnt[256], bank[64];
+    uint64_t word[64];
+    if (!grp)
+        grp = ws;
+    /* every access's bank, and all banks touched reset (once: each group resets its
+     * own below only when there are several) */
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t wd = tr->a[i].addr >> 2;
+        bank[i] = (uint8_t)((banks & (banks - 1)) == 0 ? wd & (banks - 1) : wd % banks);
+        head[bank[i]] = -1;
+        cnt[bank[i]] = 0;
+    }
+    for (uint32_t g0 = 0; g0 < ws; g0 += grp) {
+        uint32_t nw = 0, worst = 0, any = 0;
+        if (g0)
+            for (uint32_t i = 0; i < n; i++) {
+                head[bank[i]] = -1;
+                cnt[bank[i]] = 0;
+            }
+        for (uint32_t i = 0; i < n; i++) {
+            const exec_access *a = &tr->a[i];
+            if (a->lane < g0 || a->lane >= g0 + grp)
+                continue;
+            any = 1;
+            uint64_t wd = a->addr >> 2;
+            uint32_t b = bank[i];
+            int8_t k = head[b];
+            while (k >= 0 && word[k] != wd)
+                k = next[k];
+            if (k < 0) {
+                word[nw] = wd;
+                next[nw] = head[b];
+                head[b] = (int8_t)nw++;
+                if (++cnt[b] > worst)
+                    worst = cnt[b];
+            }
+            if (atomic) {
+                uint32_t same = 0;
+                for (uint32_t j = 0; j < tr->n; j++)
+                    same += tr->a[j].addr == a->addr && tr->a[j].lane >= g0 && tr->a[j].lane < g0 + grp;
+                if (same > worst)
+                    worst = same;
+            }
+        }
+        total += any ? (worst ? worst : 1) : 0;
+    }
+    return total ? total : 1;
+}
+
+/* ---- CTA slots ------------------------------------------------------------------------ */
+uint32_t pipe_cta_free(const pipe_cta *c, uint32_t n)
+{
+    uint32_t k = 0;
+    while (k < n && c[k].used)
+        k++;
+    return k;
+}
+
+int pipe_cta_take(pipe_cta *cta, uint32_t n, func_warp *fw, uint32_t warps, func_launch *L,
+                  uint32_t linear, uint32_t smid)
+{
+    uint32_t k = pipe_cta_free(cta, n);
+    if (k == n)
+        return -1;
+    pipe_cta *c = &cta[k];
+    memset(c->shared, 0, L->shared_bytes ? L->shared_bytes : 1);
+    func_cta_init(&c->fc, L, linear, c->shared);
+    c->fc.smid = smid;
+    c->used = 1;
+    c->warps_left = warps;
+    for (uint32_t i = 0; i < warps; i++)
+        if (func_warp_init(&fw[k * warps + i], L, &c->fc, i))
+            return -1;
+    return (int)k;
+}
+
+void pipe_cta_retire(pipe_cta *cta, uint32_t n, uint32_t warps,
+                     int (*leave)(void *ctx, uint32_t slot, uint64_t cycle), void *ctx, uint64_t cycle,
+                     pipe_stats *st)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        pipe_cta *c = &cta[k];
+        if (!c->used)
+            continue;
+        for (uint32_t i = 0; i < warps; i++)
+            c->warps_left -= (uint32_t)leave(ctx, k * warps + i, cycle);
+        if (c->warps_left == 0) {
+            c->used = 0;
+            st->ctas_done++;
+        }
+    }
+}
+
+/* ---- instruction fetch ---------------------------------------------------------------- */
+uint32_t pipe_fetch_len(const insn_table *it, const ptx_func *f, int32_t fn, uint32_t pc,
+                        uint32_t entries)
+{
+    uint32_t n = 0;
+    while (n < entries && pc + n < f->n_insns) {
+        uint8_t c = it->info[fn][pc + n].cls;
+        n++;
+        if (c == IC_BRANCH || c == IC_CALL || c == IC_BAR)
+            break;
+    }
+    return n ? n : 1;
+}
+
+int pipe_ifetch(pipe_rq *rq, memsys *mem, uint32_t sm, uint32_t slot, int32_t fn, uint32_t pc,
+                uint32_t n, uint64_t cycle, pipe_stats *st)
+{
+    mem_req *r = pipe_req_new(rq);
+    if (!r)
+        return -1;
+    r->addr = ((uint64_t)fn << 24) + (uint64_t)pc * 8;   /* 8 bytes per instruction */
+    r->size = 8 * n;
+    r->kind = MR_IFETCH;
+    r->sm = sm;
+    r->warp = slot;
+    r->tag = n;
+    r->t_issue = cycle;
+    mem_access a = memsys_access(mem, r, cycle);
+    if (mem_access_refused(a)) {
+        pipe_req_free(rq, r);
+        return 0;
+    }
+    if (a != MA_HIT)
+        st->ifetch_misses++;
+    return 1;
+}

@@ -1,0 +1,408 @@
+/* pipe.h - the parts of a core pipeline that both core models (sm.c "fermi", gcn.c
+ * "gcn") share, so that each model keeps only what differs (its issue stage, units
+ * and readiness rules):
+ *   - pipe_sb: a warp's scoreboard, one pending-write counter per register of its
+ *     register pool (frame base + register), so calls never alias;
+ *   - pipe_wheel: the timing wheel of fixed-latency completions (writeback events),
+ *     a power-of-two ring of per-cycle lists; events due the same cycle come out in
+ *     reverse order of scheduling (the order both models always had);
+ *   - pipe_minsts: memory instructions in flight (their requests outstanding);
+ *   - pipe_rq: memory requests, pooled; every request ever allocated is remembered so
+ *     that a launch stopped early frees the ones still in the memory system;
+ *   - address mapping (kernel parameters, interleaved local memory), coalescing of a
+ *     warp's accesses into line requests, bank-conflict cycles of shared memory / LDS,
+ *     instruction-fetch requests, and the statistics both models count alike.
+ * Nothing here allocates per cycle once the pools have grown to the launch's need.
+ */
+#ifndef WS_CORE_PIPE_H
+#define WS_CORE_PIPE_H
+
+#include <stdint.h>
+
+#include "core/insn_table.h"
+#include "core/ldq.h"
+#include "core/sched.h"
+#include "core/timing_stats.h"
+#include "func/exec.h"
+#include "func/func.h"
+#include "mem/memsys.h"
+
+/* ---- scoreboard ------------------------------------------------------------------- */
+typedef struct {
+    uint16_t *c;     /* pending writes per pool register                          */
+    uint32_t cap;
+} pipe_sb;
+
+/* One more pending write to `reg`; -1 when out of memory. */
+int pipe_sb_inc(pipe_sb *sb, uint32_t reg);
+/* Marks ii's destinations (frame base `base`) pending and writes them to regs[]
+ * (ii->n_dst <= 4); -1 when out of memory. */
+int pipe_sb_pend(pipe_sb *sb, uint32_t base, const insn_info *ii, uint32_t *regs);
+/* Whether any source or destination of ii has a write pending. */
+static inline int pipe_sb_busy(const pipe_sb *sb, uint32_t base, const insn_info *ii)
+{
+    for (uint32_t i = 0; i < ii->n_src; i++)
+        if (base + ii->src[i] < sb->cap && sb->c[base + ii->src[i]])
+            return 1;
+    for (uint32_t i = 0; i < ii->n_dst; i++)
+        if (base + ii->dst[i] < sb->cap && sb->c[base + ii->dst[i]])
+            return 1;
+    return 0;
+}
+/* The writes to regs[0..n) are done. */
+static inline void pipe_sb_release(pipe_sb *sb, const uint32_t *regs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (regs[i] < sb->cap && sb->c[regs[i]])
+            sb->c[regs[i]]--;
+}
+void pipe_sb_clear(pipe_sb *sb);           /* nothing pending (a new warp)       */
+void pipe_sb_fini(pipe_sb *sb);
+
+/* The pool register of register 0 of the warp's current frame. */
+static inline uint32_t pipe_reg_base(const func_warp *fw, uint32_t ws)
+{
+    return (uint32_t)(fw->fr[fw->nfr - 1].reg_off / ws);
+}
+
+/* ---- the warp record both models keep --------------------------------------------- */
+/* A warp slot's instruction buffer, the cached verdict of its own readiness (what only
+ * an event of this warp can change: buffer, scoreboard, barrier), its in-flight counts
+ * and scoreboard. A model's warp record starts with one (the issue stage reads it every
+ * cycle: first in the record's cache line). */
+typedef struct {
+    uint8_t used;           /* slot holds a warp                                  */
+    uint8_t dirty;          /* an event since `cached` was decided                */
+    uint8_t cached;         /* own verdict (WR_*; WR_DONE: not cached)            */
+    uint8_t ibuf;           /* decoded instructions available                     */
+    uint8_t fetching;       /* instruction fetch outstanding                      */
+    uint32_t ibuf_path;     /* the path (func_path.id) the buffer was fetched for */
+    uint32_t ibuf_pc;       /* pc of the first buffered instruction               */
+    int32_t ibuf_func;
+    uint32_t inflight;      /* issued instructions not complete                   */
+    uint32_t mem_inflight;  /* of which memory instructions                       */
+    const insn_info *cached_info; /* its next instruction (verdicts READY, SCOREBOARD) */
+    uint64_t ibuf_ready;    /* cycle the buffer contents become usable            */
+    uint64_t age;           /* cycle the warp was placed                          */
+    pipe_sb sb;
+} pipe_warp;
+
+/* A new warp in the slot at `cycle`. */
+static inline void pipe_warp_start(pipe_warp *w, uint64_t cycle)
+{
+    w->used = 1;
+    w->fetching = w->ibuf = 0;
+    w->age = cycle;
+    w->inflight = w->mem_inflight = 0;
+    pipe_sb_clear(&w->sb);
+}
+
+/* The own verdict while it stands: WR_SCOREBOARD, WR_BARRIER, WR_IBUF_EMPTY, or
+ * WR_READY (own part clear: the units decide); *info gets the next instruction for
+ * READY and SCOREBOARD. WR__COUNT: examine it again (an event since, a verdict not
+ * cached, or a buffer usable now). */
+static inline uint8_t pipe_warp_cached(const pipe_warp *w, uint64_t cycle, const insn_info **info)
+{
+    if (w->dirty)
+        return WR__COUNT;
+    switch (w->cached) {
+    case WR_SCOREBOARD:
+    case WR_READY:
+        *info = w->cached_info;
+        return w->cached;
+    case WR_BARRIER:
+        return WR_BARRIER;
+    case WR_IBUF_EMPTY:
+        return w->ibuf == 0 || w->ibuf_ready > cycle ? WR_IBUF_EMPTY : WR__COUNT;
+    default:
+        return WR__COUNT;
+    }
+}
+
+/* The first steps of examining the warp again (dirty cleared): WR_BARRIER and
+ * WR_IBUF_EMPTY (cached), WR_DONE (no instruction left), or WR_READY: it has a usable
+ * buffer and, being ready, a selected path; the model goes on from there. */
+static inline uint8_t pipe_warp_examine(pipe_warp *w, const func_warp *fw, uint64_t cycle)
+{
+    w->dirty = 0;
+    w->cached = WR_DONE;
+    if (fw->state == WARP_BARRIER)
+        return w->cached = WR_BARRIER;
+    if (fw->state != WARP_READY)
+        return WR_DONE;
+    if (w->ibuf == 0 || w->ibuf_ready > cycle)
+        return w->cached = WR_IBUF_EMPTY;
+    return WR_READY;
+}
+
+/* An instruction of the warp completed, writing regs[0..n) (is_mem: a memory
+ * instruction): 1 when nothing of the warp is left in flight. */
+static inline int pipe_warp_complete(pipe_warp *w, const uint32_t *regs, uint32_t n, int is_mem)
+{
+    pipe_sb_release(&w->sb, regs, n);
+    if (is_mem)
+        w->mem_inflight--;
+    return --w->inflight == 0;
+}
+
+/* Whether the warp finished and drained: it may leave its slot. */
+static inline int pipe_warp_gone(const pipe_warp *w, const func_warp *fw)
+{
+    return w->used && fw->state == WARP_DONE && w->inflight == 0;
+}
+
+/* After an issue from the buffer at (fn, pc) of path `path` left instructions in it:
+ * they stay when the warp goes on with pc + 1 of that path (np, NULL: none) in the same
+ * function (fn_next), else the buffer is dropped. */
+static inline void pipe_warp_continue(pipe_warp *w, const func_path *np, uint32_t path, uint32_t pc,
+                                      int32_t fn, int32_t fn_next)
+{
+    if (!np || np->id != path || np->pc != pc + 1 || fn_next != fn)
+        w->ibuf = 0;
+    else
+        w->ibuf_pc = np->pc;
+}
+
+/* The fetch of the buffer at (fn, pc) of path `path` was sent. */
+static inline void pipe_warp_fetching(pipe_warp *w, int32_t fn, uint32_t pc, uint32_t path)
+{
+    w->fetching = 1;
+    w->ibuf_pc = pc;
+    w->ibuf_func = fn;
+    w->ibuf_path = path;
+}
+
+/* ---- timing wheel ------------------------------------------------------------------ */
+typedef struct {
+    uint64_t due;
+    uint32_t slot;      /* warp slot                                              */
+    uint32_t next;
+    uint8_t n;          /* registers written                                      */
+    uint8_t kind;       /* the model's own tag (e.g. 0 ALU, 1 shared, 2 global)  */
+    uint32_t regs[4];
+} pipe_event;
+
+typedef struct {
+    uint32_t *head;     /* per bucket: first event, UINT32_MAX: none              */
+    uint32_t mask;      /* buckets - 1                                            */
+    pipe_event *ev;
+    uint32_t cap, free, n;
+} pipe_wheel;
+
+/* A wheel for events at most `ahead` cycles after the cycle they are scheduled in;
+ * -1 when out of memory. */
+int pipe_wheel_init(pipe_wheel *w, uint32_t ahead);
+void pipe_wheel_fini(pipe_wheel *w);
+/* Schedules an event (regs[0..n), n <= 4); -1 when out of memory. */
+int pipe_wheel_add(pipe_wheel *w, uint64_t due, uint32_t slot, const uint32_t *regs, uint32_t n,
+                   uint8_t kind);
+/* Takes one event due at `cycle` into *out: 1, or 0 when none is left. */
+static inline int pipe_wheel_pop(pipe_wheel *w, uint64_t cycle, pipe_event *out)
+{
+    uint32_t *pp = &w->head[cycle & w->mask];
+    while (*pp != UINT32_MAX) {
+        pipe_event *e = &w->ev[*pp];
+        if (e->due != cycle) {
+            pp = &e->next;
+            continue;
+        }
+        uint32_t idx = *pp;
+        *pp = e->next;
+        *out = *e;
+        e->next = w->free;
+        w->free = idx;
+        w->n--;
+        return 1;
+    }
+    return 0;
+}
+/* The earliest cycle in (cycle, bound) with an event due, else bound. */
+uint64_t pipe_wheel_next(const pipe_wheel *w, uint64_t cycle, uint64_t bound);
+
+/* ---- memory instructions in flight ------------------------------------------------ */
+typedef struct {
+    uint32_t slot;          /* warp slot                                          */
+    uint32_t outstanding;   /* requests not yet done                              */
+    uint32_t unsent;        /* requests still in the LD/ST queue (Fermi: core.mem_inst_queue) */
+    uint32_t next_free;
+    uint8_t n;              /* destination registers                              */
+    uint8_t kind;           /* the model's own tag                                */
+    uint32_t regs[4];
+    uint64_t t_issue;
+} pipe_minst;
+
+typedef struct {
+    pipe_minst *a;
+    uint32_t cap, free, used;
+} pipe_minsts;
+
+void pipe_minsts_init(pipe_minsts *p);
+void pipe_minsts_fini(pipe_minsts *p);
+uint32_t pipe_minst_new(pipe_minsts *p);   /* index; UINT32_MAX when out of memory */
+void pipe_minst_free(pipe_minsts *p, uint32_t i);
+
+/* ---- memory requests ---------------------------------------------------------------- */
+typedef struct {
+    mem_req *pool;          /* free requests                                      */
+    mem_req **all;          /* every request allocated                            */
+    uint32_t n, cap;
+} pipe_rq;
+
+mem_req *pipe_req_new(pipe_rq *q);         /* zeroed; NULL when out of memory    */
+static inline void pipe_req_free(pipe_rq *q, mem_req *r)
+{
+    r->next = q->pool;
+    q->pool = r;
+}
+/* Frees every request allocated, pooled or still in flight (the owner's queues must
+ * have forgotten theirs: ldq_forget). */
+void pipe_rq_fini(pipe_rq *q);
+
+/* ---- writeback ---------------------------------------------------------------------------- */
+/* What a model does with the completions the writeback stage collects. */
+typedef struct {
+    /* a wheel event of warp `slot` is due: its n registers regs are written */
+    void (*done)(void *ctx, uint32_t slot, const uint32_t *regs, uint32_t n, int kind, uint64_t cycle);
+    /* an instruction fetch of warp `slot` returned n instructions */
+    void (*fetched)(void *ctx, uint32_t slot, uint32_t n, uint64_t cycle);
+    /* the last request of memory instruction i is done */
+    void (*minst_done)(void *ctx, uint32_t i, uint64_t cycle);
+} pipe_wb_ops;
+
+/* The writeback stage of core `id`: the wheel's events due at `cycle` (in its order),
+ * then the requests the memory system returns (each freed into rq). 1 when anything
+ * completed. (Inline: a model's constant ops are then called directly.) */
+static inline int pipe_writeback(pipe_wheel *wh, pipe_minsts *mi, pipe_rq *rq, memsys *mem, uint32_t id,
+                                 uint64_t cycle, const pipe_wb_ops *ops, void *ctx)
+{
+    int progress = 0;
+    pipe_event e;
+    while (pipe_wheel_pop(wh, cycle, &e)) {
+        ops->done(ctx, e.slot, e.regs, e.n, e.kind, cycle);
+        progress = 1;
+    }
+    mem_req *r;
+    while ((r = memsys_pop_done(mem, id, cycle)) != NULL) {
+        progress = 1;
+        if (r->kind == MR_IFETCH)
+            ops->fetched(ctx, r->warp, r->tag, cycle);
+        else if (--mi->a[r->tag].outstanding == 0)
+            ops->minst_done(ctx, r->tag, cycle);
+        pipe_req_free(rq, r);
+    }
+    return progress;
+}
+
+/* ---- statistics both models count alike ------------------------------------------- */
+typedef struct {
+    uint64_t issued, thread_insts;
+    uint64_t slot[WR__COUNT];        /* issue slots by outcome (sched.h WR_*)     */
+    uint64_t idle_slots, stall_cycles;
+    uint64_t warps_in_flight_sum, resident_warps_sum, active_cycles;
+    uint64_t mem_insts, mem_reqs, mem_bytes_used;
+    uint64_t resfail[3], ldst_stall_cycles, queue_occupancy_sum, queued_cycles, queued_reqs,
+        reod_full_cycles;
+    uint64_t mem_lat_sum, mem_lat_max, mem_lat_n, mem_lat_hist[16];
+    uint64_t ifetch_misses, ctas_done;
+} pipe_stats;
+
+/* A memory instruction's latency (issue to its last access). */
+void pipe_lat_record(pipe_stats *st, uint64_t lat);
+/* Adds a request path's counters since *prev to st and to d[6] (this cycle's
+ * increments: stall, resfail x3, occupancy, full; for idle skipping); *prev = now. */
+static inline void pipe_ldq_add(pipe_stats *st, const ldq_stats *now, ldq_stats *prev, uint64_t d[6])
+{
+    uint64_t x[6] = {now->stall_cycles - prev->stall_cycles, now->resfail[0] - prev->resfail[0],
+                     now->resfail[1] - prev->resfail[1], now->resfail[2] - prev->resfail[2],
+                     now->occupancy_sum - prev->occupancy_sum, now->full_cycles - prev->full_cycles};
+    st->ldst_stall_cycles += x[0];
+    for (int i = 0; i < 3; i++)
+        st->resfail[i] += x[1 + i];
+    st->queue_occupancy_sum += x[4];
+    st->reod_full_cycles += x[5];
+    st->queued_cycles += now->queued_cycles - prev->queued_cycles;
+    st->queued_reqs += now->sent - prev->sent;
+    for (int i = 0; i < 6; i++)
+        d[i] += x[i];
+    *prev = *now;
+}
+/* Adds n more cycles of the increments d[6] (pipe_ldq_add's) to st: idle skipping. */
+void pipe_ldq_repeat(pipe_stats *st, const uint64_t d[6], uint64_t n);
+/* Adds the shared counters to the launch statistics. */
+void pipe_stats_add(const pipe_stats *st, ws_timing_stats *t);
+
+/* ---- addresses, coalescing, banks ------------------------------------------------- */
+typedef struct {
+    uint64_t local_base;    /* where this core's local memory lives               */
+    uint64_t param_base;    /* where the kernel parameters live                   */
+    uint32_t local_threads; /* threads interleaved in the local region           */
+    uint32_t ws;            /* warp size                                          */
+} pipe_space;
+
+/* Core `id` with n_slots warp slots of ws threads. */
+void pipe_space_init(pipe_space *sp, uint32_t id, uint32_t n_slots, uint32_t ws);
+
+/* Coalesces the accesses of lanes [lo, hi) in tr into `line`-byte requests: seg[k]
+ * the line number, used[k] the bytes asked for in it; returns the count (<= 64).
+ * Parameters sit in a constant bank at param_base; local memory is word-interleaved
+ * across threads (the same offset of consecutive lanes is contiguous). */
+uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t lo,
+                       uint32_t hi, uint32_t line, uint64_t seg[64], uint32_t used[64]);
+
+/* pipe_coalesce of every group of `grp` lanes (lanes [g * grp, (g + 1) * grp)) in one
+ * pass: the segments of group g are seg[first[g] .. first[g + 1]) in the order
+ * pipe_coalesce finds them; first[] has room for ws / grp + 1 entries (<= 65). Returns
+ * the total. */
+uint32_t pipe_coalesce_groups(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t grp,
+                              uint32_t line, uint64_t seg[64], uint32_t used[64], uint32_t first[65]);
+
+/* Sends one request per segment (seg[k] * line, `line` bytes, used[k] bytes asked
+ * for) into the request path q, each a copy of *proto otherwise; counts them in st
+ * (mem_reqs, mem_bytes_used) unless st is NULL. -1 when out of memory. */
+int pipe_mem_push(pipe_rq *rq, ldq *q, const uint64_t *seg, const uint32_t *used, uint32_t nseg,
+                  uint32_t line, const mem_req *proto, uint64_t cycle, pipe_stats *st);
+
+/* The request kind and space of a memory instruction's requests. */
+uint8_t pipe_req_kind(const ptx_insn *in);
+uint8_t pipe_req_space(uint8_t first_access_space);
+
+/* Shared memory / LDS cycles: per group of `group` lanes, the most distinct 4-byte
+ * words one of `banks` (<= 256) banks must serve (the same word is a broadcast;
+ * atomics also serialise equal addresses), summed over the groups with accesses;
+ * at least 1. */
+uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t group, uint32_t banks,
+                          int atomic);
+
+/* ---- CTA slots ------------------------------------------------------------------------ */
+typedef struct {
+    uint8_t used;
+    func_cta fc;
+    uint8_t *shared;        /* its shared memory (L->shared_bytes, at least 1 byte) */
+    uint32_t warps_left;    /* warps not yet retired                              */
+} pipe_cta;
+
+/* The first free slot of the n, or n when all are used. */
+uint32_t pipe_cta_free(const pipe_cta *c, uint32_t n);
+/* Places CTA `linear` in the first free slot k of the n on core `smid` (shared memory
+ * cleared) and initialises the functional state of its warps fw[k * warps ..]: the
+ * slot, or -1 (none free, or out of host memory). */
+int pipe_cta_take(pipe_cta *c, uint32_t n, func_warp *fw, uint32_t warps, func_launch *L,
+                  uint32_t linear, uint32_t smid);
+/* The retirement scan: in every used slot of the n, each warp w for which
+ * leave(ctx, w, cycle) returns 1 (the model's test: finished and drained; it frees the
+ * warp) leaves; a slot whose warps have all left is freed (st->ctas_done). */
+void pipe_cta_retire(pipe_cta *c, uint32_t n, uint32_t warps,
+                     int (*leave)(void *ctx, uint32_t slot, uint64_t cycle), void *ctx, uint64_t cycle,
+                     pipe_stats *st);
+
+/* ---- instruction fetch ---------------------------------------------------------------- */
+/* Instructions one fetch buffers from pc of function fn: up to `entries`, stopping
+ * after a control one (branch, call, barrier); at least 1. */
+uint32_t pipe_fetch_len(const insn_table *it, const ptx_func *f, int32_t fn, uint32_t pc,
+                        uint32_t entries);
+/* Sends the fetch of n instructions at (fn, pc) for warp `slot` of core `sm` to the
+ * L1I: 1 sent (a miss counted in st), 0 refused, -1 out of memory. */
+int pipe_ifetch(pipe_rq *rq, memsys *mem, uint32_t sm, uint32_t slot, int32_t fn, uint32_t pc,
+                uint32_t n, uint64_t cycle, pipe_stats *st);
+
+#endif

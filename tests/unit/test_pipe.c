@@ -1,0 +1,246 @@
+/* test_pipe.c - the core-pipeline parts both core models share (core/pipe.c), with
+ * expectations worked out by hand:
+ *
+ *  wheel: made for events at most 10 cycles ahead -> 16 buckets (pow2 >= 10 + 2).
+ *    At cycle 0: A due 3, B due 5, C due 3. The next event after cycle 0 is at 3
+ *    (also with bound 100); with bound 3 nothing before it: 3. Cycles 1 and 2 pop
+ *    nothing; cycle 3 pops C then A (a bucket is a stack: the last scheduled first),
+ *    then nothing; the next after 3 is 5 (bound 4: 4); cycle 5 pops B; empty: the
+ *    next is the bound. 300 events (more than the first 256-entry pool) due 1..10
+ *    (i % 10 + 1) all come back, 30 per cycle.
+ *  scoreboard: r3 pending twice, r200 once (the counters grow on demand). An
+ *    instruction reading r1, r3 is busy at frame base 0, free at base 10 (r11, r13);
+ *    one writing r200 (base 0) is busy. Releasing r3 once leaves it busy, twice
+ *    frees it, a third release stays at 0.
+ *  bank cycles (32 banks, 64-wide warp, groups of 32 lanes): stride 1 word: each
+ *    group 32 words in 32 banks -> 1 + 1 = 2; stride 2 words: each bank of a group
+ *    gets 2 words -> 2 + 2 = 4; every lane the same word (broadcast) -> 1 + 1 = 2;
+ *    atomics on one address serialise: 32 + 32 = 64; the whole warp as one group
+ *    (Fermi: group = warp size 32, stride 2): 2.
+ *  coalescing (64-byte lines): lanes 0..15 read 4 bytes at 1000 + 4 * lane: lanes
+ *    0..5 (1000..1023) in line 15 (24 bytes), lanes 6..15 in line 16 (40 bytes).
+ *    Local memory, core 0 with 2 slots of 16 threads (32 interleaved), slot 1: offset
+ *    0 of lanes 0 and 1 is thread 16, 17 -> local base + 64, + 68: one line, 8 bytes.
+ *    By groups of 4 lanes in one pass: group 0 (1000..1012) line 15; group 1 lanes
+ *    4, 5 in line 15 and 6, 7 in 16; groups 2 and 3 line 16: segments 15 | 15 16 | 16 |
+ *    16, first = 0 1 3 4 5, bytes 16 | 8 8 | 16 | 16. Lanes in reverse order: group 1
+ *    finds line 16 first (16 15).
+ *  latency histogram: bucket b holds [2^b, 2^(b+1)) (0 and 1 in bucket 0, the last
+ *    bucket 15 everything from 2^15): 0, 1 -> 0; 2, 3 -> 1; 4 -> 2; 100000 -> 15.
+ *  retirement: 2 CTA slots of 2 warps; slot 0's warps 0 and 1 leave -> freed (1 CTA
+ *    done); slot 1's warp 2 leaves, warp 3 stays -> still used, 1 warp left.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "core/pipe.h"
+
+static void t_wheel_order(void **state)
+{
+    (void)state;
+    pipe_wheel w;
+    assert_int_equal(pipe_wheel_init(&w, 10), 0);
+    assert_int_equal(w.mask, 15);
+    uint32_t regs[4] = {7, 8, 9, 10};
+    assert_int_equal(pipe_wheel_add(&w, 3, 100, regs, 2, 0), 0);   /* A */
+    assert_int_equal(pipe_wheel_add(&w, 5, 101, regs, 1, 2), 0);   /* B */
+    assert_int_equal(pipe_wheel_add(&w, 3, 102, regs + 2, 2, 1), 0);   /* C */
+    assert_int_equal(w.n, 3);
+    assert_int_equal(pipe_wheel_next(&w, 0, 100), 3);
+    assert_int_equal(pipe_wheel_next(&w, 0, 3), 3);
+    assert_int_equal(pipe_wheel_next(&w, 0, 2), 2);
+    pipe_event e;
+    assert_int_equal(pipe_wheel_pop(&w, 1, &e), 0);
+    assert_int_equal(pipe_wheel_pop(&w, 2, &e), 0);
+    assert_int_equal(pipe_wheel_pop(&w, 3, &e), 1);
+    assert_int_equal(e.slot, 102);
+    assert_int_equal(e.n, 2);
+    assert_int_equal(e.kind, 1);
+    assert_int_equal(e.regs[0], 9);
+    assert_int_equal(e.regs[1], 10);
+    assert_int_equal(pipe_wheel_pop(&w, 3, &e), 1);
+    assert_int_equal(e.slot, 100);
+    assert_int_equal(e.regs[0], 7);
+    assert_int_equal(pipe_wheel_pop(&w, 3, &e), 0);
+    assert_int_equal(pipe_wheel_next(&w, 3, 100), 5);
+    assert_int_equal(pipe_wheel_next(&w, 3, 4), 4);
+    assert_int_equal(pipe_wheel_pop(&w, 5, &e), 1);
+    assert_int_equal(e.slot, 101);
+    assert_int_equal(e.kind, 2);
+    assert_int_equal(w.n, 0);
+    assert_int_equal(pipe_wheel_next(&w, 5, 77), 77);
+    /* growth past the first pool */
+    for (uint32_t i = 0; i < 300; i++)
+        assert_int_equal(pipe_wheel_add(&w, 5 + i % 10 + 1, i, regs, 0, 0), 0);
+    uint32_t total = 0;
+    for (uint64_t c = 6; c <= 15; c++) {
+        uint32_t k = 0;
+        while (pipe_wheel_pop(&w, c, &e)) {
+            assert_int_equal(e.slot % 10 + 6, c);
+            k++;
+        }
+        assert_int_equal(k, 30);
+        total += k;
+    }
+    assert_int_equal(total, 300);
+    assert_int_equal(w.n, 0);
+    pipe_wheel_fini(&w);
+}
+
+static void t_scoreboard(void **state)
+{
+    (void)state;
+    pipe_sb sb = {0};
+    assert_int_equal(pipe_sb_inc(&sb, 3), 0);
+    assert_int_equal(pipe_sb_inc(&sb, 3), 0);
+    assert_int_equal(pipe_sb_inc(&sb, 200), 0);
+    assert_true(sb.cap > 200);
+    insn_info rd = {.n_src = 2, .src = {1, 3}};
+    insn_info wr = {.n_dst = 1, .dst = {200}};
+    assert_true(pipe_sb_busy(&sb, 0, &rd));
+    assert_false(pipe_sb_busy(&sb, 10, &rd));
+    assert_true(pipe_sb_busy(&sb, 0, &wr));
+    uint32_t r3 = 3;
+    pipe_sb_release(&sb, &r3, 1);
+    assert_true(pipe_sb_busy(&sb, 0, &rd));
+    pipe_sb_release(&sb, &r3, 1);
+    assert_false(pipe_sb_busy(&sb, 0, &rd));
+    pipe_sb_release(&sb, &r3, 1);
+    assert_int_equal(sb.c[3], 0);
+    /* pend: the destinations at base 4 */
+    insn_info two = {.n_dst = 2, .dst = {0, 5}};
+    uint32_t regs[4];
+    assert_int_equal(pipe_sb_pend(&sb, 4, &two, regs), 0);
+    assert_int_equal(regs[0], 4);
+    assert_int_equal(regs[1], 9);
+    assert_int_equal(sb.c[4], 1);
+    assert_int_equal(sb.c[9], 1);
+    pipe_sb_clear(&sb);
+    assert_int_equal(sb.c[200], 0);
+    pipe_sb_fini(&sb);
+}
+
+static void trace(exec_trace *tr, exec_access *a, uint32_t n, uint64_t base, uint64_t stride, uint8_t space)
+{
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = (exec_access){.addr = base + stride * i, .lane = (uint8_t)i, .size = 4, .space = space};
+    tr->a = a;
+    tr->n = tr->cap = n;
+}
+
+static void t_bank_cycles(void **state)
+{
+    (void)state;
+    exec_access a[64];
+    exec_trace tr;
+    trace(&tr, a, 64, 0, 4, SP_SHARED);
+    assert_int_equal(pipe_bank_cycles(&tr, 64, 32, 32, 0), 2);
+    trace(&tr, a, 64, 0, 8, SP_SHARED);
+    assert_int_equal(pipe_bank_cycles(&tr, 64, 32, 32, 0), 4);
+    trace(&tr, a, 64, 256, 0, SP_SHARED);
+    assert_int_equal(pipe_bank_cycles(&tr, 64, 32, 32, 0), 2);
+    assert_int_equal(pipe_bank_cycles(&tr, 64, 32, 32, 1), 64);
+    trace(&tr, a, 32, 0, 8, SP_SHARED);
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 0), 2);
+}
+
+static void t_coalesce(void **state)
+{
+    (void)state;
+    exec_access a[64];
+    exec_trace tr;
+    pipe_space sp;
+    pipe_space_init(&sp, 0, 2, 16);
+    uint64_t seg[64];
+    uint32_t used[64];
+    trace(&tr, a, 16, 1000, 4, SP_GLOBAL);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 2);
+    assert_int_equal(seg[0], 15);
+    assert_int_equal(used[0], 24);
+    assert_int_equal(seg[1], 16);
+    assert_int_equal(used[1], 40);
+    /* only lanes 6..15 */
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 6, 16, 64, seg, used), 1);
+    assert_int_equal(seg[0], 16);
+    trace(&tr, a, 2, 0, 0, SP_LOCAL);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 1, 0, 16, 64, seg, used), 1);
+    assert_int_equal(seg[0], (sp.local_base + 64) / 64);
+    assert_int_equal(used[0], 8);
+    uint32_t first[65];
+    trace(&tr, a, 16, 1000, 4, SP_GLOBAL);
+    assert_int_equal(pipe_coalesce_groups(&sp, &tr, 0, 4, 64, seg, used, first), 5);
+    const uint64_t es[5] = {15, 15, 16, 16, 16};
+    const uint32_t eu[5] = {16, 8, 8, 16, 16}, ef[5] = {0, 1, 3, 4, 5};
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(seg[i], es[i]);
+        assert_int_equal(used[i], eu[i]);
+        assert_int_equal(first[i], ef[i]);
+    }
+    for (int i = 0; i < 8; i++) {   /* reverse the lanes */
+        exec_access t = a[i];
+        a[i] = a[15 - i];
+        a[15 - i] = t;
+    }
+    assert_int_equal(pipe_coalesce_groups(&sp, &tr, 0, 4, 64, seg, used, first), 5);
+    assert_int_equal(seg[1], 16);
+    assert_int_equal(seg[2], 15);
+    trace(&tr, a, 1, 8, 0, SP_PARAM);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
+    assert_int_equal(seg[0], (sp.param_base + 8) / 64);
+}
+
+static void t_latency(void **state)
+{
+    (void)state;
+    pipe_stats st;
+    memset(&st, 0, sizeof st);
+    const uint64_t lat[] = {0, 1, 2, 3, 4, 100000};
+    for (size_t i = 0; i < sizeof lat / sizeof *lat; i++)
+        pipe_lat_record(&st, lat[i]);
+    assert_int_equal(st.mem_lat_n, 6);
+    assert_int_equal(st.mem_lat_sum, 100010);
+    assert_int_equal(st.mem_lat_max, 100000);
+    assert_int_equal(st.mem_lat_hist[0], 2);
+    assert_int_equal(st.mem_lat_hist[1], 2);
+    assert_int_equal(st.mem_lat_hist[2], 1);
+    assert_int_equal(st.mem_lat_hist[15], 1);
+}
+
+static int leave_some(void *ctx, uint32_t slot, uint64_t cycle)
+{
+    (void)cycle;
+    return slot != 3 && ((const uint8_t *)ctx)[slot];
+}
+
+static void t_retire(void **state)
+{
+    (void)state;
+    pipe_cta c[2];
+    memset(c, 0, sizeof c);
+    c[0].used = c[1].used = 1;
+    c[0].warps_left = c[1].warps_left = 2;
+    uint8_t alive[4] = {1, 1, 1, 1};
+    pipe_stats st;
+    memset(&st, 0, sizeof st);
+    pipe_cta_retire(c, 2, 2, leave_some, alive, 7, &st);
+    assert_int_equal(st.ctas_done, 1);
+    assert_false(c[0].used);
+    assert_true(c[1].used);
+    assert_int_equal(c[1].warps_left, 1);
+    assert_int_equal(pipe_cta_free(c, 2), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_wheel_order), cmocka_unit_test(t_scoreboard),
+        cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce),
+        cmocka_unit_test(t_latency),     cmocka_unit_test(t_retire),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
