@@ -1531,9 +1531,10 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
             }
         }
         for (int l = 0; l < L1__N; l++) {
-            const cache_miss *q = cache_mq_head(s->l1[l]);
-            if (q) {
-                uint64_t a = at_or_after(m, C_CORE, D_ICNT, q->t_ready);
+            /* the L1's oldest miss record, as its owner's port sees it (head_t: the
+             * interconnect cycle it may leave, kept with the queue) */
+            uint64_t a = m->sm[s->own[l]].head_t[l];
+            if (a != UINT64_MAX) {
                 a = at_or_after(m, D_ICNT, C_CORE, a > w ? a : w);
                 if (a < t)
                     t = a;

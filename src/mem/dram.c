@@ -12,6 +12,9 @@ typedef struct {
                                       kept here rather than read from the request) */
     uint32_t row, head_row;
     uint32_t hits;            /* queued requests for the open row                   */
+    dram_req *fh[2];          /* its first queued read [0] and write [1] for the open
+                                 row (NULL: none): the only hits FR-FCFS can pick, since
+                                 arrival times never decrease along the queue         */
     uint8_t open;
     dram_req *qh, *qt;        /* its queued requests, in arrival order              */
 } bank;
@@ -106,6 +109,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     r->seq = d->seq++;
     r->bank %= d->cfg.banks;
     bank *b = &d->bk[r->bank];
+    r->prev = b->qt;
     if (b->qt) {
         b->qt->next = r;
     } else {
@@ -119,6 +123,8 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     d->qn++;
     if (b->open && b->row == r->row) {
         b->hits++;
+        if (!b->fh[r->write])
+            b->fh[r->write] = r;
         d->hit_banks |= 1ull << r->bank;
     }
 }
@@ -165,10 +171,19 @@ static int row_hit(const dram *d, const dram_req *r)
     return b->open && b->row == r->row;
 }
 
-static void issue_col(dram *d, dram_req *r, dram_req *prev, uint64_t now)
+/* r is a row hit, the first queued one of its kind (b->fh[r->write]) */
+static void issue_col(dram *d, dram_req *r, uint64_t now)
 {
     bank *b = &d->bk[r->bank];
+    dram_req *prev = r->prev;
+    /* the bank's next hit of r's kind */
+    dram_req *nh = r->next;
+    while (nh && (nh->row != b->row || nh->write != r->write))
+        nh = nh->next;
+    b->fh[r->write] = nh;
     /* unlink from its bank */
+    if (r->next)
+        r->next->prev = prev;
     if (prev) {
         prev->next = r->next;
     } else {
@@ -225,8 +240,13 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
     b->t_act = now + d->cfg.tRC;
     d->t_act_any = now + d->cfg.tRRD;
     b->hits = 0;
+    b->fh[0] = b->fh[1] = NULL;
     for (dram_req *q = b->qh; q; q = q->next)
-        b->hits += q->row == r->row;
+        if (q->row == r->row) {
+            b->hits++;
+            if (!b->fh[q->write])
+                b->fh[q->write] = q;
+        }
     if (b->hits)
         d->hit_banks |= 1ull << r->bank;
     r->act = 1;
@@ -238,6 +258,7 @@ static void do_pre(dram *d, uint32_t k, uint64_t now)
     bank *b = &d->bk[k];
     b->open = 0;
     b->hits = 0;
+    b->fh[0] = b->fh[1] = NULL;
     d->hit_banks &= ~(1ull << k);
     b->t_act = max64(b->t_act, now + d->cfg.tRP);
     d->st.pres++;
@@ -296,7 +317,7 @@ int dram_cycle(dram *d, uint64_t now)
         if (row_hit(d, r)) {
             if (col_time(d, r) > now)
                 return 0;
-            issue_col(d, r, NULL, now);
+            issue_col(d, r, now);
             return 1;
         }
         if (row_time(d, r) > now)
@@ -307,24 +328,22 @@ int dram_cycle(dram *d, uint64_t now)
             do_act(d, r, now);
         return 1;
     }
-    /* FR-FCFS: the oldest row hit whose column command can issue ... */
-    dram_req *best = NULL, *best_prev = NULL;
+    /* FR-FCFS: the oldest row hit whose column command can issue (of a bank, its first
+     * read or first write hit: a later hit of the same kind arrived no earlier, so it
+     * is no sooner ready) ... */
+    dram_req *best = NULL;
     for (uint64_t m = d->hit_banks; m; m &= m - 1) {
         const bank *b = &d->bk[__builtin_ctzll(m)];
         if (b->t_col > now)
             continue;
-        dram_req *prev = NULL;
-        for (dram_req *r = b->qh; r && r->t_arr <= now; prev = r, r = r->next)
-            if (r->row == b->row && col_time(d, r) <= now) {
-                if (!best || r->seq < best->seq) {
-                    best = r;
-                    best_prev = prev;
-                }
-                break;
-            }
+        for (int w = 0; w < 2; w++) {
+            dram_req *r = b->fh[w];
+            if (r && r->t_arr <= now && (!best || r->seq < best->seq) && col_time(d, r) <= now)
+                best = r;
+        }
     }
     if (best) {
-        issue_col(d, best, best_prev, now);
+        issue_col(d, best, now);
         return 1;
     }
     /* ... else a row command for the oldest request of a bank, the oldest such bank
@@ -390,14 +409,11 @@ uint64_t dram_next(const dram *d, uint64_t now)
     }
     for (uint64_t m = d->hit_banks; m; m &= m - 1) {
         const bank *b = &d->bk[__builtin_ctzll(m)];
-        int seen[2] = {0, 0};
-        for (const dram_req *r = b->qh; r && !(seen[0] && seen[1]); r = r->next)
-            if (r->row == b->row && !seen[r->write]) {
-                uint64_t t;
-                seen[r->write] = 1;
-                if ((t = col_time(d, r)) < next)
-                    next = t;
-            }
+        for (int w = 0; w < 2; w++) {
+            uint64_t t;
+            if (b->fh[w] && (t = col_time(d, b->fh[w])) < next)
+                next = t;
+        }
     }
     return next > now ? next : now + 1;
 }
