@@ -92,29 +92,41 @@ static uint8_t *mem_at(exec_ctx *x, const ptx_insn *in, unsigned lane, int space
 
 /* Little-endian host, as the device. One load of the access's width: a byte-wise copy
  * into a wider variable read back whole stalls the host's store forwarding. */
-/* mem_at()'s common case, inline: a naturally aligned global (or constant) access
+/* mem_at()'s common cases, inline: a naturally aligned global (or constant) access
  * inside the allocation that the last lookup found (devmem.last; a warp's lanes almost
- * always touch one allocation). The host pointer, traced as mem_at() traces it; NULL
+ * always touch one allocation), or a load from the kernel parameter buffer. The host pointer, traced as mem_at() traces it; NULL
  * when not that case (mem_at() then decides, faults included). */
 static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t addr, unsigned size,
                                 int write)
 {
     if (space == SP_GENERIC || space == SP_NONE)
         space = generic_space(&addr);
-    if ((space != SP_GLOBAL && space != SP_CONST) || (addr & (size - 1)))
+    if (addr & (size - 1))
         return NULL;
-    const devmem *d = x->w->L->mem;
-    if (d->last >= d->n)
+    const func_launch *L = x->w->L;
+    uint8_t *p;
+    if (space == SP_GLOBAL || space == SP_CONST) {
+        const devmem *d = L->mem;
+        if (d->last >= d->n)
+            return NULL;
+        const devmem_block *b = &d->b[d->last];
+        if (addr < b->addr || addr - b->addr > b->size || size > b->size - (addr - b->addr))
+            return NULL;
+        p = b->data + (addr - b->addr);
+    } else if (space == SP_PARAM) {
+        /* the kernel parameter buffer (frame .params are SP_LOCAL) */
+        if (write || addr >= L->params_size || size > L->params_size - addr)
+            return NULL;
+        p = (uint8_t *)L->params + addr;
+    } else {
         return NULL;
-    const devmem_block *b = &d->b[d->last];
-    if (addr < b->addr || addr - b->addr > b->size || size > b->size - (addr - b->addr))
-        return NULL;
+    }
     if (x->trace) {
         exec_trace *t = x->trace;
         if (t->n < t->cap)
             t->a[t->n++] = (exec_access){addr, (uint8_t)lane, (uint8_t)size, (uint8_t)space, (uint8_t)write};
     }
-    return b->data + (addr - b->addr);
+    return p;
 }
 
 static inline uint64_t load_bytes(const uint8_t *p, unsigned size)
