@@ -978,6 +978,9 @@ static int run_icnt(det *m, uint64_t k)
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
+        /* nothing arrived at its ports and no reply due: nothing to do */
+        if (pt->out_t > k && icnt_next_out(m->req, p * m->ppp) >= (p + 1) * m->ppp)
+            continue;
         /* port o of the partition: every bank (ppp 1), or bank o alone */
         for (uint32_t o = 0; o < m->ppp; o++) {
             uint32_t port = p * m->ppp + o;
