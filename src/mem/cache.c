@@ -309,6 +309,16 @@ static int victim(const cache *c, uint64_t idx)
     return (int)(base + c->cfg.repl->victim(c->rs, set, cand));
 }
 
+/* victim(c, idx) < 0: every line of the set reserved for an outstanding miss */
+static int set_full(const cache *c, uint64_t idx)
+{
+    uint32_t base = set_of(c, idx) * c->cfg.ways;
+    for (uint32_t w = 0; w < c->cfg.ways; w++)
+        if ((c->flags[base + w] & (CF_VALID | CF_RESERVED)) != (CF_VALID | CF_RESERVED))
+            return 0;
+    return 1;
+}
+
 static void occ_update(cache *c, uint64_t now)
 {
     uint32_t used = c->cfg.mshr_entries - c->n_free;
@@ -416,13 +426,20 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
         }
         return;
     }
+    if (mshr_full(c)) {
+        /* refused either way: CSF first, as below, without the policy's choice */
+        p->out = set_full(c, a->idx) ? MA_CSF : MA_MSHRF;
+        return;
+    }
+    if (c->mq_len >= c->cfg.miss_queue) {
+        /* no room for the fetch (plan_access's MQF check, whatever the victim) */
+        p->kind = P_REFUSE;
+        p->out = set_full(c, a->idx) ? MA_CSF : MA_MQF;
+        return;
+    }
     int v = victim(c, a->idx);
     if (v < 0) {
         p->out = MA_CSF;
-        return;
-    }
-    if (mshr_full(c)) {
-        p->out = MA_MSHRF;
         return;
     }
     p->kind = P_MISS_ALLOC;
