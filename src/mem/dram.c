@@ -10,6 +10,10 @@ typedef struct {
     uint64_t t_col;           /* earliest RD/WR (ACT + tRCD)                        */
     uint64_t head_arr, head_seq;   /* its oldest request's (scanned every cycle:
                                       kept here rather than read from the request) */
+    uint64_t rt;              /* its row command's earliest cycle from the bank alone:
+                                 open ? max(t_pre, head_arr) : max(t_act, head_arr)
+                                 (bank_rt(); the channel's tRRD and refresh apply to
+                                 a closed bank on top)                              */
     uint32_t row, head_row;
     uint32_t hits;            /* queued requests for the open row                   */
     dram_req *fh[2];          /* its first queued read [0] and write [1] for the open
@@ -23,6 +27,7 @@ struct dram {
     dram_cfg cfg;
     bank *bk;
     uint64_t busy_banks;      /* banks with queued requests                         */
+    uint64_t open_banks;      /* banks with an open row                             */
     uint64_t hit_banks;       /* banks with queued requests for their open row      */
     uint64_t seq;
     uint32_t qn;
@@ -96,6 +101,14 @@ uint32_t dram_burst_cycles(const dram *d, uint32_t bytes)
     return c ? c : d->min_burst;
 }
 
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* b->rt again, after any of its terms changed */
+static void bank_rt(bank *b)
+{
+    b->rt = max64(b->open ? b->t_pre : b->t_act, b->head_arr);
+}
+
 int dram_can_push(const dram *d) { return d->qn < d->cfg.queue; }
 uint32_t dram_queued(const dram *d) { return d->qn; }
 uint32_t dram_in_flight(const dram *d) { return d->qn + d->dn; }
@@ -117,6 +130,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
         b->head_arr = r->t_arr;
         b->head_seq = r->seq;
         b->head_row = r->row;
+        bank_rt(b);
     }
     b->qt = r;
     d->busy_banks |= 1ull << r->bank;
@@ -129,7 +143,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     }
 }
 
-static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
 
 /* Earliest cycle the column command of r may issue (its row open). */
 static uint64_t col_time(const dram *d, const dram_req *r)
@@ -160,9 +174,7 @@ static uint64_t row_time(const dram *d, const dram_req *r)
 /* row_time() of bank k's oldest request, from the bank alone */
 static uint64_t head_row_time(const dram *d, const bank *b)
 {
-    if (b->open)
-        return max64(b->t_pre, b->head_arr);
-    return max64(max64(b->t_act, d->t_act_any), max64(b->head_arr, d->ref_until));
+    return b->open ? b->rt : max64(b->rt, max64(d->t_act_any, d->ref_until));
 }
 
 static int row_hit(const dram *d, const dram_req *r)
@@ -221,6 +233,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     d->st.row_hits += !r->act;
     d->st.busy += B;
     d->st.q_lat_sum += now - r->t_arr;
+    bank_rt(b);
     r->next = NULL;
     if (d->dt)
         d->dt->next = r;
@@ -250,6 +263,8 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
     if (b->hits)
         d->hit_banks |= 1ull << r->bank;
     r->act = 1;
+    d->open_banks |= 1ull << r->bank;
+    bank_rt(b);
     d->st.acts++;
 }
 
@@ -261,6 +276,8 @@ static void do_pre(dram *d, uint32_t k, uint64_t now)
     b->fh[0] = b->fh[1] = NULL;
     d->hit_banks &= ~(1ull << k);
     b->t_act = max64(b->t_act, now + d->cfg.tRP);
+    d->open_banks &= ~(1ull << k);
+    bank_rt(b);
     d->st.pres++;
 }
 
@@ -285,8 +302,10 @@ static int refresh(dram *d, uint64_t now)
     if (ready > now)
         return 0;
     d->ref_until = now + d->cfg.tRFC;
-    for (uint32_t k = 0; k < d->cfg.banks; k++)
+    for (uint32_t k = 0; k < d->cfg.banks; k++) {
         d->bk[k].t_act = d->ref_until;
+        bank_rt(&d->bk[k]);
+    }
     d->t_ref += d->cfg.tREFI;
     d->st.refreshes++;
     return 1;
@@ -350,10 +369,14 @@ int dram_cycle(dram *d, uint64_t now)
      * first; a bank with queued hits for its open row is not precharged */
     uint32_t kb = 0;
     uint64_t seq = UINT64_MAX;
-    for (uint64_t m = d->busy_banks & ~d->hit_banks; m; m &= m - 1) {
+    /* a closed bank waits for tRRD and refresh as well */
+    uint64_t cand = d->busy_banks & ~d->hit_banks;
+    if (max64(d->t_act_any, d->ref_until) > now)
+        cand &= d->open_banks;
+    for (uint64_t m = cand; m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
         const bank *b = &d->bk[k];
-        if (b->head_seq < seq && head_row_time(d, b) <= now) {
+        if (b->head_seq < seq && b->rt <= now) {
             seq = b->head_seq;
             kb = k;
         }
