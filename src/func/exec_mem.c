@@ -90,11 +90,96 @@ static uint8_t *mem_at(exec_ctx *x, const ptx_insn *in, unsigned lane, int space
     return p;
 }
 
+/* Little-endian host, as the device. One load of the access's width: a byte-wise copy
+ * into a wider variable read back whole stalls the host's store forwarding. */
+/* mem_at()'s common cases, inline: a naturally aligned global (or constant) access
+ * inside the allocation that the last lookup found (devmem.last; a warp's lanes almost
+ * always touch one allocation), or a load from the kernel parameter buffer. The host pointer, traced as mem_at() traces it; NULL
+ * when not that case (mem_at() then decides, faults included). */
+static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t addr, unsigned size,
+                                int write)
+{
+    if (space == SP_GENERIC || space == SP_NONE)
+        space = generic_space(&addr);
+    if (addr & (size - 1))
+        return NULL;
+    const func_launch *L = x->w->L;
+    uint8_t *p;
+    if (space == SP_GLOBAL || space == SP_CONST) {
+        const devmem *d = L->mem;
+        if (d->last >= d->n)
+            return NULL;
+        const devmem_block *b = &d->b[d->last];
+        if (addr < b->addr || addr - b->addr > b->size || size > b->size - (addr - b->addr))
+            return NULL;
+        p = b->data + (addr - b->addr);
+    } else if (space == SP_PARAM) {
+        /* the kernel parameter buffer (frame .params are SP_LOCAL) */
+        if (write || addr >= L->params_size || size > L->params_size - addr)
+            return NULL;
+        p = (uint8_t *)L->params + addr;
+    } else {
+        return NULL;
+    }
+    if (x->trace) {
+        exec_trace *t = x->trace;
+        if (t->n < t->cap)
+            t->a[t->n++] = (exec_access){addr, (uint8_t)lane, (uint8_t)size, (uint8_t)space, (uint8_t)write};
+    }
+    return p;
+}
+
 static inline uint64_t load_bytes(const uint8_t *p, unsigned size)
 {
-    uint64_t v = 0;
-    memcpy(&v, p, size);  /* little-endian host, as the device */
-    return v;
+    switch (size) {
+    case 1:
+        return *p;
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    case 8: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    default: {
+        uint64_t v = 0;
+        memcpy(&v, p, size);
+        return v;
+    }
+    }
+}
+
+static inline void store_bytes(uint8_t *p, uint64_t v, unsigned size)
+{
+    switch (size) {
+    case 1:
+        *p = (uint8_t)v;
+        break;
+    case 2: {
+        uint16_t u = (uint16_t)v;
+        memcpy(p, &u, 2);
+        break;
+    }
+    case 4: {
+        uint32_t u = (uint32_t)v;
+        memcpy(p, &u, 4);
+        break;
+    }
+    case 8:
+        memcpy(p, &v, 8);
+        break;
+    default:
+        memcpy(p, &v, size);
+        break;
+    }
 }
 
 static inline uint64_t sext(uint64_t v, unsigned bytes)
@@ -137,8 +222,9 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
     for (unsigned i = 0; i < n; i++)
         rb[i] = sign ? reg_bytes(x, regs[i]) : 8;
     EX_FOR_LANES(x->mask, l) {
-        uint8_t *p = mem_at(x, in, l, space, addr_lane(x, a, base, l), esz * n, 0);
-        if (!p)
+        uint64_t ad = addr_lane(x, a, base, l);
+        uint8_t *p = mem_fast(x, l, space, ad, esz * n, 0);
+        if (!p && !(p = mem_at(x, in, l, space, ad, esz * n, 0)))
             return;
         for (unsigned i = 0; i < n; i++) {
             if (d->kind == OK_VEC && regs[i] == UINT32_MAX)
@@ -159,8 +245,9 @@ static void x_st(exec_ctx *x, const ptx_insn *in)
     uint64_t base = addr_base(x, a);
     const uint32_t *pool = x->w->L->prog->m->pool;
     EX_FOR_LANES(x->mask, l) {
-        uint8_t *p = mem_at(x, in, l, space, addr_lane(x, a, base, l), esz * n, 1);
-        if (!p)
+        uint64_t ad = addr_lane(x, a, base, l);
+        uint8_t *p = mem_fast(x, l, space, ad, esz * n, 1);
+        if (!p && !(p = mem_at(x, in, l, space, ad, esz * n, 1)))
             return;
         for (unsigned i = 0; i < n; i++) {
             uint64_t val;
@@ -168,7 +255,7 @@ static void x_st(exec_ctx *x, const ptx_insn *in)
                 val = pool[v->r + i] == UINT32_MAX ? 0 : x->r[(size_t)pool[v->r + i] * x->ws + l];
             else
                 val = ex_src(x, v, l);
-            memcpy(p + i * esz, &val, esz);
+            store_bytes(p + i * esz, val, esz);
         }
     }
 }
@@ -228,12 +315,13 @@ static void x_atom(exec_ctx *x, const ptx_insn *in)
     unsigned sz = ptx_type_size[in->type];
     uint64_t base = addr_base(x, a);
     EX_FOR_LANES(x->mask, l) {
-        uint8_t *p = mem_at(x, in, l, in->space, addr_lane(x, a, base, l), sz, 1);
-        if (!p)
+        uint64_t ad = addr_lane(x, a, base, l);
+        uint8_t *p = mem_fast(x, l, in->space, ad, sz, 1);
+        if (!p && !(p = mem_at(x, in, l, in->space, ad, sz, 1)))
             return;
         uint64_t old = load_bytes(p, sz);
         uint64_t nv = atom_apply(in, old, ex_src(x, b, l), in->sub == AOP_CAS ? ex_src(x, c, l) : 0, sz);
-        memcpy(p, &nv, sz);
+        store_bytes(p, nv, sz);
         if (!is_red)
             ex_dst(x, &in->ops[0], l, old);
     }

@@ -112,8 +112,12 @@ uint64_t ex_src_slow(const exec_ctx *x, const ptx_operand *o, unsigned lane)
         return func_sym_value(w, o->r) + o->imm;
     case OK_SREG:
         switch ((ptx_sreg)o->r) {
-        case SR_TID: return t % b[0];
-        case SR_TID_Y: return (t / b[0]) % b[1];
+        /* power-of-two block dimensions (the usual case) without a division per lane */
+        case SR_TID: return b[0] & (b[0] - 1) ? t % b[0] : t & (b[0] - 1);
+        case SR_TID_Y:
+            if (!(b[0] & (b[0] - 1)) && !(b[1] & (b[1] - 1)))
+                return (t >> __builtin_ctz(b[0])) & (b[1] - 1);
+            return (t / b[0]) % b[1];
         case SR_TID_Z: return t / (b[0] * b[1]);
         case SR_NTID: return b[0];
         case SR_NTID_Y: return b[1];

@@ -70,6 +70,7 @@ struct cache {
     cache_acc memo_acc;
     mem_access memo_out;
     int line_shift;       /* log2(line), or -1: the set index runs on every retry */
+    int sec_shift;        /* log2(sector), or -1 (no division on every access)     */
     uint32_t set_mask;    /* sets - 1 when a power of two, else 0                 */
     /* non-linear set-index function, NULL for linear (computed inline) */
     uint32_t (*set_fn)(uint64_t idx, uint64_t line_no, uint32_t sets);
@@ -120,6 +121,7 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     c->dir_bytes = k->level == COH_L2 ? c->coh->dir_bytes : 0;
     c->memo_version = UINT64_MAX;
     c->line_shift = (k->line & (k->line - 1)) ? -1 : __builtin_ctz(k->line);
+    c->sec_shift = (k->sector & (k->sector - 1)) ? -1 : __builtin_ctz(k->sector);
     c->set_mask = (k->sets & (k->sets - 1)) ? 0 : k->sets - 1;
     if (k->set_index && !k->set_index->linear)
         c->set_fn = k->set_index->set;
@@ -213,7 +215,7 @@ static int find(const cache *c, uint64_t addr, uint64_t idx)
 /* Byte range of the access inside its line: [*off, *off + *len). */
 static void span(const cache *c, const cache_acc *a, uint32_t *off, uint32_t *len)
 {
-    uint32_t o = (uint32_t)(a->addr % c->cfg.line);
+    uint32_t o = (uint32_t)(c->line_shift >= 0 ? a->addr & (c->cfg.line - 1) : a->addr % c->cfg.line);
     uint32_t l = a->size ? a->size : 1;
     if (l > c->cfg.line - o)
         l = c->cfg.line - o;
@@ -224,7 +226,14 @@ static void span(const cache *c, const cache_acc *a, uint32_t *off, uint32_t *le
 /* Sectors the bytes touch, and those they cover entirely. */
 static uint32_t touched(const cache *c, uint32_t off, uint32_t len)
 {
-    uint32_t f = off / c->cfg.sector, l = (off + len - 1) / c->cfg.sector;
+    uint32_t f, l;
+    if (c->sec_shift >= 0) {
+        f = off >> c->sec_shift;
+        l = (off + len - 1) >> c->sec_shift;
+    } else {
+        f = off / c->cfg.sector;
+        l = (off + len - 1) / c->cfg.sector;
+    }
     uint32_t m = (l - f + 1 >= 32) ? UINT32_MAX : ((1u << (l - f + 1)) - 1);
     return (m << f) & c->full;
 }
@@ -298,6 +307,16 @@ static int victim(const cache *c, uint64_t idx)
     if (!cand)
         return -1;
     return (int)(base + c->cfg.repl->victim(c->rs, set, cand));
+}
+
+/* victim(c, idx) < 0: every line of the set reserved for an outstanding miss */
+static int set_full(const cache *c, uint64_t idx)
+{
+    uint32_t base = set_of(c, idx) * c->cfg.ways;
+    for (uint32_t w = 0; w < c->cfg.ways; w++)
+        if ((c->flags[base + w] & (CF_VALID | CF_RESERVED)) != (CF_VALID | CF_RESERVED))
+            return 0;
+    return 1;
 }
 
 static void occ_update(cache *c, uint64_t now)
@@ -407,13 +426,20 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
         }
         return;
     }
+    if (mshr_full(c)) {
+        /* refused either way: CSF first, as below, without the policy's choice */
+        p->out = set_full(c, a->idx) ? MA_CSF : MA_MSHRF;
+        return;
+    }
+    if (c->mq_len >= c->cfg.miss_queue) {
+        /* no room for the fetch (plan_access's MQF check, whatever the victim) */
+        p->kind = P_REFUSE;
+        p->out = set_full(c, a->idx) ? MA_CSF : MA_MQF;
+        return;
+    }
     int v = victim(c, a->idx);
     if (v < 0) {
         p->out = MA_CSF;
-        return;
-    }
-    if (mshr_full(c)) {
-        p->out = MA_MSHRF;
         return;
     }
     p->kind = P_MISS_ALLOC;

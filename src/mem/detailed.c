@@ -138,6 +138,7 @@ typedef struct {
     uint32_t own[L1__N];   /* the SM whose port carries each L1's misses and receives its
                               fills: itself, or the first SM of its group when the L1 is
                               shared (l1c/l1i.shared_by); l1[] then points to that SM's  */
+    uint32_t oth[L1__N], n_oth;  /* those owners other than itself                     */
 } smside;
 
 typedef struct {
@@ -187,13 +188,18 @@ typedef struct {
 /* Last cycle of clock b at or before cycle t of clock a. */
 static uint64_t conv_floor(const det *m, int a, int b, uint64_t t)
 {
+    if (m->cq[a][b].d == 1)
+        return t * m->cp[a][b];   /* a whole multiple (equal clocks: the identity) */
     return amap_div_q(&m->cq[a][b], t * m->cp[a][b]);
 }
 
 /* First cycle of clock b at or after cycle t of clock a. */
 static uint64_t at_or_after(const det *m, int a, int b, uint64_t t)
 {
-    uint64_t x = t * m->cp[a][b], q = amap_div_q(&m->cq[a][b], x);
+    uint64_t x = t * m->cp[a][b];
+    if (m->cq[a][b].d == 1)
+        return x;
+    uint64_t q = amap_div_q(&m->cq[a][b], x);
     return q + (q * m->cq[a][b].d != x);
 }
 
@@ -605,6 +611,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
              * first SM of its group; the others point to it */
             uint32_t o = s - s % shared_by[l];
             m->sm[s].own[l] = o;
+            if (o != s)
+                m->sm[s].oth[m->sm[s].n_oth++] = o;
             if (o != s) {
                 m->sm[s].l1[l] = m->sm[o].l1[l];
                 continue;
@@ -992,6 +1000,9 @@ static int run_icnt(det *m, uint64_t k)
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
+        /* nothing arrived at its ports and no reply due: nothing to do */
+        if (pt->out_t > k && icnt_next_out(m->req, p * m->ppp) >= (p + 1) * m->ppp)
+            continue;
         /* port o of the partition: every bank (ppp 1), or bank o alone */
         for (uint32_t o = 0; o < m->ppp; o++) {
             uint32_t port = p * m->ppp + o;
@@ -1541,10 +1552,8 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
         uint64_t t = at_or_after(m, D_ICNT, C_CORE, w + icnt_latency(m->rep) + 1);
         /* its own reply port, and those of the SMs that own the L1s it shares (their
          * fills complete its requests and relieve its refusals) */
-        for (int l = -1; l < L1__N; l++) {
-            uint32_t o = l < 0 ? sm : s->own[l];
-            if (l >= 0 && o == sm)
-                continue;
+        for (uint32_t i = 0; i <= s->n_oth; i++) {
+            uint32_t o = i ? s->oth[i - 1] : sm;
             const icnt_msg *h = icnt_out_head(m->rep, o);
             if (h && h->t_arr < UINT64_MAX) {
                 uint64_t a = at_or_after(m, D_ICNT, C_CORE, h->t_arr > w ? h->t_arr : w);
@@ -1553,9 +1562,10 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
             }
         }
         for (int l = 0; l < L1__N; l++) {
-            const cache_miss *q = cache_mq_head(s->l1[l]);
-            if (q) {
-                uint64_t a = at_or_after(m, C_CORE, D_ICNT, q->t_ready);
+            /* the L1's oldest miss record, as its owner's port sees it (head_t: the
+             * interconnect cycle it may leave, kept with the queue) */
+            uint64_t a = m->sm[s->own[l]].head_t[l];
+            if (a != UINT64_MAX) {
                 a = at_or_after(m, D_ICNT, C_CORE, a > w ? a : w);
                 if (a < t)
                     t = a;

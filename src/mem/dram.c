@@ -10,8 +10,15 @@ typedef struct {
     uint64_t t_col;           /* earliest RD/WR (ACT + tRCD)                        */
     uint64_t head_arr, head_seq;   /* its oldest request's (scanned every cycle:
                                       kept here rather than read from the request) */
+    uint64_t rt;              /* its row command's earliest cycle from the bank alone:
+                                 open ? max(t_pre, head_arr) : max(t_act, head_arr)
+                                 (bank_rt(); the channel's tRRD and refresh apply to
+                                 a closed bank on top)                              */
     uint32_t row, head_row;
     uint32_t hits;            /* queued requests for the open row                   */
+    dram_req *fh[2];          /* its first queued read [0] and write [1] for the open
+                                 row (NULL: none): the only hits FR-FCFS can pick, since
+                                 arrival times never decrease along the queue         */
     uint8_t open;
     dram_req *qh, *qt;        /* its queued requests, in arrival order              */
 } bank;
@@ -20,6 +27,7 @@ struct dram {
     dram_cfg cfg;
     bank *bk;
     uint64_t busy_banks;      /* banks with queued requests                         */
+    uint64_t open_banks;      /* banks with an open row                             */
     uint64_t hit_banks;       /* banks with queued requests for their open row      */
     uint64_t seq;
     uint32_t qn;
@@ -93,6 +101,14 @@ uint32_t dram_burst_cycles(const dram *d, uint32_t bytes)
     return c ? c : d->min_burst;
 }
 
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* b->rt again, after any of its terms changed */
+static void bank_rt(bank *b)
+{
+    b->rt = max64(b->open ? b->t_pre : b->t_act, b->head_arr);
+}
+
 int dram_can_push(const dram *d) { return d->qn < d->cfg.queue; }
 uint32_t dram_queued(const dram *d) { return d->qn; }
 uint32_t dram_in_flight(const dram *d) { return d->qn + d->dn; }
@@ -106,6 +122,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     r->seq = d->seq++;
     r->bank %= d->cfg.banks;
     bank *b = &d->bk[r->bank];
+    r->prev = b->qt;
     if (b->qt) {
         b->qt->next = r;
     } else {
@@ -113,17 +130,20 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
         b->head_arr = r->t_arr;
         b->head_seq = r->seq;
         b->head_row = r->row;
+        bank_rt(b);
     }
     b->qt = r;
     d->busy_banks |= 1ull << r->bank;
     d->qn++;
     if (b->open && b->row == r->row) {
         b->hits++;
+        if (!b->fh[r->write])
+            b->fh[r->write] = r;
         d->hit_banks |= 1ull << r->bank;
     }
 }
 
-static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
 
 /* Earliest cycle the column command of r may issue (its row open). */
 static uint64_t col_time(const dram *d, const dram_req *r)
@@ -154,9 +174,7 @@ static uint64_t row_time(const dram *d, const dram_req *r)
 /* row_time() of bank k's oldest request, from the bank alone */
 static uint64_t head_row_time(const dram *d, const bank *b)
 {
-    if (b->open)
-        return max64(b->t_pre, b->head_arr);
-    return max64(max64(b->t_act, d->t_act_any), max64(b->head_arr, d->ref_until));
+    return b->open ? b->rt : max64(b->rt, max64(d->t_act_any, d->ref_until));
 }
 
 static int row_hit(const dram *d, const dram_req *r)
@@ -165,10 +183,19 @@ static int row_hit(const dram *d, const dram_req *r)
     return b->open && b->row == r->row;
 }
 
-static void issue_col(dram *d, dram_req *r, dram_req *prev, uint64_t now)
+/* r is a row hit, the first queued one of its kind (b->fh[r->write]) */
+static void issue_col(dram *d, dram_req *r, uint64_t now)
 {
     bank *b = &d->bk[r->bank];
+    dram_req *prev = r->prev;
+    /* the bank's next hit of r's kind */
+    dram_req *nh = r->next;
+    while (nh && (nh->row != b->row || nh->write != r->write))
+        nh = nh->next;
+    b->fh[r->write] = nh;
     /* unlink from its bank */
+    if (r->next)
+        r->next->prev = prev;
     if (prev) {
         prev->next = r->next;
     } else {
@@ -206,6 +233,7 @@ static void issue_col(dram *d, dram_req *r, dram_req *prev, uint64_t now)
     d->st.row_hits += !r->act;
     d->st.busy += B;
     d->st.q_lat_sum += now - r->t_arr;
+    bank_rt(b);
     r->next = NULL;
     if (d->dt)
         d->dt->next = r;
@@ -225,11 +253,18 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
     b->t_act = now + d->cfg.tRC;
     d->t_act_any = now + d->cfg.tRRD;
     b->hits = 0;
+    b->fh[0] = b->fh[1] = NULL;
     for (dram_req *q = b->qh; q; q = q->next)
-        b->hits += q->row == r->row;
+        if (q->row == r->row) {
+            b->hits++;
+            if (!b->fh[q->write])
+                b->fh[q->write] = q;
+        }
     if (b->hits)
         d->hit_banks |= 1ull << r->bank;
     r->act = 1;
+    d->open_banks |= 1ull << r->bank;
+    bank_rt(b);
     d->st.acts++;
 }
 
@@ -238,8 +273,11 @@ static void do_pre(dram *d, uint32_t k, uint64_t now)
     bank *b = &d->bk[k];
     b->open = 0;
     b->hits = 0;
+    b->fh[0] = b->fh[1] = NULL;
     d->hit_banks &= ~(1ull << k);
     b->t_act = max64(b->t_act, now + d->cfg.tRP);
+    d->open_banks &= ~(1ull << k);
+    bank_rt(b);
     d->st.pres++;
 }
 
@@ -264,8 +302,10 @@ static int refresh(dram *d, uint64_t now)
     if (ready > now)
         return 0;
     d->ref_until = now + d->cfg.tRFC;
-    for (uint32_t k = 0; k < d->cfg.banks; k++)
+    for (uint32_t k = 0; k < d->cfg.banks; k++) {
         d->bk[k].t_act = d->ref_until;
+        bank_rt(&d->bk[k]);
+    }
     d->t_ref += d->cfg.tREFI;
     d->st.refreshes++;
     return 1;
@@ -296,7 +336,7 @@ int dram_cycle(dram *d, uint64_t now)
         if (row_hit(d, r)) {
             if (col_time(d, r) > now)
                 return 0;
-            issue_col(d, r, NULL, now);
+            issue_col(d, r, now);
             return 1;
         }
         if (row_time(d, r) > now)
@@ -307,34 +347,36 @@ int dram_cycle(dram *d, uint64_t now)
             do_act(d, r, now);
         return 1;
     }
-    /* FR-FCFS: the oldest row hit whose column command can issue ... */
-    dram_req *best = NULL, *best_prev = NULL;
+    /* FR-FCFS: the oldest row hit whose column command can issue (of a bank, its first
+     * read or first write hit: a later hit of the same kind arrived no earlier, so it
+     * is no sooner ready) ... */
+    dram_req *best = NULL;
     for (uint64_t m = d->hit_banks; m; m &= m - 1) {
         const bank *b = &d->bk[__builtin_ctzll(m)];
         if (b->t_col > now)
             continue;
-        dram_req *prev = NULL;
-        for (dram_req *r = b->qh; r && r->t_arr <= now; prev = r, r = r->next)
-            if (r->row == b->row && col_time(d, r) <= now) {
-                if (!best || r->seq < best->seq) {
-                    best = r;
-                    best_prev = prev;
-                }
-                break;
-            }
+        for (int w = 0; w < 2; w++) {
+            dram_req *r = b->fh[w];
+            if (r && r->t_arr <= now && (!best || r->seq < best->seq) && col_time(d, r) <= now)
+                best = r;
+        }
     }
     if (best) {
-        issue_col(d, best, best_prev, now);
+        issue_col(d, best, now);
         return 1;
     }
     /* ... else a row command for the oldest request of a bank, the oldest such bank
      * first; a bank with queued hits for its open row is not precharged */
     uint32_t kb = 0;
     uint64_t seq = UINT64_MAX;
-    for (uint64_t m = d->busy_banks & ~d->hit_banks; m; m &= m - 1) {
+    /* a closed bank waits for tRRD and refresh as well */
+    uint64_t cand = d->busy_banks & ~d->hit_banks;
+    if (max64(d->t_act_any, d->ref_until) > now)
+        cand &= d->open_banks;
+    for (uint64_t m = cand; m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
         const bank *b = &d->bk[k];
-        if (b->head_seq < seq && head_row_time(d, b) <= now) {
+        if (b->head_seq < seq && b->rt <= now) {
             seq = b->head_seq;
             kb = k;
         }
@@ -390,14 +432,11 @@ uint64_t dram_next(const dram *d, uint64_t now)
     }
     for (uint64_t m = d->hit_banks; m; m &= m - 1) {
         const bank *b = &d->bk[__builtin_ctzll(m)];
-        int seen[2] = {0, 0};
-        for (const dram_req *r = b->qh; r && !(seen[0] && seen[1]); r = r->next)
-            if (r->row == b->row && !seen[r->write]) {
-                uint64_t t;
-                seen[r->write] = 1;
-                if ((t = col_time(d, r)) < next)
-                    next = t;
-            }
+        for (int w = 0; w < 2; w++) {
+            uint64_t t;
+            if (b->fh[w] && (t = col_time(d, b->fh[w])) < next)
+                next = t;
+        }
     }
     return next > now ? next : now + 1;
 }

@@ -38,6 +38,7 @@ typedef struct {
 typedef struct dram_req dram_req;
 struct dram_req {
     dram_req *next;              /* queue of its bank, then the completion list      */
+    dram_req *prev;              /* queue of its bank (O(1) unlink of a row hit)      */
     uint64_t seq;                /* arrival order                                    */
     uint64_t t_arr;              /* cycle it may be scheduled from (set by dram_push) */
     uint64_t t_issue;            /* its RD / WR command                              */
