@@ -43,6 +43,16 @@ static inline int generic_space(uint64_t *addr)
 }
 
 /* SP_PARAM below means the kernel parameter buffer; frame .params are SP_LOCAL. */
+/* The timing model's record of one lane's access (x->trace: memory instructions only). */
+static inline void trace_access(exec_ctx *x, uint64_t addr, unsigned lane, unsigned size, int space, int write)
+{
+    if (x->trace) {
+        exec_trace *t = x->trace;
+        if (t->n < t->cap)
+            t->a[t->n++] = (exec_access){addr, (uint8_t)lane, (uint8_t)size, (uint8_t)space, (uint8_t)write};
+    }
+}
+
 static uint8_t *mem_at(exec_ctx *x, const ptx_insn *in, unsigned lane, int space, uint64_t addr,
                        unsigned size, int write)
 {
@@ -82,11 +92,7 @@ static uint8_t *mem_at(exec_ctx *x, const ptx_insn *in, unsigned lane, int space
                       ptx_space_name[space], write ? "store" : "load", size, (unsigned long long)orig);
         return NULL;
     }
-    if (x->trace) {
-        exec_trace *t = x->trace;
-        if (t->n < t->cap)
-            t->a[t->n++] = (exec_access){addr, (uint8_t)lane, (uint8_t)size, (uint8_t)space, (uint8_t)write};
-    }
+    trace_access(x, addr, lane, size, space, write);
     return p;
 }
 
@@ -121,11 +127,7 @@ static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t 
     } else {
         return NULL;
     }
-    if (x->trace) {
-        exec_trace *t = x->trace;
-        if (t->n < t->cap)
-            t->a[t->n++] = (exec_access){addr, (uint8_t)lane, (uint8_t)size, (uint8_t)space, (uint8_t)write};
-    }
+    trace_access(x, addr, lane, size, space, write);
     return p;
 }
 
