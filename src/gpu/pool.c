@@ -2,11 +2,14 @@
 #include "gpu/pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
-/* Polls of a flag before sleeping: a few microseconds, the usual length of a phase. */
-enum { SPINS = 4000 };
+/* Waiting for a flag: SPINS polls (about a microsecond, the usual length of a phase),
+ * then YIELDS polls each after giving the core away (a member that another process
+ * took the core from gets it back sooner), then sleep on a condition variable. */
+enum { SPINS = 200, YIELDS = 4 };
 
 typedef struct {
     ws_pool *p;
@@ -36,18 +39,30 @@ static inline void relax(void)
 #endif
 }
 
+/* Polls until (*a == v) == eq: 2 when that came while spinning, 1 after yielding the
+ * core, 0 not yet. */
+static int poll(atomic_uint *a, unsigned v, int eq)
+{
+    for (int i = 0; i < SPINS; i++) {
+        if ((atomic_load(a) == v) == eq)
+            return 2;
+        relax();
+    }
+    for (int i = 0; i < YIELDS; i++) {
+        sched_yield();
+        if ((atomic_load(a) == v) == eq)
+            return 1;
+    }
+    return 0;
+}
+
 static void *member_main(void *arg)
 {
     member *m = arg;
     ws_pool *p = m->p;
     unsigned seen = 0;
     for (;;) {
-        int i = 0;
-        while (atomic_load(&p->gen) == seen && i < SPINS) {
-            relax();
-            i++;
-        }
-        if (atomic_load(&p->gen) == seen) {
+        if (!poll(&p->gen, seen, 0)) {
             pthread_mutex_lock(&p->mu);
             atomic_fetch_add(&p->sleepers, 1);
             while (atomic_load(&p->gen) == seen)
@@ -67,14 +82,17 @@ static void *member_main(void *arg)
     }
 }
 
-static void wake_all(ws_pool *p)
+/* Starts a phase; nonzero when some member was asleep. */
+static int wake_all(ws_pool *p)
 {
     atomic_fetch_add(&p->gen, 1);
     if (atomic_load(&p->sleepers)) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->go);
         pthread_mutex_unlock(&p->mu);
+        return 1;
     }
+    return 0;
 }
 
 ws_pool *ws_pool_create(uint32_t n, ws_pool_fn fn, void *ctx)
@@ -115,21 +133,19 @@ ws_pool *ws_pool_create(uint32_t n, ws_pool_fn fn, void *ctx)
     return p;
 }
 
-void ws_pool_run(ws_pool *p)
+int ws_pool_run(ws_pool *p)
 {
     if (p->n == 1) {
         p->fn(p->ctx, 0);
-        return;
+        return 0;
     }
     atomic_store(&p->left, p->n - 1);
-    wake_all(p);
+    int cold = wake_all(p);
     p->fn(p->ctx, 0);
-    int i = 0;
-    while (atomic_load(&p->left) && i < SPINS) {
-        relax();
-        i++;
-    }
-    if (atomic_load(&p->left)) {
+    int got = poll(&p->left, 0, 1);
+    if (got == 2)
+        return 0;
+    if (!got) {
         pthread_mutex_lock(&p->mu);
         atomic_store(&p->main_sleeps, 1);
         while (atomic_load(&p->left))
@@ -137,6 +153,7 @@ void ws_pool_run(ws_pool *p)
         atomic_store(&p->main_sleeps, 0);
         pthread_mutex_unlock(&p->mu);
     }
+    return cold ? 0 : 1;
 }
 
 void ws_pool_destroy(ws_pool *p)

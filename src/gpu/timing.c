@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/core_model.h"
 #include "gpu/config.h"
@@ -145,6 +146,10 @@ void timing_host_write(const ws_config *cfg, timing_keep *keep, uint64_t addr, u
  * system's shared state (memsys.h commit) wait for the serial commit that follows, in SM
  * order. So the results are the same for any number of threads, and the same as the
  * serial model's (docs/ARCHITECTURE.md, parallel simulation). */
+/* SMs due in a cycle below which the SM phase runs on one thread; phases run on one
+ * thread after a slow hand-over (first, at most) */
+enum { PAR_MIN_DUE = 4, PAR_MIN_BACKOFF = 16, PAR_MAX_BACKOFF = 1 << 14 };
+
 typedef struct {
     uint32_t lo, hi;          /* SMs [lo, hi)                                            */
     int busy, progress, fault;
@@ -221,6 +226,13 @@ static void fold_counters(func_launch *L, const func_launch *Ls, uint32_t n_sm, 
         for (size_t k = 0; k < sizeof L->mix / sizeof L->mix[0]; k++)
             L->mix[k] += Ls[i].mix[k];
     }
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* SMs per unit that must stay on one thread: those sharing an L1 (detailed model). */
@@ -372,7 +384,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
 
     uint64_t n_cta = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2], next_cta = 0;
     uint64_t cycle = 0, idle = 0, watchdog = cfg->core.watchdog_cycles;
-    uint32_t rr = 0, polls = 0;
+    uint32_t rr = 0, polls = 0, par_skip = 0, par_backoff = 0;
     /* An SM whose cycle changed nothing sleeps until its next event (tick only what
      * is active); on waking, the skipped cycles count as copies of its idle one. */
     uint64_t *wake = calloc(n_sm, sizeof *wake), *last = calloc(n_sm, sizeof *last);
@@ -403,7 +415,15 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         groups[k].hi = u1 * unit < n_sm ? u1 * unit : n_sm;
         groups[k].slept = slept + groups[k].lo;
     }
+    /* host time of the SM phase, sampled every 8th iteration of the loop (the share of
+     * the SM phase in the sampled iterations, times the loop's time) */
+    double t_loop = now_s(), t_ph0 = 0, s_phase = 0, s_iter = 0;
+    uint32_t iter = 0;
     for (;;) {
+        if (t_ph0 > 0) {
+            s_iter += now_s() - t_ph0;
+            t_ph0 = 0;
+        }
         if (L->progress && !(++polls & 4095u)) {
             fold_counters(L, Ls, n_sm, 1);
             L->progress(L->progress_ctx, cycle);
@@ -416,9 +436,36 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             goto done;
         }
         int progress = memsys_tick(mem, cycle);
-        /* the SM phase, on the pool's threads */
+        /* the SM phase, on the pool's threads when there is enough to share: the
+         * hand-over costs about as much as a few SM cycles (which thread runs a group
+         * changes nothing in the results) */
         ph.cycle = cycle;
-        ws_pool_run(pool);
+        if (!(++iter & 7u))
+            t_ph0 = now_s();
+        uint32_t due = PAR_MIN_DUE;
+        if (n_thr > 1 && cfg->sim.host_threads_adapt) {
+            due = 0;
+            for (uint32_t i = 0; i < n_sm; i++)
+                due += active[i] && wake[i] <= cycle;
+        }
+        if (due >= PAR_MIN_DUE && !par_skip) {
+            /* a slow hand-over (the host's cores are busy with other work): the next
+             * phases run on this thread, more of them after each slow one */
+            if (ws_pool_run(pool) && cfg->sim.host_threads_adapt) {
+                par_backoff = par_backoff ? (par_backoff < PAR_MAX_BACKOFF ? par_backoff * 2 : par_backoff)
+                                          : PAR_MIN_BACKOFF;
+                par_skip = par_backoff;
+            } else if (par_backoff) {
+                par_backoff /= 2;
+            }
+        } else {
+            if (par_skip)
+                par_skip--;
+            for (uint32_t k = 0; k < n_thr; k++)
+                run_group(&ph, k);
+        }
+        if (t_ph0 > 0)
+            s_phase += now_s() - t_ph0;
         int busy = 0, fault = 0;
         for (uint32_t k = 0; k < n_thr; k++) {
             busy |= groups[k].busy;
@@ -523,6 +570,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         cycle = next;
     }
 done:
+    if (s_iter > 0)
+        st->host_sm_seconds = (now_s() - t_loop) * (s_phase / s_iter);
     free(wake);
     free(last);
     free(active);
