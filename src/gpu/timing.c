@@ -12,6 +12,11 @@
  *
  * The SMs are reached only through the core model selected by core.model
  * (core/core_model.h): this file knows no pipeline, only the ops of that table.
+ *
+ * The SMs' cycles form the SM phase, which runs on sim.host_threads threads (gpu/pool.c);
+ * what the SMs change in shared state (global memory, the memory system's shared
+ * queues and clocks) is committed after it, serially in SM order, so the results do not
+ * depend on the number of threads (docs/ARCHITECTURE.md, "Parallel simulation").
  */
 #include "gpu/timing.h"
 
@@ -477,15 +482,6 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         for (uint32_t i = 0; i < n_sm; i++)
             if (defer[i].n)
                 func_defer_commit(&defer[i]);
-        if (fault) {
-            for (uint32_t i = 0; i < n_sm; i++)
-                if (Ls[i].fault.code) {
-                    if (!L->fault.code)
-                        L->fault = Ls[i].fault;
-                    break;
-                }
-            goto done;
-        }
         if (mem->ops->commit) {
             /* SM by SM: a sleeping SM's wake-up sees what the SMs before it and itself
              * sent in this cycle, as in a serial run (the slept lists are in SM order) */
@@ -503,6 +499,16 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                         wake[i] = cm->next_event(cores[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
                 }
             }
+        }
+        if (fault) {
+            /* the lowest SM's fault, whatever the threads */
+            for (uint32_t i = 0; i < n_sm; i++)
+                if (Ls[i].fault.code) {
+                    if (!L->fault.code)
+                        L->fault = Ls[i].fault;
+                    break;
+                }
+            goto done;
         }
         /* CTA dispatch: one CTA per SM per cycle, round robin */
         for (uint32_t k = 0, start = rr; k < n_sm && next_cta < n_cta; k++) {
