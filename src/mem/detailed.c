@@ -162,6 +162,8 @@ typedef struct {
     uint64_t wake[D__N];   /* next cycle that may have work, per domain                 */
     uint64_t now;          /* last core cycle ticked                                    */
     int ticked;
+    int committed;         /* every SM committed since the last tick (the GPU's order):
+                              tick need not look                                        */
     int exhaustive;        /* run every cycle of every domain (tests of the wake bounds) */
     uint64_t t0;           /* core cycle the statistics started (launch_begin)          */
     int flush_l1d;         /* l1d.flush_at_exit                                         */
@@ -792,6 +794,8 @@ static int det_commit(memsys *ms, uint32_t i, uint64_t cycle)
     smside *s = &m->sm[i];
     m->outstanding += (uint64_t)s->out_d;
     s->out_d = 0;
+    if (i + 1 == m->n_sm)
+        m->committed = 1;
     if (s->poke == UINT64_MAX)
         return 0;
     bit_set(m->inj_set, i);
@@ -1464,8 +1468,10 @@ static int det_commit(memsys *ms, uint32_t i, uint64_t cycle);
 static int det_tick(memsys *ms, uint64_t cycle)
 {
     det *m = (det *)ms;
-    for (uint32_t i = 0; i < m->n_sm; i++)
-        det_commit(ms, i, cycle);   /* a caller that has not (unit tests): nothing left otherwise */
+    if (!m->committed)
+        for (uint32_t i = 0; i < m->n_sm; i++)
+            det_commit(ms, i, cycle);   /* a caller that has not (unit tests) */
+    m->committed = 0;
     if (m->ticked && cycle < m->now)
         return 0;
     m->ticked = 1;
