@@ -40,7 +40,8 @@ RUN_COLUMNS = ["run", "workload", "size", "preset", "policy", "variant"]
 STATUS_COLUMNS = ["status", "error", "launch", "kernel"]
 # statistics that measure the host, not the simulated GPU: they differ between two runs
 # of the same command (left out when comparing sweeps)
-HOST_COLUMNS = ("host_seconds", "thread_insts_per_sec", "warp_insts_per_sec", "cycles_per_sec")
+HOST_COLUMNS = ("host_seconds", "host_sm_phase_seconds", "thread_insts_per_sec", "warp_insts_per_sec",
+                "cycles_per_sec")
 
 
 class SweepError(C.ExperimentError):

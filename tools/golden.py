@@ -4,6 +4,10 @@ several configurations and writes one JSON per run with host-time fields strippe
 --compare DIR it compares against an earlier output directory and lists every difference.
 
     tools/golden.py WARPSIM OUTDIR [--compare REFDIR] [--jobs N] [--only WORKLOAD...]
+                    [--configs NAME...] [--threads N]
+
+--threads N runs every simulation on N host threads (sim.host_threads, which the
+stripping drops: it is a host field); the results must be those of --threads 1.
 """
 import argparse, concurrent.futures as cf, json, os, subprocess, sys
 
@@ -41,11 +45,15 @@ def workloads(warpsim):
     return names
 
 
+EXTRA = []
+
+
 def run_one(warpsim, outdir, wl, cname, args):
     path = os.path.join(outdir, f"{wl}.{cname}.json")
     raw = path + ".raw"
     r = subprocess.run([warpsim, "run", "--mode", "timing", "--no-report", "--json", raw]
-                       + args + [wl, "--size", "small", "--quiet"], capture_output=True, text=True)
+                       + args + EXTRA + [wl, "--size", "small", "--quiet"], capture_output=True,
+                       text=True)
     if r.returncode != 0:
         data = {"error": r.returncode, "stderr": r.stderr[-2000:]}
     else:
@@ -87,7 +95,10 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--configs", nargs="*")
+    ap.add_argument("--threads", type=int)
     a = ap.parse_args()
+    if a.threads:
+        EXTRA[:] = ["--threads", str(a.threads)]
     os.makedirs(a.outdir, exist_ok=True)
     wls = a.only or workloads(a.warpsim)
     cfgs = {k: v for k, v in CONFIGS.items() if not a.configs or k in a.configs}

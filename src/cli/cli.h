@@ -73,12 +73,17 @@ typedef struct {
     int n_sets;
     const char *mode;                   /* --mode, else $WARPSIM_MODE                  */
     char budget[2][64];                 /* --max-cycles / --max-insts as --set text    */
+    const char *threads;                /* --threads (sim.host_threads); not part of the
+                                           configuration's description: results do not
+                                           depend on it                                */
 } cli_cfg_opts;
 
-enum { CLI_OPT_CONFIG = 1000, CLI_OPT_SET, CLI_OPT_MODE, CLI_OPT_MAX_CYCLES, CLI_OPT_MAX_INSTS };
+enum { CLI_OPT_CONFIG = 1000, CLI_OPT_SET, CLI_OPT_MODE, CLI_OPT_MAX_CYCLES, CLI_OPT_MAX_INSTS,
+       CLI_OPT_THREADS };
 #define CLI_CFG_OPTS                                                                      \
     {"config", 1, CLI_OPT_CONFIG}, {"set", 1, CLI_OPT_SET}, {"mode", 1, CLI_OPT_MODE},   \
-    {"max-cycles", 1, CLI_OPT_MAX_CYCLES}, {"max-insts", 1, CLI_OPT_MAX_INSTS}
+    {"max-cycles", 1, CLI_OPT_MAX_CYCLES}, {"max-insts", 1, CLI_OPT_MAX_INSTS},          \
+    {"threads", 1, CLI_OPT_THREADS}
 
 /* Handles a CLI_OPT_* id; returns 0, or CLI_USAGE after printing an error. */
 int cli_cfg_opt(cli_cfg_opts *o, int id, const char *val, const char *cmd);
@@ -95,7 +100,9 @@ int cli_cfg_build(const cli_cfg_opts *o, ws_config *cfg, char *source, size_t sn
     "  --mode M       functional or timing (sim.mode); default $WARPSIM_MODE\n"            \
     "  --max-cycles N stop the run cleanly after N simulated cycles (sim.max_cycles);\n"  \
     "                 the statistics so far are written, marked partial\n"              \
-    "  --max-insts N  the same after N warp instructions (sim.max_insts)\n"
+    "  --max-insts N  the same after N warp instructions (sim.max_insts)\n"              \
+    "  --threads N    simulate the SMs on N host threads (sim.host_threads); the results\n" \
+    "                 are identical for every N\n"
 
 /* SIGINT/SIGTERM during a run: the first one asks the simulator to stop
  * (ws_stop_request; the running launch ends within a step), so that the partial

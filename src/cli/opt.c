@@ -56,6 +56,7 @@ int cli_cfg_opt(cli_cfg_opts *o, int id, const char *val, const char *cmd)
     switch (id) {
     case CLI_OPT_CONFIG: o->config = val; return 0;
     case CLI_OPT_MODE: o->mode = val; return 0;
+    case CLI_OPT_THREADS: o->threads = val; return 0;
     case CLI_OPT_MAX_CYCLES:
     case CLI_OPT_MAX_INSTS: {
         int c = id == CLI_OPT_MAX_CYCLES;
@@ -122,6 +123,14 @@ int cli_cfg_build(const cli_cfg_opts *o, ws_config *cfg, char *source, size_t sn
             return CLI_CONFIG;
         }
         append(source, sn, " + ", kv);
+    }
+    if (o->threads) {
+        char kv[80];
+        snprintf(kv, sizeof kv, "sim.host_threads=%.50s", o->threads);
+        if (ws_config_set(cfg, kv, err, sizeof err)) {
+            fprintf(stderr, "%s: --threads: %s\n", cmd, err);
+            return CLI_CONFIG;
+        }
     }
     if (ws_config_check(cfg, err, sizeof err)) {
         fprintf(stderr, "%s: configuration '%s': %s\n", cmd, source, err);

@@ -11,7 +11,11 @@
  * A model is one file defining a `const core_model` plus one line in core_model.c's
  * registry. The Fermi SM (sm.c, "fermi") is the first. Invariants every model keeps:
  *   - functional execution happens at issue (func_warp_step), so results never
- *     depend on timing;
+ *     depend on timing (global-memory data accesses are committed at the end of the
+ *     cycle, in SM order: func.h func_defer);
+ *   - cycle() touches only its own core and launch view (cl->L is the SM's own) and the
+ *     memory system through access/probe/pop_done/next_event_sm for its own id: cores
+ *     run on several host threads (sim.host_threads);
  *   - the cycle loop never allocates per cycle;
  *   - a core whose cycle() returned 0 changes nothing until next_event() or an
  *     outside change (a memory response, a new CTA), and repeating that cycle's

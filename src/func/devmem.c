@@ -108,6 +108,24 @@ int devmem_free(devmem *d, uint64_t addr)
     return 0;
 }
 
+uint8_t *devmem_ptr_at(const devmem *d, uint64_t addr, uint64_t n, uint32_t *last)
+{
+    const devmem_block *b;
+    if (*last < d->n) {
+        b = &d->b[*last];
+        if (addr >= b->addr && addr - b->addr <= b->size && n <= b->size - (addr - b->addr))
+            return b->data + (addr - b->addr);
+    }
+    int i = devmem_find(d, addr);
+    if (i < 0)
+        return NULL;
+    b = &d->b[i];
+    if (n > b->size - (addr - b->addr))
+        return NULL;
+    *last = (uint32_t)i;
+    return b->data + (addr - b->addr);
+}
+
 uint8_t *devmem_ptr(devmem *d, uint64_t addr, uint64_t n)
 {
     devmem_block *b;

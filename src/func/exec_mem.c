@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "func/func.h"
@@ -53,13 +54,15 @@ static inline void trace_access(exec_ctx *x, uint64_t addr, unsigned lane, unsig
     }
 }
 
+/* *dev: the bytes are device memory (global or const), which other SMs share */
 static uint8_t *mem_at(exec_ctx *x, const ptx_insn *in, unsigned lane, int space, uint64_t addr,
-                       unsigned size, int write)
+                       unsigned size, int write, int *dev)
 {
     func_warp *w = x->w;
     func_launch *L = w->L;
     uint8_t *p = NULL;
     uint64_t orig = addr;
+    *dev = 0;
     if (space == SP_GENERIC || space == SP_NONE)
         space = generic_space(&addr);
     if (addr & (size - 1)) {
@@ -70,7 +73,8 @@ static uint8_t *mem_at(exec_ctx *x, const ptx_insn *in, unsigned lane, int space
     switch (space) {
     case SP_GLOBAL:
     case SP_CONST:
-        p = devmem_ptr(L->mem, addr, size);
+        p = devmem_ptr_at(L->mem, addr, size, &L->mem_last);
+        *dev = 1;
         break;
     case SP_SHARED:
         if (addr < L->shared_bytes && size <= L->shared_bytes - addr)
@@ -103,7 +107,7 @@ static uint8_t *mem_at(exec_ctx *x, const ptx_insn *in, unsigned lane, int space
  * always touch one allocation), or a load from the kernel parameter buffer. The host pointer, traced as mem_at() traces it; NULL
  * when not that case (mem_at() then decides, faults included). */
 static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t addr, unsigned size,
-                                int write)
+                                int write, int *dev)
 {
     if (space == SP_GENERIC || space == SP_NONE)
         space = generic_space(&addr);
@@ -112,18 +116,22 @@ static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t 
     const func_launch *L = x->w->L;
     uint8_t *p;
     if (space == SP_GLOBAL || space == SP_CONST) {
+        /* the lookup hint is the SM's own (func_launch.mem_last), never shared between
+         * the host threads of a parallel simulation */
         const devmem *d = L->mem;
-        if (d->last >= d->n)
+        if (L->mem_last >= d->n)
             return NULL;
-        const devmem_block *b = &d->b[d->last];
+        const devmem_block *b = &d->b[L->mem_last];
         if (addr < b->addr || addr - b->addr > b->size || size > b->size - (addr - b->addr))
             return NULL;
         p = b->data + (addr - b->addr);
+        *dev = 1;
     } else if (space == SP_PARAM) {
         /* the kernel parameter buffer (frame .params are SP_LOCAL) */
         if (write || addr >= L->params_size || size > L->params_size - addr)
             return NULL;
         p = (uint8_t *)L->params + addr;
+        *dev = 0;
     } else {
         return NULL;
     }
@@ -211,6 +219,55 @@ static int eff_space(const exec_ctx *x, const ptx_insn *in, const ptx_operand *a
     return m->funcs[w->fr[w->nfr - 1].func].is_entry ? SP_PARAM : SP_LOCAL;
 }
 
+static uint64_t atom_apply(const ptx_insn *in, uint64_t old, uint64_t b, uint64_t c, unsigned sz);
+
+/* A deferred data access (func.h func_defer); NULL when out of host memory (the
+ * instruction then faults). */
+static func_defer_op *defer_rec(exec_ctx *x, const ptx_insn *in, unsigned lane)
+{
+    func_defer *d = x->w->L->defer;
+    if (d->n == d->cap) {
+        uint32_t cap = d->cap ? d->cap * 2 : 256;
+        func_defer_op *a = realloc(d->a, cap * sizeof *a);
+        if (!a) {
+            d->oom = 1;
+            ex_fault_code(x, in, lane, WS_E_OUT_OF_MEMORY, "out of host memory for deferred accesses");
+            return NULL;
+        }
+        d->a = a;
+        d->cap = cap;
+    }
+    return &d->a[d->n++];
+}
+
+void func_defer_commit(func_defer *d)
+{
+    for (uint32_t i = 0; i < d->n; i++) {
+        const func_defer_op *o = &d->a[i];
+        switch (o->op) {
+        case FD_LD: {
+            uint64_t v = load_bytes(o->p, o->size);
+            if (o->sext)
+                v = ex_trunc(sext(v, o->size), o->rb);
+            *o->dst = v;
+            break;
+        }
+        case FD_ST:
+            memcpy(o->p, &o->v, o->size);
+            break;
+        default: {
+            uint64_t old = load_bytes(o->p, o->size);
+            uint64_t nv = atom_apply(o->in, old, o->v, o->c, o->size);
+            memcpy(o->p, &nv, o->size);
+            if (o->dst)
+                *o->dst = old;
+            break;
+        }
+        }
+    }
+    d->n = 0;
+}
+
 /* ---- ld / st ---------------------------------------------------------------------------- */
 static void x_ld(exec_ctx *x, const ptx_insn *in)
 {
@@ -223,14 +280,24 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
     unsigned rb[4];
     for (unsigned i = 0; i < n; i++)
         rb[i] = sign ? reg_bytes(x, regs[i]) : 8;
+    int defer = x->w->L->defer != NULL;
     EX_FOR_LANES(x->mask, l) {
+        int dev;
         uint64_t ad = addr_lane(x, a, base, l);
-        uint8_t *p = mem_fast(x, l, space, ad, esz * n, 0);
-        if (!p && !(p = mem_at(x, in, l, space, ad, esz * n, 0)))
+        uint8_t *p = mem_fast(x, l, space, ad, esz * n, 0, &dev);
+        if (!p && !(p = mem_at(x, in, l, space, ad, esz * n, 0, &dev)))
             return;
         for (unsigned i = 0; i < n; i++) {
             if (d->kind == OK_VEC && regs[i] == UINT32_MAX)
                 continue;                           /* `_` sink in a vector */
+            if (dev && defer) {
+                func_defer_op *o = defer_rec(x, in, l);
+                if (!o)
+                    return;
+                *o = (func_defer_op){p + i * esz, &x->r[(size_t)regs[i] * x->ws + l], 0, 0, NULL,
+                                     FD_LD, (uint8_t)esz, (uint8_t)sign, (uint8_t)rb[i]};
+                continue;
+            }
             uint64_t v = load_bytes(p + i * esz, esz);
             if (sign)
                 v = ex_trunc(sext(v, esz), rb[i]);
@@ -246,10 +313,12 @@ static void x_st(exec_ctx *x, const ptx_insn *in)
     int space = eff_space(x, in, a);
     uint64_t base = addr_base(x, a);
     const uint32_t *pool = x->w->L->prog->m->pool;
+    int defer = x->w->L->defer != NULL;
     EX_FOR_LANES(x->mask, l) {
+        int dev;
         uint64_t ad = addr_lane(x, a, base, l);
-        uint8_t *p = mem_fast(x, l, space, ad, esz * n, 1);
-        if (!p && !(p = mem_at(x, in, l, space, ad, esz * n, 1)))
+        uint8_t *p = mem_fast(x, l, space, ad, esz * n, 1, &dev);
+        if (!p && !(p = mem_at(x, in, l, space, ad, esz * n, 1, &dev)))
             return;
         for (unsigned i = 0; i < n; i++) {
             uint64_t val;
@@ -257,6 +326,13 @@ static void x_st(exec_ctx *x, const ptx_insn *in)
                 val = pool[v->r + i] == UINT32_MAX ? 0 : x->r[(size_t)pool[v->r + i] * x->ws + l];
             else
                 val = ex_src(x, v, l);
+            if (dev && defer) {
+                func_defer_op *o = defer_rec(x, in, l);
+                if (!o)
+                    return;
+                *o = (func_defer_op){p + i * esz, NULL, val, 0, NULL, FD_ST, (uint8_t)esz, 0, 0};
+                continue;
+            }
             store_bytes(p + i * esz, val, esz);
         }
     }
@@ -316,11 +392,23 @@ static void x_atom(exec_ctx *x, const ptx_insn *in)
     const ptx_operand *c = &in->ops[is_red ? 2 : 3];
     unsigned sz = ptx_type_size[in->type];
     uint64_t base = addr_base(x, a);
+    int defer = x->w->L->defer != NULL;
     EX_FOR_LANES(x->mask, l) {
+        int dev;
         uint64_t ad = addr_lane(x, a, base, l);
-        uint8_t *p = mem_fast(x, l, in->space, ad, sz, 1);
-        if (!p && !(p = mem_at(x, in, l, in->space, ad, sz, 1)))
+        uint8_t *p = mem_fast(x, l, in->space, ad, sz, 1, &dev);
+        if (!p && !(p = mem_at(x, in, l, in->space, ad, sz, 1, &dev)))
             return;
+        if (dev && defer) {
+            func_defer_op *o = defer_rec(x, in, l);
+            if (!o)
+                return;
+            *o = (func_defer_op){p, is_red || in->ops[0].kind != OK_REG ? NULL
+                                 : &x->r[(size_t)in->ops[0].r * x->ws + l],
+                                 ex_src(x, b, l), in->sub == AOP_CAS ? ex_src(x, c, l) : 0, in,
+                                 FD_ATOM, (uint8_t)sz, 0, 0};
+            continue;
+        }
         uint64_t old = load_bytes(p, sz);
         uint64_t nv = atom_apply(in, old, ex_src(x, b, l), in->sub == AOP_CAS ? ex_src(x, c, l) : 0, sz);
         store_bytes(p, nv, sz);
@@ -353,7 +441,7 @@ static void x_isspacep(exec_ctx *x, const ptx_insn *in)
         uint64_t a = ex_src(x, &in->ops[1], l);
         int s = generic_space(&a);
         int hit = s == in->space || (in->space == SP_CONST && s == SP_GLOBAL &&
-                                     devmem_ptr(x->w->L->mem, a, 1) != NULL);
+                                     devmem_ptr_at(x->w->L->mem, a, 1, &x->w->L->mem_last) != NULL);
         if (in->space == SP_GLOBAL)
             hit = s == SP_GLOBAL;
         ex_dst(x, &in->ops[0], l, (uint64_t)hit);

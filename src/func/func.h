@@ -51,6 +51,9 @@ int devmem_alloc(devmem *d, uint64_t size, uint64_t *addr);  /* 0, or -1: out of
 int devmem_free(devmem *d, uint64_t addr);                    /* 0, or -1: not an allocation */
 /* Host pointer to [addr, addr+n) when it lies inside one live allocation, else NULL. */
 uint8_t *devmem_ptr(devmem *d, uint64_t addr, uint64_t n);
+/* The same without writing d: the caller keeps the index of the last block hit in *last
+ * (several threads look up one device memory at once during a launch). */
+uint8_t *devmem_ptr_at(const devmem *d, uint64_t addr, uint64_t n, uint32_t *last);
 
 /* ---- a bound module: handlers and instruction-mix buckets per instruction ---------- */
 /* Instruction-mix buckets (the launch report names them: ws_mix_name, gpu/sim.h). */
@@ -74,6 +77,37 @@ typedef struct {
     int code;               /* ws_err (sim.h); 0 while no fault                    */
     char msg[768];
 } func_fault;
+
+/* Deferred global-memory data accesses (parallel timing simulation, gpu/timing.c).
+ * While a launch has a defer buffer, a warp instruction's global and const loads,
+ * stores and atomics check their addresses at once (faults, the timing model's trace)
+ * but record their data accesses here; func_defer_commit performs them later, in
+ * record order. Timing mode commits every SM's buffer after each cycle in SM order,
+ * which is the order in which a serial run performs them at issue: results are the
+ * same with any number of host threads. A loaded value is first read at the warp's
+ * next instruction, at least one cycle later, so committing at the end of the cycle
+ * changes nothing that the cycle itself reads. */
+typedef struct {
+    uint8_t *p;             /* device bytes                                        */
+    uint64_t *dst;          /* ld/atom: the lane's destination register, or NULL   */
+    uint64_t v, c;          /* st: the value; atom: operands b and c               */
+    const ptx_insn *in;     /* atom: the instruction (operation, type)             */
+    uint8_t op;             /* FD_LD, FD_ST, FD_ATOM                               */
+    uint8_t size;           /* bytes                                               */
+    uint8_t sext;           /* ld: sign-extend from size to rb bytes (0: no)       */
+    uint8_t rb;
+} func_defer_op;
+
+enum { FD_LD, FD_ST, FD_ATOM };
+
+typedef struct {
+    func_defer_op *a;
+    uint32_t n, cap;
+    int oom;                /* a record could not be stored (reported as a fault)  */
+} func_defer;
+
+/* Performs every recorded access in order and empties the buffer. */
+void func_defer_commit(func_defer *d);
 
 typedef struct func_launch {
     const func_prog *prog;
@@ -109,6 +143,10 @@ typedef struct func_launch {
     uint64_t warp_insts, thread_insts;
     uint64_t mix[32];
     func_fault fault;
+    /* parallel timing simulation: the deferred global accesses of the SM this launch
+     * view belongs to (NULL: performed at once), and its device-memory lookup hint */
+    func_defer *defer;
+    uint32_t mem_last;
 } func_launch;
 
 typedef struct {

@@ -73,6 +73,7 @@ typedef struct {
     uint64_t mix[MIX__COUNT];  /* warp instructions per bucket                        */
     uint64_t cycles;           /* timing mode only                                    */
     double host_seconds;       /* wall time of the launch on the host                 */
+    double host_sm_seconds;    /* timing: of which the cycle loop's SM phase (sampled)  */
     ws_err result;
     ws_timing_stats t;         /* timing mode only (t.cycles == 0 otherwise)           */
     int has_div;               /* the divergence policy reports statistics (div)      */

@@ -12,15 +12,22 @@
  *
  * The SMs are reached only through the core model selected by core.model
  * (core/core_model.h): this file knows no pipeline, only the ops of that table.
+ *
+ * The SMs' cycles form the SM phase, which runs on sim.host_threads threads (gpu/pool.c);
+ * what the SMs change in shared state (global memory, the memory system's shared
+ * queues and clocks) is committed after it, serially in SM order, so the results do not
+ * depend on the number of threads (docs/ARCHITECTURE.md, "Parallel simulation").
  */
 #include "gpu/timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/core_model.h"
 #include "gpu/config.h"
+#include "gpu/pool.h"
 #include "mem/detailed.h"
 #include "util/err.h"
 
@@ -99,13 +106,18 @@ static uint64_t off_next_sm(const memsys *m, uint32_t sm, uint64_t c)
     return off_back(m, memsys_next_event_sm(OFF(m)->in, sm, c + OFF(m)->off));
 }
 static int off_busy(const memsys *m) { return memsys_busy(OFF(m)->in); }
+static int off_commit(memsys *m, uint32_t sm, uint64_t c) { return memsys_commit(OFF(m)->in, sm, c + OFF(m)->off); }
+static uint64_t off_next_late(const memsys *m, uint32_t sm, uint64_t c)
+{
+    return off_back(m, memsys_next_event_sm_late(OFF(m)->in, sm, c + OFF(m)->off));
+}
 static void off_stats(const memsys *m, cJSON *o) { OFF(m)->in->ops->stats_json(OFF(m)->in, o); }
 static void off_dump(const memsys *m, FILE *f) { OFF(m)->in->ops->dump(OFF(m)->in, f); }
 static void off_destroy(memsys *m) { (void)m; }   /* the simulation owns the kept model */
 static const mem_model off_model = {
     "offset", "a kept memory system seen from one launch", NULL, off_destroy, off_access,
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
-    NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late,
 };
 
 void timing_keep_free(timing_keep *k)
@@ -129,6 +141,116 @@ void timing_host_write(const ws_config *cfg, timing_keep *keep, uint64_t addr, u
             return;   /* the first launch reports it */
     }
     mm->host_write(keep->mem, addr, n);
+}
+
+/* ---- the SM phase of a cycle, on sim.host_threads threads --------------------------------
+ * Each host thread runs a contiguous group of SMs in SM order (a group never splits SMs
+ * that share an L1: l1c/l1i.shared_by). An SM's cycle touches only its own state: its
+ * launch view Ls[i] (counters, fault, divergence-policy state) and its own part of the
+ * memory system; global-memory data accesses (func.h func_defer) and the memory
+ * system's shared state (memsys.h commit) wait for the serial commit that follows, in SM
+ * order. So the results are the same for any number of threads, and the same as the
+ * serial model's (docs/ARCHITECTURE.md, parallel simulation). */
+/* SMs due in a cycle below which the SM phase runs on one thread; phases run on one
+ * thread after a slow hand-over (first, at most) */
+enum { PAR_MIN_DUE = 4, PAR_MIN_BACKOFF = 16, PAR_MAX_BACKOFF = 1 << 14 };
+
+typedef struct {
+    uint32_t lo, hi;          /* SMs [lo, hi)                                            */
+    int busy, progress, fault;
+    uint32_t n_slept;         /* SMs that went to sleep this cycle (their next_event)    */
+    uint32_t *slept;
+} sm_group;
+
+typedef struct {
+    const ws_config *cfg;
+    const core_model *cm;
+    void **cores;
+    memsys *mem;
+    func_launch *Ls;
+    uint64_t *wake, *last;
+    uint8_t *active, *full;
+    sm_group *g;
+    uint64_t cycle;
+} sm_phase;
+
+static void run_group(void *ctx, uint32_t k)
+{
+    sm_phase *ph = ctx;
+    sm_group *g = &ph->g[k];
+    const core_model *cm = ph->cm;
+    uint64_t cycle = ph->cycle;
+    int skip = ph->cfg->core.skip_idle;
+    g->busy = g->progress = g->fault = 0;
+    g->n_slept = 0;
+    for (uint32_t i = g->lo; i < g->hi; i++) {
+        if (!ph->active[i])
+            continue;
+        g->busy = 1;
+        if (ph->wake[i] > cycle)
+            continue;
+        if (cycle > ph->last[i] + 1 && ph->last[i] != UINT64_MAX)
+            cm->repeat_cycle_stats(ph->cores[i], cycle - ph->last[i] - 1);
+        int r = cm->cycle(ph->cores[i], cycle);
+        if (r < 0 || ph->Ls[i].fault.code) {
+            g->fault = 1;          /* the SM stops here; the launch at the end of the cycle */
+            ph->active[i] = 0;
+            continue;
+        }
+        ph->last[i] = cycle;
+        ph->full[i] = 0;
+        ph->active[i] = (uint8_t)cm->busy(ph->cores[i]);
+        g->progress |= r;
+        if (r || !skip) {
+            ph->wake[i] = cycle + 1;
+        } else {
+            /* next_event_sm also bounds when a refused request can be accepted
+             * (a fill of this SM's L1, a drain of its miss queue) */
+            uint64_t me = memsys_next_event_sm(ph->mem, i, cycle);
+            ph->wake[i] = cm->next_event(ph->cores[i], cycle, me);
+            g->slept[g->n_slept++] = i;
+        }
+    }
+}
+
+/* The launch's counters: the SMs' views summed into L (all of them, or, for the cycle
+ * loop's budget checks, the warp instructions only). */
+static void fold_counters(func_launch *L, const func_launch *Ls, uint32_t n_sm, int all)
+{
+    uint64_t w = 0;
+    for (uint32_t i = 0; i < n_sm; i++)
+        w += Ls[i].warp_insts;
+    L->warp_insts = w;
+    if (!all)
+        return;
+    L->thread_insts = L->ctas_done = 0;
+    memset(L->mix, 0, sizeof L->mix);
+    for (uint32_t i = 0; i < n_sm; i++) {
+        L->thread_insts += Ls[i].thread_insts;
+        L->ctas_done += Ls[i].ctas_done;
+        for (size_t k = 0; k < sizeof L->mix / sizeof L->mix[0]; k++)
+            L->mix[k] += Ls[i].mix[k];
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* SMs per unit that must stay on one thread: those sharing an L1 (detailed model). */
+static uint32_t share_unit(const ws_config *cfg)
+{
+    uint32_t a = cfg->l1c.shared_by ? cfg->l1c.shared_by : 1, b = cfg->l1i.shared_by ? cfg->l1i.shared_by : 1;
+    uint32_t x = a, y = b;
+    while (y) {
+        uint32_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return a / x * b;
 }
 
 ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, timing_keep *keep,
@@ -181,6 +303,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     void **cores = calloc(n_sm, sizeof *cores);
     void **pol_params = NULL;   /* [i]: parameters of sched_at(i), or NULL */
     void **mem_params = NULL;   /* [i]: parameters of mem_model_at(i), or NULL */
+    func_launch *Ls = NULL;     /* [i]: SM i's view of the launch                */
+    func_defer *defer = NULL;   /* [i]: SM i's deferred global-memory accesses   */
+    sm_group *groups = NULL;
+    uint32_t *slept = NULL;
+    ws_pool *pool = NULL;
     ws_err rc = WS_OK;
     /* mem.keep_state: the simulation's memory system, warm from the previous launch */
     offmem om = {{&off_model}, NULL, 0};
@@ -231,16 +358,38 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     }
     if (pol->label)
         st->policy = pol->label(&sp);
+    /* every SM's own view of the launch (see sm_phase above) */
+    if (!(Ls = calloc(n_sm, sizeof *Ls)) || !(defer = calloc(n_sm, sizeof *defer))) {
+        rc = WS_E_OUT_OF_MEMORY;
+        goto out;
+    }
+    for (uint32_t i = 0; i < n_sm; i++) {
+        func_launch *v = &Ls[i];
+        *v = *L;
+        v->warp_insts = v->thread_insts = v->ctas_done = 0;
+        memset(v->mix, 0, sizeof v->mix);
+        memset(&v->fault, 0, sizeof v->fault);
+        v->progress = NULL;
+        v->defer = &defer[i];
+        v->mem_last = 0;
+        v->dstate = NULL;
+        if (func_launch_div_init(v)) {
+            rc = WS_E_OUT_OF_MEMORY;
+            goto out;
+        }
+    }
     core_launch cl = {cfg, L, mem, pol, &sp, oc.ctas_per_sm, shared};
-    for (uint32_t i = 0; i < n_sm; i++)
+    for (uint32_t i = 0; i < n_sm; i++) {
+        cl.L = &Ls[i];
         if (!(cores[i] = cm->create(i, &cl))) {
             rc = WS_E_OUT_OF_MEMORY;
             goto out;
         }
+    }
 
     uint64_t n_cta = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2], next_cta = 0;
     uint64_t cycle = 0, idle = 0, watchdog = cfg->core.watchdog_cycles;
-    uint32_t rr = 0, polls = 0;
+    uint32_t rr = 0, polls = 0, par_skip = 0, par_backoff = 0;
     /* An SM whose cycle changed nothing sleeps until its next event (tick only what
      * is active); on waking, the skipped cycles count as copies of its idle one. */
     uint64_t *wake = calloc(n_sm, sizeof *wake), *last = calloc(n_sm, sizeof *last);
@@ -248,7 +397,16 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     /* full[i]: SM i could not take a CTA and has not run a cycle since (only its own
      * cycle retires CTAs), so the dispatcher need not ask it again */
     uint8_t *full = calloc(n_sm, 1);
-    if (!wake || !last || !active || !full) {
+    /* the SM groups: whole units of SMs that share an L1, split evenly over the threads */
+    uint32_t unit = share_unit(cfg), n_units = (n_sm + unit - 1) / unit;
+    uint32_t n_thr = cfg->sim.host_threads ? cfg->sim.host_threads : 1;
+    if (n_thr > n_units)
+        n_thr = n_units;
+    groups = calloc(n_thr, sizeof *groups);
+    slept = calloc(n_sm, sizeof *slept);
+    sm_phase ph = {cfg, cm, cores, mem, Ls, wake, last, active, full, groups, 0};
+    if (!wake || !last || !active || !full || !groups || !slept ||
+        !(pool = ws_pool_create(n_thr, run_group, &ph))) {
         free(wake);
         free(last);
         free(active);
@@ -256,38 +414,101 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
+    for (uint32_t k = 0; k < n_thr; k++) {
+        uint32_t u0 = (uint32_t)((uint64_t)n_units * k / n_thr), u1 = (uint32_t)((uint64_t)n_units * (k + 1) / n_thr);
+        groups[k].lo = u0 * unit;
+        groups[k].hi = u1 * unit < n_sm ? u1 * unit : n_sm;
+        groups[k].slept = slept + groups[k].lo;
+    }
+    /* host time of the SM phase, sampled every 8th iteration of the loop (the share of
+     * the SM phase in the sampled iterations, times the loop's time) */
+    double t_loop = now_s(), t_ph0 = 0, s_phase = 0, s_iter = 0;
+    uint32_t iter = 0;
     for (;;) {
-        if (L->progress && !(++polls & 4095u))
+        if (t_ph0 > 0) {
+            s_iter += now_s() - t_ph0;
+            t_ph0 = 0;
+        }
+        if (L->progress && !(++polls & 4095u)) {
+            fold_counters(L, Ls, n_sm, 1);
             L->progress(L->progress_ctx, cycle);
+        }
+        if (L->watchdog || L->budget_insts)
+            fold_counters(L, Ls, n_sm, 0);
         if (stop_due(L, cycle)) {
+            fold_counters(L, Ls, n_sm, 1);
             stop_report(cm, cores, n_sm, L, cycle);
             goto done;
         }
         int progress = memsys_tick(mem, cycle);
-        int busy = 0;
-        for (uint32_t i = 0; i < n_sm; i++) {
-            if (!active[i])
-                continue;
-            busy = 1;
-            if (wake[i] > cycle)
-                continue;
-            if (cycle > last[i] + 1 && last[i] != UINT64_MAX)
-                cm->repeat_cycle_stats(cores[i], cycle - last[i] - 1);
-            int r = cm->cycle(cores[i], cycle);
-            if (r < 0 || L->fault.code)
-                goto done;
-            last[i] = cycle;
-            full[i] = 0;
-            active[i] = (uint8_t)cm->busy(cores[i]);
-            progress |= r;
-            if (r || !cfg->core.skip_idle) {
-                wake[i] = cycle + 1;
-            } else {
-                /* next_event_sm also bounds when a refused request can be accepted
-                 * (a fill of this SM's L1, a drain of its miss queue) */
-                uint64_t me = memsys_next_event_sm(mem, i, cycle);
-                wake[i] = cm->next_event(cores[i], cycle, me);
+        /* the SM phase, on the pool's threads when there is enough to share: the
+         * hand-over costs about as much as a few SM cycles (which thread runs a group
+         * changes nothing in the results) */
+        ph.cycle = cycle;
+        if (!(++iter & 7u))
+            t_ph0 = now_s();
+        uint32_t due = PAR_MIN_DUE;
+        if (n_thr > 1 && cfg->sim.host_threads_adapt) {
+            due = 0;
+            for (uint32_t i = 0; i < n_sm; i++)
+                due += active[i] && wake[i] <= cycle;
+        }
+        if (due >= PAR_MIN_DUE && !par_skip) {
+            /* a slow hand-over (the host's cores are busy with other work): the next
+             * phases run on this thread, more of them after each slow one */
+            if (ws_pool_run(pool) && cfg->sim.host_threads_adapt) {
+                par_backoff = par_backoff ? (par_backoff < PAR_MAX_BACKOFF ? par_backoff * 2 : par_backoff)
+                                          : PAR_MIN_BACKOFF;
+                par_skip = par_backoff;
+            } else if (par_backoff) {
+                par_backoff /= 2;
             }
+        } else {
+            if (par_skip)
+                par_skip--;
+            for (uint32_t k = 0; k < n_thr; k++)
+                run_group(&ph, k);
+        }
+        if (t_ph0 > 0)
+            s_phase += now_s() - t_ph0;
+        int busy = 0, fault = 0;
+        for (uint32_t k = 0; k < n_thr; k++) {
+            busy |= groups[k].busy;
+            progress |= groups[k].progress;
+            fault |= groups[k].fault;
+        }
+        /* the commit, in SM order: global-memory data accesses, then the memory
+         * system's shared state */
+        for (uint32_t i = 0; i < n_sm; i++)
+            if (defer[i].n)
+                func_defer_commit(&defer[i]);
+        if (mem->ops->commit) {
+            /* SM by SM: a sleeping SM's wake-up sees what the SMs before it and itself
+             * sent in this cycle, as in a serial run (the slept lists are in SM order) */
+            uint32_t k = 0, j = 0;
+            int chg = 0;
+            for (uint32_t i = 0; i < n_sm; i++) {
+                chg |= memsys_commit(mem, i, cycle);
+                while (k < n_thr && j >= groups[k].n_slept) {
+                    k++;
+                    j = 0;
+                }
+                if (k < n_thr && groups[k].slept[j] == i) {
+                    j++;
+                    if (chg)
+                        wake[i] = cm->next_event(cores[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
+                }
+            }
+        }
+        if (fault) {
+            /* the lowest SM's fault, whatever the threads */
+            for (uint32_t i = 0; i < n_sm; i++)
+                if (Ls[i].fault.code) {
+                    if (!L->fault.code)
+                        L->fault = Ls[i].fault;
+                    break;
+                }
+            goto done;
         }
         /* CTA dispatch: one CTA per SM per cycle, round robin */
         for (uint32_t k = 0, start = rr; k < n_sm && next_cta < n_cta; k++) {
@@ -355,12 +576,27 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         cycle = next;
     }
 done:
+    if (s_iter > 0)
+        st->host_sm_seconds = (now_s() - t_loop) * (s_phase / s_iter);
     free(wake);
     free(last);
     free(active);
     free(full);
+    fold_counters(L, Ls, n_sm, 1);
+    if (!L->fault.code)
+        for (uint32_t i = 0; i < n_sm; i++)
+            if (Ls[i].fault.code) {
+                L->fault = Ls[i].fault;
+                break;
+            }
     if (L->fault.code)
         rc = (ws_err)L->fault.code;
+    /* the divergence policy's statistics, SM by SM (sim.c adds L's own, unused here) */
+    if (L->div->stats) {
+        for (uint32_t i = 0; i < n_sm; i++)
+            if (Ls[i].dstate)
+                L->div->stats(Ls[i].dstate, &st->div);
+    }
     /* statistics */
     ws_timing_stats *t = &st->t;
     t->cycles = cycle ? cycle : 1;
@@ -388,9 +624,18 @@ done:
         }
     }
 out:
+    ws_pool_destroy(pool);
+    free(groups);
+    free(slept);
     for (uint32_t i = 0; cores && i < n_sm; i++)
         cm->destroy(cores[i]);
     free(cores);
+    for (uint32_t i = 0; Ls && i < n_sm; i++)
+        func_launch_div_fini(&Ls[i]);
+    free(Ls);
+    for (uint32_t i = 0; defer && i < n_sm; i++)
+        free(defer[i].a);
+    free(defer);
     if (mem)
         mem->ops->destroy(mem);
     if (shared)

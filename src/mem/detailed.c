@@ -138,7 +138,15 @@ typedef struct {
     uint32_t own[L1__N];   /* the SM whose port carries each L1's misses and receives its
                               fills: itself, or the first SM of its group when the L1 is
                               shared (l1c/l1i.shared_by); l1[] then points to that SM's  */
-    uint32_t oth[L1__N], n_oth;  /* those owners other than itself                     */
+    /* what the SM phase of a cycle defers to det_commit (memsys.h commit): state shared
+     * with other SMs is written only there, so SMs may run on several host threads */
+    int64_t out_d;         /* requests accepted minus requests popped                   */
+    uint64_t poke;         /* earliest interconnect cycle a miss record of an L1 this SM
+                              owns may leave (UINT64_MAX: none since the last commit)   */
+    uint64_t req_n[4], req_lat[4];   /* per mem_kind: popped requests, latency sum      */
+    uint64_t nx_x;         /* det_next_sm's last look at its L1 side: the earliest reply
+                              head of its ports and miss-record time of its L1s
+                              (interconnect cycles), for det_next_sm_late              */
 } smside;
 
 typedef struct {
@@ -155,6 +163,8 @@ typedef struct {
     uint64_t wake[D__N];   /* next cycle that may have work, per domain                 */
     uint64_t now;          /* last core cycle ticked                                    */
     int ticked;
+    int committed;         /* every SM committed since the last tick (the GPU's order):
+                              tick need not look                                        */
     int exhaustive;        /* run every cycle of every domain (tests of the wake bounds) */
     uint64_t t0;           /* core cycle the statistics started (launch_begin)          */
     int flush_l1d;         /* l1d.flush_at_exit                                         */
@@ -178,8 +188,8 @@ typedef struct {
     pkt **chunks;
     uint32_t n_chunks, cap_chunks;
     uint64_t pkts_live, pkts_max;
-    uint64_t outstanding;  /* SM requests accepted and not yet popped                   */
-    uint64_t req_n[4], req_lat[4];   /* per mem_kind: popped requests, latency sum      */
+    uint64_t outstanding;  /* SM requests accepted and not yet popped (as of the last
+                              commit)                                                   */
     FILE *trace;           /* mem.trace_l1d, or NULL                                    */
     uint32_t trace_sm;     /* mem.trace_sm                                              */
 } det;
@@ -594,6 +604,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++) {
         m->sm[s].inj = UINT64_MAX;
+        m->sm[s].poke = UINT64_MAX;
         m->sm[s].done_t = UINT64_MAX;
         for (int i = 0; i <= L1__N; i++)
             m->sm[s].done[i].ht = UINT64_MAX;
@@ -611,8 +622,6 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
              * first SM of its group; the others point to it */
             uint32_t o = s - s % shared_by[l];
             m->sm[s].own[l] = o;
-            if (o != s)
-                m->sm[s].oth[m->sm[s].n_oth++] = o;
             if (o != s) {
                 m->sm[s].l1[l] = m->sm[o].l1[l];
                 continue;
@@ -785,7 +794,7 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     if (mem_access_refused(out))
         return out;
     r->t_issue = cycle;
-    m->outstanding++;
+    s->out_d++;
     if (t_done != UINT64_MAX) {
         r->t_done = t_done;
         rq_push(&s->done[l], r, &s->done_t);
@@ -797,10 +806,30 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
         o->head_t[l] = t;
         if (t < o->inj)
             o->inj = t;
-        bit_set(m->inj_set, s->own[l]);
-        poke(m, D_ICNT, t);
+        if (t < o->poke)
+            o->poke = t;   /* det_commit: inj_set and the interconnect's wake */
     }
     return out;
+}
+
+/* The end of a cycle's SM phase (memsys.h commit): SM i's deferred changes of shared
+ * state. What next_event_sm reads of them: the interconnect's wake. */
+static int det_commit(memsys *ms, uint32_t i, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    (void)cycle;
+    smside *s = &m->sm[i];
+    m->outstanding += (uint64_t)s->out_d;
+    s->out_d = 0;
+    if (i + 1 == m->n_sm)
+        m->committed = 1;
+    if (s->poke == UINT64_MAX)
+        return 0;
+    bit_set(m->inj_set, i);
+    uint64_t w = m->wake[D_ICNT];
+    poke(m, D_ICNT, s->poke);
+    s->poke = UINT64_MAX;
+    return m->wake[D_ICNT] != w;
 }
 
 static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
@@ -838,10 +867,10 @@ static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
         if (s->done[i].ht < s->done_t)
             s->done_t = s->done[i].ht;
     r->next = NULL;
-    m->outstanding--;
+    s->out_d--;
     if (r->kind < 4) {
-        m->req_n[r->kind]++;
-        m->req_lat[r->kind] += r->t_done - r->t_issue;
+        s->req_n[r->kind]++;
+        s->req_lat[r->kind] += r->t_done - r->t_issue;
     }
     return r;
 }
@@ -1464,9 +1493,15 @@ static int first_domain(const det *m)
     return best;
 }
 
+static int det_commit(memsys *ms, uint32_t i, uint64_t cycle);
+
 static int det_tick(memsys *ms, uint64_t cycle)
 {
     det *m = (det *)ms;
+    if (!m->committed)
+        for (uint32_t i = 0; i < m->n_sm; i++)
+            det_commit(ms, i, cycle);   /* a caller that has not (unit tests) */
+    m->committed = 0;
     if (m->ticked && cycle < m->now)
         return 0;
     m->ticked = 1;
@@ -1507,9 +1542,12 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
 {
     const det *m = (const det *)ms;
     uint64_t next = UINT64_MAX;
-    for (uint32_t s = 0; s < m->n_sm; s++)
+    for (uint32_t s = 0; s < m->n_sm; s++) {
         if (m->sm[s].done_t < next)
             next = m->sm[s].done_t;
+        if (m->sm[s].poke != UINT64_MAX)
+            next = cycle + 1;   /* not committed yet (memsys.h commit): the next tick does */
+    }
     for (int d = 0; d < D__N; d++)
         if (m->wake[d] != UINT64_MAX) {
             uint64_t c = at_or_after(m, d, C_CORE, m->wake[d]);
@@ -1529,14 +1567,13 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
  * from L2), nor ... after the next DRAM cycle with work (fills come from DRAM); it
  * arrives latency + 1 flit after its grant. Work that other SMs inject later produces
  * replies for them, not for this SM. */
-static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
+/* The answer from SM sm's side (done_t; x: the earliest reply head at its ports and
+ * miss-record time of its L1s, interconnect cycles) and the domains' wakes now. Every
+ * term is nondecreasing in the interconnect bound w, so the earliest of the heads
+ * stands for all of them. */
+static uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle)
 {
-    const det *m = (const det *)ms;
-    if (sm >= m->n_sm)
-        return UINT64_MAX;
-    const smside *s = &m->sm[sm];
-    uint64_t next = UINT64_MAX;
-    next = s->done_t;
+    uint64_t next = done_t;
     uint64_t w = m->wake[D_ICNT], l2 = m->wake[D_L2];
     if (m->wake[D_DRAM] != UINT64_MAX) {
         uint64_t t = after(m, D_DRAM, D_L2, m->wake[D_DRAM]);
@@ -1550,26 +1587,10 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
     }
     if (w != UINT64_MAX) {
         uint64_t t = at_or_after(m, D_ICNT, C_CORE, w + icnt_latency(m->rep) + 1);
-        /* its own reply port, and those of the SMs that own the L1s it shares (their
-         * fills complete its requests and relieve its refusals) */
-        for (uint32_t i = 0; i <= s->n_oth; i++) {
-            uint32_t o = i ? s->oth[i - 1] : sm;
-            const icnt_msg *h = icnt_out_head(m->rep, o);
-            if (h && h->t_arr < UINT64_MAX) {
-                uint64_t a = at_or_after(m, D_ICNT, C_CORE, h->t_arr > w ? h->t_arr : w);
-                if (a < t)
-                    t = a;
-            }
-        }
-        for (int l = 0; l < L1__N; l++) {
-            /* the L1's oldest miss record, as its owner's port sees it (head_t: the
-             * interconnect cycle it may leave, kept with the queue) */
-            uint64_t a = m->sm[s->own[l]].head_t[l];
-            if (a != UINT64_MAX) {
-                a = at_or_after(m, D_ICNT, C_CORE, a > w ? a : w);
-                if (a < t)
-                    t = a;
-            }
+        if (x != UINT64_MAX) {
+            uint64_t a = at_or_after(m, D_ICNT, C_CORE, x > w ? x : w);
+            if (a < t)
+                t = a;
         }
         if (t < next)
             next = t;
@@ -1577,6 +1598,47 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
     if (next == UINT64_MAX)
         return next;
     return next <= cycle ? cycle + 1 : next;
+}
+
+static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
+{
+    const det *m = (const det *)ms;
+    if (sm >= m->n_sm)
+        return UINT64_MAX;
+    const smside *s = &m->sm[sm];
+    /* its own reply port, and those of the SMs that own the L1s it shares (their
+     * fills complete its requests and relieve its refusals) */
+    uint64_t x = UINT64_MAX;
+    for (int l = -1; l < L1__N; l++) {
+        uint32_t o = l < 0 ? sm : s->own[l];
+        if (l >= 0 && o == sm)
+            continue;
+        const icnt_msg *h = icnt_out_head(m->rep, o);
+        if (h && h->t_arr < x)
+            x = h->t_arr;
+    }
+    for (int l = 0; l < L1__N; l++) {
+        const cache_miss *q = cache_mq_head(s->l1[l]);
+        if (q) {
+            uint64_t a = at_or_after(m, C_CORE, D_ICNT, q->t_ready);
+            if (a < x)
+                x = a;
+        }
+    }
+    /* kept for det_next_sm_late: SM sm's own record, written only by the thread that
+     * runs sm (the model object itself is not const) */
+    ((det *)m)->sm[sm].nx_x = x;
+    return next_sm_from(m, s->done_t, x, cycle);
+}
+
+/* memsys.h next_event_sm_late: SM sm's side as det_next_sm saw it (its done_t changes
+ * only by its own pops and by tick), the wakes as committed now. */
+static uint64_t det_next_sm_late(const memsys *ms, uint32_t sm, uint64_t cycle)
+{
+    const det *m = (const det *)ms;
+    if (sm >= m->n_sm)
+        return UINT64_MAX;
+    return next_sm_from(m, m->sm[sm].done_t, m->sm[sm].nx_x, cycle);
 }
 
 void mem_detailed_exhaustive(memsys *ms, int on)
@@ -1600,7 +1662,14 @@ cache *mem_detailed_l2_of(memsys *ms, uint64_t addr, uint64_t *idx)
     return m->pt[part].b[bank].c;
 }
 
-static int det_busy(const memsys *ms) { return ((const det *)ms)->outstanding != 0; }
+static int det_busy(const memsys *ms)
+{
+    const det *m = (const det *)ms;
+    uint64_t n = m->outstanding;
+    for (uint32_t s = 0; s < m->n_sm; s++)
+        n += (uint64_t)m->sm[s].out_d;   /* not committed yet (memsys.h commit) */
+    return n != 0;
+}
 
 /* ---- statistics ------------------------------------------------------------------------------ */
 static void num(cJSON *o, const char *k, double v) { cJSON_AddNumberToObject(o, k, v); }
@@ -1723,10 +1792,15 @@ static void det_stats(const memsys *ms, cJSON *o)
     static const char *const kind[4] = {"load", "store", "atomic", "ifetch"};
     char key[64];
     for (int i = 0; i < 4; i++) {
+        uint64_t rn = 0, rl = 0;
+        for (uint32_t k = 0; k < m->n_sm; k++) {
+            rn += m->sm[k].req_n[i];
+            rl += m->sm[k].req_lat[i];
+        }
         snprintf(key, sizeof key, "%s_requests", kind[i]);
-        num(o, key, (double)m->req_n[i]);
+        num(o, key, (double)rn);
         snprintf(key, sizeof key, "%s_latency_mean", kind[i]);
-        num(o, key, m->req_n[i] ? (double)m->req_lat[i] / (double)m->req_n[i] : 0.0);
+        num(o, key, rn ? (double)rl / (double)rn : 0.0);
     }
     for (int l = 0; l < L1__N; l++) {
         cache_stats sum = {0};
@@ -1875,8 +1949,10 @@ static void det_launch_begin(memsys *ms, uint64_t cycle)
 {
     det *m = (det *)ms;
     m->t0 = cycle;
-    memset(m->req_n, 0, sizeof m->req_n);
-    memset(m->req_lat, 0, sizeof m->req_lat);
+    for (uint32_t s = 0; s < m->n_sm; s++) {
+        memset(m->sm[s].req_n, 0, sizeof m->sm[s].req_n);
+        memset(m->sm[s].req_lat, 0, sizeof m->sm[s].req_lat);
+    }
     m->pkts_max = m->pkts_live;
     for (uint32_t s = 0; s < m->n_sm; s++)
         for (int l = 0; l < L1__N; l++)
@@ -1935,5 +2011,5 @@ const mem_model mem_model_detailed = {
     det_create, det_destroy, det_access, det_probe, det_pop, det_tick,
     det_next, det_busy, det_stats, det_dump, det_next_sm, det_check,
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
-    det_launch_begin, det_launch_end, det_host_write,
+    det_launch_begin, det_launch_end, det_host_write, det_commit, det_next_sm_late,
 };

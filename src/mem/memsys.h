@@ -125,6 +125,24 @@ typedef struct {
     /* Optional: the host wrote bytes [addr, addr + n) of device memory (a host-to-device
      * copy, outside simulated time); the model may install them in its caches. */
     void (*host_write)(memsys *m, uint64_t addr, uint64_t n);
+    /* Optional, for the parallel timing simulation (sim.host_threads, gpu/timing.c):
+     * during the SM phase of a core cycle, access / probe / pop_done / next_event_sm of
+     * SM s, called from the host thread that runs s, touch only the state of s and of the
+     * SMs that share an L1 with it (they run on the same thread); whatever they would
+     * change in state shared with other SMs waits in per-SM records until commit, which
+     * the GPU calls after the SM phase for every SM in SM order (one thread). Returns
+     * nonzero when committing SM sm changed what next_event_sm answers for SM sm or
+     * higher SMs (the GPU then asks again for those that went to sleep in this cycle:
+     * so each sees what a serial run's SMs saw, the changes of the SMs before it and its
+     * own). NULL: nothing is deferred. tick() commits what a caller left uncommitted. */
+    int (*commit)(memsys *m, uint32_t sm, uint64_t cycle);
+    /* Optional, with commit: next_event_sm's answer for SM sm again, right after the
+     * commit of SM sm when commits changed it: from what SM sm's own side of the memory
+     * system was when next_event_sm was last asked in this SM phase (later SMs sharing
+     * an L1 with it may have changed that since) and the shared state as committed now.
+     * NULL: next_event_sm itself (a model whose answer for sm reads nothing that other
+     * SMs change in the SM phase). */
+    uint64_t (*next_event_sm_late)(const memsys *m, uint32_t sm, uint64_t cycle);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */
@@ -144,6 +162,15 @@ static inline mem_req *memsys_pop_done(memsys *m, uint32_t sm, uint64_t c) { ret
 static inline int memsys_tick(memsys *m, uint64_t c) { return m->ops->tick(m, c); }
 static inline uint64_t memsys_next_event(const memsys *m, uint64_t c) { return m->ops->next_event(m, c); }
 static inline int memsys_busy(const memsys *m) { return m->ops->busy(m); }
+static inline int memsys_commit(memsys *m, uint32_t sm, uint64_t c)
+{
+    return m->ops->commit ? m->ops->commit(m, sm, c) : 0;
+}
+static inline uint64_t memsys_next_event_sm_late(const memsys *m, uint32_t sm, uint64_t c)
+{
+    return m->ops->next_event_sm_late ? m->ops->next_event_sm_late(m, sm, c)
+         : m->ops->next_event_sm(m, sm, c);
+}
 static inline uint64_t memsys_next_event_sm(const memsys *m, uint32_t sm, uint64_t c)
 {
     return m->ops->next_event_sm ? m->ops->next_event_sm(m, sm, c) : m->ops->next_event(m, c);

@@ -21,8 +21,12 @@ typedef struct {
     uint64_t bpc;            /* bytes per cycle                                  */
     uint64_t busy_x;         /* bandwidth clock: cycle x bpc at which it is free  */
     fifo *data, *inst, *cnst; /* per SM; each in completion order              */
-    uint64_t in_flight;
-    uint64_t reqs, bytes, lat_sum, ifetches, loads, stores, atomics;
+    fifo *pend;              /* per SM: data requests of this cycle, timed at commit */
+    uint64_t *in_flight;     /* per SM                                            */
+    uint64_t *ifetches;      /* per SM                                            */
+    int pending;             /* some pend[] is not empty: set by commit's caller's SMs
+                                only through pend itself, checked by commit          */
+    uint64_t reqs, bytes, lat_sum, loads, stores, atomics;
 } simple_mem;
 
 static void push(fifo *q, mem_req *r)
@@ -94,10 +98,16 @@ static memsys *simple_create(const void *cfgp, uint32_t n_sm)
     m->data = calloc(n_sm, sizeof *m->data);
     m->inst = calloc(n_sm, sizeof *m->inst);
     m->cnst = calloc(n_sm, sizeof *m->cnst);
-    if (!m->data || !m->inst || !m->cnst) {
+    m->pend = calloc(n_sm, sizeof *m->pend);
+    m->in_flight = calloc(n_sm, sizeof *m->in_flight);
+    m->ifetches = calloc(n_sm, sizeof *m->ifetches);
+    if (!m->data || !m->inst || !m->cnst || !m->pend || !m->in_flight || !m->ifetches) {
         free(m->data);
         free(m->inst);
         free(m->cnst);
+        free(m->pend);
+        free(m->in_flight);
+        free(m->ifetches);
         free(m);
         return NULL;
     }
@@ -110,38 +120,61 @@ static void simple_destroy(memsys *ms)
     free(m->data);
     free(m->inst);
     free(m->cnst);
+    free(m->pend);
+    free(m->in_flight);
+    free(m->ifetches);
     free(m);
 }
 
+/* A data request waits in its SM's pend queue until commit (the same core cycle): the
+ * bandwidth clock is shared by all SMs, so requests take it in SM order whichever host
+ * thread ran their SM. Nothing reads a data request's t_done before the next cycle
+ * (latency >= 1). */
 static mem_access simple_access(memsys *ms, mem_req *r, uint64_t cycle)
 {
     simple_mem *m = (simple_mem *)ms;
     if (r->sm >= m->n_sm)
         return MA_MQF;
     r->t_issue = cycle;
-    m->in_flight++;
+    m->in_flight[r->sm]++;
     if (r->kind == MR_IFETCH || r->space == SP_CONST) {
         /* no caches, but instruction and constant-bank accesses are cache hits */
         int ifetch = r->kind == MR_IFETCH;
         r->t_done = cycle + (ifetch ? m->l1_latency : m->const_latency);
         push(ifetch ? &m->inst[r->sm] : &m->cnst[r->sm], r);
-        m->ifetches += (uint64_t)ifetch;
+        m->ifetches[r->sm] += (uint64_t)ifetch;
         return MA_HIT;
     }
-    /* the bandwidth clock counts in units of 1/bpc cycles */
-    uint64_t now_x = cycle * m->bpc;
-    uint64_t start_x = m->busy_x > now_x ? m->busy_x : now_x;
-    m->busy_x = start_x + r->size;
-    uint64_t start = (start_x + m->bpc - 1) / m->bpc;
-    r->t_done = start + m->latency;
-    push(&m->data[r->sm], r);
-    m->reqs++;
-    m->bytes += r->size;
-    m->lat_sum += r->t_done - cycle;
-    m->loads += r->kind == MR_LOAD;
-    m->stores += r->kind == MR_STORE;
-    m->atomics += r->kind == MR_ATOMIC;
+    push(&m->pend[r->sm], r);
     return MA_MISS;
+}
+
+static int simple_commit(memsys *ms, uint32_t s, uint64_t cycle)
+{
+    simple_mem *m = (simple_mem *)ms;
+    (void)cycle;   /* each request is timed from its own t_issue */
+    mem_req *r = m->pend[s].head;
+    if (!r)
+        return 0;
+    m->pend[s].head = m->pend[s].tail = NULL;
+    while (r) {
+        mem_req *nx = r->next;
+        /* the bandwidth clock counts in units of 1/bpc cycles */
+        uint64_t now_x = r->t_issue * m->bpc;
+        uint64_t start_x = m->busy_x > now_x ? m->busy_x : now_x;
+        m->busy_x = start_x + r->size;
+        uint64_t start = (start_x + m->bpc - 1) / m->bpc;
+        r->t_done = start + m->latency;
+        push(&m->data[s], r);
+        m->reqs++;
+        m->bytes += r->size;
+        m->lat_sum += r->t_done - r->t_issue;
+        m->loads += r->kind == MR_LOAD;
+        m->stores += r->kind == MR_STORE;
+        m->atomics += r->kind == MR_ATOMIC;
+        r = nx;
+    }
+    return 1;   /* SM s's own next_event_sm (other SMs' answers do not depend on it) */
 }
 
 static mem_access simple_probe(const memsys *ms, const mem_req *r, uint64_t cycle)
@@ -161,17 +194,20 @@ static mem_req *simple_pop(memsys *ms, uint32_t sm, uint64_t cycle)
             if (!qs[i]->head)
                 qs[i]->tail = NULL;
             r->next = NULL;
-            m->in_flight--;
+            m->in_flight[sm]--;
             return r;
         }
     }
     return NULL;
 }
 
+static int simple_commit(memsys *ms, uint32_t s, uint64_t cycle);
+
 static int simple_tick(memsys *ms, uint64_t cycle)
 {
-    (void)ms;
-    (void)cycle;
+    simple_mem *m = (simple_mem *)ms;
+    for (uint32_t s = 0; s < m->n_sm; s++)
+        (void)simple_commit(ms, s, cycle);   /* a caller that has not (unit tests) */
     return 0;
 }
 
@@ -184,6 +220,8 @@ static uint64_t simple_next(const memsys *ms, uint64_t cycle)
         for (int i = 0; i < 3; i++)
             if (q[i] && q[i]->t_done < next)
                 next = q[i]->t_done;
+        if (m->pend[s].head)
+            next = cycle + 1;   /* not committed yet: the next tick does */
     }
     return next <= cycle ? cycle + 1 : next;
 }
@@ -199,7 +237,15 @@ static uint64_t simple_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
     return next <= cycle ? cycle + 1 : next;
 }
 
-static int simple_busy(const memsys *ms) { return ((const simple_mem *)ms)->in_flight != 0; }
+static uint64_t in_flight(const simple_mem *m)
+{
+    uint64_t n = 0;
+    for (uint32_t s = 0; s < m->n_sm; s++)
+        n += m->in_flight[s];
+    return n;
+}
+
+static int simple_busy(const memsys *ms) { return in_flight((const simple_mem *)ms) != 0; }
 
 static void simple_stats(const memsys *ms, cJSON *o)
 {
@@ -210,14 +256,17 @@ static void simple_stats(const memsys *ms, cJSON *o)
     cJSON_AddNumberToObject(o, "stores", (double)m->stores);
     cJSON_AddNumberToObject(o, "atomics", (double)m->atomics);
     cJSON_AddNumberToObject(o, "bytes", (double)m->bytes);
-    cJSON_AddNumberToObject(o, "ifetches", (double)m->ifetches);
+    uint64_t ifetches = 0;
+    for (uint32_t s = 0; s < m->n_sm; s++)
+        ifetches += m->ifetches[s];
+    cJSON_AddNumberToObject(o, "ifetches", (double)ifetches);
     cJSON_AddNumberToObject(o, "mean_latency", m->reqs ? (double)m->lat_sum / (double)m->reqs : 0.0);
 }
 
 static void simple_dump(const memsys *ms, FILE *f)
 {
     const simple_mem *m = (const simple_mem *)ms;
-    fprintf(f, "simple memory: %llu requests in flight\n", (unsigned long long)m->in_flight);
+    fprintf(f, "simple memory: %llu requests in flight\n", (unsigned long long)in_flight(m));
 }
 
 const mem_model mem_model_simple = {
@@ -226,4 +275,5 @@ const mem_model mem_model_simple = {
     simple_next, simple_busy, simple_stats, simple_dump, simple_next_sm, simple_check,
     &simple_table, simple_launch,
     NULL, NULL, NULL,   /* created for every launch: no state kept */
+    simple_commit, NULL,   /* its next_event_sm reads only the SM's own queues */
 };

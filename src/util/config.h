@@ -75,7 +75,9 @@ typedef enum { WS_MODE_FUNCTIONAL, WS_MODE_TIMING } ws_mode;
     X(sim, mode, ENUM, "functional", 0, 0, "", "functional (results only) or timing (cycles)")   \
     X(sim, seed, U64, "1", 0, 18446744073709551615.0, "", "seed of every pseudo-random choice") \
     X(sim, max_cycles, U64, "0", 0, 18446744073709551615.0, "cycles", "budget: the run stops cleanly, statistics marked partial, after this many simulated cycles (timing mode, all launches); 0 = none") \
-    X(sim, max_insts, U64, "0", 0, 18446744073709551615.0, "warp insts", "budget: the run stops cleanly, statistics marked partial, after this many warp instructions (all launches); 0 = none")
+    X(sim, max_insts, U64, "0", 0, 18446744073709551615.0, "warp insts", "budget: the run stops cleanly, statistics marked partial, after this many warp instructions (all launches); 0 = none") \
+    X(sim, host_threads, UINT, "1", 1, 256, "threads", "host threads that simulate the SMs in timing mode (--threads); results are identical for every value") \
+    X(sim, host_threads_adapt, BOOL, "true", 0, 0, "", "with host_threads > 1: run a cycle's SMs on one thread when fewer than 4 are due, and for a while after a slow hand-over (the host's cores busy with other work); false: every cycle on all threads (tests). Results are identical either way")
 
 #include "util/config_core.h"
 #include "util/config_mem.h"

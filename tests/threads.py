@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Parallel simulation gives the serial results: every workload at `small` size in timing
+mode with --threads 1 and with --threads N (default 2) under several configurations; the
+JSON reports must be identical once host-time fields are stripped (sim.host_threads is
+one of them). See docs/ARCHITECTURE.md, "Parallel simulation".
+
+    tests/threads.py WARPSIM [--threads N] [--jobs J] [--configs NAME...] [--only WORKLOAD...]
+"""
+import argparse, concurrent.futures as cf, json, os, subprocess, sys, tempfile
+
+CONFIGS = {
+    "gtx480":  [],                                     # the default preset (Fermi, detailed memory)
+    "hd7970":  ["--config", "hd7970"],                 # GCN: L1I and scalar cache shared by 4 CUs
+    "simple":  ["--set", "mem.model=simple"],          # the shared bandwidth clock
+    "moesi":   ["--set", "mem.protocol=moesi"],        # a directory: invalidations to other SMs
+}
+
+
+def strip(o):
+    if isinstance(o, dict):
+        return {k: strip(v) for k, v in o.items() if "host" not in k and "per_sec" not in k}
+    if isinstance(o, list):
+        return [strip(v) for v in o]
+    return o
+
+
+def workloads(warpsim):
+    out = subprocess.run([warpsim, "list"], capture_output=True, text=True, check=True).stdout
+    names, on = [], False
+    for line in out.splitlines():
+        if line.startswith("workloads"):
+            on = True
+            continue
+        if on and not line.strip():
+            break
+        if on:
+            names.append(line.split()[0])
+    return names
+
+
+def run(warpsim, d, wl, cname, args, threads):
+    out = os.path.join(d, f"{wl}.{cname}.{threads}.json")
+    # N threads: every cycle on all of them (no adaptive fall-back to one thread), so
+    # that the parallel path is what runs
+    par = ["--set", "sim.host_threads_adapt=false"] if threads > 1 else []
+    r = subprocess.run([warpsim, "run", "--mode", "timing", "--no-report", "--json", out,
+                        "--threads", str(threads)] + par + args + [wl, "--size", "small", "--quiet"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return {"exit": r.returncode, "stderr": r.stderr[-300:]}
+    j = strip(json.load(open(out)))
+    j.pop("config_source", None)   # names the --set above
+    return j
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("warpsim")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--configs", nargs="*")
+    ap.add_argument("--only", nargs="*")
+    a = ap.parse_args()
+    wls = a.only or workloads(a.warpsim)
+    cfgs = {k: v for k, v in CONFIGS.items() if not a.configs or k in a.configs}
+    jobs = [(w, c, v) for w in wls for c, v in cfgs.items()]
+    bad = 0
+    with tempfile.TemporaryDirectory() as d, cf.ThreadPoolExecutor(a.jobs) as ex:
+        one = list(ex.map(lambda t: run(a.warpsim, d, *t, 1), jobs))
+        many = list(ex.map(lambda t: run(a.warpsim, d, *t, a.threads), jobs))
+        for (w, c, _), x, y in zip(jobs, one, many):
+            if "exit" in x or x != y:
+                bad += 1
+                print(f"threads: {w} {c}: --threads {a.threads} differs from --threads 1"
+                      + (f" (exit {x['exit']}: {x['stderr']})" if "exit" in x else ""))
+    print(f"threads: {len(jobs) - bad}/{len(jobs)} runs identical with --threads 1 and {a.threads}")
+    sys.exit(1 if bad else 0)
+
+
+main()
