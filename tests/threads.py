@@ -16,26 +16,9 @@ CONFIGS = {
 }
 
 
-def strip(o):
-    if isinstance(o, dict):
-        return {k: strip(v) for k, v in o.items() if "host" not in k and "per_sec" not in k}
-    if isinstance(o, list):
-        return [strip(v) for v in o]
-    return o
-
-
-def workloads(warpsim):
-    out = subprocess.run([warpsim, "list"], capture_output=True, text=True, check=True).stdout
-    names, on = [], False
-    for line in out.splitlines():
-        if line.startswith("workloads"):
-            on = True
-            continue
-        if on and not line.strip():
-            break
-        if on:
-            names.append(line.split()[0])
-    return names
+# the host-field stripping and the workload list of the bit-identity guard
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from golden import strip, workloads  # noqa: E402
 
 
 def run(warpsim, d, wl, cname, args, threads):

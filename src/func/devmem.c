@@ -128,18 +128,5 @@ uint8_t *devmem_ptr_at(const devmem *d, uint64_t addr, uint64_t n, uint32_t *las
 
 uint8_t *devmem_ptr(devmem *d, uint64_t addr, uint64_t n)
 {
-    devmem_block *b;
-    if (d->last < d->n) {
-        b = &d->b[d->last];
-        if (addr >= b->addr && addr - b->addr <= b->size && n <= b->size - (addr - b->addr))
-            return b->data + (addr - b->addr);
-    }
-    int i = devmem_find(d, addr);
-    if (i < 0)
-        return NULL;
-    b = &d->b[i];
-    if (n > b->size - (addr - b->addr))
-        return NULL;
-    d->last = (uint32_t)i;
-    return b->data + (addr - b->addr);
+    return devmem_ptr_at(d, addr, n, &d->last);
 }
