@@ -56,9 +56,9 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
     return cudaSuccess;
 }
 
-#if WS_CUDART_ABI == 13
-/* ---- CUDA 13 ------------------------------------------------------------------------------ */
-cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
+/* cudaGetDeviceProperties of either ABI: the argument checks, and the properties in CUDA
+ * 13's layout written to *s (the caller's structure `p`, or a copy to convert). */
+static cudaError_t device_props(const void *p, int device, struct cudaDeviceProp *s)
 {
     if (!p)
         return rt_error(cudaErrorInvalidValue);
@@ -67,8 +67,15 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
     cudaError_t e = rt_enter();
     if (e != cudaSuccess)
         return rt_leave(e);
-    rt_device_props(p);
+    rt_device_props(s);
     return rt_leave(cudaSuccess);
+}
+
+#if WS_CUDART_ABI == 13
+/* ---- CUDA 13 ------------------------------------------------------------------------------ */
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
+{
+    return device_props(p, device, p);
 }
 
 #else
@@ -120,17 +127,11 @@ static void props12(struct cudaDeviceProp12 *d, const struct cudaDeviceProp *s)
 cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp12 *p, int device);
 cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp12 *p, int device)
 {
-    if (!p)
-        return rt_error(cudaErrorInvalidValue);
-    if (device != 0)
-        return rt_error(cudaErrorInvalidDevice);
-    cudaError_t e = rt_enter();
-    if (e != cudaSuccess)
-        return rt_leave(e);
     struct cudaDeviceProp s;
-    rt_device_props(&s);
-    props12(p, &s);
-    return rt_leave(cudaSuccess);
+    cudaError_t e = device_props(p, device, &s);
+    if (e == cudaSuccess)
+        props12(p, &s);
+    return e;
 }
 
 /* The unversioned name, in libcudart.so.12, is the pre-CUDA-12 layout (smaller than CUDA
