@@ -12,7 +12,10 @@
 #                 e.g. PEER_OPTS='-gpgpu_perf_sim_memcpy 0'); a different OUT per setting
 #   TMO           seconds per workload (default 3600)
 # Same drivers and PTX as ../shared/peer/bench-on-peer.sh, plus tools/peer_shim_extra.c
-# (cuMemsetD32). Never needed by the build or the tests.
+# (cuMemsetD32). Where tools/peer_ptx/WORKLOAD.sed exists, GPGPU-Sim gets the workload's PTX
+# with that script applied (an equivalent for an instruction GPGPU-Sim 4.2 lacks; the script
+# says why it is equivalent there): OUT/bench/WORKLOAD/WORKLOAD.ptx. Never needed by the build
+# or the tests.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$(mkdir -p "$1" && cd "$1" && pwd) SIZE=$2 SCHED=$3; shift 3
@@ -35,11 +38,19 @@ for w in "$@"; do
       { echo "$w: build failed ($OUT/$w.cc.log)"; continue; }
     mv "$bin.$$.tmp" "$bin"
   fi
+  bench=$root/bench
+  if [ -f "$root/tools/peer_ptx/$w.sed" ]; then
+    bench=$OUT/bench; mkdir -p "$bench/$w"
+    sed -f "$root/tools/peer_ptx/$w.sed" "$root/bench/$w/$w.ptx" > "$bench/$w/$w.ptx"
+    if grep -nE 'copysign|bfind\.shiftamt' "$bench/$w/$w.ptx" >&2; then
+      echo "$w: tools/peer_ptx/$w.sed left instructions GPGPU-Sim lacks (above)" >&2; continue
+    fi
+  fi
   rm -rf "$r"; mkdir -p "$r"; cp "$PEER_CFG"/* "$r/"
   sed -i "s/^-gpgpu_scheduler .*/-gpgpu_scheduler $SCHED/" "$r/gpgpusim.config"
   [ -n "${PEER_OPTS:-}" ] && printf '%s\n' "$PEER_OPTS" >> "$r/gpgpusim.config"
   t0=$(date +%s)
-  (cd "$r" && PEER_BENCH=$root/bench PEER_PTX=$r/drv.ptx timeout "${TMO:-3600}" nice -n 10 "$bin" --size "$SIZE" > log 2>&1)
+  (cd "$r" && PEER_BENCH=$bench PEER_PTX=$r/drv.ptx timeout "${TMO:-3600}" nice -n 10 "$bin" --size "$SIZE" > log 2>&1)
   rc=$?
   echo "$w $SIZE $SCHED: rc $rc, $(grep -oE 'gpu_tot_sim_cycle = [0-9]+' "$r/log" | tail -1), $(( $(date +%s) - t0 )) s"
 done
