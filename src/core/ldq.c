@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "ptx/ir.h"
+
 typedef struct {
     mem_req *head, *tail;
     uint32_t len;
@@ -167,7 +169,24 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
             progress = 1;
         }
     }
-    if (q->entry.head && q->lat.len < q->lat_slots) {
+    mem_req *h = q->entry.head;
+    if (h && (h->space == SP_CONST || h->space == SP_PARAM)) {
+        /* the constant cache is beside the L1D's latency queue (GPGPU-Sim's
+         * constant_cycle): accessed from the head of the entry FIFO */
+        mem_req *rest = h->next;   /* memsys owns h->next next */
+        uint64_t t0 = h->t_issue;
+        mem_access a = memsys_access(m, h, cycle);
+        if (mem_access_refused(a)) {
+            refused(q, a);
+        } else {
+            q->entry.head = rest;
+            if (!rest)
+                q->entry.tail = NULL;
+            q->entry.len--;
+            sent(q, h, t0, cycle);
+            progress = 1;
+        }
+    } else if (h && q->lat.len < q->lat_slots) {
         mem_req *r = take(&q->entry);
         q->lat_t[(q->lat_h + q->lat.len) % q->lat_slots] = cycle;
         put(&q->lat, r);

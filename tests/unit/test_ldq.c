@@ -23,6 +23,9 @@
  *    D 5, E 6; refused lookups c2-c4 = 3.
  *    Without refusals: lookups 2 cycles after the entries, one per cycle:
  *    entries A 0, B 1, C 2, D 3, E 4; lookups A 2, B 3, C 4, D 5, E 6.
+ *    A parameter load P between two global loads A and B (sets 1 and 2) skips the
+ *    queue (the L1C): c0: A enters; c1: P, at the head of the entry FIFO, is accessed;
+ *    c2: A looked up (due 2), B enters; c4: B looked up. -> A 2, P 1, B 4.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,6 +37,7 @@
 #include <string.h>
 
 #include "core/ldq.h"
+#include "ptx/ir.h"
 
 typedef struct {
     memsys base;
@@ -179,6 +183,33 @@ static void t_latency_queue_free(void **state)
     run_latq(0, lk, in, 0);
 }
 
+static void t_latency_queue_param_skips(void **state)
+{
+    (void)state;
+    mock m;
+    memset(&m, 0, sizeof m);
+    m.base.ops = &mock_model;
+    ldq *q = ldq_create(0, 1, 0, 4, 128);
+    assert_int_equal(ldq_set_latency_queue(q, 3), 0);
+    const uint8_t space[3] = {SP_GLOBAL, SP_PARAM, SP_GLOBAL};
+    for (uint32_t i = 0; i < 3; i++) {
+        mem_req *r = calloc(1, sizeof *r);
+        r->addr = 0x10000 + (1 + i) * 128;   /* sets 1, 2, 3: never refused */
+        r->space = space[i];
+        r->tag = i;
+        ldq_push(q, r, 0);
+    }
+    for (uint64_t c = 0; c < 20 && ldq_len(q); c++) {
+        int stalled;
+        ldq_cycle(q, &m.base, c, &stalled);
+    }
+    assert_int_equal(ldq_len(q), 0);
+    assert_int_equal(m.sent_at[0], 2);
+    assert_int_equal(m.sent_at[1], 1);
+    assert_int_equal(m.sent_at[2], 4);
+    ldq_destroy(q);
+}
+
 static void t_latency_queue_reod_refused(void **state)
 {
     (void)state;
@@ -195,6 +226,7 @@ int main(void)
         cmocka_unit_test(t_reod_full_queue_waits),
         cmocka_unit_test(t_latency_queue_refused),
         cmocka_unit_test(t_latency_queue_free),
+        cmocka_unit_test(t_latency_queue_param_skips),
         cmocka_unit_test(t_latency_queue_reod_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
