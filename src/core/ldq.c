@@ -170,9 +170,12 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
         }
     }
     mem_req *h = q->entry.head;
-    if (h && (h->space == SP_CONST || h->space == SP_PARAM)) {
+    if (h && (h->space == SP_CONST || h->space == SP_PARAM || h->kind == MR_ATOMIC ||
+              h->cop == CO_CG)) {
         /* the constant cache is beside the L1D's latency queue (GPGPU-Sim's
-         * constant_cycle): accessed from the head of the entry FIFO */
+         * constant_cycle), and atomics and .cg accesses bypass it (GPGPU-Sim gives
+         * them CACHE_GLOBAL, sent from the LD/ST unit to the interconnect): accessed
+         * from the head of the entry FIFO */
         mem_req *rest = h->next;   /* memsys owns h->next next */
         uint64_t t0 = h->t_issue;
         mem_access a = memsys_access(m, h, cycle);

@@ -14,8 +14,9 @@
  * looked up in the L1D (memsys_access) D - 1 cycles later at the earliest, oldest
  * first, one per cycle; a refused lookup waits at the head and the queue fills up
  * behind it (GPGPU-Sim 4.2 ldst_unit::l1_latency_queue, L1_latency_queue_cycle).
- * Constant and parameter requests (the L1C) skip it: they are sent from the head of
- * the entry FIFO, in issue order.
+ * Constant and parameter requests (the L1C), atomics and .cg accesses (which
+ * GPGPU-Sim sends around the L1D) skip it: they are sent from the head of the entry
+ * FIFO, in issue order.
  */
 #ifndef WS_CORE_LDQ_H
 #define WS_CORE_LDQ_H

@@ -23,9 +23,10 @@
  *    D 5, E 6; refused lookups c2-c4 = 3.
  *    Without refusals: lookups 2 cycles after the entries, one per cycle:
  *    entries A 0, B 1, C 2, D 3, E 4; lookups A 2, B 3, C 4, D 5, E 6.
- *    A parameter load P between two global loads A and B (sets 1 and 2) skips the
- *    queue (the L1C): c0: A enters; c1: P, at the head of the entry FIFO, is accessed;
- *    c2: A looked up (due 2), B enters; c4: B looked up. -> A 2, P 1, B 4.
+ *    A parameter load P and an atomic X between two global loads A and B skip the
+ *    queue (the L1C; atomics bypass the L1D): c0: A enters; c1: P, at the head of the
+ *    entry FIFO, is accessed; c2: A looked up (due 2), X accessed; c3: B enters;
+ *    c5: B looked up. -> A 2, P 1, X 2, B 5.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -183,7 +184,7 @@ static void t_latency_queue_free(void **state)
     run_latq(0, lk, in, 0);
 }
 
-static void t_latency_queue_param_skips(void **state)
+static void t_latency_queue_skips(void **state)
 {
     (void)state;
     mock m;
@@ -191,11 +192,13 @@ static void t_latency_queue_param_skips(void **state)
     m.base.ops = &mock_model;
     ldq *q = ldq_create(0, 1, 0, 4, 128);
     assert_int_equal(ldq_set_latency_queue(q, 3), 0);
-    const uint8_t space[3] = {SP_GLOBAL, SP_PARAM, SP_GLOBAL};
-    for (uint32_t i = 0; i < 3; i++) {
+    const uint8_t space[4] = {SP_GLOBAL, SP_PARAM, SP_GLOBAL, SP_GLOBAL};
+    const uint8_t kind[4] = {MR_LOAD, MR_LOAD, MR_ATOMIC, MR_LOAD};
+    for (uint32_t i = 0; i < 4; i++) {
         mem_req *r = calloc(1, sizeof *r);
-        r->addr = 0x10000 + (1 + i) * 128;   /* sets 1, 2, 3: never refused */
+        r->addr = 0x10000 + (1 + i % 3) * 128;   /* sets 1-3: never refused */
         r->space = space[i];
+        r->kind = kind[i];
         r->tag = i;
         ldq_push(q, r, 0);
     }
@@ -206,7 +209,8 @@ static void t_latency_queue_param_skips(void **state)
     assert_int_equal(ldq_len(q), 0);
     assert_int_equal(m.sent_at[0], 2);
     assert_int_equal(m.sent_at[1], 1);
-    assert_int_equal(m.sent_at[2], 4);
+    assert_int_equal(m.sent_at[2], 2);
+    assert_int_equal(m.sent_at[3], 5);
     ldq_destroy(q);
 }
 
@@ -226,7 +230,7 @@ int main(void)
         cmocka_unit_test(t_reod_full_queue_waits),
         cmocka_unit_test(t_latency_queue_refused),
         cmocka_unit_test(t_latency_queue_free),
-        cmocka_unit_test(t_latency_queue_param_skips),
+        cmocka_unit_test(t_latency_queue_skips),
         cmocka_unit_test(t_latency_queue_reod_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
