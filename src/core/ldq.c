@@ -151,12 +151,13 @@ static void refused(ldq *q, mem_access a)
 static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
 {
     int progress = 0;
+    mem_access first = MA_HIT;   /* the cycle's first refusal (one stalled cycle) */
     if (q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle) {
         mem_req *r = q->lat.head, *rest = r->next;   /* memsys owns r->next next */
         uint64_t t0 = r->t_issue;
         mem_access a = memsys_access(m, r, cycle);
         if (mem_access_refused(a)) {
-            refused(q, a);
+            first = a;
         } else {
             q->lat.head = rest;
             if (!rest)
@@ -180,7 +181,8 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
         uint64_t t0 = h->t_issue;
         mem_access a = memsys_access(m, h, cycle);
         if (mem_access_refused(a)) {
-            refused(q, a);
+            if (first == MA_HIT)
+                first = a;
         } else {
             q->entry.head = rest;
             if (!rest)
@@ -196,6 +198,8 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
         q->last_sent = r;
         progress = 1;
     }
+    if (first != MA_HIT)
+        refused(q, first);
     *stalled = q->entry.len != 0;
     return progress;
 }
