@@ -73,7 +73,8 @@ for sig in (signal.SIGINT, signal.SIGTERM):
     except (OSError, ValueError) as e:
         check(False, "signal %d: JSON written (%s)" % (sig, e))
 
-for opt, val, key in (("--max-cycles", "5000", "sim.max_cycles"), ("--max-insts", "3000", "sim.max_insts")):
+# (budgets well inside hs small: about 5,000 cycles and 20,544 warp instructions)
+for opt, val, key in (("--max-cycles", "3000", "sim.max_cycles"), ("--max-insts", "3000", "sim.max_insts")):
     js = os.path.join(tmp, opt[2:] + ".json")
     r = subprocess.run([warpsim, "run", "--mode", "timing", opt, val, "--json", js, "hs", "--size", "small"],
                        capture_output=True, text=True, timeout=300)

@@ -20,7 +20,9 @@ last cycle), prints:
   - the distribution of LRU stack (reuse) distances in distinct lines, with the reported hit
     rate per bucket;
   - for loads of >= 16 lines in one warp instruction, how many other warps' such loads come
-    between two of the same warp (the interleaving that sets the reuse distance).
+    between two of the same warp (the interleaving that sets the reuse distance), and how
+    many of those touched a set of the warp's load, with the warp's hit rate for each count
+    (its lines survive only while few loads compete for their sets).
 """
 import argparse
 import collections
@@ -107,22 +109,31 @@ def reuse(ev, line):
     return [(labels[b], hist[b], hit[b]) for b in range(len(labels))]
 
 
-def interleave(ev, line):
+def interleave(ev, line, index):
     runs = []
     for t, w, a, oc, kind in ev:
         if kind != "load":
             continue
-        if runs and runs[-1][0] == w:
-            runs[-1][1].add(a // line)
-        else:
-            runs.append([w, {a // line}])
-    big = [w for w, lines in runs if len(lines) >= 16]
+        if not runs or runs[-1][0] != w:
+            runs.append([w, set(), set(), 0, 0])
+        r = runs[-1]
+        r[1].add(a // line)
+        r[2].add(index(a))
+        r[3] += 1
+        r[4] += oc in ("hit", "merged")
+    big = [r for r in runs if len(r[1]) >= 16]
     last, gaps = {}, collections.Counter()
-    for i, w in enumerate(big):
+    shared, shared_hit = collections.Counter(), collections.Counter()
+    for i, r in enumerate(big):
+        w = r[0]
         if w in last:
             gaps[min(i - last[w] - 1, 12)] += 1
+            # the loads between that touched a set of this one (they compete for its ways)
+            k = min(sum(1 for b in big[last[w] + 1:i] if b[2] & r[2]), 8)
+            shared[k] += 1
+            shared_hit[k] += r[4] / r[3]
         last[w] = i
-    return len(big), gaps
+    return len(big), gaps, shared, shared_hit
 
 
 def main():
@@ -162,11 +173,14 @@ def main():
         print("  reuse distance (distinct lines): count (share) reported hit rate")
         for lab, c, hc in reuse(ev, a.line):
             print(f"    {lab:6s} {c:8d} ({c / n:.2f}) {hc / c if c else 0:.2f}")
-        nb, gaps = interleave(ev, a.line)
+        nb, gaps, shared, shared_hit = interleave(ev, a.line, index)
         tot = sum(gaps.values()) or 1
         mean = sum(k * v for k, v in gaps.items()) / tot
         print(f"  loads of >= 16 lines: {nb}; other warps' such loads between two of one warp: "
               f"mean {mean:.1f} (" + " ".join(f"{k}:{gaps[k] / tot:.2f}" for k in sorted(gaps)) + ")")
+        print("  of those, the ones that touched a set of the warp's load: share, reported hit "
+              "rate of the load\n    " + " ".join(
+                  f"{k}:{shared[k] / tot:.3f}/{shared_hit[k] / shared[k]:.2f}" for k in sorted(shared)))
     return bad
 
 

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "ptx/ir.h"
+
 typedef struct {
     mem_req *head, *tail;
     uint32_t len;
@@ -12,6 +14,9 @@ struct ldq {
     fifo entry;                 /* issue order: the baseline queue / REOD's input */
     fifo *q;                    /* REOD queues                                     */
     uint32_t n_q, depth, sets_per_queue, l1_sets, line, rr, held;
+    fifo lat;                   /* latency queue (lat_slots > 0)                   */
+    uint64_t *lat_t;            /* its requests' entry cycles, a ring from lat_h   */
+    uint32_t lat_slots, lat_h;
     const mem_req *last_sent;   /* the request ldq_cycle sent this cycle, or NULL  */
     ldq_stats st;
 };
@@ -55,6 +60,20 @@ ldq *ldq_create(uint32_t n_queues, uint32_t depth, uint32_t sets_per_queue, uint
     return q;
 }
 
+int ldq_set_latency_queue(ldq *q, uint32_t slots)
+{
+    if (q->n_q || !slots)
+        return -1;
+    uint64_t *t = calloc(slots, sizeof *t);
+    if (!t)
+        return -1;
+    free(q->lat_t);
+    q->lat_t = t;
+    q->lat_slots = slots;
+    q->lat_h = 0;
+    return 0;
+}
+
 static void drain(fifo *f)
 {
     while (f->head)
@@ -67,6 +86,8 @@ void ldq_forget(ldq *q)
         return;
     while (q->entry.head)
         (void)take(&q->entry);
+    while (q->lat.head)
+        (void)take(&q->lat);
     for (uint32_t i = 0; i < q->n_q; i++)
         while (q->q[i].head)
             (void)take(&q->q[i]);
@@ -77,9 +98,11 @@ void ldq_destroy(ldq *q)
     if (!q)
         return;
     drain(&q->entry);
+    drain(&q->lat);
     for (uint32_t i = 0; i < q->n_q; i++)
         drain(&q->q[i]);
     free(q->q);
+    free(q->lat_t);
     free(q);
 }
 
@@ -92,6 +115,10 @@ void ldq_push(ldq *q, mem_req *r, uint64_t cycle)
 
 uint32_t ldq_len(const ldq *q) { return q->held; }
 uint32_t ldq_staged(const ldq *q) { return q->entry.len; }
+uint64_t ldq_next_lookup(const ldq *q)
+{
+    return q->lat.head ? q->lat_t[q->lat_h] + q->lat_slots - 1 : UINT64_MAX;
+}
 const mem_req *ldq_last_sent(const ldq *q) { return q->last_sent; }
 
 const ldq_stats *ldq_get_stats(const ldq *q) { return &q->st; }
@@ -118,6 +145,65 @@ static void refused(ldq *q, mem_access a)
     q->st.resfail[a - MA_CSF]++;
 }
 
+/* The latency queue's cycle: the lookup of its oldest request, then the entry of the
+ * oldest request of the entry FIFO (GPGPU-Sim's order: L1_latency_queue_cycle before
+ * memory_cycle in ldst_unit::cycle, so a slot freed by a lookup is filled at once). */
+static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
+{
+    int progress = 0;
+    mem_access first = MA_HIT;   /* the cycle's first refusal (one stalled cycle) */
+    if (q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle) {
+        mem_req *r = q->lat.head, *rest = r->next;   /* memsys owns r->next next */
+        uint64_t t0 = r->t_issue;
+        mem_access a = memsys_access(m, r, cycle);
+        if (mem_access_refused(a)) {
+            first = a;
+        } else {
+            q->lat.head = rest;
+            if (!rest)
+                q->lat.tail = NULL;
+            q->lat.len--;
+            q->lat_h = (q->lat_h + 1) % q->lat_slots;
+            q->st.queued_cycles += cycle - t0;
+            q->st.sent++;
+            q->held--;
+            progress = 1;
+        }
+    }
+    mem_req *h = q->entry.head;
+    if (h && (h->space == SP_CONST || h->space == SP_PARAM || h->kind == MR_ATOMIC ||
+              h->cop == CO_CG)) {
+        /* the constant cache is beside the L1D's latency queue (GPGPU-Sim's
+         * constant_cycle), and atomics and .cg accesses bypass it (GPGPU-Sim gives
+         * them CACHE_GLOBAL, sent from the LD/ST unit to the interconnect): accessed
+         * from the head of the entry FIFO */
+        mem_req *rest = h->next;   /* memsys owns h->next next */
+        uint64_t t0 = h->t_issue;
+        mem_access a = memsys_access(m, h, cycle);
+        if (mem_access_refused(a)) {
+            if (first == MA_HIT)
+                first = a;
+        } else {
+            q->entry.head = rest;
+            if (!rest)
+                q->entry.tail = NULL;
+            q->entry.len--;
+            sent(q, h, t0, cycle);
+            progress = 1;
+        }
+    } else if (h && q->lat.len < q->lat_slots) {
+        mem_req *r = take(&q->entry);
+        q->lat_t[(q->lat_h + q->lat.len) % q->lat_slots] = cycle;
+        put(&q->lat, r);
+        q->last_sent = r;
+        progress = 1;
+    }
+    if (first != MA_HIT)
+        refused(q, first);
+    *stalled = q->entry.len != 0;
+    return progress;
+}
+
 int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
 {
     q->st.occupancy_sum += q->held;
@@ -125,6 +211,8 @@ int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
     *stalled = 0;
     if (!q->held)
         return 0;
+    if (q->lat_slots)
+        return lat_cycle(q, m, cycle, stalled);
     if (!q->n_q) {
         mem_req *r = q->entry.head, *rest = r->next;   /* memsys owns r->next next */
         uint64_t t0 = r->t_issue;

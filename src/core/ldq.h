@@ -8,6 +8,15 @@
  *    one per group of cache sets (waiting while their queue is full); a round-robin
  *    selector sends the first queue head that the L1D will accept (memsys_probe),
  *    skipping heads that would fail for CSF, MSHRF or MQF this cycle.
+ * With a latency queue of D slots (ldq_set_latency_queue, l1d.latency_queue; baseline
+ * only), a request leaves the entry FIFO into the latency queue (one per cycle, while
+ * fewer than D wait there: it has then left the LD/ST unit, ldq_last_sent) and is
+ * looked up in the L1D (memsys_access) D - 1 cycles later at the earliest, oldest
+ * first, one per cycle; a refused lookup waits at the head and the queue fills up
+ * behind it (GPGPU-Sim 4.2 ldst_unit::l1_latency_queue, L1_latency_queue_cycle).
+ * Constant and parameter requests (the L1C), atomics and .cg accesses (which
+ * GPGPU-Sim sends around the L1D) skip it: they are sent from the head of the entry
+ * FIFO, in issue order.
  */
 #ifndef WS_CORE_LDQ_H
 #define WS_CORE_LDQ_H
@@ -33,19 +42,28 @@ typedef struct ldq ldq;
 ldq *ldq_create(uint32_t n_queues, uint32_t depth, uint32_t sets_per_queue, uint32_t l1_sets,
                 uint32_t line);
 void ldq_destroy(ldq *q);                  /* frees requests still held            */
+/* Baseline only (n_queues 0): a latency queue of `slots` (>= 1) requests before the
+ * L1D lookup. 0 on success, -1 when out of memory or the ldq has REOD queues. */
+int ldq_set_latency_queue(ldq *q, uint32_t slots);
 /* Drops the requests held without freeing them (their owner frees them: the SM frees
  * every request it allocated when a launch stopped early). */
 void ldq_forget(ldq *q);
 void ldq_push(ldq *q, mem_req *r, uint64_t cycle);
 /* Sends at most one request (ownership passes to the memory system). Returns 1 when
  * something moved, and sets *stalled when requests wait at the entry (the LD/ST unit
- * must not take more memory instructions this cycle). */
+ * must not take more memory instructions this cycle). With a latency queue: looks up
+ * at most one request and moves at most one from the entry into the queue. */
 int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled);
 uint32_t ldq_len(const ldq *q);            /* requests held                        */
+/* The cycle the latency queue's oldest request is due for its lookup (UINT64_MAX:
+ * none waits there); an event for idle skipping. */
+uint64_t ldq_next_lookup(const ldq *q);
 uint32_t ldq_staged(const ldq *q);         /* of which not yet in a REOD queue     */
 const ldq_stats *ldq_get_stats(const ldq *q);
 /* The request the last ldq_cycle sent to the memory system (NULL: none). The memory
- * system owns it now; valid to read until its owner frees it. */
+ * system owns it now; valid to read until its owner frees it. With a latency queue:
+ * the request that entered the latency queue (it left the LD/ST unit; the ldq still
+ * holds it). */
 const mem_req *ldq_last_sent(const ldq *q);
 
 #endif

@@ -219,6 +219,8 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     if (!(s->ldq = ldq_create(cfg->l1d.request_queues, cfg->l1d.queue_depth, cfg->l1d.sets_per_queue,
                               sets, line)))
         goto fail;
+    if (ws_cfg_l1d_latency_queue(cfg) && ldq_set_latency_queue(s->ldq, cfg->l1d.latency))
+        goto fail;
     pipe_space_init(&s->space, id, s->n_slots, s->ws);
     s->coalesce = cfg->l1d.sector ? cfg->l1d.sector : cfg->l1d.line ? cfg->l1d.line : 128;
     return s;
@@ -821,6 +823,9 @@ uint64_t sm_next_event(const sm *s, uint64_t cycle, uint64_t bound)
     if (bound <= cycle)
         return cycle + 1;
     uint64_t next = pipe_wheel_next(&s->wh, cycle, bound);
+    uint64_t lk = ldq_next_lookup(s->ldq);   /* a lookup due in the L1D latency queue */
+    if (lk > cycle && lk < next)
+        next = lk;
     /* (instruction buffers become usable the cycle their fetch returns: a memory
      * event, so they need no scan here, except for a path switch cost) */
     if (s->dt.switch_cycles)

@@ -634,6 +634,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             cc[l].mshr_adaptive = (uint8_t)(l == L1D && m->l1d_adaptive);
             if (l == L1D && !cfg->l1d.coalesce)
                 cc[l].no_coalesce = 1;   /* no second coalescer: waits with its own entry */
+            if (l == L1D && ws_cfg_l1d_latency_queue(cfg))
+                cc[l].latency = 1;       /* the SM's latency queue holds the rest (ldq.h) */
             if (!(m->sm[s].l1[l] = cache_create(&cc[l], err, sizeof err)))
                 goto fail;
         }

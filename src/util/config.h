@@ -175,6 +175,13 @@ void ws_cfg_print_doc_tables(const ws_cfg_schema *s, FILE *f);
  * CTA limits within SM limits ...). */
 int ws_cfg_check_machine(const ws_config *c, char *err, size_t n);
 
+/* Whether the Fermi SM's L1D latency is a queue before the tag lookup (l1d.latency_queue):
+ * only with one L1D port (GPGPU-Sim's one bank), on the baseline request path (no REOD
+ * queues) of the fermi core model with the detailed memory model; otherwise
+ * the cache answers after l1d.latency. The SM (core/sm.c) and the memory system
+ * (mem/detailed.c) ask the same question here. */
+int ws_cfg_l1d_latency_queue(const ws_config *c);
+
 /* Built-in presets (the .ini files of configs/, embedded at build time as ws_presets[]). */
 /* Text of the preset `name`, or NULL. */
 const char *ws_config_preset(const char *name);

@@ -24,6 +24,7 @@
     X(l1d, set_index, STR, "fermi-hash", 1, 31, "", "L1 data cache set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
     X(l1d, flush_at_exit, BOOL, "true", 0, 0, "", "invalidate every SM's L1D when a kernel finishes (GPGPU-Sim -gpgpu_flush_l1_cache; with mem.keep_state)") \
     X(l1d, latency, UINT, "35", 1, 100000, "cycles", "L1 data cache hit latency (core cycles; a miss leaves for L2 after the same time)") \
+    X(l1d, latency_queue, BOOL, "true", 0, 0, "", "Fermi SM, detailed memory, one L1D port, without REOD queues: the L1D latency is a FIFO of `latency` accesses before the tag lookup (GPGPU-Sim's l1_latency_queue): an access enters it when the LD/ST unit sends it (one per cycle, while fewer than `latency` wait), is looked up `latency` - 1 cycles later, oldest first, and answered 1 cycle after the lookup; a refused lookup waits at the head. false: the tags are looked up when the LD/ST unit sends the access, a refusal blocks the LD/ST unit, and the cache answers `latency` cycles later") \
     X(l1d, ports, UINT, "1", 1, 64, "accesses", "L1 data cache accesses per core cycle; more wait for the next cycle") \
     X(l1d, mshr_entries, UINT, "64", 1, 65536, "entries", "L1 data cache MSHR entries (outstanding missed lines)") \
     X(l1d, mshr_merges, UINT, "8", 1, 65535, "requests", "L1 data cache requests per MSHR entry, the first included") \

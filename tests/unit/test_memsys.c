@@ -50,6 +50,15 @@ static uint64_t wait_for(memsys *m, const mem_req *r, uint64_t from, uint64_t li
     return 0;
 }
 
+/* The memory system alone: the L1D answers l1d.latency cycles after the access. With
+ * l1d.latency_queue (the GTX480 default) the SM's queue holds latency - 1 of those cycles
+ * before the access reaches the memory system, which then answers 1 cycle after its
+ * lookup (core/ldq.h; test_latency_gtx480 checks that the sum is the same). */
+static void memsys_only(ws_config *cfg)
+{
+    cfg->l1d.latency_queue = false;
+}
+
 /* GTX480 defaults (configs/gtx480.ini, after GPGPU-Sim 4.2): core, interconnect and L2 at
  * 700 MHz, DRAM 924; L1 latency 35, interconnect latency 2, 8-byte headers in 40-byte flits
  * (a read request is 1 flit, a 128-byte reply 136 bytes = 4), a crossbar port per L2 bank,
@@ -72,6 +81,7 @@ static void test_latency_gtx480(void **state)
     (void)state;
     ws_config cfg;
     ws_config_defaults(&cfg);
+    memsys_only(&cfg);
     memsys *m = mem_model_detailed.create(&cfg, 15);
     assert_non_null(m);
     mem_req a = req(0, MR_LOAD, 0x12300);
@@ -91,6 +101,33 @@ static void test_latency_gtx480(void **state)
     mem_model_detailed.destroy(m);
 }
 
+/* The same with l1d.latency_queue (the GTX480 default): the SM's queue holds an access
+ * sent at core cycle 0 for 35 - 1 = 34 cycles, so it reaches the memory system at 34,
+ * whose L1D answers 1 cycle after the lookup: the miss record is ready at 35 as above,
+ * and the rest is unchanged: the fill at 289. The L1 hit looked up at c0 + 34 answers at
+ * c0 + 35, the other SM's L2 hit (looked up at c0 + 34) at c0 + 167. */
+static void test_latency_gtx480_queue(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    assert_true(cfg.l1d.latency_queue);
+    memsys *m = mem_model_detailed.create(&cfg, 15);
+    assert_non_null(m);
+    mem_req a = req(0, MR_LOAD, 0x12300);
+    memsys_tick(m, 34);
+    assert_int_equal(memsys_access(m, &a, 34), MA_MISS);
+    assert_int_equal(wait_for(m, &a, 35, 10000), 289);
+    uint64_t c0 = 500;
+    mem_req b = req(1, MR_LOAD, 0x12300), h = req(0, MR_LOAD, 0x12300);
+    memsys_tick(m, c0 + 34);
+    assert_int_equal(memsys_access(m, &b, c0 + 34), MA_MISS);
+    assert_int_equal(memsys_access(m, &h, c0 + 34), MA_HIT);
+    assert_int_equal(wait_for(m, &h, c0 + 34, 10000), c0 + 35);
+    assert_int_equal(wait_for(m, &b, c0 + 36, 10000), c0 + 167);
+    mem_model_detailed.destroy(m);
+}
+
 /* A memory system kept across launches (mem.keep_state): launch_end invalidates the L1Ds
  * (GPGPU-Sim's -gpgpu_flush_l1_cache), the L2 keeps its lines, and launch_begin restarts
  * the statistics. The line is fetched from DRAM (289 cycles, test_latency_gtx480), hits
@@ -100,6 +137,7 @@ static void test_keep_state(void **state)
     (void)state;
     ws_config cfg;
     ws_config_defaults(&cfg);
+    memsys_only(&cfg);
     memsys *m = mem_model_detailed.create(&cfg, 15);
     assert_non_null(m);
     mem_model_detailed.launch_begin(m, 0);
@@ -138,6 +176,7 @@ static void test_copy_fills_l2(void **state)
     for (int on = 1; on >= 0; on--) {
         ws_config cfg;
         ws_config_defaults(&cfg);
+        memsys_only(&cfg);
         if (!on)
             set(&cfg, "l2.fill_on_copy=false");
         memsys *m = mem_model_detailed.create(&cfg, 15);
@@ -743,6 +782,7 @@ static void test_l1_second_coalescer(void **state)
         int on = mode == 0;
         ws_config cfg;
         ws_config_defaults(&cfg);
+        memsys_only(&cfg);
         set(&cfg, on ? "l1d.coalesce=true" : "l1d.coalesce=false");
         if (mode == 2)
             set(&cfg, "l1d.mshr_entries=1");
@@ -790,6 +830,7 @@ static void test_l2_coalescing(void **state)
     for (int on = 1; on >= 0; on--) {
         ws_config cfg;
         ws_config_defaults(&cfg);
+        memsys_only(&cfg);
         set(&cfg, on ? "l2.coalesce=true" : "l2.coalesce=false");
         memsys *m = mem_model_detailed.create(&cfg, 2);
         mem_req a = req(0, MR_LOAD, 0x12300), b = req(1, MR_LOAD, 0x12300);
@@ -862,6 +903,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_latency_gtx480),
+        cmocka_unit_test(test_latency_gtx480_queue),
         cmocka_unit_test(test_copy_fills_l2),
         cmocka_unit_test(test_keep_state),
         cmocka_unit_test(test_latency_equal_clocks),
