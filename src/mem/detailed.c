@@ -112,6 +112,7 @@ typedef struct {
     pq ret;                /* DRAM returns; t_ready in L2 cycles                        */
     uint32_t rr;           /* with a port of its own: its reply queue served last       */
     uint64_t next;         /* next L2 cycle with work (lower bound)                     */
+    uint64_t t_port;       /* l2.sector_requests: first L2 cycle its port is free again */
     pkt *tx;               /* open directory transactions (at most one per line)        */
     void *owner;           /* the det (the L2's dir_evict callback)                     */
     uint16_t part_id;
@@ -169,6 +170,7 @@ typedef struct {
     uint64_t t0;           /* core cycle the statistics started (launch_begin)          */
     int flush_l1d;         /* l1d.flush_at_exit                                         */
     int fill_on_copy;      /* l2.fill_on_copy                                           */
+    int sector_req;        /* l2.sector_requests                                        */
     uint32_t ppp;          /* crossbar ports per partition: 1, or l2.banks (icnt.port_per_bank) */
     smside *sm;
     uint64_t *inj_set;     /* SMs with miss records queued                              */
@@ -548,6 +550,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     }
     m->flush_l1d = cfg->l1d.flush_at_exit;
     m->fill_on_copy = cfg->l2.fill_on_copy;
+    m->sector_req = cfg->l2.sector_requests;
     m->ppp = cfg->icnt.port_per_bank ? cfg->l2.banks : 1;
     m->cpl = cfg->dram.channels_per_l2;
     m->n_part = cfg->dram.channels / m->cpl;
@@ -1287,7 +1290,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
     const cache_cfg *cc = cache_config(b->c);
     in_settle(b, k);
     for (uint32_t n = 0; n < cc->ports; n++) {
-        if (b->in.ht > k)
+        if (b->in.ht > k || b->t_port > k)
             break;
         pkt *q = b->in.h;
         if (m->dir && coh_tx_req(q)) {
@@ -1340,6 +1343,18 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
             break;
         pq_pop(&b->in);
         b->n_wait--;
+        if (m->sector_req && cc->sector < cc->line) {
+            /* one port slot per L2 sector the request covers (GPGPU-Sim's sector requests) */
+            uint64_t first = a.addr / cc->sector;
+            uint64_t last = (a.addr + (a.size ? a.size : 1) - 1) / cc->sector;
+            uint32_t used = n + (uint32_t)(last - first + 1);
+            if (used > cc->ports) {
+                b->t_port = k + (used + cc->ports - 1) / cc->ports;
+                n = cc->ports;
+            } else {
+                n = used - 1;
+            }
+        }
         if (m->dir && (coh_tx_req(q) || (q->type == CM_WRITEBACK && q->l1 == L1D))) {
             /* the directory sees every access of the protocol's L1s the L2 accepted,
              * with its line's directory bytes; a request opens a transaction (its line
@@ -1393,6 +1408,9 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
             r->d.bank = loc.bank;
             r->d.row = loc.row;
             r->d.bytes = r->size;
+            /* l2.sector_requests: each fetched sector is a column command of its own */
+            r->d.cmds = m->sector_req && r->type == CM_FETCH && r->sectors
+                            ? (uint8_t)__builtin_popcount(r->sectors) : 1;
             r->d.write = r->type == CM_WRITE || r->type == CM_WRITEBACK;
             uint64_t ready = after(m, D_L2, D_DRAM, k);
             dram_push(pt->ch[sub], &r->d, m->k[D_DRAM], ready);
@@ -1409,8 +1427,9 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
 static uint64_t bank_next(const l2bank *b, uint64_t k)
 {
     uint64_t w = b->ret.ht;
-    if (b->in.ht < w)
-        w = b->in.ht;
+    uint64_t in = b->in.ht > b->t_port ? b->in.ht : b->t_port;
+    if (b->in.ht != UINT64_MAX && in < w)
+        w = in;
     const cache_miss *h = cache_mq_head(b->c);
     if (h && h->t_ready < w)
         w = h->t_ready;

@@ -101,6 +101,15 @@ uint32_t dram_burst_cycles(const dram *d, uint32_t bytes)
     return c ? c : d->min_burst;
 }
 
+uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds)
+{
+    if (cmds <= 1)
+        return dram_burst_cycles(d, bytes);
+    uint32_t bc = dram_burst_cycles(d, bytes / cmds);
+    uint32_t per = d->cfg.tCCD > bc ? d->cfg.tCCD : bc;
+    return (cmds - 1) * per + bc;
+}
+
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* b->rt again, after any of its terms changed */
@@ -213,12 +222,16 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     d->qn--;
     if (!--b->hits)
         d->hit_banks &= ~(1ull << r->bank);
-    uint32_t B = dram_burst_cycles(d, r->bytes);
+    /* cmds column commands, each max(tCCD, Bc) after the previous (one: Bc = B) */
+    uint32_t k = r->cmds > 1 ? r->cmds : 1;
+    uint32_t Bc = dram_burst_cycles(d, r->bytes / k);
+    uint32_t per = d->cfg.tCCD > Bc ? d->cfg.tCCD : Bc;
+    uint32_t B = (k - 1) * per + Bc;
     uint64_t start = now + (r->write ? d->cfg.tWL : d->cfg.tCL);
     r->t_issue = now;
     r->t_done = start + B;
     d->bus_free = r->t_done;
-    d->t_col_any = now + (d->cfg.tCCD > B ? d->cfg.tCCD : B);
+    d->t_col_any = now + (uint64_t)k * per;
     if (r->write) {
         d->t_rd = max64(d->t_rd, r->t_done + d->cfg.tWTR);
         b->t_pre = max64(b->t_pre, r->t_done + d->cfg.tWR);
@@ -231,7 +244,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
         d->st.rd_lat_sum += r->t_done - r->t_arr;
     }
     d->st.row_hits += !r->act;
-    d->st.busy += B;
+    d->st.busy += (uint64_t)k * Bc;
     d->st.q_lat_sum += now - r->t_arr;
     bank_rt(b);
     r->next = NULL;

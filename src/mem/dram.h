@@ -5,7 +5,10 @@
  * (ACT, PRE, RD, WR or REF) issues per cycle. Rows stay open after an access (open-page
  * policy). A request moves `bytes` over a bus of bus_bytes x beats_per_clk bytes per
  * cycle, in whole bursts of burst_len beats: B = max(burst_len / beats_per_clk,
- * ceil(bytes / (bus_bytes x beats_per_clk))) cycles of data. Constraints (cycles):
+ * ceil(bytes / (bus_bytes x beats_per_clk))) cycles of data. A request of `cmds` > 1 column
+ * commands (a sectored L2's sectors, each its own access) issues them back to back, each
+ * moving bytes / cmds in whole bursts (Bc cycles) and max(tCCD, Bc) after the previous:
+ * B = (cmds - 1) x max(tCCD, Bc) + Bc. Constraints (cycles):
  *   ACT -> RD/WR same bank tRCD;  ACT -> PRE same bank tRAS;  ACT -> ACT same bank tRC;
  *   ACT -> ACT any bank tRRD;  PRE -> ACT same bank tRP;
  *   RD/WR -> RD/WR max(tCCD, B);  RD data at +tCL, WR data at +tWL, for B cycles;
@@ -44,6 +47,7 @@ struct dram_req {
     uint64_t t_issue;            /* its RD / WR command                              */
     uint64_t t_done;             /* its last data beat                               */
     uint32_t bank, row, bytes;
+    uint8_t cmds;                /* column commands: 0 or 1 one, else bytes / cmds each */
     uint8_t write;
     uint8_t act;                 /* an ACT was issued for it: not a row hit          */
 };
@@ -64,6 +68,8 @@ const char *dram_sched_name(int s);
 dram *dram_create(const dram_cfg *cfg, char *err, size_t n);
 void dram_destroy(dram *d);
 uint32_t dram_burst_cycles(const dram *d, uint32_t bytes);
+/* Data-bus cycles of a request of `cmds` column commands moving `bytes` in all (B above). */
+uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds);
 
 int dram_can_push(const dram *d);
 /* Queues r at cycle `now`; it may be scheduled from cycle `ready`. Ready cycles must

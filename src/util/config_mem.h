@@ -76,6 +76,7 @@
     X(l2, repl, STR, "lru", 1, 31, "", "L2 replacement policy: lru, fifo or random") \
     X(l2, set_index, STR, "linear", 1, 31, "", "L2 set-index function: linear (line number mod sets), fermi-hash (Fermi L1D hash, 32/64 sets of 128 B) or xor (line number XOR-folded)") \
     X(l2, fill_on_copy, BOOL, "true", 0, 0, "", "a host-to-device copy installs its lines in the L2, clean (GPGPU-Sim -gpgpu_perf_sim_memcpy 1; with mem.keep_state)") \
+    X(l2, sector_requests, BOOL, "true", 0, 0, "", "a sectored L2 serves a request sector by sector: it holds the bank's port one L2 cycle per L2 sector the request covers, and each missing sector goes to DRAM as its own column command of one whole burst (GPGPU-Sim's sectored L2: memory_sub_partition::breakdown_request_to_sector_requests); false: one port cycle and one DRAM transfer of the missing sectors' bytes per request") \
     X(l2, pipeline, UINT, "120", 0, 100000, "cycles", "L2 cycles from a request's arrival at its partition to its tag lookup (the ROP pipeline; every request pays it)") \
     X(l2, latency, UINT, "1", 1, 100000, "cycles", "L2 hit latency (L2 cycles, tag lookup to data); a miss leaves for DRAM after the same time") \
     X(l2, ports, UINT, "1", 1, 64, "accesses", "L2 accesses per L2 cycle per bank") \

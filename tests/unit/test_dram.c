@@ -267,11 +267,44 @@ static void test_queue_full_and_names(void **state)
     assert_true(strlen(err) > 0);
 }
 
+/* A request of 4 column commands (a sectored L2's 4 missing sectors of 32 bytes, each a
+ * whole BL8 burst: Bc = 2 cycles) then a plain 128-byte row hit, both bank 0 row 1 at 0.
+ * tCCD 2: ACT 0, RD 12, its commands 2 apart: data 24 .. 24 + 3 x 2 + 2 = 32; next column
+ * command at 12 + 4 x 2 = 20 (bus free 32 - tCL = 20): the row hit's data 32 .. 36.
+ * tCCD 3: the commands 3 apart: done 24 + 3 x 3 + 2 = 35; next column command at
+ * 12 + 4 x 3 = 24 (bus free 35 - 12 = 23): data 36 .. 40. Data-bus busy 4 x 2 + 4. */
+static void test_sector_cmds(void **state)
+{
+    (void)state;
+    for (int step = 0; step < 2; step++)
+        for (uint32_t ccd = 2; ccd <= 3; ccd++) {
+            dram_cfg c = gddr5(DRAM_FRFCFS);
+            c.tCCD = ccd;
+            dram *d = dram_create(&c, NULL, 0);
+            assert_int_equal(dram_req_cycles(d, 128, 1), 4);
+            assert_int_equal(dram_req_cycles(d, 128, 4), ccd == 2 ? 8 : 11);
+            assert_int_equal(dram_req_cycles(d, 96, 3), ccd == 2 ? 6 : 8);
+            dram_req a = mk(0, 1, 0), b = mk(0, 1, 0), *o[2];
+            a.cmds = 4;
+            dram_push(d, &a, 0, 0);
+            dram_push(d, &b, 0, 0);
+            assert_int_equal(run(d, 0, 1000, step, o, 2), 2);
+            assert_ptr_equal(o[0], &a);
+            assert_int_equal(a.t_issue, 12);
+            assert_int_equal(a.t_done, ccd == 2 ? 32 : 35);
+            assert_int_equal(b.t_issue, ccd == 2 ? 20 : 24);
+            assert_int_equal(b.t_done, ccd == 2 ? 36 : 40);
+            assert_int_equal(dram_get_stats(d)->busy, 4 * 2 + 4);
+            dram_destroy(d);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_burst_cycles),
         cmocka_unit_test(test_row_timing),
+        cmocka_unit_test(test_sector_cmds),
         cmocka_unit_test(test_frfcfs_order),
         cmocka_unit_test(test_fifo_order),
         cmocka_unit_test(test_next_event_exact),

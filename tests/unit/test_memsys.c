@@ -62,16 +62,18 @@ static void memsys_only(ws_config *cfg)
 /* GTX480 defaults (configs/gtx480.ini, after GPGPU-Sim 4.2): core, interconnect and L2 at
  * 700 MHz, DRAM 924; L1 latency 35, interconnect latency 2, 8-byte headers in 40-byte flits
  * (a read request is 1 flit, a 128-byte reply 136 bytes = 4), a crossbar port per L2 bank,
- * L2 pipeline (ROP) 120 + L2 hit latency 1, DRAM tRCD 12 tCL 12, 4 data cycles per 128 B,
+ * L2 pipeline (ROP) 120 + L2 hit latency 1, DRAM tRCD 12 tCL 12, 8 data cycles per 128 B
+ * (4 sectors of one 2-cycle burst each, l2.sector_requests),
  * DRAM return latency 132 (GPGPU-Sim's -dram_latency 100 core cycles in DRAM cycles).
  * Load at core cycle 0, L1 miss:
  *   miss record ready at core 35 = interconnect cycle 35 (at or after); granted at 35;
  *   at the partition at 35 + 2 + 1 = 38; L2 cycle 39 (strictly after), through the
  *   pipeline at 39 + 120 = 159: tag lookup, miss, record ready at 159 + 1 = 160;
  *   DRAM cycle floor(160 x 924 / 700) + 1 = floor(211.2) + 1 = 212;
- *   ACT 212, RD 224, data done 224 + 12 + 4 = 240; + 132 = 372 = L2 cycle
- *   floor(372 x 700 / 924) + 1 = floor(281.8) + 1 = 282: the fill;
- *   reply ready at interconnect 283; arrives 283 + 2 + 4 = 289 = core cycle 289.
+ *   ACT 212, RD 224; the L2 fetches the line's 4 sectors as 4 column commands of one
+ *   BL8 burst (2 cycles) each (l2.sector_requests): data done 224 + 12 + 4 x 2 = 244;
+ *   + 132 = 376 = L2 cycle floor(376 x 700 / 924) + 1 = floor(284.8) + 1 = 285: the fill;
+ *   reply ready at interconnect 286; arrives 286 + 2 + 4 = 292 = core cycle 292.
  * The same line from another SM at core cycle c0 (now an L2 hit): record ready c0 + 35,
  *   interconnect c0 + 35, arrival c0 + 38, L2 c0 + 39, lookup c0 + 159, hit data at
  *   c0 + 160, reply at interconnect c0 + 161, arrival c0 + 167, core c0 + 167.
@@ -89,7 +91,7 @@ static void test_latency_gtx480(void **state)
     assert_int_equal(memsys_probe(m, &a, 0), MA_MISS);
     assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
     assert_true(memsys_busy(m));
-    assert_int_equal(wait_for(m, &a, 1, 10000), 289);
+    assert_int_equal(wait_for(m, &a, 1, 10000), 292);
     assert_false(memsys_busy(m));
     uint64_t c0 = 500;
     mem_req b = req(1, MR_LOAD, 0x12300), h = req(0, MR_LOAD, 0x12300);
@@ -104,7 +106,7 @@ static void test_latency_gtx480(void **state)
 /* The same with l1d.latency_queue (the GTX480 default): the SM's queue holds an access
  * sent at core cycle 0 for 35 - 1 = 34 cycles, so it reaches the memory system at 34,
  * whose L1D answers 1 cycle after the lookup: the miss record is ready at 35 as above,
- * and the rest is unchanged: the fill at 289. The L1 hit looked up at c0 + 34 answers at
+ * and the rest is unchanged: the fill at 292. The L1 hit looked up at c0 + 34 answers at
  * c0 + 35, the other SM's L2 hit (looked up at c0 + 34) at c0 + 167. */
 static void test_latency_gtx480_queue(void **state)
 {
@@ -117,7 +119,7 @@ static void test_latency_gtx480_queue(void **state)
     mem_req a = req(0, MR_LOAD, 0x12300);
     memsys_tick(m, 34);
     assert_int_equal(memsys_access(m, &a, 34), MA_MISS);
-    assert_int_equal(wait_for(m, &a, 35, 10000), 289);
+    assert_int_equal(wait_for(m, &a, 35, 10000), 292);
     uint64_t c0 = 500;
     mem_req b = req(1, MR_LOAD, 0x12300), h = req(0, MR_LOAD, 0x12300);
     memsys_tick(m, c0 + 34);
@@ -130,7 +132,7 @@ static void test_latency_gtx480_queue(void **state)
 
 /* A memory system kept across launches (mem.keep_state): launch_end invalidates the L1Ds
  * (GPGPU-Sim's -gpgpu_flush_l1_cache), the L2 keeps its lines, and launch_begin restarts
- * the statistics. The line is fetched from DRAM (289 cycles, test_latency_gtx480), hits
+ * the statistics. The line is fetched from DRAM (292 cycles, test_latency_gtx480), hits
  * in the L1 (35); after the flush the same load misses the L1 and hits the L2 (167). */
 static void test_keep_state(void **state)
 {
@@ -144,7 +146,7 @@ static void test_keep_state(void **state)
     mem_req a = req(0, MR_LOAD, 0x12300);
     memsys_tick(m, 0);
     assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
-    assert_int_equal(wait_for(m, &a, 1, 10000), 289);
+    assert_int_equal(wait_for(m, &a, 1, 10000), 292);
     memsys_tick(m, 400);
     assert_int_equal(memsys_access(m, &a, 400), MA_HIT);
     assert_int_equal(wait_for(m, &a, 400, 10000), 435);
@@ -167,7 +169,7 @@ static void test_keep_state(void **state)
 
 /* A host-to-device copy installs its sectors in the L2 (l2.fill_on_copy, GPGPU-Sim's
  * -gpgpu_perf_sim_memcpy): a load of a copied line is then an L2 hit (the 167 cycles of
- * test_latency_gtx480), a line the copy did not touch still goes to DRAM (289); with
+ * test_latency_gtx480), a line the copy did not touch still goes to DRAM (292); with
  * fill_on_copy off the copied line misses too. A line the copy covered in part misses on
  * its other sectors (a sector miss goes to DRAM). */
 static void test_copy_fills_l2(void **state)
@@ -186,14 +188,44 @@ static void test_copy_fills_l2(void **state)
         mem_req a = req(0, MR_LOAD, 0x12300), b = req(1, MR_LOAD, 0x12400);
         memsys_tick(m, 0);
         assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
-        assert_int_equal(wait_for(m, &a, 1, 10000), on ? 167 : 289);
+        assert_int_equal(wait_for(m, &a, 1, 10000), on ? 167 : 292);
         memsys_tick(m, 1000);
         assert_int_equal(memsys_access(m, &b, 1000), MA_MISS);
-        assert_int_equal(wait_for(m, &b, 1001, 10000), 1000 + 289);
+        assert_int_equal(wait_for(m, &b, 1001, 10000), 1000 + 292);
         mem_req c = req(2, MR_LOAD, 0x12380);
         memsys_tick(m, 2000);
         assert_int_equal(memsys_access(m, &c, 2000), MA_MISS);
         assert_true(wait_for(m, &c, 2001, 10000) > 2000 + 167);
+        mem_model_detailed.destroy(m);
+    }
+}
+
+/* l2.sector_requests: the L2 serves a request sector by sector, one L2 port cycle per
+ * sector (GPGPU-Sim's sectored L2). One channel with one L2 bank (every line in it); line
+ * 0x40000 is in the L2 (a host copy), 0x12300 is not. At core cycle 0 SM 0 loads 0x12300
+ * and SM 1 0x40000, each an L1 miss. SM 0's flit is through the L2 pipeline at L2 cycle
+ * 159 (test_latency_gtx480) and misses; SM 1's crosses the same crossbar port one cycle
+ * later, through the pipeline at 160. With sector requests SM 0's 4 sectors hold the
+ * port for L2 cycles 159..162: SM 1's lookup is at 163, its hit reply at core 167 + 4 =
+ * 171 (SM 0's reply waits for DRAM and is not in its way); without, at 160: 168. */
+static void test_l2_sector_port(void **state)
+{
+    (void)state;
+    for (int on = 1; on >= 0; on--) {
+        ws_config cfg;
+        ws_config_defaults(&cfg);
+        memsys_only(&cfg);
+        set(&cfg, "dram.channels=1,l2.banks=1");
+        if (!on)
+            set(&cfg, "l2.sector_requests=false");
+        memsys *m = mem_model_detailed.create(&cfg, 15);
+        assert_non_null(m);
+        mem_model_detailed.host_write(m, 0x40000, 128);
+        mem_req a = req(0, MR_LOAD, 0x12300), b = req(1, MR_LOAD, 0x40000);
+        memsys_tick(m, 0);
+        assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
+        assert_int_equal(memsys_access(m, &b, 0), MA_MISS);
+        assert_int_equal(wait_for(m, &b, 1, 10000), on ? 171 : 168);
         mem_model_detailed.destroy(m);
     }
 }
@@ -772,7 +804,7 @@ static void test_shared_l1c(void **state)
  * second one cycle later. On: it merges into the first's MSHR entry (1 entry in use).
  * Off (seed 004's SI protocol: every access needs an MSHR entry, the line is locked):
  * it takes an MSHR entry of its own and waits for the fill - a delayed hit (2 entries in
- * use). Either way both complete with the fill at T = 289 (test_latency_gtx480). Off,
+ * use). Either way both complete with the fill at T = 292 (test_latency_gtx480). Off,
  * with one MSHR entry, it is refused (MSHRF) until the fill and its retry at T hits
  * (T + l1d.latency 35). */
 static void test_l1_second_coalescer(void **state)
@@ -794,7 +826,7 @@ static void test_l1_second_coalescer(void **state)
         memsys_tick(m, 1);
         assert_int_equal(memsys_access(m, &b, 1), mode == 2 ? MA_MSHRF : MA_MERGED);
         uint64_t t = wait_for(m, &a, 1, 10000);
-        assert_int_equal(t, 289);
+        assert_int_equal(t, 292);
         if (mode < 2) {
             mem_req *d = memsys_pop_done(m, 0, t);
             assert_ptr_equal(d, &b);
@@ -838,7 +870,7 @@ static void test_l2_coalescing(void **state)
         assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
         assert_int_equal(memsys_access(m, &b, 0), MA_MISS);
         uint64_t ta = wait_for(m, &a, 1, 10000), tb = wait_for(m, &b, 1, 10000);
-        assert_int_equal(ta, 289);
+        assert_int_equal(ta, 292);
         assert_int_equal(tb, ta + 4);
         cJSON *o = cJSON_CreateObject();
         mem_model_detailed.stats_json(m, o);
@@ -905,6 +937,7 @@ int main(void)
         cmocka_unit_test(test_latency_gtx480),
         cmocka_unit_test(test_latency_gtx480_queue),
         cmocka_unit_test(test_copy_fills_l2),
+        cmocka_unit_test(test_l2_sector_port),
         cmocka_unit_test(test_keep_state),
         cmocka_unit_test(test_latency_equal_clocks),
         cmocka_unit_test(test_routing),
