@@ -113,6 +113,9 @@ typedef struct {
     uint32_t rr;           /* with a port of its own: its reply queue served last       */
     uint64_t next;         /* next L2 cycle with work (lower bound)                     */
     pkt *tx;               /* open directory transactions (at most one per line)        */
+    pkt *memo_q;           /* the input head its cache refused last (NULL: none) ...   */
+    uint64_t memo_stamp;   /* ... and the cache's memo of it (cache_refusal_stamp): a
+                              head refused again is counted without being rebuilt      */
     void *owner;           /* the det (the L2's dir_evict callback)                     */
     uint16_t part_id;
 } l2bank;
@@ -125,8 +128,18 @@ typedef struct {
     uint32_t rr;           /* reply injection: bank served last                         */
 } part;
 
+/* An SM's request its L1 refused last (the fields the access is built from) and the
+ * cache's memo of it (cache_refusal_stamp; 0: none): the LD/ST unit retries it every
+ * cycle, and while the L1 has not changed the retry is counted without being rebuilt. */
+typedef struct {
+    uint64_t addr, stamp;
+    uint32_t size, bytes_used;
+    uint8_t kind, space, cop, msg;
+} refmemo;
+
 typedef struct {
     cache *l1[L1__N];
+    refmemo rm[L1__N];
     rq done[L1__N + 1];    /* hits of each L1 (t_done monotonic), then replies          */
     uint64_t done_t;       /* the earliest of their heads' t_done (pop_done's fast path) */
     uint32_t rr;           /* miss-queue injection: L1 served last                      */
@@ -778,6 +791,15 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
         return MA_MQF;
     smside *s = &m->sm[r->sm];
     int l = l1_of(r);
+    refmemo *rm = &s->rm[l];
+    if (rm->stamp && rm->addr == r->addr && rm->size == r->size && rm->bytes_used == r->bytes_used &&
+        rm->kind == r->kind && rm->space == r->space && rm->cop == r->cop && rm->msg == r->msg &&
+        !m->trace) {
+        /* the same request as the last refused one: cache_access() would find its memo */
+        mem_access again = cache_refuse_again(s->l1[l], rm->stamp);
+        if (again != MA__COUNT)
+            return again;
+    }
     cache_acc a;
     l1_acc(m, r, &a);
     uint32_t before = cache_mq_len(s->l1[l]);
@@ -791,8 +813,17 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
                 (unsigned long long)(r->addr - r->addr % cache_config(s->l1[l])->line), oc[out],
                 kd[r->kind & 3]);
     }
-    if (mem_access_refused(out))
+    if (mem_access_refused(out)) {
+        rm->addr = r->addr;
+        rm->size = r->size;
+        rm->bytes_used = r->bytes_used;
+        rm->kind = r->kind;
+        rm->space = r->space;
+        rm->cop = r->cop;
+        rm->msg = r->msg;
+        rm->stamp = cache_refusal_stamp(s->l1[l]);
         return out;
+    }
     r->t_issue = cycle;
     s->out_d++;
     if (t_done != UINT64_MAX) {
@@ -1292,6 +1323,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
             pkt *busy = tx_find(m, b, q->addr);
             if (busy) {
                 /* its line is in a transaction: wait for it to close (tx_close) */
+                b->memo_q = NULL;
                 pq_pop(&b->in);
                 b->n_wait--;
                 q->next = NULL;
@@ -1306,6 +1338,9 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
             }
         }
         if (q->type != CM_WRITEBACK && b->out[Q_HIT].n + b->out[Q_FILL].n >= m->out_cap)
+            break;
+        /* the head refused last time, the cache unchanged since: refused again (counted) */
+        if (q == b->memo_q && cache_refuse_again(b->c, b->memo_stamp) != MA__COUNT)
             break;
         cache_acc a = {.addr = q->addr, .idx = q->idx, .size = q->size, .tok = q};
         if (q->type == CM_FETCH) {
@@ -1334,8 +1369,12 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
         m->coh->on_access(m->coh_p, &cq, &a);
         uint64_t t_done;
         mem_access out = cache_access(b->c, &a, k, &t_done);
-        if (mem_access_refused(out))
+        if (mem_access_refused(out)) {
+            b->memo_q = q;
+            b->memo_stamp = cache_refusal_stamp(b->c);
             break;
+        }
+        b->memo_q = NULL;
         pq_pop(&b->in);
         b->n_wait--;
         if (m->dir && (coh_tx_req(q) || (q->type == CM_WRITEBACK && q->l1 == L1D))) {
