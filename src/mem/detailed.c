@@ -175,6 +175,11 @@ typedef struct {
     uint64_t k[D__N];      /* last cycle run, per domain                                */
     uint64_t wake[D__N];   /* next cycle that may have work, per domain                 */
     uint64_t now;          /* last core cycle ticked                                    */
+    /* next_sm_from's terms that depend on the domains' wakes alone, computed when the
+     * wakes change (the serial tick and commit) from the wakes in nsm_wk: the earliest
+     * interconnect cycle a reply can be granted (nsm_w, UINT64_MAX: none), and the core
+     * cycles of that grant's arrival (nsm_t) and of nsm_w itself (nsm_aw) */
+    uint64_t nsm_wk[D__N], nsm_w, nsm_t, nsm_aw;
     int ticked;
     int committed;         /* every SM committed since the last tick (the GPU's order):
                               tick need not look                                        */
@@ -843,6 +848,8 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     return out;
 }
 
+static void nsm_refresh(det *m);
+
 /* The end of a cycle's SM phase (memsys.h commit): SM i's deferred changes of shared
  * state. What next_event_sm reads of them: the interconnect's wake. */
 static int det_commit(memsys *ms, uint32_t i, uint64_t cycle)
@@ -860,7 +867,10 @@ static int det_commit(memsys *ms, uint32_t i, uint64_t cycle)
     uint64_t w = m->wake[D_ICNT];
     poke(m, D_ICNT, s->poke);
     s->poke = UINT64_MAX;
-    return m->wake[D_ICNT] != w;
+    if (m->wake[D_ICNT] == w)
+        return 0;
+    nsm_refresh(m);
+    return 1;
 }
 
 static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
@@ -1574,6 +1584,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
         if (m->exhaustive && m->wake[d] != UINT64_MAX)
             m->wake[d] = k + 1;
     }
+    nsm_refresh(m);
     return did;
 }
 
@@ -1610,9 +1621,9 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
  * miss-record time of its L1s, interconnect cycles) and the domains' wakes now. Every
  * term is nondecreasing in the interconnect bound w, so the earliest of the heads
  * stands for all of them. */
-static uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle)
+/* nsm_w, nsm_t and nsm_aw from the wakes now (*w, *t, *aw) */
+static void nsm_terms(const det *m, uint64_t *wp, uint64_t *tp, uint64_t *awp)
 {
-    uint64_t next = done_t;
     uint64_t w = m->wake[D_ICNT], l2 = m->wake[D_L2];
     if (m->wake[D_DRAM] != UINT64_MAX) {
         uint64_t t = after(m, D_DRAM, D_L2, m->wake[D_DRAM]);
@@ -1624,10 +1635,41 @@ static uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t
         if (t < w)
             w = t;
     }
+    *wp = w;
+    *tp = *awp = UINT64_MAX;
     if (w != UINT64_MAX) {
-        uint64_t t = at_or_after(m, D_ICNT, C_CORE, w + icnt_latency(m->rep) + 1);
+        *tp = at_or_after(m, D_ICNT, C_CORE, w + icnt_latency(m->rep) + 1);
+        *awp = at_or_after(m, D_ICNT, C_CORE, w);
+    }
+}
+
+/* After the wakes changed (serially: tick, commit): next_sm_from's terms again. */
+static void nsm_refresh(det *m)
+{
+    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == m->wake[D_L2] &&
+        m->nsm_wk[D_DRAM] == m->wake[D_DRAM])
+        return;
+    nsm_terms(m, &m->nsm_w, &m->nsm_t, &m->nsm_aw);
+    for (int d = 0; d < D__N; d++)
+        m->nsm_wk[d] = m->wake[d];
+}
+
+static uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle)
+{
+    uint64_t next = done_t;
+    uint64_t w, t0, aw;
+    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == m->wake[D_L2] &&
+        m->nsm_wk[D_DRAM] == m->wake[D_DRAM]) {
+        w = m->nsm_w;
+        t0 = m->nsm_t;
+        aw = m->nsm_aw;
+    } else {
+        nsm_terms(m, &w, &t0, &aw);   /* not refreshed (a caller outside the GPU's order) */
+    }
+    if (w != UINT64_MAX) {
+        uint64_t t = t0;
         if (x != UINT64_MAX) {
-            uint64_t a = at_or_after(m, D_ICNT, C_CORE, x > w ? x : w);
+            uint64_t a = x > w ? at_or_after(m, D_ICNT, C_CORE, x) : aw;
             if (a < t)
                 t = a;
         }
