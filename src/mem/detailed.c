@@ -1068,10 +1068,17 @@ static int run_icnt(det *m, uint64_t k)
         if (m->sm[s].inj <= k)
             did |= sm_inject(m, s, k);
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
+    /* nb: the first request-crossbar output holding packets at or after partition p's
+     * ports (a partition pops only its own ports, so the later ones stand) */
+    uint32_t nb = icnt_next_out(m->req, 0);
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
+        const uint32_t hi = (p + 1) * m->ppp;
+        const int arrived = nb < hi;
+        if (arrived)
+            nb = icnt_next_out(m->req, hi);
         /* nothing arrived at its ports and no reply due: nothing to do */
-        if (pt->out_t > k && icnt_next_out(m->req, p * m->ppp) >= (p + 1) * m->ppp)
+        if (pt->out_t > k && !arrived)
             continue;
         /* port o of the partition: every bank (ppp 1), or bank o alone */
         for (uint32_t o = 0; o < m->ppp; o++) {

@@ -123,21 +123,26 @@ void icnt_destroy(icnt *ic)
     free(ic);
 }
 
-uint32_t icnt_flits(const icnt *ic, uint32_t bytes)
+static inline uint32_t flits_of(const icnt *ic, uint32_t bytes)
 {
     uint32_t f = ic->flit_shift >= 0 ? (bytes + ic->cfg.flit - 1) >> ic->flit_shift
                                      : (bytes + ic->cfg.flit - 1) / ic->cfg.flit;
     return f ? f : 1;
 }
 
-int icnt_has_room(const icnt *ic, uint32_t src, uint32_t bytes)
+uint32_t icnt_flits(const icnt *ic, uint32_t bytes) { return flits_of(ic, bytes); }
+
+static inline int has_room(const icnt *ic, uint32_t src, uint32_t bytes)
 {
-    return src < ic->cfg.n_src && ic->in[src].used + icnt_flits(ic, bytes) <= ic->cfg.in_buf;
+    return src < ic->cfg.n_src && ic->in[src].used + flits_of(ic, bytes) <= ic->cfg.in_buf;
 }
 
+int icnt_has_room(const icnt *ic, uint32_t src, uint32_t bytes) { return has_room(ic, src, bytes); }
+
+/* (asked every interconnect cycle by every SM whose miss records wait for room) */
 int icnt_can_push(icnt *ic, uint32_t src, uint32_t bytes)
 {
-    int ok = icnt_has_room(ic, src, bytes);
+    int ok = has_room(ic, src, bytes);
     ic->st.refused += !ok;
     return ok;
 }
@@ -166,7 +171,7 @@ void icnt_push(icnt *ic, icnt_msg *m, uint32_t src, uint32_t dst, uint32_t bytes
 {
     m->src = src;
     m->dst = dst;
-    m->flits = icnt_flits(ic, bytes);
+    m->flits = flits_of(ic, bytes);
     m->t_push = now;
     m->t_ready = ready > now ? ready : now;
     m->t_arr = UINT64_MAX;
