@@ -40,10 +40,6 @@ struct dram {
     uint64_t bus_free;        /* data bus free from                                 */
     uint64_t t_ref;           /* next refresh due                                   */
     uint64_t ref_until;       /* refresh in progress until                          */
-    uint64_t nx_at, nx_bk;    /* an FR-FCFS cycle `nx_at` that issued nothing found its
-                                 banks' next command no earlier than nx_bk (dram_next's
-                                 bank part, kept while nothing is pushed: nx_ok)      */
-    int nx_ok;
     uint32_t min_burst;       /* cycles of one burst                                */
     int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
     dram_stats st;
@@ -139,7 +135,6 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     b->qt = r;
     d->busy_banks |= 1ull << r->bank;
     d->qn++;
-    d->nx_ok = 0;
     if (b->open && b->row == r->row) {
         b->hits++;
         if (!b->fh[r->write])
@@ -318,7 +313,6 @@ static int refresh(dram *d, uint64_t now)
 
 int dram_cycle(dram *d, uint64_t now)
 {
-    d->nx_ok = 0;
     if (now >= d->t_ref) {
         refresh(d, now);
         return 0;        /* housekeeping, not progress (the deadlock watchdog) */
@@ -356,21 +350,14 @@ int dram_cycle(dram *d, uint64_t now)
     /* FR-FCFS: the oldest row hit whose column command can issue (of a bank, its first
      * read or first write hit: a later hit of the same kind arrived no earlier, so it
      * is no sooner ready) ... */
-    /* The same scans find, when nothing can issue now, the earliest cycle anything can
-     * (dram_next's bank part, which it then need not scan again). col_time() is no
-     * earlier than the request's arrival and the bank's t_col. */
     dram_req *best = NULL;
-    uint64_t nx = UINT64_MAX;
     for (uint64_t m = d->hit_banks; m; m &= m - 1) {
         const bank *b = &d->bk[__builtin_ctzll(m)];
+        if (b->t_col > now)
+            continue;
         for (int w = 0; w < 2; w++) {
             dram_req *r = b->fh[w];
-            if (!r)
-                continue;
-            uint64_t t = col_time(d, r);
-            if (t < nx)
-                nx = t;
-            if (t <= now && (!best || r->seq < best->seq))
+            if (r && r->t_arr <= now && (!best || r->seq < best->seq) && col_time(d, r) <= now)
                 best = r;
         }
     }
@@ -379,27 +366,23 @@ int dram_cycle(dram *d, uint64_t now)
         return 1;
     }
     /* ... else a row command for the oldest request of a bank, the oldest such bank
-     * first; a bank with queued hits for its open row is not precharged (a closed bank
-     * waits for tRRD and refresh as well: head_row_time) */
+     * first; a bank with queued hits for its open row is not precharged */
     uint32_t kb = 0;
     uint64_t seq = UINT64_MAX;
-    for (uint64_t m = d->busy_banks & ~d->hit_banks; m; m &= m - 1) {
+    /* a closed bank waits for tRRD and refresh as well */
+    uint64_t cand = d->busy_banks & ~d->hit_banks;
+    if (max64(d->t_act_any, d->ref_until) > now)
+        cand &= d->open_banks;
+    for (uint64_t m = cand; m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
         const bank *b = &d->bk[k];
-        uint64_t t = head_row_time(d, b);
-        if (t < nx)
-            nx = t;
-        if (t <= now && b->head_seq < seq) {
+        if (b->head_seq < seq && b->rt <= now) {
             seq = b->head_seq;
             kb = k;
         }
     }
-    if (seq == UINT64_MAX) {
-        d->nx_ok = 1;
-        d->nx_at = now;
-        d->nx_bk = nx;
+    if (seq == UINT64_MAX)
         return 0;
-    }
     if (d->bk[kb].open)
         do_pre(d, kb, now);
     else
@@ -440,12 +423,6 @@ uint64_t dram_next(const dram *d, uint64_t now)
             if (t < next)
                 next = t;
         }
-        return next > now ? next : now + 1;
-    }
-    if (d->nx_ok && d->nx_at == now) {
-        /* the FR-FCFS cycle `now` that issued nothing scanned the banks already */
-        if (d->nx_bk < next)
-            next = d->nx_bk;
         return next > now ? next : now + 1;
     }
     for (uint64_t m = d->busy_banks & ~d->hit_banks; m; m &= m - 1) {

@@ -177,39 +177,6 @@ static void test_next_event_exact(void **state)
     }
 }
 
-/* An FR-FCFS cycle that issues nothing keeps its bank scan for dram_next: the answer
- * after such a cycle is the one a full scan gives before it (the cycle changed nothing),
- * cycle by cycle over a random mix (refresh off). */
-static void test_next_after_idle_cycle(void **state)
-{
-    (void)state;
-    dram_cfg c = gddr5(DRAM_FRFCFS);
-    c.queue = 64;
-    c.tREFI = 0;   /* no refresh: a refresh cycle changes the banks and issues nothing */
-    dram *d = dram_create(&c, NULL, 0);
-    dram_req a[32];
-    uint64_t x = 7;
-    for (int i = 0; i < 32; i++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        a[i] = mk((uint32_t)(x >> 40) % 4, (uint32_t)(x >> 50) % 3, (x >> 20) % 4 == 0);
-        a[i].bytes = 32;
-        dram_push(d, &a[i], 0, (uint64_t)i * 5);
-    }
-    int idle = 0, done = 0;
-    for (uint64_t t = 0; t < 100000 && done < 32; t++) {
-        uint64_t before = dram_next(d, t);
-        if (!dram_cycle(d, t)) {
-            assert_int_equal(dram_next(d, t), before);
-            idle++;
-        }
-        while (dram_pop(d, t))
-            done++;
-    }
-    assert_int_equal(done, 32);
-    assert_true(idle > 0);
-    dram_destroy(d);
-}
-
 /* Write then read of the same row: WR at tRCD = 12, data 16..20; the read waits tWTR
  * after the write data: RD at 25, done 25 + 12 + 4 = 41. Read then write: RD at 12
  * (data 24..28); the write data may start tRTW after: 30, so WR at 30 - tWL = 26
@@ -308,7 +275,6 @@ int main(void)
         cmocka_unit_test(test_frfcfs_order),
         cmocka_unit_test(test_fifo_order),
         cmocka_unit_test(test_next_event_exact),
-        cmocka_unit_test(test_next_after_idle_cycle),
         cmocka_unit_test(test_turnaround),
         cmocka_unit_test(test_bank_parallelism),
         cmocka_unit_test(test_refresh),
