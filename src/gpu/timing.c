@@ -478,27 +478,36 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             fault |= groups[k].fault;
         }
         /* the commit, in SM order: global-memory data accesses, then the memory
-         * system's shared state */
-        for (uint32_t i = 0; i < n_sm; i++)
-            if (defer[i].n)
-                func_defer_commit(&defer[i]);
+         * system's shared state (the two touch disjoint state, so one pass does both) */
         if (mem->ops->commit) {
             /* SM by SM: a sleeping SM's wake-up sees what the SMs before it and itself
-             * sent in this cycle, as in a serial run (the slept lists are in SM order) */
+             * sent in this cycle, as in a serial run (the slept lists are in SM order).
+             * A kept memory system is committed directly (the offset view adds a call). */
+            memsys *cmem = om.in ? om.in : mem;
+            const uint64_t ccyc = cycle + (om.in ? om.off : 0);
             uint32_t k = 0, j = 0;
+            while (k < n_thr && !groups[k].n_slept)
+                k++;
             int chg = 0;
             for (uint32_t i = 0; i < n_sm; i++) {
-                chg |= memsys_commit(mem, i, cycle);
-                while (k < n_thr && j >= groups[k].n_slept) {
-                    k++;
-                    j = 0;
-                }
+                if (defer[i].n)
+                    func_defer_commit(&defer[i]);
+                chg |= memsys_commit(cmem, i, ccyc);
                 if (k < n_thr && groups[k].slept[j] == i) {
-                    j++;
                     if (chg)
                         wake[i] = cm->next_event(cores[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
+                    if (++j >= groups[k].n_slept) {
+                        j = 0;
+                        do
+                            k++;
+                        while (k < n_thr && !groups[k].n_slept);
+                    }
                 }
             }
+        } else {
+            for (uint32_t i = 0; i < n_sm; i++)
+                if (defer[i].n)
+                    func_defer_commit(&defer[i]);
         }
         if (fault) {
             /* the lowest SM's fault, whatever the threads */

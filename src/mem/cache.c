@@ -67,6 +67,7 @@ struct cache {
      * refusal is remembered with the state version (bumped by every change) */
     uint64_t version;
     uint64_t memo_version;
+    uint64_t memo_seq;    /* refusals memoized so far: names the memo (cache_refusal_stamp) */
     cache_acc memo_acc;
     mem_access memo_out;
     int line_shift;       /* log2(line), or -1: the set index runs on every retry */
@@ -555,6 +556,19 @@ mem_access cache_probe(const cache *c, const cache_acc *a)
     return p.out;
 }
 
+uint64_t cache_refusal_stamp(const cache *c)
+{
+    return c->memo_seq && c->memo_version == c->version ? c->memo_seq : 0;
+}
+
+mem_access cache_refuse_again(cache *c, uint64_t stamp)
+{
+    if (!stamp || stamp != c->memo_seq || c->memo_version != c->version)
+        return MA__COUNT;
+    c->st.resfail[c->memo_out - MA_CSF]++;
+    return c->memo_out;
+}
+
 /* ---- carrying it out ------------------------------------------------------------------------ */
 static void mq_push(cache *c, uint8_t type, uint64_t addr, uint32_t size, uint32_t sectors,
                     uint32_t mshr, void *tok, uint64_t t)
@@ -643,6 +657,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         c->memo_acc = *a;
         c->memo_out = p.out;
         c->memo_version = c->version;
+        c->memo_seq++;
         return p.out;
     }
     c->version++;

@@ -143,6 +143,14 @@ void cache_destroy(cache *c);
  * MSHRF, MQF) change nothing but the reservation-fail counters. */
 mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done);
 mem_access cache_probe(const cache *c, const cache_acc *a);
+/* The memo of the last refused access (a caller retrying the same access every cycle
+ * may skip building it): cache_refusal_stamp() names it while it stands (0: none, or
+ * the cache changed since), right after cache_access() refused; cache_refuse_again()
+ * with that stamp is cache_access() of the same access again - it counts the refusal
+ * and returns its cause - while the memo stands, else it does nothing and returns
+ * MA__COUNT (then call cache_access()). */
+uint64_t cache_refusal_stamp(const cache *c);
+mem_access cache_refuse_again(cache *c, uint64_t stamp);
 
 /* Fill of `sectors` for MSHR entry `mshr` at cycle `now`: the sectors become valid,
  * every waiting token whose sectors are all valid completes (fn(ctx, tok, now), in

@@ -114,6 +114,9 @@ typedef struct {
     uint64_t next;         /* next L2 cycle with work (lower bound)                     */
     uint64_t t_port;       /* l2.sector_requests: first L2 cycle its port is free again */
     pkt *tx;               /* open directory transactions (at most one per line)        */
+    pkt *memo_q;           /* the input head its cache refused last (NULL: none) ...   */
+    uint64_t memo_stamp;   /* ... and the cache's memo of it (cache_refusal_stamp): a
+                              head refused again is counted without being rebuilt      */
     void *owner;           /* the det (the L2's dir_evict callback)                     */
     uint16_t part_id;
 } l2bank;
@@ -126,8 +129,18 @@ typedef struct {
     uint32_t rr;           /* reply injection: bank served last                         */
 } part;
 
+/* An SM's request its L1 refused last (the fields the access is built from) and the
+ * cache's memo of it (cache_refusal_stamp; 0: none): the LD/ST unit retries it every
+ * cycle, and while the L1 has not changed the retry is counted without being rebuilt. */
+typedef struct {
+    uint64_t addr, stamp;
+    uint32_t size, bytes_used;
+    uint8_t kind, space, cop, msg;
+} refmemo;
+
 typedef struct {
     cache *l1[L1__N];
+    refmemo rm[L1__N];
     rq done[L1__N + 1];    /* hits of each L1 (t_done monotonic), then replies          */
     uint64_t done_t;       /* the earliest of their heads' t_done (pop_done's fast path) */
     uint32_t rr;           /* miss-queue injection: L1 served last                      */
@@ -163,6 +176,11 @@ typedef struct {
     uint64_t k[D__N];      /* last cycle run, per domain                                */
     uint64_t wake[D__N];   /* next cycle that may have work, per domain                 */
     uint64_t now;          /* last core cycle ticked                                    */
+    /* next_sm_from's terms that depend on the domains' wakes alone, computed when the
+     * wakes change (the serial tick and commit) from the wakes in nsm_wk: the earliest
+     * interconnect cycle a reply can be granted (nsm_w, UINT64_MAX: none), and the core
+     * cycles of that grant's arrival (nsm_t) and of nsm_w itself (nsm_aw) */
+    uint64_t nsm_wk[D__N], nsm_w, nsm_t, nsm_aw;
     int ticked;
     int committed;         /* every SM committed since the last tick (the GPU's order):
                               tick need not look                                        */
@@ -783,6 +801,15 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
         return MA_MQF;
     smside *s = &m->sm[r->sm];
     int l = l1_of(r);
+    refmemo *rm = &s->rm[l];
+    if (rm->stamp && rm->addr == r->addr && rm->size == r->size && rm->bytes_used == r->bytes_used &&
+        rm->kind == r->kind && rm->space == r->space && rm->cop == r->cop && rm->msg == r->msg &&
+        !m->trace) {
+        /* the same request as the last refused one: cache_access() would find its memo */
+        mem_access again = cache_refuse_again(s->l1[l], rm->stamp);
+        if (again != MA__COUNT)
+            return again;
+    }
     cache_acc a;
     l1_acc(m, r, &a);
     uint32_t before = cache_mq_len(s->l1[l]);
@@ -796,8 +823,17 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
                 (unsigned long long)(r->addr - r->addr % cache_config(s->l1[l])->line), oc[out],
                 kd[r->kind & 3]);
     }
-    if (mem_access_refused(out))
+    if (mem_access_refused(out)) {
+        rm->addr = r->addr;
+        rm->size = r->size;
+        rm->bytes_used = r->bytes_used;
+        rm->kind = r->kind;
+        rm->space = r->space;
+        rm->cop = r->cop;
+        rm->msg = r->msg;
+        rm->stamp = cache_refusal_stamp(s->l1[l]);
         return out;
+    }
     r->t_issue = cycle;
     s->out_d++;
     if (t_done != UINT64_MAX) {
@@ -817,6 +853,8 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     return out;
 }
 
+static void nsm_refresh(det *m);
+
 /* The end of a cycle's SM phase (memsys.h commit): SM i's deferred changes of shared
  * state. What next_event_sm reads of them: the interconnect's wake. */
 static int det_commit(memsys *ms, uint32_t i, uint64_t cycle)
@@ -834,7 +872,10 @@ static int det_commit(memsys *ms, uint32_t i, uint64_t cycle)
     uint64_t w = m->wake[D_ICNT];
     poke(m, D_ICNT, s->poke);
     s->poke = UINT64_MAX;
-    return m->wake[D_ICNT] != w;
+    if (m->wake[D_ICNT] == w)
+        return 0;
+    nsm_refresh(m);
+    return 1;
 }
 
 static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
@@ -1032,10 +1073,17 @@ static int run_icnt(det *m, uint64_t k)
         if (m->sm[s].inj <= k)
             did |= sm_inject(m, s, k);
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
+    /* nb: the first request-crossbar output holding packets at or after partition p's
+     * ports (a partition pops only its own ports, so the later ones stand) */
+    uint32_t nb = icnt_next_out(m->req, 0);
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
+        const uint32_t hi = (p + 1) * m->ppp;
+        const int arrived = nb < hi;
+        if (arrived)
+            nb = icnt_next_out(m->req, hi);
         /* nothing arrived at its ports and no reply due: nothing to do */
-        if (pt->out_t > k && icnt_next_out(m->req, p * m->ppp) >= (p + 1) * m->ppp)
+        if (pt->out_t > k && !arrived)
             continue;
         /* port o of the partition: every bank (ppp 1), or bank o alone */
         for (uint32_t o = 0; o < m->ppp; o++) {
@@ -1297,6 +1345,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
             pkt *busy = tx_find(m, b, q->addr);
             if (busy) {
                 /* its line is in a transaction: wait for it to close (tx_close) */
+                b->memo_q = NULL;
                 pq_pop(&b->in);
                 b->n_wait--;
                 q->next = NULL;
@@ -1311,6 +1360,9 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
             }
         }
         if (q->type != CM_WRITEBACK && b->out[Q_HIT].n + b->out[Q_FILL].n >= m->out_cap)
+            break;
+        /* the head refused last time, the cache unchanged since: refused again (counted) */
+        if (q == b->memo_q && cache_refuse_again(b->c, b->memo_stamp) != MA__COUNT)
             break;
         cache_acc a = {.addr = q->addr, .idx = q->idx, .size = q->size, .tok = q};
         if (q->type == CM_FETCH) {
@@ -1339,8 +1391,12 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
         m->coh->on_access(m->coh_p, &cq, &a);
         uint64_t t_done;
         mem_access out = cache_access(b->c, &a, k, &t_done);
-        if (mem_access_refused(out))
+        if (mem_access_refused(out)) {
+            b->memo_q = q;
+            b->memo_stamp = cache_refusal_stamp(b->c);
             break;
+        }
+        b->memo_q = NULL;
         pq_pop(&b->in);
         b->n_wait--;
         if (m->sector_req && cc->sector < cc->line) {
@@ -1556,6 +1612,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
         if (m->exhaustive && m->wake[d] != UINT64_MAX)
             m->wake[d] = k + 1;
     }
+    nsm_refresh(m);
     return did;
 }
 
@@ -1592,9 +1649,9 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
  * miss-record time of its L1s, interconnect cycles) and the domains' wakes now. Every
  * term is nondecreasing in the interconnect bound w, so the earliest of the heads
  * stands for all of them. */
-static uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle)
+/* nsm_w, nsm_t and nsm_aw from the wakes now (*w, *t, *aw) */
+static void nsm_terms(const det *m, uint64_t *wp, uint64_t *tp, uint64_t *awp)
 {
-    uint64_t next = done_t;
     uint64_t w = m->wake[D_ICNT], l2 = m->wake[D_L2];
     if (m->wake[D_DRAM] != UINT64_MAX) {
         uint64_t t = after(m, D_DRAM, D_L2, m->wake[D_DRAM]);
@@ -1606,10 +1663,41 @@ static uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t
         if (t < w)
             w = t;
     }
+    *wp = w;
+    *tp = *awp = UINT64_MAX;
     if (w != UINT64_MAX) {
-        uint64_t t = at_or_after(m, D_ICNT, C_CORE, w + icnt_latency(m->rep) + 1);
+        *tp = at_or_after(m, D_ICNT, C_CORE, w + icnt_latency(m->rep) + 1);
+        *awp = at_or_after(m, D_ICNT, C_CORE, w);
+    }
+}
+
+/* After the wakes changed (serially: tick, commit): next_sm_from's terms again. */
+static void nsm_refresh(det *m)
+{
+    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == m->wake[D_L2] &&
+        m->nsm_wk[D_DRAM] == m->wake[D_DRAM])
+        return;
+    nsm_terms(m, &m->nsm_w, &m->nsm_t, &m->nsm_aw);
+    for (int d = 0; d < D__N; d++)
+        m->nsm_wk[d] = m->wake[d];
+}
+
+static uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle)
+{
+    uint64_t next = done_t;
+    uint64_t w, t0, aw;
+    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == m->wake[D_L2] &&
+        m->nsm_wk[D_DRAM] == m->wake[D_DRAM]) {
+        w = m->nsm_w;
+        t0 = m->nsm_t;
+        aw = m->nsm_aw;
+    } else {
+        nsm_terms(m, &w, &t0, &aw);   /* not refreshed (a caller outside the GPU's order) */
+    }
+    if (w != UINT64_MAX) {
+        uint64_t t = t0;
         if (x != UINT64_MAX) {
-            uint64_t a = at_or_after(m, D_ICNT, C_CORE, x > w ? x : w);
+            uint64_t a = x > w ? at_or_after(m, D_ICNT, C_CORE, x) : aw;
             if (a < t)
                 t = a;
         }

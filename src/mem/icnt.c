@@ -25,6 +25,10 @@ struct icnt {
     uint64_t *in_busy_set;    /* inputs holding packets                             */
     uint64_t *out_busy_set;   /* outputs holding packets                            */
     uint32_t inside;
+    /* no grant is possible before this cycle: the last arbitration granted nothing and
+     * found every waiting head's link, time or output busy until then (a push, or a pop
+     * that frees output buffer space, clears it) */
+    uint64_t idle_until;
     int flit_shift;           /* log2(flit), or -1                                  */
     icnt_stats st;
 };
@@ -119,21 +123,26 @@ void icnt_destroy(icnt *ic)
     free(ic);
 }
 
-uint32_t icnt_flits(const icnt *ic, uint32_t bytes)
+static inline uint32_t flits_of(const icnt *ic, uint32_t bytes)
 {
     uint32_t f = ic->flit_shift >= 0 ? (bytes + ic->cfg.flit - 1) >> ic->flit_shift
                                      : (bytes + ic->cfg.flit - 1) / ic->cfg.flit;
     return f ? f : 1;
 }
 
-int icnt_has_room(const icnt *ic, uint32_t src, uint32_t bytes)
+uint32_t icnt_flits(const icnt *ic, uint32_t bytes) { return flits_of(ic, bytes); }
+
+static inline int has_room(const icnt *ic, uint32_t src, uint32_t bytes)
 {
-    return src < ic->cfg.n_src && ic->in[src].used + icnt_flits(ic, bytes) <= ic->cfg.in_buf;
+    return src < ic->cfg.n_src && ic->in[src].used + flits_of(ic, bytes) <= ic->cfg.in_buf;
 }
 
+int icnt_has_room(const icnt *ic, uint32_t src, uint32_t bytes) { return has_room(ic, src, bytes); }
+
+/* (asked every interconnect cycle by every SM whose miss records wait for room) */
 int icnt_can_push(icnt *ic, uint32_t src, uint32_t bytes)
 {
-    int ok = icnt_has_room(ic, src, bytes);
+    int ok = has_room(ic, src, bytes);
     ic->st.refused += !ok;
     return ok;
 }
@@ -162,11 +171,12 @@ void icnt_push(icnt *ic, icnt_msg *m, uint32_t src, uint32_t dst, uint32_t bytes
 {
     m->src = src;
     m->dst = dst;
-    m->flits = icnt_flits(ic, bytes);
+    m->flits = flits_of(ic, bytes);
     m->t_push = now;
     m->t_ready = ready > now ? ready : now;
     m->t_arr = UINT64_MAX;
     port *ip = &ic->in[src];
+    ic->idle_until = 0;
     if (!ip->head) {
         want_add(ic, dst, src);
         bit_set(ic->in_busy_set, src);
@@ -202,12 +212,18 @@ static void grant(icnt *ic, uint32_t o, uint32_t i, uint64_t now)
 
 int icnt_cycle(icnt *ic, uint64_t now)
 {
+    if (now < ic->idle_until)
+        return 0;
     int granted = 0;
+    uint64_t until = UINT64_MAX;   /* while nothing is granted: no grant before this */
     const uint32_t ns = ic->cfg.n_src, nd = ic->cfg.n_dst;
     for (uint32_t o = next_bit(ic->out_want, nd, 0); o < nd; o = next_bit(ic->out_want, nd, o + 1)) {
         port *op = &ic->out[o];
-        if (op->busy > now)
+        if (op->busy > now) {
+            if (op->busy < until)
+                until = op->busy;
             continue;
+        }
         const uint64_t *w = ic->want + (size_t)o * ic->wi;
         /* round robin: inputs after the last one granted, then from 0 */
         uint32_t start = ic->rr[o] + 1 < ns ? ic->rr[o] + 1 : 0;
@@ -216,9 +232,14 @@ int icnt_cycle(icnt *ic, uint64_t now)
             uint32_t i;
             for (i = next_bit(w, hi, lo); i < hi; i = next_bit(w, hi, i + 1)) {
                 const port *ip = &ic->in[i];
-                if (ip->head_t <= now && ip->busy <= now &&
-                    op->used + ip->head_flits <= ic->cfg.out_buf)
-                    break;
+                if (op->used + ip->head_flits <= ic->cfg.out_buf) {
+                    if (ip->head_t <= now && ip->busy <= now)
+                        break;
+                    uint64_t t = ip->head_t > ip->busy ? ip->head_t : ip->busy;
+                    if (t < until)
+                        until = t;
+                }
+                /* else: only a pop at o makes room (it clears idle_until) */
             }
             if (i < hi) {
                 grant(ic, o, i, now);
@@ -227,6 +248,7 @@ int icnt_cycle(icnt *ic, uint64_t now)
             }
         }
     }
+    ic->idle_until = granted ? 0 : until;
     return granted;
 }
 
@@ -250,6 +272,7 @@ icnt_msg *icnt_pop(icnt *ic, uint32_t dst, uint64_t now)
         bit_clr(ic->out_busy_set, dst);
     }
     op->used -= m->flits;
+    ic->idle_until = 0;
     m->next = NULL;
     ic->inside--;
     ic->st.packets++;

@@ -180,6 +180,43 @@ static void test_reservation_fails(void **state)
 
 /* Fill A then B in a 1-set x 2-way cache, hit A, then miss on C: LRU evicts B (A was
  * used last), FIFO evicts A (allocated first; the hit does not count). */
+/* The refusal memo seen from outside (cache_refusal_stamp / cache_refuse_again): one
+ * MSHR entry; t0 ld A misses; t1 ld B is refused (MSHRF) and stamped; the same retry
+ * counts MSHRF again (2, then 3) without a plan; after another access is refused (ld C:
+ * a new memo) the old stamp no longer stands; after A's fill (the cache changed) no stamp
+ * stands until cache_access refuses again. */
+static void test_refusal_stamp(void **state)
+{
+    (void)state;
+    cache *c = tiny("lru", 2, 2, 128, 1, 1, 4);
+    int tk[4];
+    uint64_t td;
+    assert_int_equal(cache_refusal_stamp(c), 0);          /* nothing refused yet */
+    assert_int_equal(cache_access(c, &(cache_acc){.addr = 0x000, .idx = 0x000, .size = 128,
+                                                  .tok = &tk[0]}, 0, &td), MA_MISS);
+    cache_acc b = ld(0x100, 128, &tk[1]), cc = ld(0x080, 128, &tk[2]);
+    assert_int_equal(cache_access(c, &b, 1, &td), MA_MSHRF);
+    uint64_t sb = cache_refusal_stamp(c);
+    assert_true(sb != 0);
+    assert_int_equal(cache_refuse_again(c, sb), MA_MSHRF);
+    assert_int_equal(cache_refuse_again(c, sb), MA_MSHRF);
+    assert_int_equal(cache_get_stats(c)->resfail[1], 3);
+    assert_int_equal(cache_refuse_again(c, 0), MA__COUNT);   /* no stamp */
+    assert_int_equal(cache_access(c, &cc, 2, &td), MA_MSHRF);
+    uint64_t sc = cache_refusal_stamp(c);
+    assert_true(sc != sb);
+    assert_int_equal(cache_refuse_again(c, sb), MA__COUNT);  /* the memo is C's now */
+    assert_int_equal(cache_get_stats(c)->resfail[1], 4);
+    uint32_t e = cache_mq_head(c)->mshr;
+    cache_mq_pop(c);
+    assert_int_equal(cache_fill(c, e, 1, 3, NULL, NULL), 1);
+    assert_int_equal(cache_refusal_stamp(c), 0);             /* changed since */
+    assert_int_equal(cache_refuse_again(c, sc), MA__COUNT);
+    assert_int_equal(cache_get_stats(c)->resfail[1], 4);
+    assert_int_equal(cache_access(c, &cc, 4, &td), MA_MISS);  /* the entry is free */
+    cache_destroy(c);
+}
+
 static void victim_order(const char *repl, uint64_t evicted, uint64_t kept)
 {
     cache *c = tiny(repl, 1, 2, 128, 4, 4, 4);
@@ -743,6 +780,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reservation_fails),
+        cmocka_unit_test(test_refusal_stamp),
         cmocka_unit_test(test_lru_vs_fifo),
         cmocka_unit_test(test_writeback_dirty),
         cmocka_unit_test(test_dirty_victim_needs_two_slots),

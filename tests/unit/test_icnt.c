@@ -151,6 +151,26 @@ static void test_ready_time(void **state)
     icnt_destroy(ic);
 }
 
+/* An arbitration that grants nothing keeps its earliest possible grant (A ready at 10:
+ * no grant before 10), but a push clears it: B, pushed at 1 ready at 1 on another input
+ * and output, goes at once; A still waits for 10. */
+static void test_idle_until_push(void **state)
+{
+    (void)state;
+    icnt *ic = mk(2, 2, 8, 8, 0);
+    icnt_msg a, b;
+    icnt_push(ic, &a, 0, 0, 8, 0, 10);
+    assert_int_equal(icnt_cycle(ic, 0), 0);
+    icnt_push(ic, &b, 1, 1, 8, 1, 1);
+    assert_int_equal(icnt_cycle(ic, 1), 1);
+    assert_int_equal(b.t_arr, 1 + 0 + 1);
+    assert_int_equal(icnt_cycle(ic, 2), 0);
+    assert_int_equal(icnt_cycle(ic, 9), 0);
+    assert_int_equal(icnt_cycle(ic, 10), 1);
+    assert_int_equal(a.t_arr, 10 + 0 + 1);
+    icnt_destroy(ic);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +179,7 @@ int main(void)
         cmocka_unit_test(test_round_robin),
         cmocka_unit_test(test_port_bandwidth),
         cmocka_unit_test(test_ready_time),
+        cmocka_unit_test(test_idle_until_push),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
