@@ -14,6 +14,7 @@ const char *bench_size_name(bench_size s)
 static int parse_args(bench_args *a, int argc, char **argv, const char *usage_extra, int paper)
 {
     const char *sizes = paper ? "small|default|large|paper" : "small|default|large";
+    const char *prog = argv[0];   /* the leftovers are compacted over argv[0] */
     a->size = BENCH_DEFAULT;
     a->quiet = 0;
     a->argc = 0;
@@ -29,7 +30,7 @@ static int parse_args(bench_args *a, int argc, char **argv, const char *usage_ex
             a->quiet = 1;
             continue;
         } else if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-            printf("usage: %s [--size %s] [--quiet]%s%s\n", argv[0], sizes,
+            printf("usage: %s [--size %s] [--quiet]%s%s\n", prog, sizes,
                    usage_extra ? " " : "", usage_extra ? usage_extra : "");
             return 1;
         } else {
@@ -41,9 +42,16 @@ static int parse_args(bench_args *a, int argc, char **argv, const char *usage_ex
         else if (!strcmp(v, "large")) a->size = BENCH_LARGE;
         else if (paper && !strcmp(v, "paper")) a->size = BENCH_PAPER;
         else {
-            fprintf(stderr, "%s: unknown size '%s' (%s)\n", argv[0], v, sizes);
+            fprintf(stderr, "%s: unknown size '%s' (%s)\n", prog, v, sizes);
             return 2;
         }
+    }
+    /* a driver without options of its own takes nothing else: never ignore an argument
+     * (under `warpsim run`, warpsim's own options such as --set go before the workload) */
+    if (!usage_extra && a->argc > 0) {
+        fprintf(stderr, "%s: unknown argument '%s' (usage: %s [--size %s] [--quiet])\n", prog,
+                argv[0], prog, sizes);
+        return 2;
     }
     return 0;
 }
