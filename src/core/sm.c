@@ -109,9 +109,8 @@ struct sm {
     sched_cand *tc;                /* per slot: its candidate under the counted
                                       verdict (reason from the key and units)      */
     const insn_info **ti;          /* per slot: the instruction that verdict shows */
-    sched_cand *fc;                /* per slot: its candidate from this turn's
-                                      examination                                  */
-    const insn_info **fi;
+    uint8_t *fr;                   /* per slot: this turn's examination: verdict   */
+    const insn_info **fi;          /* and instruction                               */
     uint8_t ready_only;            /* the policy reads ready candidates only       */
 };
 
@@ -182,11 +181,11 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->want = calloc((s->n_slots + 63) / 64, sizeof *s->want);
     s->pst = calloc(s->n_sched, sizeof *s->pst);
     s->tc = calloc(s->n_slots, sizeof *s->tc);
-    s->fc = calloc(s->n_slots, sizeof *s->fc);
+    s->fr = calloc(s->n_slots, sizeof *s->fr);
     s->ti = calloc(s->n_slots, sizeof *s->ti);
     s->fi = calloc(s->n_slots, sizeof *s->fi);
     if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->tc ||
-        !s->fc || !s->ti || !s->fi || pipe_vsum_init(&s->vs, s->n_slots, KEY__N))
+        !s->fr || !s->ti || !s->fi || pipe_vsum_init(&s->vs, s->n_slots, KEY__N))
         goto fail;
     s->qmask = calloc((size_t)s->n_sched * s->vs.nw, sizeof *s->qmask);
     s->scratch = calloc(3 * (size_t)s->vs.nw, sizeof *s->scratch);
@@ -263,7 +262,7 @@ void sm_destroy(sm *s)
     free(s->qmask);
     free(s->scratch);
     free(s->tc);
-    free(s->fc);
+    free(s->fr);
     free(s->ti);
     free(s->fi);
     free(s->w);
@@ -539,10 +538,13 @@ static uint32_t rf_extra(const sm *s, uint32_t base, const insn_info *ii)
     uint32_t banks = s->cfg->core.rf_banks, worst = 0;
     if (!banks || ii->n_src < 2)
         return 0;
+    uint32_t bank[8];   /* (n_src <= 8) one division each; a power of two masks */
+    for (uint32_t i = 0; i < ii->n_src; i++)
+        bank[i] = (banks & (banks - 1)) == 0 ? (base + ii->src[i]) & (banks - 1) : (base + ii->src[i]) % banks;
     for (uint32_t i = 0; i < ii->n_src; i++) {
         uint32_t n = 0;
         for (uint32_t k = 0; k < ii->n_src; k++)
-            n += ii->src[k] != ii->src[i] && (base + ii->src[k]) % banks == (base + ii->src[i]) % banks;
+            n += ii->src[k] != ii->src[i] && bank[k] == bank[i];
         if (n > worst)
             worst = n;
     }
@@ -674,7 +676,7 @@ static const uint8_t reason_rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
  * decide what the counted warps with a clear own part see: ready, unit busy or memory
  * pipeline stalled. The turn's outcome is the best of the keys present; only when a warp
  * is ready are the candidates built, in slot order, from the per-warp candidates kept
- * with each verdict (tc, ti) or made by this turn's examination (fc, fi): the ready ones
+ * with each verdict (tc, ti) or from this turn's examination (fr, fi): the ready ones
  * for a policy that reads only those (sched_ops.ready_only), else every warp with an
  * instruction, exactly the list a scan of all warps gives. */
 static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
@@ -701,7 +703,7 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
             if (r != WR_DONE) {
                 l |= bit;
                 rd |= r == WR_READY ? bit : 0;
-                cand_fill(&s->fc[slot], slot, w, r, ii);
+                s->fr[slot] = r;
                 s->fi[slot] = ii;
                 if (reason_rank[r] > reason_rank[best])
                     best = r;
@@ -786,8 +788,8 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
     for (uint32_t k = 0; k < nw; k++)
         for (uint64_t b = pass[k]; b; b &= b - 1) {
             uint32_t slot = k * 64 + (uint32_t)__builtin_ctzll(b);
-            if (ex[k] & b & (0 - b)) {
-                s->cand[n] = s->fc[slot];
+            if (ex[k] & b & (0 - b)) {   /* its record is as examined in step 1 */
+                cand_fill(&s->cand[n], slot, &s->w[slot], s->fr[slot], s->fi[slot]);
                 s->infos[n] = s->fi[slot];
             } else {
                 s->cand[n] = s->tc[slot];
