@@ -60,6 +60,14 @@ typedef struct {
  * memory instruction), or what it waits for. */
 enum { KEY_MEM = FU__COUNT, KEY_IBUF, KEY_SB, KEY_BAR, KEY__N };
 
+/* A scheduler's last turn that issued nothing and left none of its warps to examine:
+ * its outcome stands while none is touched and the units are the same (sched_turn). */
+typedef struct {
+    uint32_t units;        /* unit_mask() of that turn                            */
+    uint8_t valid;
+    uint8_t reason;        /* its outcome: WR_* charged, WR_DONE: an idle slot     */
+} sched_memo;
+
 struct sm {
     uint32_t id;
     const ws_config *cfg;
@@ -112,6 +120,7 @@ struct sm {
     uint8_t *fr;                   /* per slot: this turn's examination: verdict   */
     const insn_info **fi;          /* and instruction                               */
     uint8_t ready_only;            /* the policy reads ready candidates only       */
+    sched_memo *memo;              /* per scheduler                                */
 };
 
 #define NO_ALT UINT32_MAX
@@ -194,6 +203,8 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     for (uint32_t i = 0; i < s->n_slots; i++)
         slotset_add(s->qmask + (size_t)(i % s->n_sched) * s->vs.nw, i);
     s->ready_only = pol->ready_only;
+    if (!(s->memo = calloc(s->n_sched, sizeof *s->memo)))
+        goto fail;
     for (uint32_t i = 0; i < s->n_sched; i++)
         if (!(s->pst[i] = pol->create(s->n_slots, sp)))
             goto fail;
@@ -260,6 +271,7 @@ void sm_destroy(sm *s)
     free(s->pst);
     pipe_vsum_fini(&s->vs);
     free(s->qmask);
+    free(s->memo);
     free(s->scratch);
     free(s->tc);
     free(s->fr);
@@ -667,6 +679,47 @@ static inline void cand_fill(sched_cand *c, uint32_t slot, const sm_warp *w, uin
 /* a lost slot is charged to the reason closest to issuing */
 static const uint8_t reason_rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
 
+/* What step 2 of sched_turn finds among the counted warps (masks of slots). */
+typedef struct {
+    uint64_t ready, busy, stall, sb, ib, bar;
+} key_acc;
+
+/* The counted warps of the scheduler with slots qm by key, met with the units (on[f]:
+ * all ones when unit class f, or the LD/ST path for KEY_MEM, accepts one): added to
+ * ready[] and live[] (nw words), and summed up by outcome. */
+static inline __attribute__((always_inline)) key_acc key_pass(const uint64_t *S, uint32_t nw, const uint64_t *qm,
+                                                              const uint64_t *on, uint64_t *ready, uint64_t *live)
+{
+    key_acc a = {0, 0, 0, 0, 0, 0};
+    for (uint32_t k = 0; k < nw; k++) {
+        const uint64_t m = qm[k];
+        uint64_t r = ready[k], l = live[k], x;
+        for (uint32_t f = 0; f < FU__COUNT; f++) {
+            x = S[f * nw + k] & m;
+            r |= x & on[f];
+            a.busy |= x & ~on[f];
+            l |= x;
+        }
+        x = S[KEY_MEM * nw + k] & m;
+        r |= x & on[KEY_MEM];
+        a.stall |= x & ~on[KEY_MEM];
+        l |= x;
+        x = S[KEY_SB * nw + k] & m;
+        a.sb |= x;
+        l |= x;
+        x = S[KEY_IBUF * nw + k] & m;
+        a.ib |= x;
+        l |= x;
+        x = S[KEY_BAR * nw + k] & m;
+        a.bar |= x;
+        l |= x;
+        ready[k] = r;
+        live[k] = l;
+        a.ready |= r;
+    }
+    return a;
+}
+
 /* Scheduler q's turn in the issue stage: 1 when it issued, 0 when not, -1 on a fault.
  *
  * Event-driven: a warp's own verdict (instruction buffer, scoreboard, barrier) changes
@@ -686,6 +739,22 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
     uint64_t *redo = pipe_vsum_redo(&s->vs);
     uint64_t *ex = s->scratch, *live = ex + nw, *ready = live + nw;
     uint8_t best = WR_DONE;
+    sched_memo *mm = &s->memo[q];
+    /* 0. nothing to examine since a turn that issued nothing, and the same units: the
+     * summary of its warps is the same (only this turn counts a warp, an event puts it
+     * in redo, and a warp leaves only from redo: finished warps are never counted), so
+     * is the outcome */
+    uint64_t pending = 0;
+    for (uint32_t k = 0; k < nw; k++)
+        pending |= redo[k] & qm[k];
+    if (mm->valid && !pending && mm->units == units) {
+        if (mm->reason == WR_DONE)
+            s->st.idle_slots++;
+        else
+            s->st.slot[mm->reason]++;
+        return 0;
+    }
+    mm->valid = 0;
     /* 1. the warps to examine: their verdicts now, and into the summary where it stands */
     for (uint32_t k = 0; k < nw; k++) {
         uint64_t m = redo[k] & qm[k], l = 0, rd = 0;
@@ -736,38 +805,18 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
     uint64_t on[KEY_MEM + 1];
     for (uint32_t f = 0; f <= KEY_MEM; f++)
         on[f] = 0 - (uint64_t)(units >> f & 1);
-    uint64_t busy = 0, stall = 0, sb = 0, ib = 0, bar = 0, any_ready = 0;
-    for (uint32_t k = 0; k < nw; k++) {
-        const uint64_t m = qm[k];
-        uint64_t r = ready[k], l = live[k], x;
-        for (uint32_t f = 0; f < FU__COUNT; f++) {
-            x = S[f * nw + k] & m;
-            r |= x & on[f];
-            busy |= x & ~on[f];
-            l |= x;
-        }
-        x = S[KEY_MEM * nw + k] & m;
-        r |= x & on[KEY_MEM];
-        stall |= x & ~on[KEY_MEM];
-        l |= x;
-        x = S[KEY_SB * nw + k] & m;
-        sb |= x;
-        l |= x;
-        x = S[KEY_IBUF * nw + k] & m;
-        ib |= x;
-        l |= x;
-        x = S[KEY_BAR * nw + k] & m;
-        bar |= x;
-        l |= x;
-        ready[k] = r;
-        live[k] = l;
-        any_ready |= r;
-    }
+    /* (inlined twice: the common single word with nw a constant) */
+    key_acc a = nw == 1 ? key_pass(S, 1, qm, on, ready, live) : key_pass(S, nw, qm, on, ready, live);
+    uint64_t busy = a.busy, stall = a.stall, sb = a.sb, ib = a.ib, bar = a.bar, any_ready = a.ready;
     if (!any_ready) {   /* no policy call: the slot is lost (or idle: no warp at all) */
         uint8_t c = stall ? WR_MEM_STALL : busy ? WR_UNIT_BUSY : sb ? WR_SCOREBOARD
                   : ib ? WR_IBUF_EMPTY : bar ? WR_BARRIER : WR_DONE;
         if (reason_rank[c] > reason_rank[best])
             best = c;
+        pending = 0;
+        for (uint32_t k = 0; k < nw; k++)
+            pending |= redo[k] & qm[k];
+        *mm = (sched_memo){units, !pending, best};
         if (best == WR_DONE)
             s->st.idle_slots++;
         else
