@@ -7,6 +7,8 @@
  *
  * Scoreboard (pipe_sb), timing wheel (pipe_wheel), memory instructions in flight and
  * requests, CTA slots, coalescing and bank cycles are core/pipe.c's, shared with gcn.c.
+ * The issue stage is event-driven (sched_turn): a warp's cached verdict is examined again
+ * only after an event of it; the others are read from a summary by key (pipe_vsum).
  * Calls and returns wait until the warp has nothing in flight. The carry flag of
  * add.cc/addc is not tracked (the pair is always adjacent and dependent through
  * registers in nvcc output).
