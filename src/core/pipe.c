@@ -45,6 +45,30 @@ void pipe_sb_fini(pipe_sb *sb)
     sb->cap = 0;
 }
 
+/* ---- summary of cached verdicts -------------------------------------------------- */
+int pipe_vsum_init(pipe_vsum *v, uint32_t n_slots, uint32_t nkeys)
+{
+    memset(v, 0, sizeof *v);
+    v->nw = (n_slots + 63) / 64 ? (n_slots + 63) / 64 : 1;
+    v->nkeys = nkeys;
+    v->bits = calloc((size_t)(nkeys + 1) * v->nw, sizeof *v->bits);
+    v->key = malloc(n_slots ? n_slots : 1);
+    if (!v->bits || !v->key || nkeys >= PIPE_KEY_NONE) {
+        pipe_vsum_fini(v);
+        return -1;
+    }
+    memset(v->key, PIPE_KEY_NONE, n_slots ? n_slots : 1);
+    return 0;
+}
+
+void pipe_vsum_fini(pipe_vsum *v)
+{
+    free(v->bits);
+    free(v->key);
+    v->bits = NULL;
+    v->key = NULL;
+}
+
 /* ---- timing wheel ------------------------------------------------------------------ */
 int pipe_wheel_init(pipe_wheel *w, uint32_t ahead)
 {

@@ -172,6 +172,65 @@ static inline void pipe_warp_fetching(pipe_warp *w, int32_t fn, uint32_t pc, uin
     w->ibuf_path = path;
 }
 
+/* ---- summary of cached verdicts (event-driven readiness) --------------------------- */
+/* Which warps of a core hold a cached own verdict that stands until an event of theirs
+ * (pipe_warp_cached), grouped by the model's key (e.g. own part clear by the unit its
+ * next instruction needs, empty buffer, scoreboard, barrier), and which must be examined
+ * again (`redo`: an event since, or a verdict that is not cached). Each is a slot set
+ * over the core's warp slots (slotset.h); a model masks them with the slots of one
+ * scheduler, so an issue stage looks at the touched warps and a few words per key
+ * instead of every warp. Invariant: a used slot is in exactly one of redo and
+ * set(key[slot]) (key[slot] == PIPE_KEY_NONE when in redo); a slot that left is in none. */
+#define PIPE_KEY_NONE 0xffu
+typedef struct {
+    uint32_t nw;            /* 64-bit words per set: (n_slots + 63) / 64          */
+    uint32_t nkeys;
+    uint64_t *bits;         /* set k (0 .. nkeys-1) at bits + k * nw; redo at nkeys */
+    uint8_t *key;           /* per slot: the set that counts it, or PIPE_KEY_NONE  */
+} pipe_vsum;
+
+/* A summary over n_slots slots with nkeys keys (<= 255), every slot in none; -1 when
+ * out of memory. */
+int pipe_vsum_init(pipe_vsum *v, uint32_t n_slots, uint32_t nkeys);
+void pipe_vsum_fini(pipe_vsum *v);
+static inline uint64_t *pipe_vsum_set(const pipe_vsum *v, uint32_t key) { return v->bits + (size_t)key * v->nw; }
+static inline uint64_t *pipe_vsum_redo(const pipe_vsum *v) { return v->bits + (size_t)v->nkeys * v->nw; }
+/* An event of the warp in `slot`: out of its key's set, to be examined again. */
+static inline void pipe_vsum_touch(pipe_vsum *v, uint32_t slot)
+{
+    uint64_t b = 1ull << (slot % 64);
+    if (v->key[slot] != PIPE_KEY_NONE) {
+        v->bits[(size_t)v->key[slot] * v->nw + slot / 64] &= ~b;
+        v->key[slot] = PIPE_KEY_NONE;
+    }
+    v->bits[(size_t)v->nkeys * v->nw + slot / 64] |= b;
+}
+/* The warp's verdict is cached and stands until its next event: counted under key. */
+static inline void pipe_vsum_count(pipe_vsum *v, uint32_t slot, uint32_t key)
+{
+    uint64_t b = 1ull << (slot % 64);
+    v->bits[(size_t)v->nkeys * v->nw + slot / 64] &= ~b;
+    v->bits[(size_t)key * v->nw + slot / 64] |= b;
+    v->key[slot] = (uint8_t)key;
+}
+/* The warp left its slot: in no set. */
+static inline void pipe_vsum_drop(pipe_vsum *v, uint32_t slot)
+{
+    uint64_t b = 1ull << (slot % 64);
+    if (v->key[slot] != PIPE_KEY_NONE)
+        v->bits[(size_t)v->key[slot] * v->nw + slot / 64] &= ~b;
+    v->key[slot] = PIPE_KEY_NONE;
+    v->bits[(size_t)v->nkeys * v->nw + slot / 64] &= ~b;
+}
+/* Whether the verdict readiness() just left in w can be counted (it stands until an
+ * event of the warp): decided, not "no instruction" (a finished warp, or a fence that
+ * waits on memory: re-examined every turn), and not a buffer that becomes usable later
+ * by time alone (a path switch cost). */
+static inline int pipe_warp_countable(const pipe_warp *w, uint64_t cycle)
+{
+    return !w->dirty && w->cached != WR_DONE && !(w->cached == WR_IBUF_EMPTY && w->ibuf && w->ibuf_ready > cycle);
+}
+
 /* ---- timing wheel ------------------------------------------------------------------ */
 typedef struct {
     uint64_t due;

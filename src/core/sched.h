@@ -129,6 +129,13 @@ typedef struct sched_ops {
      * state (MOTRR+Recency's one recency register per SM). pick() and on_issue still
      * see only the instance's own warps. NULL: events of its own warps only. */
     int (*sm_wide)(const sched_params *sp);
+    /* Nonzero when pick() (and order()) read only the candidates whose reason is
+     * WR_READY, and of those only their fields and relative order: a core may then pass
+     * just the ready candidates (in slot order) and gets the same choice, which the
+     * Fermi SM does to skip building the others. Zero (the default): the policy sees
+     * every warp that holds an instruction (MOTRR+Recency's round-robin positions count
+     * them all; two-level watches the waiting ones). */
+    uint8_t ready_only;
 } sched_ops;
 
 /* The parameters of another registered policy within the same launch (NULL when it

@@ -70,6 +70,7 @@ const sched_ops sched_gto = {
     .destroy = gto_destroy,
     .pick = gto_pick,
     .on_issue = gto_on_issue,
+    .ready_only = 1,
 };
 
 const sched_ops sched_oldest = {
@@ -78,4 +79,5 @@ const sched_ops sched_oldest = {
     .create = gto_create, /* unused state; create must not return NULL */
     .destroy = gto_destroy,
     .pick = oldest_pick,
+    .ready_only = 1,
 };

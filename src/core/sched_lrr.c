@@ -82,4 +82,5 @@ const sched_ops sched_lrr = {
     .destroy = lrr_destroy,
     .pick = lrr_pick,
     .on_issue = lrr_on_issue,
+    .ready_only = 1,
 };

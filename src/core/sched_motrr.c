@@ -304,6 +304,7 @@ const sched_ops sched_mto = {
     .create = dummy_create,
     .destroy = plain_destroy,
     .pick = mto_pick,
+    .ready_only = 1,
 };
 
 const sched_ops sched_motrr = {
@@ -314,6 +315,7 @@ const sched_ops sched_motrr = {
     .destroy = plain_destroy,
     .pick = motrr_pick,
     .on_issue = motrr_on_issue,
+    .ready_only = 1,
 };
 
 static int rec_sm_wide(const sched_params *p)

@@ -147,4 +147,5 @@ const sched_ops sched_static = {
     .on_mem_done = static_on_mem_done,
     .on_warp_start = static_on_warp_start,
     .on_warp_end = static_on_warp_end,
+    .ready_only = 1,
 };

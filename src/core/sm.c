@@ -7,6 +7,8 @@
  *
  * Scoreboard (pipe_sb), timing wheel (pipe_wheel), memory instructions in flight and
  * requests, CTA slots, coalescing and bank cycles are core/pipe.c's, shared with gcn.c.
+ * The issue stage is event-driven (sched_turn): a warp's cached verdict is examined again
+ * only after an event of it; the others are read from a summary by key (pipe_vsum).
  * Calls and returns wait until the warp has nothing in flight. The carry flag of
  * add.cc/addc is not tracked (the pair is always adjacent and dependent through
  * registers in nvcc output).
@@ -55,11 +57,17 @@ typedef struct {
     uint64_t ldq[6];               /* pipe_ldq_add's increments                  */
 } cycle_counts;
 
-typedef struct {           /* the last scan of one scheduler that issued nothing */
-    uint64_t gen;          /* sm.gen[q] at the scan; UINT64_MAX: no memo          */
-    uint64_t until;        /* valid for cycles < until                            */
-    uint32_t units;        /* unit_mask() at the scan                             */
-    uint8_t reason;        /* the slot's outcome: WR_* charged, or WR__COUNT: idle */
+/* Keys of the verdict summary (pipe_vsum): a warp whose own part is clear, by the unit
+ * its next instruction needs (fu_kind 0 .. FU__COUNT-1, or KEY_MEM: the LD/ST path of a
+ * memory instruction), or what it waits for. */
+enum { KEY_MEM = FU__COUNT, KEY_IBUF, KEY_SB, KEY_BAR, KEY__N };
+
+/* A scheduler's last turn that issued nothing and left none of its warps to examine:
+ * its outcome stands while none is touched and the units are the same (sched_turn). */
+typedef struct {
+    uint32_t units;        /* unit_mask() of that turn                            */
+    uint8_t valid;
+    uint8_t reason;        /* its outcome: WR_* charged, WR_DONE: an idle slot     */
 } sched_memo;
 
 struct sm {
@@ -78,6 +86,7 @@ struct sm {
     uint32_t resident;             /* warps resident                             */
     /* functional units: next cycle each pipeline accepts an instruction */
     uint64_t *fu_free[FU__COUNT];
+    uint64_t fu_min[FU__COUNT];    /* per class: its earliest fu_free (UINT64_MAX: none) */
     uint32_t n_fu[FU__COUNT];
     pipe_wheel wh;                 /* completions of fixed-latency work          */
     pipe_minsts mi;                /* global/local memory instructions in flight */
@@ -101,24 +110,29 @@ struct sm {
     sm_stats fx;
     cycle_counts last;             /* per-cycle deltas for idle skipping         */
     div_timing dt;                 /* the divergence policy's timing knobs       */
-    /* Issue-stage memo. `gen[q]` counts the events that can change the own verdict of
-     * a warp of scheduler q (warp_touch: a warp marked dirty, placed or retired). A
-     * scheduler whose scan
-     * found no ready warp repeats that scan's outcome while gen and the shared units'
-     * availability (unit_mask) are the same and before `until` (an instruction buffer
-     * that becomes usable by time); see issue_stage. */
-    uint64_t *gen;                 /* per scheduler: events of its warps          */
-    sched_memo *memo;              /* per scheduler                               */
+    /* Event-driven readiness (see sched_turn): the warps whose cached verdict stands,
+     * by key (KEY_*), and those to examine again (touched since, or not cached). */
+    pipe_vsum vs;
+    uint64_t *qmask;               /* per scheduler: its slots (vs.nw words each)   */
+    uint64_t *scratch;             /* 3 x vs.nw words: one turn's examined, live and
+                                      ready warps                                 */
+    sched_cand *tc;                /* per slot: its candidate under the counted
+                                      verdict (reason from the key and units)      */
+    const insn_info **ti;          /* per slot: the instruction that verdict shows */
+    uint8_t *fr;                   /* per slot: this turn's examination: verdict   */
+    const insn_info **fi;          /* and instruction                               */
+    uint8_t ready_only;            /* the policy reads ready candidates only       */
+    sched_memo *memo;              /* per scheduler                                */
 };
 
 #define NO_ALT UINT32_MAX
 
-/* A warp's own verdict may have changed: readiness() re-examines it, and no
- * scheduler may repeat a memoised scan. */
+/* A warp's own verdict may have changed (an event of it): its scheduler examines it
+ * again (readiness) at its next turn; until then the summary does not count it. */
 static inline void warp_touch(sm *s, sm_warp *w)
 {
     w->p.dirty = 1;
-    s->gen[(uint32_t)(w - s->w) % s->n_sched]++;
+    pipe_vsum_touch(&s->vs, (uint32_t)(w - s->w));
 }
 
 /* The alternative path warp `w` follows while its selection p waits (alt_path set):
@@ -177,13 +191,22 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->infos = calloc(s->n_slots, sizeof *s->infos);
     s->want = calloc((s->n_slots + 63) / 64, sizeof *s->want);
     s->pst = calloc(s->n_sched, sizeof *s->pst);
-    s->memo = calloc(s->n_sched, sizeof *s->memo);
-    s->gen = calloc(s->n_sched, sizeof *s->gen);
-    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->memo ||
-        !s->gen)
+    s->tc = calloc(s->n_slots, sizeof *s->tc);
+    s->fr = calloc(s->n_slots, sizeof *s->fr);
+    s->ti = calloc(s->n_slots, sizeof *s->ti);
+    s->fi = calloc(s->n_slots, sizeof *s->fi);
+    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->tc ||
+        !s->fr || !s->ti || !s->fi || pipe_vsum_init(&s->vs, s->n_slots, KEY__N))
         goto fail;
-    for (uint32_t i = 0; i < s->n_sched; i++)
-        s->memo[i].gen = UINT64_MAX;
+    s->qmask = calloc((size_t)s->n_sched * s->vs.nw, sizeof *s->qmask);
+    s->scratch = calloc(3 * (size_t)s->vs.nw, sizeof *s->scratch);
+    if (!s->qmask || !s->scratch)
+        goto fail;
+    for (uint32_t i = 0; i < s->n_slots; i++)
+        slotset_add(s->qmask + (size_t)(i % s->n_sched) * s->vs.nw, i);
+    s->ready_only = pol->ready_only;
+    if (!(s->memo = calloc(s->n_sched, sizeof *s->memo)))
+        goto fail;
     for (uint32_t i = 0; i < s->n_sched; i++)
         if (!(s->pst[i] = pol->create(s->n_slots, sp)))
             goto fail;
@@ -199,6 +222,8 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     for (int k = 0; k < FU__COUNT; k++)
         if (!(s->fu_free[k] = calloc(s->n_fu[k], sizeof **s->fu_free)))
             goto fail;
+    for (int k = 0; k < FU__COUNT; k++)
+        s->fu_min[k] = s->n_fu[k] ? 0 : UINT64_MAX;
     uint32_t maxlat = cfg->core.lat_ddiv;
     const uint32_t lats[] = {cfg->core.lat_alu, cfg->core.lat_imul, cfg->core.lat_idiv, cfg->core.lat_fp,
                              cfg->core.lat_fdiv, cfg->core.lat_dp, cfg->core.lat_sfu,
@@ -248,8 +273,14 @@ void sm_destroy(sm *s)
     pipe_rq_fini(&s->rq);   /* the pool and any still in flight */
     ldq_destroy(s->ldq);
     free(s->pst);
+    pipe_vsum_fini(&s->vs);
+    free(s->qmask);
     free(s->memo);
-    free(s->gen);
+    free(s->scratch);
+    free(s->tc);
+    free(s->fr);
+    free(s->ti);
+    free(s->fi);
     free(s->w);
     free(s->fw);
     free(s->cta);
@@ -438,8 +469,7 @@ static uint32_t unit_mask(const sm *s, uint64_t cycle)
 {
     uint32_t m = 0;
     for (int k = 0; k < FU__COUNT; k++)
-        if (free_unit(s, k, cycle) >= 0)
-            m |= 1u << k;
+        m |= (uint32_t)(s->fu_min[k] <= cycle) << k;   /* free_unit(s, k, cycle) >= 0 */
     uint32_t q = s->cfg->core.mem_inst_queue;
     if ((m & (1u << FU_LDST)) &&
         (q ? s->ldst_insts < 1 + q : !s->ldst_stalled && ldq_staged(s->ldq) < s->cfg->core.ldst_queue))
@@ -524,10 +554,13 @@ static uint32_t rf_extra(const sm *s, uint32_t base, const insn_info *ii)
     uint32_t banks = s->cfg->core.rf_banks, worst = 0;
     if (!banks || ii->n_src < 2)
         return 0;
+    uint32_t bank[8];   /* (n_src <= 8) one division each; a power of two masks */
+    for (uint32_t i = 0; i < ii->n_src; i++)
+        bank[i] = (banks & (banks - 1)) == 0 ? (base + ii->src[i]) & (banks - 1) : (base + ii->src[i]) % banks;
     for (uint32_t i = 0; i < ii->n_src; i++) {
         uint32_t n = 0;
         for (uint32_t k = 0; k < ii->n_src; k++)
-            n += ii->src[k] != ii->src[i] && (base + ii->src[k]) % banks == (base + ii->src[i]) % banks;
+            n += ii->src[k] != ii->src[i] && bank[k] == bank[i];
         if (n > worst)
             worst = n;
     }
@@ -615,6 +648,10 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     int fu = is_mem_cls(ii->cls) ? FU_LDST : ii->fu;
     if (u >= 0) {
         s->fu_free[fu][u] = cycle + occupy;
+        uint64_t lo = UINT64_MAX;
+        for (uint32_t i = 0; i < s->n_fu[fu]; i++)
+            lo = s->fu_free[fu][i] < lo ? s->fu_free[fu][i] : lo;
+        s->fu_min[fu] = lo;
         s->fx.fu_busy[fu] += occupy;
     }
     if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
@@ -624,81 +661,224 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     return rcode;
 }
 
-/* The issue stage: each scheduler classifies its warps and lets its policy pick one.
- * Returns 1 when anything issued, -1 on a fault.
+/* The candidate of warp `slot` with verdict r and next instruction ii (NULL: none
+ * looked at), as the policy sees it. */
+static inline void cand_fill(sched_cand *c, uint32_t slot, const sm_warp *w, uint8_t r, const insn_info *ii)
+{
+    c->slot = slot;
+    c->age = w->p.age;
+    c->reason = r;
+    c->waiting_mem = w->p.mem_inflight != 0;
+    if (ii) {
+        c->is_mem = ii->is_mem;
+        c->is_long = ii->is_long;
+        c->type = ii->type;
+    } else {
+        c->is_mem = c->is_long = 0;
+        c->type = IT_VALU;
+    }
+    c->path = w->p.ibuf_path;   /* the path readiness examined */
+}
+
+/* a lost slot is charged to the reason closest to issuing */
+static const uint8_t reason_rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
+
+/* What step 2 of sched_turn finds among the counted warps (masks of slots). */
+typedef struct {
+    uint64_t ready, busy, stall, sb, ib, bar;
+} key_acc;
+
+/* The counted warps of the scheduler with slots qm by key, met with the units (on[f]:
+ * all ones when unit class f, or the LD/ST path for KEY_MEM, accepts one): added to
+ * ready[] and live[] (nw words), and summed up by outcome. */
+static inline __attribute__((always_inline)) key_acc key_pass(const uint64_t *S, uint32_t nw, const uint64_t *qm,
+                                                              const uint64_t *on, uint64_t *ready, uint64_t *live)
+{
+    key_acc a = {0, 0, 0, 0, 0, 0};
+    for (uint32_t k = 0; k < nw; k++) {
+        const uint64_t m = qm[k];
+        uint64_t r = ready[k], l = live[k], x;
+        for (uint32_t f = 0; f < FU__COUNT; f++) {
+            x = S[f * nw + k] & m;
+            r |= x & on[f];
+            a.busy |= x & ~on[f];
+            l |= x;
+        }
+        x = S[KEY_MEM * nw + k] & m;
+        r |= x & on[KEY_MEM];
+        a.stall |= x & ~on[KEY_MEM];
+        l |= x;
+        x = S[KEY_SB * nw + k] & m;
+        a.sb |= x;
+        l |= x;
+        x = S[KEY_IBUF * nw + k] & m;
+        a.ib |= x;
+        l |= x;
+        x = S[KEY_BAR * nw + k] & m;
+        a.bar |= x;
+        l |= x;
+        ready[k] = r;
+        live[k] = l;
+        a.ready |= r;
+    }
+    return a;
+}
+
+/* Scheduler q's turn in the issue stage: 1 when it issued, 0 when not, -1 on a fault.
  *
- * A scan that found no ready warp calls no policy and only adds one lost (or idle)
- * slot. Its verdicts depend on the warps' own state (unchanged while sm.gen[q] is), on
- * unit_mask() and, for a buffer filled with a path switch cost, on time; while all
- * three stand the scan's outcome is charged again without looking at the warps
- * (cycle-heavy kernels whose warps all wait on a stalled LD/ST unit). */
+ * Event-driven: a warp's own verdict (instruction buffer, scoreboard, barrier) changes
+ * only through an event of it (warp_touch), so the summary s->vs counts every warp whose
+ * cached verdict stands under its key, and only the touched ones and those whose
+ * verdict is not cached (redo) are examined (readiness). The units (unit_mask) then
+ * decide what the counted warps with a clear own part see: ready, unit busy or memory
+ * pipeline stalled. The turn's outcome is the best of the keys present; only when a warp
+ * is ready are the candidates built, in slot order, from the per-warp candidates kept
+ * with each verdict (tc, ti) or from this turn's examination (fr, fi): the ready ones
+ * for a policy that reads only those (sched_ops.ready_only), else every warp with an
+ * instruction, exactly the list a scan of all warps gives. */
+static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
+{
+    const uint32_t nw = s->vs.nw;
+    const uint64_t *qm = s->qmask + (size_t)q * nw;
+    uint64_t *redo = pipe_vsum_redo(&s->vs);
+    uint64_t *ex = s->scratch, *live = ex + nw, *ready = live + nw;
+    uint8_t best = WR_DONE;
+    sched_memo *mm = &s->memo[q];
+    /* 0. nothing to examine since a turn that issued nothing, and the same units: the
+     * summary of its warps is the same (only this turn counts a warp, an event puts it
+     * in redo, and a warp leaves only from redo: finished warps are never counted), so
+     * is the outcome */
+    uint64_t pending = 0;
+    for (uint32_t k = 0; k < nw; k++)
+        pending |= redo[k] & qm[k];
+    if (mm->valid && !pending && mm->units == units) {
+        if (mm->reason == WR_DONE)
+            s->st.idle_slots++;
+        else
+            s->st.slot[mm->reason]++;
+        return 0;
+    }
+    mm->valid = 0;
+    /* 1. the warps to examine: their verdicts now, and into the summary where it stands */
+    for (uint32_t k = 0; k < nw; k++) {
+        uint64_t m = redo[k] & qm[k], l = 0, rd = 0;
+        for (uint64_t b = m; b; b &= b - 1) {
+            uint64_t bit = b & (0 - b);
+            uint32_t slot = k * 64 + (uint32_t)__builtin_ctzll(b);
+            sm_warp *w = &s->w[slot];
+            if (!w->p.used) {   /* touched after it left (a CTA's barrier release) */
+                redo[k] &= ~bit;
+                m &= ~bit;
+                continue;
+            }
+            const insn_info *ii = NULL;
+            uint8_t r = readiness(s, slot, cycle, units, &ii);
+            if (r != WR_DONE) {
+                l |= bit;
+                rd |= r == WR_READY ? bit : 0;
+                s->fr[slot] = r;
+                s->fi[slot] = ii;
+                if (reason_rank[r] > reason_rank[best])
+                    best = r;
+            }
+            if (pipe_warp_countable(&w->p, cycle)) {
+                /* the candidate it shows while counted: pipe_warp_cached's */
+                const insn_info *ci = NULL;
+                uint32_t key;
+                if (w->p.cached == WR_READY) {
+                    ci = w->p.cached_info;
+                    key = is_mem_cls(ci->cls) ? KEY_MEM : ci->fu;
+                } else if (w->p.cached == WR_SCOREBOARD) {
+                    ci = w->p.cached_info;
+                    key = KEY_SB;
+                } else {
+                    key = w->p.cached == WR_IBUF_EMPTY ? KEY_IBUF : KEY_BAR;
+                }
+                cand_fill(&s->tc[slot], slot, w, WR_DONE, ci);
+                s->ti[slot] = ci;
+                pipe_vsum_count(&s->vs, slot, key);
+            }
+        }
+        ex[k] = m;
+        live[k] = l;
+        ready[k] = rd;
+    }
+    /* 2. the counted warps, by key: a clear own part meets the units (bit f of units:
+     * a free unit of class f; bit KEY_MEM == FU__COUNT: the LD/ST path) */
+    const uint64_t *S = s->vs.bits;
+    uint64_t on[KEY_MEM + 1];
+    for (uint32_t f = 0; f <= KEY_MEM; f++)
+        on[f] = 0 - (uint64_t)(units >> f & 1);
+    /* (inlined twice: the common single word with nw a constant) */
+    key_acc a = nw == 1 ? key_pass(S, 1, qm, on, ready, live) : key_pass(S, nw, qm, on, ready, live);
+    uint64_t busy = a.busy, stall = a.stall, sb = a.sb, ib = a.ib, bar = a.bar, any_ready = a.ready;
+    if (!any_ready) {   /* no policy call: the slot is lost (or idle: no warp at all) */
+        uint8_t c = stall ? WR_MEM_STALL : busy ? WR_UNIT_BUSY : sb ? WR_SCOREBOARD
+                  : ib ? WR_IBUF_EMPTY : bar ? WR_BARRIER : WR_DONE;
+        if (reason_rank[c] > reason_rank[best])
+            best = c;
+        pending = 0;
+        for (uint32_t k = 0; k < nw; k++)
+            pending |= redo[k] & qm[k];
+        *mm = (sched_memo){units, !pending, best};
+        if (best == WR_DONE)
+            s->st.idle_slots++;
+        else
+            s->st.slot[best]++;
+        return 0;
+    }
+    /* 3. the candidates, in slot order: a counted one's reason from its key */
+    const int ro = s->ready_only;
+    const uint64_t *pass = ro ? ready : live;
+    uint8_t kr[KEY__N];
+    for (uint32_t f = 0; f < FU__COUNT; f++)
+        kr[f] = on[f] ? WR_READY : WR_UNIT_BUSY;
+    kr[KEY_MEM] = on[KEY_MEM] ? WR_READY : WR_MEM_STALL;
+    kr[KEY_IBUF] = WR_IBUF_EMPTY;
+    kr[KEY_SB] = WR_SCOREBOARD;
+    kr[KEY_BAR] = WR_BARRIER;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < nw; k++)
+        for (uint64_t b = pass[k]; b; b &= b - 1) {
+            uint32_t slot = k * 64 + (uint32_t)__builtin_ctzll(b);
+            if (ex[k] & b & (0 - b)) {   /* its record is as examined in step 1 */
+                cand_fill(&s->cand[n], slot, &s->w[slot], s->fr[slot], s->fi[slot]);
+                s->infos[n] = s->fi[slot];
+            } else {
+                s->cand[n] = s->tc[slot];
+                s->cand[n].reason = kr[s->vs.key[slot]];
+                s->infos[n] = s->ti[slot];
+            }
+            n++;
+        }
+    int pick = s->pol->pick(s->pst[q], s->cand, n, cycle);
+    if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
+        if (issue(s, s->cand[pick].slot, s->cand[pick].path, s->infos[pick], cycle))
+            return -1;
+        s->st.slot[WR_READY]++;
+        return 1;
+    }
+    s->st.slot[WR_UNIT_BUSY]++;
+    return 0;
+}
+
+/* The issue stage: each scheduler's turn (sched_turn), in order from the first one
+ * (core.rotate_schedulers). Returns 1 when anything issued, -1 on a fault. The units'
+ * availability only changes with an issue. */
 static int issue_stage(sm *s, uint64_t cycle)
 {
     int issued_any = 0;
     /* core.rotate_schedulers: the first scheduler to issue changes every cycle */
     uint32_t first = s->cfg->core.rotate_schedulers ? (uint32_t)(cycle % s->n_sched) : 0;
+    uint32_t units = unit_mask(s, cycle);
     for (uint32_t k = 0; k < s->n_sched; k++) {
         uint32_t q = first + k < s->n_sched ? first + k : first + k - s->n_sched;
-        sched_memo *mm = &s->memo[q];
-        uint32_t units = unit_mask(s, cycle);
-        if (mm->gen == s->gen[q] && cycle < mm->until && mm->units == units) {
-            if (mm->reason == WR__COUNT)
-                s->st.idle_slots++;
-            else
-                s->st.slot[mm->reason]++;
-            continue;
-        }
-        uint32_t n = 0;
-        uint64_t until = UINT64_MAX;
-        const insn_info **infos = s->infos;
-        uint8_t best = WR_DONE;
-        for (uint32_t slot = q; slot < s->n_slots; slot += s->n_sched) {
-            const sm_warp *w = &s->w[slot];
-            if (!w->p.used)
-                continue;
-            const insn_info *ii = NULL;
-            uint8_t r = readiness(s, slot, cycle, units, &ii);
-            if (r == WR_DONE)
-                continue;
-            if (r == WR_IBUF_EMPTY && w->p.ibuf && w->p.ibuf_ready > cycle && w->p.ibuf_ready < until)
-                until = w->p.ibuf_ready;
-            sched_cand *c = &s->cand[n];
-            c->slot = slot;
-            c->age = w->p.age;
-            c->reason = r;
-            c->waiting_mem = w->p.mem_inflight != 0;
-            if (ii) {
-                c->is_mem = ii->is_mem;
-                c->is_long = ii->is_long;
-                c->type = ii->type;
-            } else {
-                c->is_mem = c->is_long = 0;
-                c->type = IT_VALU;
-            }
-            c->path = w->p.ibuf_path;   /* the path readiness examined */
-            infos[n++] = ii;
-            /* charge a lost slot to the reason closest to issuing */
-            static const uint8_t rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
-            if (rank[r] > rank[best])
-                best = r;
-        }
-        if (best != WR_READY) {
-            *mm = (sched_memo){s->gen[q], until, units, n == 0 ? WR__COUNT : best};
-            if (n == 0)
-                s->st.idle_slots++;
-            else
-                s->st.slot[best]++;
-            continue;
-        }
-        mm->gen = UINT64_MAX;
-        int pick = s->pol->pick(s->pst[q], s->cand, n, cycle);
-        if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
-            if (issue(s, s->cand[pick].slot, s->cand[pick].path, infos[pick], cycle))
-                return -1;
-            s->st.slot[WR_READY]++;
+        int r = sched_turn(s, q, cycle, units);
+        if (r < 0)
+            return -1;
+        if (r) {
             issued_any = 1;
-        } else {
-            s->st.slot[WR_UNIT_BUSY]++;
+            units = unit_mask(s, cycle);
         }
     }
     return issued_any;
@@ -740,6 +920,7 @@ static int fetch(sm *s, uint64_t cycle)
         if (sent <= 0)
             return sent < 0 ? -1 : progress;
         pipe_warp_fetching(&w->p, fn, pc, p->id);
+        s->tc[slot].path = p->id;   /* a counted candidate shows the buffer's path */
         want_clr(s, slot);
         w->fetch_extra = p->id != w->last_path ? s->dt.switch_cycles : 0;
         budget--;
@@ -758,7 +939,7 @@ static int leave(void *c, uint32_t slot, uint64_t cycle)
     if (!pipe_warp_gone(&w->p, &s->fw[slot]))
         return 0;
     w->p.used = 0;
-    s->gen[slot % s->n_sched]++;
+    pipe_vsum_drop(&s->vs, slot);
     want_clr(s, slot);
     s->resident--;
     if (s->pol->on_warp_end)

@@ -4,7 +4,8 @@
  *   1. writeback: pipeline completions and returned memory requests clear the
  *      scoreboard (and tell the scheduler policy about memory completions);
  *   2. LD/ST unit: offers queued memory requests to the L1 (head of line blocks);
- *   3. issue: each scheduler classifies its warps (sched_cand) and lets its policy
+ *   3. issue: each scheduler classifies its warps (sched_cand; event-driven: only
+ *      warps with an event since are examined again) and lets its policy
  *      pick one ready warp; the instruction executes functionally at issue
  *      (func_warp_step) and occupies its functional unit;
  *   4. fetch: warps with an empty instruction buffer fetch through the L1I.

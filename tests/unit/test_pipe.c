@@ -29,6 +29,14 @@
  *    bucket 15 everything from 2^15): 0, 1 -> 0; 2, 3 -> 1; 4 -> 2; 100000 -> 15.
  *  retirement: 2 CTA slots of 2 warps; slot 0's warps 0 and 1 leave -> freed (1 CTA
  *    done); slot 1's warp 2 leaves, warp 3 stays -> still used, 1 warp left.
+ *  verdict summary: 70 slots (2 words per set), 3 keys. Touching slots 2, 65 and 69
+ *    puts them in redo (word 0 bit 2, word 1 bits 1 and 5); counting 2 under key 1 and
+ *    65 under key 0 moves them (key 1 word 0 = 0x4, key 0 word 1 = 0x2, redo 0 | 0x20);
+ *    touching 65 again takes it out of key 0 back into redo (word 1 0x22); dropping 2
+ *    and 65 leaves only 69 in redo and every key empty.
+ *  countable verdicts: a cached scoreboard verdict is; a dirty warp, "not cached"
+ *    (WR_DONE) and an empty buffer whose fill is usable only at cycle 12 (at cycle 10)
+ *    are not; the same buffer at cycle 12 is.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -235,12 +243,55 @@ static void t_retire(void **state)
     assert_int_equal(pipe_cta_free(c, 2), 0);
 }
 
+static void t_vsum(void **state)
+{
+    (void)state;
+    pipe_vsum v;
+    assert_int_equal(pipe_vsum_init(&v, 70, 3), 0);
+    assert_int_equal(v.nw, 2);
+    uint64_t *redo = pipe_vsum_redo(&v);
+    pipe_vsum_touch(&v, 2);
+    pipe_vsum_touch(&v, 65);
+    pipe_vsum_touch(&v, 69);
+    assert_true(redo[0] == 0x4 && redo[1] == 0x22);
+    pipe_vsum_count(&v, 2, 1);
+    pipe_vsum_count(&v, 65, 0);
+    assert_true(pipe_vsum_set(&v, 1)[0] == 0x4 && pipe_vsum_set(&v, 0)[1] == 0x2);
+    assert_true(redo[0] == 0 && redo[1] == 0x20);
+    assert_int_equal(v.key[65], 0);
+    pipe_vsum_touch(&v, 65);
+    assert_true(pipe_vsum_set(&v, 0)[1] == 0 && redo[1] == 0x22);
+    assert_int_equal(v.key[65], PIPE_KEY_NONE);
+    pipe_vsum_drop(&v, 2);
+    pipe_vsum_drop(&v, 65);
+    assert_true(redo[0] == 0 && redo[1] == 0x20);
+    for (uint32_t k = 0; k < 3; k++)
+        assert_true(pipe_vsum_set(&v, k)[0] == 0 && pipe_vsum_set(&v, k)[1] == 0);
+    pipe_vsum_fini(&v);
+
+    pipe_warp w;
+    memset(&w, 0, sizeof w);
+    w.cached = WR_SCOREBOARD;
+    assert_true(pipe_warp_countable(&w, 10));
+    w.dirty = 1;
+    assert_false(pipe_warp_countable(&w, 10));
+    w.dirty = 0;
+    w.cached = WR_DONE;
+    assert_false(pipe_warp_countable(&w, 10));
+    w.cached = WR_IBUF_EMPTY;
+    w.ibuf = 4;
+    w.ibuf_ready = 12;
+    assert_false(pipe_warp_countable(&w, 10));
+    assert_true(pipe_warp_countable(&w, 12));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_wheel_order), cmocka_unit_test(t_scoreboard),
         cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce),
         cmocka_unit_test(t_latency),     cmocka_unit_test(t_retire),
+        cmocka_unit_test(t_vsum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -760,6 +760,73 @@ static void test_all_policies_random(void **state)
     }
 }
 
+/* sched_ops.ready_only: the Fermi SM passes such a policy only the ready candidates.
+ * Hand-worked (LRR, last issued slot 3): candidates 1 R, 2 S, 4 B, 6 R -> 6 (the first
+ * ready after 3); the ready list 1, 6 -> index 1 = slot 6 as well. GTO, ages 1 9 9 5 by
+ * slot 1 2 4 6, greedy none: oldest ready is slot 1 in both lists. Then, for every
+ * policy that sets the flag, two instances driven alike over random lists, one given
+ * every candidate and one only the ready ones, choose the same slot each time. The
+ * policies that see the others (two-level, MOTRR+Recency) must not set it. */
+static void test_ready_only(void **state)
+{
+    (void)state;
+    tparams tp;
+    const sched_ops *lrr = sched_find("lrr"), *gto = sched_find("gto");
+    assert_true(lrr->ready_only && gto->ready_only && sched_find("static-select")->ready_only);
+    assert_false(sched_find("two-level")->ready_only);
+    assert_false(sched_find("motrr-recency")->ready_only);
+    sched_cand all[4] = {{1, 1, WR_READY, 0, 0, 0, IT_VALU, 0},
+                         {2, 9, WR_SCOREBOARD, 0, 0, 0, IT_VALU, 0},
+                         {4, 9, WR_BARRIER, 0, 0, 0, IT_VALU, 0},
+                         {6, 5, WR_READY, 0, 0, 0, IT_VALU, 0}};
+    sched_cand rdy[2] = {all[0], all[3]};
+    void *st = lrr->create(8, mkp(&tp, "lrr", NULL));
+    lrr->on_issue(st, 3, 0, 1);
+    assert_int_equal(lrr->pick(st, all, 4, 2), 3);
+    assert_int_equal(lrr->pick(st, rdy, 2, 2), 1);
+    lrr->destroy(st);
+    st = gto->create(8, mkp(&tp, "gto", NULL));
+    assert_int_equal(gto->pick(st, all, 4, 2), 0);
+    assert_int_equal(gto->pick(st, rdy, 2, 2), 0);
+    gto->destroy(st);
+
+    uint64_t x = 4242;
+    uint32_t checked = 0;
+    for (size_t k = 0; sched_at(k); k++) {
+        const sched_ops *o = sched_at(k);
+        if (!o->ready_only)
+            continue;
+        void *a = o->create(128, mkp(&tp, o->name, "sched.lrr_quantum=3"));
+        void *b = o->create(128, mkp(&tp, o->name, "sched.lrr_quantum=3"));
+        assert_non_null(a);
+        assert_non_null(b);
+        for (uint64_t cyc = 1; cyc < 3000; cyc++) {
+            sched_cand c[64], r[64];
+            uint32_t n = 0, nr = 0;
+            for (uint32_t w = rnd(&x) % 4; w < 128 && n < 64; w += 1 + rnd(&x) % 3) {
+                sched_cand y = {w, rnd(&x) % 50, (uint8_t)(rnd(&x) % WR_DONE), rnd(&x) % 2, rnd(&x) % 2,
+                                rnd(&x) % 2, (uint8_t)(rnd(&x) % IT__COUNT), 0};
+                c[n++] = y;
+                if (y.reason == WR_READY)
+                    r[nr++] = y;
+            }
+            int i = o->pick(a, c, n, cyc), j = o->pick(b, r, nr, cyc);
+            assert_int_equal(i < 0, j < 0);
+            if (i < 0)
+                continue;
+            assert_int_equal(c[i].slot, r[j].slot);
+            checked++;
+            if (o->on_issue) {
+                o->on_issue(a, c[i].slot, c[i].is_mem, cyc);
+                o->on_issue(b, r[j].slot, r[j].is_mem, cyc);
+            }
+        }
+        o->destroy(a);
+        o->destroy(b);
+    }
+    assert_true(checked > 10000);
+}
+
 /* ---- multi-candidate issue (sched_order) ------------------------------------------ */
 
 /* A multi-issue core as SPEC section 6 describes GCN's: walks the policy's order and
@@ -1037,6 +1104,7 @@ int main(void)
         cmocka_unit_test(test_recency_reference),
         cmocka_unit_test(test_recency_per_sm),
         cmocka_unit_test(test_all_policies_random),
+        cmocka_unit_test(test_ready_only),
         cmocka_unit_test(test_order_default),
         cmocka_unit_test(test_two_level_order),
         cmocka_unit_test(test_order_by_type),
