@@ -97,7 +97,7 @@ static const struct {
     {"queued_cycles", "cycles", "cycles requests waited between coalescing and the L1D, summed (with l1d.latency_queue: until their tag lookup)", 0,
      TOFF(queued_cycles)},
     {"queued_reqs", "requests", "requests sent to the L1D by the LD/ST unit", 0, TOFF(queued_reqs)},
-    {"reod_full_cycles", "cycles", "REOD: SM cycles the LD/ST queue waited for a full set queue", 0,
+    {"reod_full_cycles", "cycles", "REOD: SM cycles the LD/ST queue (with l1d.latency_queue: the latency queue's due head) waited for a full set queue", 0,
      TOFF(reod_full_cycles)},
     {"mem_lat_sum", "cycles", "latencies of the memory instructions, summed", WS_STAT_JSON_ONLY,
      TOFF(mem_lat_sum)},

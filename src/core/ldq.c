@@ -62,7 +62,7 @@ ldq *ldq_create(uint32_t n_queues, uint32_t depth, uint32_t sets_per_queue, uint
 
 int ldq_set_latency_queue(ldq *q, uint32_t slots)
 {
-    if (q->n_q || !slots)
+    if (!slots)
         return -1;
     uint64_t *t = calloc(slots, sizeof *t);
     if (!t)
@@ -145,14 +145,65 @@ static void refused(ldq *q, mem_access a)
     q->st.resfail[a - MA_CSF]++;
 }
 
+/* REOD's selector: round robin over the queues from q->rr, sends the first head the
+ * L1D accepts (memsys_probe, then memsys_access). Returns 1 when one was sent; else
+ * sets *first to the first refusal seen (MA_HIT: every queue empty). */
+static int reod_pick(ldq *q, memsys *m, uint64_t cycle, mem_access *first)
+{
+    for (uint32_t k = 0; k < q->n_q; k++) {
+        uint32_t i = (q->rr + k) % q->n_q;
+        fifo *f = &q->q[i];
+        if (!f->head)
+            continue;
+        mem_access a = memsys_probe(m, f->head, cycle);
+        if (!mem_access_refused(a)) {
+            mem_req *r = f->head, *rest = r->next;   /* memsys owns r->next next */
+            uint64_t t0 = r->t_issue;
+            a = memsys_access(m, r, cycle);
+            if (!mem_access_refused(a)) {
+                f->head = rest;
+                if (!rest)
+                    f->tail = NULL;
+                f->len--;
+                sent(q, r, t0, cycle);
+                q->rr = (i + 1) % q->n_q;
+                return 1;
+            }
+        }
+        if (*first == MA_HIT)
+            *first = a;
+    }
+    return 0;
+}
+
 /* The latency queue's cycle: the lookup of its oldest request, then the entry of the
  * oldest request of the entry FIFO (GPGPU-Sim's order: L1_latency_queue_cycle before
- * memory_cycle in ldst_unit::cycle, so a slot freed by a lookup is filled at once). */
+ * memory_cycle in ldst_unit::cycle, so a slot freed by a lookup is filled at once).
+ * With REOD queues the oldest request, when due, moves into its set's queue instead
+ * (or waits at the head while that queue is full), and the selector looks one up:
+ * the same cycle as without REOD when nothing waits. */
 static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
 {
     int progress = 0;
     mem_access first = MA_HIT;   /* the cycle's first refusal (one stalled cycle) */
-    if (q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle) {
+    int due = q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle;
+    if (q->n_q) {
+        if (due) {
+            fifo *f = &q->q[queue_of(q, q->lat.head->addr)];
+            if (f->len < q->depth) {
+                put(f, take(&q->lat));
+                q->lat_h = (q->lat_h + 1) % q->lat_slots;
+                progress = 1;
+            } else {
+                q->st.full_cycles++;
+            }
+        }
+        if (reod_pick(q, m, cycle, &first)) {
+            progress = 1;
+            first = MA_HIT;       /* sent one: not a stalled cycle */
+            q->last_sent = NULL;  /* it left the LD/ST unit when it entered the latency queue */
+        }
+    } else if (due) {
         mem_req *r = q->lat.head, *rest = r->next;   /* memsys owns r->next next */
         uint64_t t0 = r->t_issue;
         mem_access a = memsys_access(m, r, cycle);
@@ -240,29 +291,9 @@ int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
         progress = 1;
     }
     mem_access first = MA_HIT;
-    for (uint32_t k = 0; k < q->n_q; k++) {
-        uint32_t i = (q->rr + k) % q->n_q;
-        fifo *f = &q->q[i];
-        if (!f->head)
-            continue;
-        mem_access a = memsys_probe(m, f->head, cycle);
-        if (!mem_access_refused(a)) {
-            mem_req *r = f->head, *rest = r->next;
-            uint64_t t0 = r->t_issue;
-            a = memsys_access(m, r, cycle);
-            if (!mem_access_refused(a)) {
-                f->head = rest;
-                if (!rest)
-                    f->tail = NULL;
-                f->len--;
-                sent(q, r, t0, cycle);
-                q->rr = (i + 1) % q->n_q;
-                *stalled = q->entry.len != 0;
-                return 1;
-            }
-        }
-        if (first == MA_HIT)
-            first = a;
+    if (reod_pick(q, m, cycle, &first)) {
+        *stalled = q->entry.len != 0;
+        return 1;
     }
     if (first != MA_HIT)
         refused(q, first);

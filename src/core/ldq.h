@@ -8,12 +8,16 @@
  *    one per group of cache sets (waiting while their queue is full); a round-robin
  *    selector sends the first queue head that the L1D will accept (memsys_probe),
  *    skipping heads that would fail for CSF, MSHRF or MQF this cycle.
- * With a latency queue of D slots (ldq_set_latency_queue, l1d.latency_queue; baseline
- * only), a request leaves the entry FIFO into the latency queue (one per cycle, while
+ * With a latency queue of D slots (ldq_set_latency_queue, l1d.latency_queue), a request leaves the entry FIFO into the latency queue (one per cycle, while
  * fewer than D wait there: it has then left the LD/ST unit, ldq_last_sent) and is
  * looked up in the L1D (memsys_access) D - 1 cycles later at the earliest, oldest
  * first, one per cycle; a refused lookup waits at the head and the queue fills up
  * behind it (GPGPU-Sim 4.2 ldst_unit::l1_latency_queue, L1_latency_queue_cycle).
+ * With REOD queues as well, they sit behind the latency queue, at the lookup: its
+ * oldest request, when due, moves into its set's queue (or waits at the head while
+ * that queue is full: full_cycles), and the selector looks up one queue head per
+ * cycle, in the same cycle when nothing waits — so the only difference from the
+ * baseline is the order of the lookups.
  * Constant and parameter requests (the L1C), atomics and .cg accesses (which
  * GPGPU-Sim sends around the L1D) skip it: they are sent from the head of the entry
  * FIFO, in issue order.
@@ -32,7 +36,8 @@ typedef struct {
     uint64_t occupancy_sum;     /* requests held, summed per cycle                  */
     uint64_t queued_cycles;     /* cycles from ldq_push to sent, summed             */
     uint64_t sent;
-    uint64_t full_cycles;       /* REOD: cycles the entry waited on a full queue    */
+    uint64_t full_cycles;       /* REOD: cycles the entry (with a latency queue: its
+                                   due head) waited on a full queue                */
 } ldq_stats;
 
 typedef struct ldq ldq;
@@ -42,8 +47,8 @@ typedef struct ldq ldq;
 ldq *ldq_create(uint32_t n_queues, uint32_t depth, uint32_t sets_per_queue, uint32_t l1_sets,
                 uint32_t line);
 void ldq_destroy(ldq *q);                  /* frees requests still held            */
-/* Baseline only (n_queues 0): a latency queue of `slots` (>= 1) requests before the
- * L1D lookup. 0 on success, -1 when out of memory or the ldq has REOD queues. */
+/* A latency queue of `slots` (>= 1) requests before the L1D lookup (and before the
+ * REOD queues, if any). 0 on success, -1 when out of memory or slots is 0. */
 int ldq_set_latency_queue(ldq *q, uint32_t slots);
 /* Drops the requests held without freeing them (their owner frees them: the SM frees
  * every request it allocated when a launch stopped early). */

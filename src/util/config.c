@@ -484,7 +484,7 @@ int ws_cfg_set(const ws_cfg_schema *sc, void *obj, const char *kv, char *err, si
 /* ---- cross-parameter checks ----------------------------------------------------------- */
 int ws_cfg_l1d_latency_queue(const ws_config *c)
 {
-    return c->l1d.latency_queue && c->l1d.ports == 1 && !c->l1d.request_queues &&
+    return c->l1d.latency_queue && c->l1d.ports == 1 &&
            !strcmp(c->core.model, "fermi") && !strcmp(c->mem.model, "detailed");
 }
 

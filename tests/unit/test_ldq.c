@@ -27,6 +27,21 @@
  *    queue (the L1C; atomics bypass the L1D): c0: A enters; c1: P, at the head of the
  *    entry FIFO, is accessed; c2: A looked up (due 2), X accessed; c3: B enters;
  *    c5: B looked up. -> A 2, P 1, X 2, B 5.
+ *  REOD (4 queues, queue = set) behind the latency queue of 3 slots: per cycle first
+ *    the latency queue's oldest request, if due (entered >= 2 cycles ago), moves into
+ *    its set's queue (or waits while that queue is full), then the round-robin selector
+ *    looks up one queue head the L1D accepts, then one request enters the latency queue.
+ *    Entries A 0, B 1, C 2, D 3, E 4 (A leaves the latency queue at 2, so C enters at 2;
+ *    nothing blocks the latency queue in depth 2).
+ *    depth 2: c2: A -> q0, refused (stalled cycle); c3: B -> q1, selector from q0: A
+ *    refused, B looked up (rr -> q2); c4: C -> q2, looked up (rr -> q3); c5: D -> q0
+ *    = [A, D], selector from q3 (empty), q0: A accepted (rr -> q1); c6: E -> q3, looked
+ *    up (q1, q2 empty; rr -> q0); c7: D.
+ *    -> lookups A 5, B 3, C 4, D 7, E 6; 1 stalled cycle (c2), no full queue.
+ *    depth 1: the same until c5: D is due but q0 still holds A (full: 1 cycle), A is
+ *    looked up; c6: D -> q0, looked up (q1..q3 empty: E is behind D in the latency
+ *    queue); c7: E -> q3, looked up.
+ *    -> lookups A 5, B 3, C 4, D 6, E 7; 1 stalled cycle, 1 full-queue cycle.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -127,14 +142,14 @@ static void t_reod_full_queue_waits(void **state)
     run(4, 1, e, 3, 6);
 }
 
-static void run_latq(uint64_t csf_until, const uint64_t lookup[5], const uint64_t entered[5],
-                     uint64_t stall_cycles)
+static void run_latq(uint32_t queues, uint32_t depth, uint64_t csf_until, const uint64_t lookup[5],
+                     const uint64_t entered[5], uint64_t stall_cycles, uint64_t full_cycles)
 {
     mock m;
     memset(&m, 0, sizeof m);
     m.base.ops = &mock_model;
     m.csf_until = csf_until;
-    ldq *q = ldq_create(0, 1, 0, 4, 128);
+    ldq *q = ldq_create(queues, depth, 0, 4, 128);
     assert_int_equal(ldq_set_latency_queue(q, 3), 0);
     const uint32_t set[5] = {0, 1, 2, 0, 3};
     for (uint32_t i = 0; i < 5; i++) {
@@ -165,6 +180,7 @@ static void run_latq(uint64_t csf_until, const uint64_t lookup[5], const uint64_
     const ldq_stats *st = ldq_get_stats(q);
     assert_int_equal(st->stall_cycles, stall_cycles);
     assert_int_equal(st->resfail[0], stall_cycles);
+    assert_int_equal(st->full_cycles, full_cycles);
     assert_int_equal(st->sent, 5);
     assert_int_equal(st->queued_cycles, qsum);   /* pushed at cycle 0 */
     ldq_destroy(q);
@@ -174,14 +190,14 @@ static void t_latency_queue_refused(void **state)
 {
     (void)state;
     const uint64_t lk[5] = {5, 6, 7, 8, 9}, in[5] = {0, 1, 2, 5, 6};
-    run_latq(5, lk, in, 3);
+    run_latq(0, 1, 5, lk, in, 3, 0);
 }
 
 static void t_latency_queue_free(void **state)
 {
     (void)state;
     const uint64_t lk[5] = {2, 3, 4, 5, 6}, in[5] = {0, 1, 2, 3, 4};
-    run_latq(0, lk, in, 0);
+    run_latq(0, 1, 0, lk, in, 0, 0);
 }
 
 static void t_latency_queue_skips(void **state)
@@ -214,12 +230,16 @@ static void t_latency_queue_skips(void **state)
     ldq_destroy(q);
 }
 
-static void t_latency_queue_reod_refused(void **state)
+static void t_latency_queue_reod(void **state)
 {
     (void)state;
-    ldq *q = ldq_create(4, 2, 0, 4, 128);
-    assert_int_equal(ldq_set_latency_queue(q, 3), -1);   /* baseline only */
-    ldq_destroy(q);
+    const uint64_t in[5] = {0, 1, 2, 3, 4};
+    const uint64_t lk2[5] = {5, 3, 4, 7, 6}, lk1[5] = {5, 3, 4, 6, 7};
+    run_latq(4, 2, 5, lk2, in, 1, 0);
+    run_latq(4, 1, 5, lk1, in, 1, 1);
+    /* nothing refused: the same cycles as the baseline's latency queue */
+    const uint64_t lk0[5] = {2, 3, 4, 5, 6};
+    run_latq(4, 2, 0, lk0, in, 0, 0);
 }
 
 int main(void)
@@ -231,7 +251,7 @@ int main(void)
         cmocka_unit_test(t_latency_queue_refused),
         cmocka_unit_test(t_latency_queue_free),
         cmocka_unit_test(t_latency_queue_skips),
-        cmocka_unit_test(t_latency_queue_reod_refused),
+        cmocka_unit_test(t_latency_queue_reod),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
