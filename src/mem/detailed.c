@@ -1718,21 +1718,20 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
     /* its own reply port, and those of the SMs that own the L1s it shares (their
      * fills complete its requests and relieve its refusals) */
     uint64_t x = UINT64_MAX;
-    for (int l = -1; l < L1__N; l++) {
-        uint32_t o = l < 0 ? sm : s->own[l];
-        if (l >= 0 && o == sm)
-            continue;
-        const icnt_msg *h = icnt_out_head(m->rep, o);
-        if (h && h->t_arr < x)
-            x = h->t_arr;
-    }
+    const icnt_msg *h = icnt_out_head(m->rep, sm);
+    if (h)
+        x = h->t_arr;
     for (int l = 0; l < L1__N; l++) {
-        const cache_miss *q = cache_mq_head(s->l1[l]);
-        if (q) {
-            uint64_t a = at_or_after(m, C_CORE, D_ICNT, q->t_ready);
-            if (a < x)
-                x = a;
-        }
+        uint32_t o = s->own[l];
+        if (o != sm && (h = icnt_out_head(m->rep, o)) != NULL && h->t_arr < x)
+            x = h->t_arr;
+        /* the L1's oldest miss record, in interconnect cycles: its owner's head_t (the
+         * invariant: head_t[l] of the owner o of L1 l is at_or_after(C_CORE, D_ICNT,
+         * t_ready of the head of that L1's miss queue), UINT64_MAX when it is empty;
+         * records enter an L1's queue only in det_access and leave only in sm_inject,
+         * which both keep it) */
+        if (m->sm[o].head_t[l] < x)
+            x = m->sm[o].head_t[l];
     }
     /* kept for det_next_sm_late: SM sm's own record, written only by the thread that
      * runs sm (the model object itself is not const) */
