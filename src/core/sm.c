@@ -50,10 +50,10 @@ typedef struct {
     uint64_t rf_conflict_cycles;     /* extra operand-collection cycles          */
 } sm_stats;
 
-/* What one cycle added to the counters that idle skipping repeats. */
+/* What one cycle added to the counters that idle skipping repeats (its issue slots'
+ * outcomes: sm.slot_inc). */
 typedef struct {
-    uint64_t idle_slots, stall_cycles, warps_in_flight_sum, resident_warps_sum, active_cycles;
-    uint64_t slot[WR__COUNT];
+    uint64_t stall_cycles, warps_in_flight_sum, resident_warps_sum, active_cycles;
 } cycle_counts;
 
 /* Keys of the verdict summary (pipe_vsum): a warp whose own part is clear, by the unit
@@ -139,6 +139,10 @@ struct sm {
      * the stage only counts the memos' outcomes. */
     uint8_t stage_memo;
     uint32_t stage_units;
+    /* The outcomes this cycle's turns counted (count_slot: one per turn, at most n_sched;
+     * WR_DONE: an idle slot), which idle skipping repeats. */
+    uint8_t *slot_inc;
+    uint32_t n_inc;
 };
 
 #define NO_ALT UINT32_MAX
@@ -221,7 +225,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     for (uint32_t i = 0; i < s->n_slots; i++)
         slotset_add(s->qmask + (size_t)(i % s->n_sched) * s->vs.nw, i);
     s->ready_only = pol->ready_only;
-    if (!(s->memo = calloc(s->n_sched, sizeof *s->memo)))
+    if (!(s->memo = calloc(s->n_sched, sizeof *s->memo)) || !(s->slot_inc = calloc(s->n_sched, 1)))
         goto fail;
     for (uint32_t i = 0; i < s->n_sched; i++)
         if (!(s->pst[i] = pol->create(s->n_slots, sp)))
@@ -294,6 +298,7 @@ void sm_destroy(sm *s)
     pipe_vsum_fini(&s->vs);
     free(s->qmask);
     free(s->memo);
+    free(s->slot_inc);
     free(s->scratch);
     free(s->tc);
     free(s->fr);
@@ -758,6 +763,17 @@ static inline __attribute__((always_inline)) key_acc key_pass(const uint64_t *S,
  * with each verdict (tc, ti) or from this turn's examination (fr, fi): the ready ones
  * for a policy that reads only those (sched_ops.ready_only), else every warp with an
  * instruction, exactly the list a scan of all warps gives. */
+/* A turn's outcome: the issue slot counted by what it was spent on (WR_DONE: idle), and
+ * kept in the cycle's list for idle skipping. Every turn counts exactly one. */
+static inline void count_slot(sm *s, uint8_t r)
+{
+    if (r == WR_DONE)
+        s->st.idle_slots++;
+    else
+        s->st.slot[r]++;
+    s->slot_inc[s->n_inc++] = r;
+}
+
 static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
 {
     const uint32_t nw = s->vs.nw;
@@ -774,10 +790,7 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
     for (uint32_t k = 0; k < nw; k++)
         pending |= redo[k] & qm[k];
     if (mm->valid && !pending && mm->units == units) {
-        if (mm->reason == WR_DONE)
-            s->st.idle_slots++;
-        else
-            s->st.slot[mm->reason]++;
+        count_slot(s, mm->reason);
         return 0;
     }
     mm->valid = 0;
@@ -843,10 +856,7 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
         for (uint32_t k = 0; k < nw; k++)
             pending |= redo[k] & qm[k];
         *mm = (sched_memo){units, !pending, best};
-        if (best == WR_DONE)
-            s->st.idle_slots++;
-        else
-            s->st.slot[best]++;
+        count_slot(s, best);
         return 0;
     }
     /* 3. the candidates, in slot order: a counted one's reason from its key */
@@ -877,10 +887,10 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
     if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
         if (issue(s, s->cand[pick].slot, s->cand[pick].path, s->infos[pick], cycle))
             return -1;
-        s->st.slot[WR_READY]++;
+        count_slot(s, WR_READY);
         return 1;
     }
-    s->st.slot[WR_UNIT_BUSY]++;
+    count_slot(s, WR_UNIT_BUSY);
     return 0;
 }
 
@@ -898,12 +908,8 @@ static int issue_stage(sm *s, uint64_t cycle)
             touched |= redo[k];
         if (!touched) {
             /* each turn's step 0, in any order (a turn that repeats issues nothing) */
-            for (uint32_t q = 0; q < s->n_sched; q++) {
-                if (s->memo[q].reason == WR_DONE)
-                    s->st.idle_slots++;
-                else
-                    s->st.slot[s->memo[q].reason]++;
-            }
+            for (uint32_t q = 0; q < s->n_sched; q++)
+                count_slot(s, s->memo[q].reason);
             return 0;
         }
     }
@@ -1008,8 +1014,8 @@ static void retire_warps(sm *s, uint64_t cycle)
 
 int sm_cycle(sm *s, uint64_t cycle)
 {
-    uint64_t idle0 = s->st.idle_slots, stall0 = s->st.stall_cycles, slot0[WR__COUNT];
-    memcpy(slot0, s->st.slot, sizeof slot0);
+    uint64_t stall0 = s->st.stall_cycles;
+    s->n_inc = 0;
     int progress = writeback(s, cycle);
     progress |= ldst_send(s, cycle);
     int issued_any = issue_stage(s, cycle);
@@ -1028,19 +1034,21 @@ int sm_cycle(sm *s, uint64_t cycle)
     s->st.resident_warps_sum += s->resident;
     s->st.active_cycles += s->resident != 0;
     /* per-cycle deltas for idle skipping */
-    s->last.idle_slots = s->st.idle_slots - idle0;
     s->last.stall_cycles = s->st.stall_cycles - stall0;
     s->last.warps_in_flight_sum = inflight;
     s->last.resident_warps_sum = s->resident;
     s->last.active_cycles = s->resident != 0;
-    for (int i = 0; i < WR__COUNT; i++)
-        s->last.slot[i] = s->st.slot[i] - slot0[i];
     return progress;
 }
 
 void sm_repeat_cycle_stats(sm *s, uint64_t n)
 {
-    s->st.idle_slots += n * s->last.idle_slots;
+    for (uint32_t j = 0; j < s->n_inc; j++) {
+        if (s->slot_inc[j] == WR_DONE)
+            s->st.idle_slots += n;
+        else
+            s->st.slot[s->slot_inc[j]] += n;
+    }
     s->st.stall_cycles += n * s->last.stall_cycles;
     s->st.warps_in_flight_sum += n * s->last.warps_in_flight_sum;
     s->st.resident_warps_sum += n * s->last.resident_warps_sum;
@@ -1051,8 +1059,6 @@ void sm_repeat_cycle_stats(sm *s, uint64_t n)
                            now->resfail[1] - was->resfail[1], now->resfail[2] - was->resfail[2],
                            now->occupancy_sum - was->occupancy_sum, now->full_cycles - was->full_cycles};
     pipe_ldq_repeat(&s->st, d, n);
-    for (int i = 0; i < WR__COUNT; i++)
-        s->st.slot[i] += n * s->last.slot[i];
 }
 
 uint64_t sm_next_event(const sm *s, uint64_t cycle, uint64_t bound)
