@@ -402,8 +402,9 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * is active); on waking, the skipped cycles count as copies of its idle one. */
     uint64_t *wake = calloc(n_sm, sizeof *wake), *last = calloc(n_sm, sizeof *last);
     uint8_t *active = calloc(n_sm, 1);   /* cm->busy, refreshed whenever the SM runs */
-    /* full[i]: SM i could not take a CTA and has not run a cycle since (only its own
-     * cycle retires CTAs), so the dispatcher need not ask it again */
+    /* full[i]: SM i could not take a CTA and cannot yet (only its own cycle retires
+     * CTAs: run_group clears it when the SM can take one), so the dispatcher need not
+     * ask it again */
     uint8_t *full = calloc(n_sm, 1);
     uint32_t n_open = n_sm;   /* SMs with full[i] clear: the dispatcher looks only then */
     /* the SM groups: whole units of SMs that share an L1, split evenly over the threads */
