@@ -278,6 +278,7 @@ typedef struct {
     gwave *w;
     func_warp *fw;
     pipe_cta *wg;
+    uint32_t wg_live;      /* work-group slots in use: taken minus retired        */
     uint32_t resident;
     uint64_t *simd_free;        /* per SIMD: first cycle it accepts a VALU insn      */
     uint64_t unit_free[PORT__N];/* scalar, branch, LDS, vector memory (SIMD unused)  */
@@ -447,7 +448,7 @@ fail:
 static int gcn_can_take_cta(const void *c)
 {
     const gcn_cu *s = c;
-    return pipe_cta_free(s->wg, s->max_ctas) < s->max_ctas;
+    return s->wg_live < s->max_ctas;
 }
 
 static int gcn_take_cta(void *c, uint32_t linear, uint64_t cycle)
@@ -456,6 +457,7 @@ static int gcn_take_cta(void *c, uint32_t linear, uint64_t cycle)
     int k = pipe_cta_take(s->wg, s->max_ctas, s->fw, s->cta_warps, s->L, linear, s->id);
     if (k < 0)
         return -1;
+    s->wg_live++;
     for (uint32_t i = 0; i < s->cta_warps; i++) {
         uint32_t slot = (uint32_t)k * s->cta_warps + i;
         gwave *w = &s->w[slot];
@@ -792,7 +794,7 @@ static void retire(gcn_cu *s, uint64_t cycle)
     if (!s->maybe_done)
         return;
     s->maybe_done = 0;
-    pipe_cta_retire(s->wg, s->max_ctas, s->cta_warps, leave, s, cycle, &s->st);
+    s->wg_live -= pipe_cta_retire(s->wg, s->max_ctas, s->cta_warps, leave, s, cycle, &s->st);
 }
 
 /* The lost-slot cause of SIMD q's candidates (WR__COUNT when it holds no wavefront),

@@ -456,10 +456,11 @@ int pipe_cta_take(pipe_cta *cta, uint32_t n, func_warp *fw, uint32_t warps, func
     return (int)k;
 }
 
-void pipe_cta_retire(pipe_cta *cta, uint32_t n, uint32_t warps,
-                     int (*leave)(void *ctx, uint32_t slot, uint64_t cycle), void *ctx, uint64_t cycle,
-                     pipe_stats *st)
+uint32_t pipe_cta_retire(pipe_cta *cta, uint32_t n, uint32_t warps,
+                         int (*leave)(void *ctx, uint32_t slot, uint64_t cycle), void *ctx, uint64_t cycle,
+                         pipe_stats *st)
 {
+    uint32_t done = 0;
     for (uint32_t k = 0; k < n; k++) {
         pipe_cta *c = &cta[k];
         if (!c->used)
@@ -469,8 +470,10 @@ void pipe_cta_retire(pipe_cta *cta, uint32_t n, uint32_t warps,
         if (c->warps_left == 0) {
             c->used = 0;
             st->ctas_done++;
+            done++;
         }
     }
+    return done;
 }
 
 /* ---- instruction fetch ---------------------------------------------------------------- */

@@ -449,10 +449,11 @@ int pipe_cta_take(pipe_cta *c, uint32_t n, func_warp *fw, uint32_t warps, func_l
                   uint32_t linear, uint32_t smid);
 /* The retirement scan: in every used slot of the n, each warp w for which
  * leave(ctx, w, cycle) returns 1 (the model's test: finished and drained; it frees the
- * warp) leaves; a slot whose warps have all left is freed (st->ctas_done). */
-void pipe_cta_retire(pipe_cta *c, uint32_t n, uint32_t warps,
-                     int (*leave)(void *ctx, uint32_t slot, uint64_t cycle), void *ctx, uint64_t cycle,
-                     pipe_stats *st);
+ * warp) leaves; a slot whose warps have all left is freed (st->ctas_done). Returns
+ * the number of slots freed. */
+uint32_t pipe_cta_retire(pipe_cta *c, uint32_t n, uint32_t warps,
+                         int (*leave)(void *ctx, uint32_t slot, uint64_t cycle), void *ctx, uint64_t cycle,
+                         pipe_stats *st);
 
 /* ---- instruction fetch ---------------------------------------------------------------- */
 /* Instructions one fetch buffers from pc of function fn: up to `entries`, stopping

@@ -50,11 +50,10 @@ typedef struct {
     uint64_t rf_conflict_cycles;     /* extra operand-collection cycles          */
 } sm_stats;
 
-/* What one cycle added to the counters that idle skipping repeats. */
+/* What one cycle added to the counters that idle skipping repeats (its issue slots'
+ * outcomes: sm.slot_inc). */
 typedef struct {
-    uint64_t idle_slots, stall_cycles, warps_in_flight_sum, resident_warps_sum, active_cycles;
-    uint64_t slot[WR__COUNT];
-    uint64_t ldq[6];               /* pipe_ldq_add's increments                  */
+    uint64_t stall_cycles, warps_in_flight_sum, resident_warps_sum, active_cycles;
 } cycle_counts;
 
 /* Keys of the verdict summary (pipe_vsum): a warp whose own part is clear, by the unit
@@ -83,17 +82,28 @@ struct sm {
     sm_warp *w;
     func_warp *fw;                 /* functional warps, grouped by CTA slot      */
     pipe_cta *cta;
+    uint32_t ctas_live;            /* CTA slots in use (pipe_cta.used set): taken
+                                      minus retired, so a dispatch asks in O(1)  */
     uint32_t resident;             /* warps resident                             */
     /* functional units: next cycle each pipeline accepts an instruction */
     uint64_t *fu_free[FU__COUNT];
     uint64_t fu_min[FU__COUNT];    /* per class: its earliest fu_free (UINT64_MAX: none) */
+    uint64_t fu_max;               /* the latest fu_free of any pipeline (a pipeline's
+                                      fu_free only grows): at or after it every
+                                      pipeline is free (unit_mask: fu_all; and
+                                      sm_next_event need not look at them)        */
+    uint32_t fu_all;               /* bit k: class k has pipelines (fu_min[k] < MAX) */
     uint32_t n_fu[FU__COUNT];
     pipe_wheel wh;                 /* completions of fixed-latency work          */
     pipe_minsts mi;                /* global/local memory instructions in flight */
     pipe_rq rq;                    /* requests (a launch stopped early leaves some
                                       in the memory system: freed on destroy)    */
     ldq *ldq;                      /* requests toward the L1D (baseline / REOD)  */
-    ldq_stats ldq_prev;            /* ldq statistics already added to st         */
+    /* The LD/ST path's counters are the ldq's own (ldq_get_stats, changed only by
+     * ldq_cycle): st holds only what idle skipping repeats of them, and fermi_stats
+     * adds the ldq's totals. ldq_prev: the ldq's counters before the last ldq_cycle,
+     * so the last cycle's increments are the difference to its counters now. */
+    ldq_stats ldq_prev;
     int ldst_stalled;              /* head refused this cycle                    */
     uint32_t ldst_insts;           /* memory instructions with a request not yet sent
                                       to the L1 (core.mem_inst_queue)             */
@@ -123,6 +133,16 @@ struct sm {
     const insn_info **fi;          /* and instruction                               */
     uint8_t ready_only;            /* the policy reads ready candidates only       */
     sched_memo *memo;              /* per scheduler                                */
+    /* The last issue stage issued nothing and left every scheduler's memo valid for
+     * the units it saw (stage_units): while no warp is touched (redo empty) and the
+     * units are the same, every turn would repeat its memo (sched_turn step 0), so
+     * the stage only counts the memos' outcomes. */
+    uint8_t stage_memo;
+    uint32_t stage_units;
+    /* The outcomes this cycle's turns counted (count_slot: one per turn, at most n_sched;
+     * WR_DONE: an idle slot), which idle skipping repeats. */
+    uint8_t *slot_inc;
+    uint32_t n_inc;
 };
 
 #define NO_ALT UINT32_MAX
@@ -205,7 +225,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     for (uint32_t i = 0; i < s->n_slots; i++)
         slotset_add(s->qmask + (size_t)(i % s->n_sched) * s->vs.nw, i);
     s->ready_only = pol->ready_only;
-    if (!(s->memo = calloc(s->n_sched, sizeof *s->memo)))
+    if (!(s->memo = calloc(s->n_sched, sizeof *s->memo)) || !(s->slot_inc = calloc(s->n_sched, 1)))
         goto fail;
     for (uint32_t i = 0; i < s->n_sched; i++)
         if (!(s->pst[i] = pol->create(s->n_slots, sp)))
@@ -222,8 +242,10 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     for (int k = 0; k < FU__COUNT; k++)
         if (!(s->fu_free[k] = calloc(s->n_fu[k], sizeof **s->fu_free)))
             goto fail;
-    for (int k = 0; k < FU__COUNT; k++)
+    for (int k = 0; k < FU__COUNT; k++) {
         s->fu_min[k] = s->n_fu[k] ? 0 : UINT64_MAX;
+        s->fu_all |= (uint32_t)(s->n_fu[k] != 0) << k;
+    }
     uint32_t maxlat = cfg->core.lat_ddiv;
     const uint32_t lats[] = {cfg->core.lat_alu, cfg->core.lat_imul, cfg->core.lat_idiv, cfg->core.lat_fp,
                              cfg->core.lat_fdiv, cfg->core.lat_dp, cfg->core.lat_sfu,
@@ -276,6 +298,7 @@ void sm_destroy(sm *s)
     pipe_vsum_fini(&s->vs);
     free(s->qmask);
     free(s->memo);
+    free(s->slot_inc);
     free(s->scratch);
     free(s->tc);
     free(s->fr);
@@ -307,13 +330,14 @@ static void pol_event(sm *s, void (*fn)(void *, uint32_t, uint64_t), uint32_t sl
         fn(s->pst[q], slot, cycle);
 }
 
-int sm_can_take_cta(const sm *s) { return pipe_cta_free(s->cta, s->max_ctas) < s->max_ctas; }
+int sm_can_take_cta(const sm *s) { return s->ctas_live < s->max_ctas; }
 
 int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
 {
     int k = pipe_cta_take(s->cta, s->max_ctas, s->fw, s->cta_warps, s->L, linear, s->id);
     if (k < 0)
         return -1;
+    s->ctas_live++;
     for (uint32_t i = 0; i < s->cta_warps; i++) {
         uint32_t slot = (uint32_t)k * s->cta_warps + i;
         sm_warp *w = &s->w[slot];
@@ -388,18 +412,16 @@ static int writeback(sm *s, uint64_t cycle)
 }
 
 /* ---- LD/ST unit --------------------------------------------------------------------------- */
-/* One cycle of the request path to the L1D; its statistics join the SM's (and this
- * cycle's increments, s->last.ldq). */
+/* One cycle of the request path to the L1D (its counters: ldq_prev above). */
 static int ldst_send(sm *s, uint64_t cycle)
 {
     int stalled;
+    s->ldq_prev = *ldq_get_stats(s->ldq);
     int progress = ldq_cycle(s->ldq, s->mem, cycle, &stalled);
     s->ldst_stalled = stalled;
     const mem_req *r = ldq_last_sent(s->ldq);
     if (r && --s->mi.a[r->tag].unsent == 0)
         s->ldst_insts--;   /* its last request reached the L1: it left the LD/ST path */
-    memset(s->last.ldq, 0, sizeof s->last.ldq);
-    pipe_ldq_add(&s->st, ldq_get_stats(s->ldq), &s->ldq_prev, s->last.ldq);
     return progress;
 }
 
@@ -468,8 +490,11 @@ static int free_unit(const sm *s, int fu, uint64_t cycle)
 static uint32_t unit_mask(const sm *s, uint64_t cycle)
 {
     uint32_t m = 0;
-    for (int k = 0; k < FU__COUNT; k++)
-        m |= (uint32_t)(s->fu_min[k] <= cycle) << k;   /* free_unit(s, k, cycle) >= 0 */
+    if (s->fu_max <= cycle)
+        m = s->fu_all;   /* fu_min[k] <= fu_max for every class with pipelines */
+    else
+        for (int k = 0; k < FU__COUNT; k++)
+            m |= (uint32_t)(s->fu_min[k] <= cycle) << k;   /* free_unit(s, k, cycle) >= 0 */
     uint32_t q = s->cfg->core.mem_inst_queue;
     if ((m & (1u << FU_LDST)) &&
         (q ? s->ldst_insts < 1 + q : !s->ldst_stalled && ldq_staged(s->ldq) < s->cfg->core.ldst_queue))
@@ -648,6 +673,8 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     int fu = is_mem_cls(ii->cls) ? FU_LDST : ii->fu;
     if (u >= 0) {
         s->fu_free[fu][u] = cycle + occupy;
+        if (cycle + occupy > s->fu_max)
+            s->fu_max = cycle + occupy;
         uint64_t lo = UINT64_MAX;
         for (uint32_t i = 0; i < s->n_fu[fu]; i++)
             lo = s->fu_free[fu][i] < lo ? s->fu_free[fu][i] : lo;
@@ -736,6 +763,17 @@ static inline __attribute__((always_inline)) key_acc key_pass(const uint64_t *S,
  * with each verdict (tc, ti) or from this turn's examination (fr, fi): the ready ones
  * for a policy that reads only those (sched_ops.ready_only), else every warp with an
  * instruction, exactly the list a scan of all warps gives. */
+/* A turn's outcome: the issue slot counted by what it was spent on (WR_DONE: idle), and
+ * kept in the cycle's list for idle skipping. Every turn counts exactly one. */
+static inline void count_slot(sm *s, uint8_t r)
+{
+    if (r == WR_DONE)
+        s->st.idle_slots++;
+    else
+        s->st.slot[r]++;
+    s->slot_inc[s->n_inc++] = r;
+}
+
 static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
 {
     const uint32_t nw = s->vs.nw;
@@ -752,10 +790,7 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
     for (uint32_t k = 0; k < nw; k++)
         pending |= redo[k] & qm[k];
     if (mm->valid && !pending && mm->units == units) {
-        if (mm->reason == WR_DONE)
-            s->st.idle_slots++;
-        else
-            s->st.slot[mm->reason]++;
+        count_slot(s, mm->reason);
         return 0;
     }
     mm->valid = 0;
@@ -821,10 +856,7 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
         for (uint32_t k = 0; k < nw; k++)
             pending |= redo[k] & qm[k];
         *mm = (sched_memo){units, !pending, best};
-        if (best == WR_DONE)
-            s->st.idle_slots++;
-        else
-            s->st.slot[best]++;
+        count_slot(s, best);
         return 0;
     }
     /* 3. the candidates, in slot order: a counted one's reason from its key */
@@ -855,10 +887,10 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
     if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
         if (issue(s, s->cand[pick].slot, s->cand[pick].path, s->infos[pick], cycle))
             return -1;
-        s->st.slot[WR_READY]++;
+        count_slot(s, WR_READY);
         return 1;
     }
-    s->st.slot[WR_UNIT_BUSY]++;
+    count_slot(s, WR_UNIT_BUSY);
     return 0;
 }
 
@@ -868,9 +900,22 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
 static int issue_stage(sm *s, uint64_t cycle)
 {
     int issued_any = 0;
+    uint32_t units = unit_mask(s, cycle);
+    if (s->stage_memo && units == s->stage_units) {
+        const uint64_t *redo = pipe_vsum_redo(&s->vs);
+        uint64_t touched = 0;
+        for (uint32_t k = 0; k < s->vs.nw; k++)
+            touched |= redo[k];
+        if (!touched) {
+            /* each turn's step 0, in any order (a turn that repeats issues nothing) */
+            for (uint32_t q = 0; q < s->n_sched; q++)
+                count_slot(s, s->memo[q].reason);
+            return 0;
+        }
+    }
+    s->stage_memo = 0;
     /* core.rotate_schedulers: the first scheduler to issue changes every cycle */
     uint32_t first = s->cfg->core.rotate_schedulers ? (uint32_t)(cycle % s->n_sched) : 0;
-    uint32_t units = unit_mask(s, cycle);
     for (uint32_t k = 0; k < s->n_sched; k++) {
         uint32_t q = first + k < s->n_sched ? first + k : first + k - s->n_sched;
         int r = sched_turn(s, q, cycle, units);
@@ -881,6 +926,13 @@ static int issue_stage(sm *s, uint64_t cycle)
             units = unit_mask(s, cycle);
         }
     }
+    if (!issued_any) {
+        uint8_t all = 1;
+        for (uint32_t q = 0; q < s->n_sched; q++)
+            all &= s->memo[q].valid && s->memo[q].units == units;
+        s->stage_memo = all;
+        s->stage_units = units;
+    }
     return issued_any;
 }
 
@@ -888,6 +940,11 @@ static int issue_stage(sm *s, uint64_t cycle)
 static int fetch(sm *s, uint64_t cycle)
 {
     int progress = 0;
+    uint64_t any = 0;
+    for (uint32_t k = 0; k < (s->n_slots + 63) / 64; k++)
+        any |= s->want[k];
+    if (!any)
+        return 0;   /* no warp wants a fetch (the scan below would find none) */
     uint32_t budget = s->cfg->core.fetch_per_cycle;
     /* round robin over the warps that want a fetch, starting at fetch_rr */
     uint32_t slot = want_next(s, s->fetch_rr), wrapped = 0;
@@ -952,15 +1009,15 @@ static void retire_warps(sm *s, uint64_t cycle)
     if (!s->maybe_done)
         return;
     s->maybe_done = 0;
-    pipe_cta_retire(s->cta, s->max_ctas, s->cta_warps, leave, s, cycle, &s->st);
+    s->ctas_live -= pipe_cta_retire(s->cta, s->max_ctas, s->cta_warps, leave, s, cycle, &s->st);
 }
 
 int sm_cycle(sm *s, uint64_t cycle)
 {
-    uint64_t idle0 = s->st.idle_slots, stall0 = s->st.stall_cycles, slot0[WR__COUNT];
-    memcpy(slot0, s->st.slot, sizeof slot0);
+    uint64_t stall0 = s->st.stall_cycles;
+    s->n_inc = 0;
     int progress = writeback(s, cycle);
-    progress |= ldst_send(s, cycle);   /* sets s->last.ldq */
+    progress |= ldst_send(s, cycle);
     int issued_any = issue_stage(s, cycle);
     if (issued_any < 0)
         return -1;
@@ -977,26 +1034,31 @@ int sm_cycle(sm *s, uint64_t cycle)
     s->st.resident_warps_sum += s->resident;
     s->st.active_cycles += s->resident != 0;
     /* per-cycle deltas for idle skipping */
-    s->last.idle_slots = s->st.idle_slots - idle0;
     s->last.stall_cycles = s->st.stall_cycles - stall0;
     s->last.warps_in_flight_sum = inflight;
     s->last.resident_warps_sum = s->resident;
     s->last.active_cycles = s->resident != 0;
-    for (int i = 0; i < WR__COUNT; i++)
-        s->last.slot[i] = s->st.slot[i] - slot0[i];
     return progress;
 }
 
 void sm_repeat_cycle_stats(sm *s, uint64_t n)
 {
-    s->st.idle_slots += n * s->last.idle_slots;
+    for (uint32_t j = 0; j < s->n_inc; j++) {
+        if (s->slot_inc[j] == WR_DONE)
+            s->st.idle_slots += n;
+        else
+            s->st.slot[s->slot_inc[j]] += n;
+    }
     s->st.stall_cycles += n * s->last.stall_cycles;
     s->st.warps_in_flight_sum += n * s->last.warps_in_flight_sum;
     s->st.resident_warps_sum += n * s->last.resident_warps_sum;
     s->st.active_cycles += n * s->last.active_cycles;
-    pipe_ldq_repeat(&s->st, s->last.ldq, n);
-    for (int i = 0; i < WR__COUNT; i++)
-        s->st.slot[i] += n * s->last.slot[i];
+    /* the last cycle's ldq increments: its counters then and now (unchanged since) */
+    const ldq_stats *now = ldq_get_stats(s->ldq), *was = &s->ldq_prev;
+    const uint64_t d[6] = {now->stall_cycles - was->stall_cycles, now->resfail[0] - was->resfail[0],
+                           now->resfail[1] - was->resfail[1], now->resfail[2] - was->resfail[2],
+                           now->occupancy_sum - was->occupancy_sum, now->full_cycles - was->full_cycles};
+    pipe_ldq_repeat(&s->st, d, n);
 }
 
 uint64_t sm_next_event(const sm *s, uint64_t cycle, uint64_t bound)
@@ -1013,10 +1075,11 @@ uint64_t sm_next_event(const sm *s, uint64_t cycle, uint64_t bound)
         for (uint32_t i = 0; i < s->n_slots; i++)
             if (s->w[i].p.used && s->w[i].p.ibuf && s->w[i].p.ibuf_ready > cycle && s->w[i].p.ibuf_ready < next)
                 next = s->w[i].p.ibuf_ready;
-    for (int k = 0; k < FU__COUNT; k++)
-        for (uint32_t i = 0; i < s->n_fu[k]; i++)
-            if (s->fu_free[k][i] > cycle && s->fu_free[k][i] < next)
-                next = s->fu_free[k][i];
+    if (s->fu_max > cycle)   /* else every pipeline is free already */
+        for (int k = 0; k < FU__COUNT; k++)
+            for (uint32_t i = 0; i < s->n_fu[k]; i++)
+                if (s->fu_free[k][i] > cycle && s->fu_free[k][i] < next)
+                    next = s->fu_free[k][i];
     return next;
 }
 
@@ -1102,7 +1165,12 @@ static void fermi_stats(const void *c, ws_timing_stats *t)
     t->fu_count[FU_DP] = cfg->core.n_dp;
     t->fu_count[FU_LDST] = cfg->core.n_ldst;
     t->fu_count[FU_INT] = cfg->core.n_int;
-    pipe_stats_add(&sm_->st, t);
+    /* the LD/ST path's totals (ldq_prev above) */
+    pipe_stats st = sm_->st;
+    ldq_stats zero = {0};
+    uint64_t d[6] = {0};
+    pipe_ldq_add(&st, ldq_get_stats(sm_->ldq), &zero, d);
+    pipe_stats_add(&st, t);
     for (int k = 0; k < FU__COUNT; k++)
         t->fu_busy[k] += sm_->fx.fu_busy[k];
     t->shared_conflict_cycles += sm_->fx.shared_conflict_cycles;

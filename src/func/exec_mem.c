@@ -104,7 +104,8 @@ static uint8_t *mem_at(exec_ctx *x, const ptx_insn *in, unsigned lane, int space
  * into a wider variable read back whole stalls the host's store forwarding. */
 /* mem_at()'s common cases, inline: a naturally aligned global (or constant) access
  * inside the allocation that the last lookup found (devmem.last; a warp's lanes almost
- * always touch one allocation), or a load from the kernel parameter buffer. The host pointer, traced as mem_at() traces it; NULL
+ * always touch one allocation), a load from the kernel parameter buffer, or an access
+ * inside shared or local memory. The host pointer, traced as mem_at() traces it; NULL
  * when not that case (mem_at() then decides, faults included). */
 static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t addr, unsigned size,
                                 int write, int *dev)
@@ -131,6 +132,19 @@ static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t 
         if (write || addr >= L->params_size || size > L->params_size - addr)
             return NULL;
         p = (uint8_t *)L->params + addr;
+        *dev = 0;
+    } else if (space == SP_SHARED) {
+        /* the CTA's shared memory (mem_at's bounds) */
+        if (addr >= L->shared_bytes || size > L->shared_bytes - addr)
+            return NULL;
+        p = x->w->cta->shared + addr;
+        *dev = 0;
+    } else if (space == SP_LOCAL) {
+        /* the lane's local memory (mem_at's bounds) */
+        const func_warp *w = x->w;
+        if (addr >= w->local_top || size > w->local_top - addr)
+            return NULL;
+        p = w->local + (size_t)lane * w->local_cap + addr;
         *dev = 0;
     } else {
         return NULL;

@@ -160,6 +160,10 @@ typedef struct {
     int busy, progress, fault;
     uint32_t n_slept;         /* SMs that went to sleep this cycle (their next_event)    */
     uint32_t *slept;
+    uint32_t opened;          /* SMs whose full[] this phase cleared (they can take a
+                                 CTA: only their own cycle frees a CTA slot)            */
+    uint32_t n_ran;           /* SMs whose cycle ran in this SM phase, in SM order (the  */
+    uint32_t *ran;            /* commit needs only them: memsys.h commit)               */
 } sm_group;
 
 typedef struct {
@@ -182,7 +186,7 @@ static void run_group(void *ctx, uint32_t k)
     uint64_t cycle = ph->cycle;
     int skip = ph->cfg->core.skip_idle;
     g->busy = g->progress = g->fault = 0;
-    g->n_slept = 0;
+    g->n_slept = g->n_ran = g->opened = 0;
     for (uint32_t i = g->lo; i < g->hi; i++) {
         if (!ph->active[i])
             continue;
@@ -192,13 +196,17 @@ static void run_group(void *ctx, uint32_t k)
         if (cycle > ph->last[i] + 1 && ph->last[i] != UINT64_MAX)
             cm->repeat_cycle_stats(ph->cores[i], cycle - ph->last[i] - 1);
         int r = cm->cycle(ph->cores[i], cycle);
+        g->ran[g->n_ran++] = i;
         if (r < 0 || ph->Ls[i].fault.code) {
             g->fault = 1;          /* the SM stops here; the launch at the end of the cycle */
             ph->active[i] = 0;
             continue;
         }
         ph->last[i] = cycle;
-        ph->full[i] = 0;
+        if (ph->full[i] && cm->can_take_cta(ph->cores[i])) {
+            ph->full[i] = 0;   /* it retired a CTA: the dispatcher asks it again */
+            g->opened++;
+        }
         ph->active[i] = (uint8_t)cm->busy(ph->cores[i]);
         g->progress |= r;
         if (r || !skip) {
@@ -306,7 +314,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     func_launch *Ls = NULL;     /* [i]: SM i's view of the launch                */
     func_defer *defer = NULL;   /* [i]: SM i's deferred global-memory accesses   */
     sm_group *groups = NULL;
-    uint32_t *slept = NULL;
+    uint32_t *slept = NULL, *ran = NULL;
     ws_pool *pool = NULL;
     ws_err rc = WS_OK;
     /* mem.keep_state: the simulation's memory system, warm from the previous launch */
@@ -394,9 +402,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * is active); on waking, the skipped cycles count as copies of its idle one. */
     uint64_t *wake = calloc(n_sm, sizeof *wake), *last = calloc(n_sm, sizeof *last);
     uint8_t *active = calloc(n_sm, 1);   /* cm->busy, refreshed whenever the SM runs */
-    /* full[i]: SM i could not take a CTA and has not run a cycle since (only its own
-     * cycle retires CTAs), so the dispatcher need not ask it again */
+    /* full[i]: SM i could not take a CTA and cannot yet (only its own cycle retires
+     * CTAs: run_group clears it when the SM can take one), so the dispatcher need not
+     * ask it again */
     uint8_t *full = calloc(n_sm, 1);
+    uint32_t n_open = n_sm;   /* SMs with full[i] clear: the dispatcher looks only then */
     /* the SM groups: whole units of SMs that share an L1, split evenly over the threads */
     uint32_t unit = share_unit(cfg), n_units = (n_sm + unit - 1) / unit;
     uint32_t n_thr = cfg->sim.host_threads ? cfg->sim.host_threads : 1;
@@ -404,8 +414,9 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         n_thr = n_units;
     groups = calloc(n_thr, sizeof *groups);
     slept = calloc(n_sm, sizeof *slept);
+    ran = calloc(n_sm, sizeof *ran);
     sm_phase ph = {cfg, cm, cores, mem, Ls, wake, last, active, full, groups, 0};
-    if (!wake || !last || !active || !full || !groups || !slept ||
+    if (!wake || !last || !active || !full || !groups || !slept || !ran ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
         free(wake);
         free(last);
@@ -419,6 +430,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         groups[k].lo = u0 * unit;
         groups[k].hi = u1 * unit < n_sm ? u1 * unit : n_sm;
         groups[k].slept = slept + groups[k].lo;
+        groups[k].ran = ran + groups[k].lo;
     }
     /* host time of the SM phase, sampled every 8th iteration of the loop (the share of
      * the SM phase in the sampled iterations, times the loop's time) */
@@ -476,34 +488,45 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             busy |= groups[k].busy;
             progress |= groups[k].progress;
             fault |= groups[k].fault;
+            n_open += groups[k].opened;
         }
         /* the commit, in SM order: global-memory data accesses, then the memory
          * system's shared state (the two touch disjoint state, so one pass does both) */
         if (mem->ops->commit) {
             /* SM by SM: a sleeping SM's wake-up sees what the SMs before it and itself
              * sent in this cycle, as in a serial run (the slept lists are in SM order).
-             * A kept memory system is committed directly (the offset view adds a call). */
+             * A kept memory system is committed directly (the offset view adds a call).
+             * Only the SMs whose cycle ran have anything to commit, and the SMs before
+             * them in their unit (an access to a shared L1 defers its changes to the
+             * L1's owner, the first SM of its group); the last SM's commit ends the
+             * phase (memsys.h commit). The groups' ran and slept lists are in SM order,
+             * groups in SM order, and a unit never spans two groups. */
             memsys *cmem = om.in ? om.in : mem;
             const uint64_t ccyc = cycle + (om.in ? om.off : 0);
-            uint32_t k = 0, j = 0;
-            while (k < n_thr && !groups[k].n_slept)
-                k++;
             int chg = 0;
-            for (uint32_t i = 0; i < n_sm; i++) {
-                if (defer[i].n)
-                    func_defer_commit(&defer[i]);
-                chg |= memsys_commit(cmem, i, ccyc);
-                if (k < n_thr && groups[k].slept[j] == i) {
-                    if (chg)
-                        wake[i] = cm->next_event(cores[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
-                    if (++j >= groups[k].n_slept) {
-                        j = 0;
-                        do
-                            k++;
-                        while (k < n_thr && !groups[k].n_slept);
+            uint32_t next = 0;   /* SMs below it committed */
+            for (uint32_t k = 0; k < n_thr; k++) {
+                const sm_group *g = &groups[k];
+                uint32_t j = 0;   /* g's next slept SM */
+                for (uint32_t x = 0; x < g->n_ran; x++) {
+                    uint32_t i = g->ran[x], s = i;
+                    if (unit > 1 && (s = i / unit * unit) < next)
+                        s = next;
+                    for (; s < i; s++)   /* the SMs before it in its unit (they did not run) */
+                        chg |= memsys_commit(cmem, s, ccyc);
+                    if (defer[i].n)
+                        func_defer_commit(&defer[i]);
+                    chg |= memsys_commit(cmem, i, ccyc);
+                    if (j < g->n_slept && g->slept[j] == i) {
+                        if (chg)
+                            wake[i] = cm->next_event(cores[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
+                        j++;
                     }
+                    next = i + 1;
                 }
             }
+            if (next < n_sm)
+                (void)memsys_commit(cmem, n_sm - 1, ccyc);   /* nothing to commit: ends the phase */
         } else {
             for (uint32_t i = 0; i < n_sm; i++)
                 if (defer[i].n)
@@ -520,12 +543,13 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             goto done;
         }
         /* CTA dispatch: one CTA per SM per cycle, round robin */
-        for (uint32_t k = 0, start = rr; k < n_sm && next_cta < n_cta; k++) {
+        for (uint32_t k = 0, start = rr; n_open && k < n_sm && next_cta < n_cta; k++) {
             uint32_t i = (start + k) % n_sm;
             if (full[i])
                 continue;
             if (!cm->can_take_cta(cores[i])) {
                 full[i] = 1;
+                n_open--;
             } else {
                 if (!active[i])
                     last[i] = UINT64_MAX;   /* was empty: nothing to account */
@@ -636,6 +660,7 @@ out:
     ws_pool_destroy(pool);
     free(groups);
     free(slept);
+    free(ran);
     for (uint32_t i = 0; cores && i < n_sm; i++)
         cm->destroy(cores[i]);
     free(cores);

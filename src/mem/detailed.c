@@ -146,6 +146,8 @@ typedef struct {
     uint32_t rr;           /* miss-queue injection: L1 served last                      */
     uint64_t head_t[L1__N];/* interconnect cycle each L1's oldest miss record may
                               leave (UINT64_MAX: empty); converted once per record     */
+    uint32_t head_b[L1__N];/* that record's request bytes (req_bytes), with head_t: a
+                              record refused for lack of room is retried every cycle   */
     uint64_t inj;          /* the earliest of them and of cout's head                   */
     pq cout;               /* the L1D's acknowledgements to directory messages; t_ready
                               in interconnect cycles; injected before miss records      */
@@ -757,6 +759,8 @@ static void det_destroy(memsys *ms)
     free(m);
 }
 
+static uint32_t req_bytes(const det *m, uint8_t type, uint32_t size);
+
 /* ---- the SM side: L1 accesses ---------------------------------------------------------- */
 static int l1_of(const mem_req *r)
 {
@@ -843,8 +847,10 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     if (!before && cache_mq_len(s->l1[l])) {
         /* a shared L1's misses leave through its owner's port */
         smside *o = &m->sm[s->own[l]];
-        uint64_t t = at_or_after(m, C_CORE, D_ICNT, cache_mq_head(s->l1[l])->t_ready);
+        const cache_miss *h = cache_mq_head(s->l1[l]);
+        uint64_t t = at_or_after(m, C_CORE, D_ICNT, h->t_ready);
         o->head_t[l] = t;
+        o->head_b[l] = req_bytes(m, h->type, h->size);
         if (t < o->inj)
             o->inj = t;
         if (t < o->poke)
@@ -1021,10 +1027,10 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
             l -= L1__N;
         if (sm->head_t[l] > k)
             continue;
-        const cache_miss *h = cache_mq_head(sm->l1[l]);
-        uint32_t bytes = req_bytes(m, h->type, h->size);
+        uint32_t bytes = sm->head_b[l];
         if (!icnt_can_push(m->req, s, bytes))
             return 0;        /* the input buffer is shared by the three L1s */
+        const cache_miss *h = cache_mq_head(sm->l1[l]);
         pkt *p = pkt_new(m);
         if (!p)
             return 0;
@@ -1048,6 +1054,7 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         sm->rr = l;
         h = cache_mq_head(sm->l1[l]);
         sm->head_t[l] = h ? at_or_after(m, C_CORE, D_ICNT, h->t_ready) : UINT64_MAX;
+        sm->head_b[l] = h ? req_bytes(m, h->type, h->size) : 0;
         sm_inj_update(m, s);
         return 1;
     }
@@ -1718,21 +1725,20 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
     /* its own reply port, and those of the SMs that own the L1s it shares (their
      * fills complete its requests and relieve its refusals) */
     uint64_t x = UINT64_MAX;
-    for (int l = -1; l < L1__N; l++) {
-        uint32_t o = l < 0 ? sm : s->own[l];
-        if (l >= 0 && o == sm)
-            continue;
-        const icnt_msg *h = icnt_out_head(m->rep, o);
-        if (h && h->t_arr < x)
-            x = h->t_arr;
-    }
+    const icnt_msg *h = icnt_out_head(m->rep, sm);
+    if (h)
+        x = h->t_arr;
     for (int l = 0; l < L1__N; l++) {
-        const cache_miss *q = cache_mq_head(s->l1[l]);
-        if (q) {
-            uint64_t a = at_or_after(m, C_CORE, D_ICNT, q->t_ready);
-            if (a < x)
-                x = a;
-        }
+        uint32_t o = s->own[l];
+        if (o != sm && (h = icnt_out_head(m->rep, o)) != NULL && h->t_arr < x)
+            x = h->t_arr;
+        /* the L1's oldest miss record, in interconnect cycles: its owner's head_t (the
+         * invariant: head_t[l] of the owner o of L1 l is at_or_after(C_CORE, D_ICNT,
+         * t_ready of the head of that L1's miss queue), UINT64_MAX when it is empty;
+         * records enter an L1's queue only in det_access and leave only in sm_inject,
+         * which both keep it) */
+        if (m->sm[o].head_t[l] < x)
+            x = m->sm[o].head_t[l];
     }
     /* kept for det_next_sm_late: SM sm's own record, written only by the thread that
      * runs sm (the model object itself is not const) */

@@ -130,7 +130,11 @@ typedef struct {
      * SM s, called from the host thread that runs s, touch only the state of s and of the
      * SMs that share an L1 with it (they run on the same thread); whatever they would
      * change in state shared with other SMs waits in per-SM records until commit, which
-     * the GPU calls after the SM phase for every SM in SM order (one thread). Returns
+     * the GPU calls after the SM phase in SM order (one thread) for every SM whose cycle
+     * ran in it, the SMs before it that share an L1 with it (an access to a shared L1
+     * may defer its changes to the SM that owns it) and the last SM (its call ends the
+     * phase); an SM none of whose calls ran in the phase has nothing to commit, and its
+     * commit must change nothing and return 0. Returns
      * nonzero when committing SM sm changed what next_event_sm answers for SM sm or
      * higher SMs (the GPU then asks again for those that went to sleep in this cycle:
      * so each sees what a serial run's SMs saw, the changes of the SMs before it and its
