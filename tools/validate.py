@@ -3,7 +3,7 @@
 
 usage: tools/validate.py [--warpsim build/warpsim] [--peer tests/data/peer_cycles.csv]
                          [--size small] [--sched gto] [--set KEY=VALUE ...] [-j N]
-                         [--csv OUT.csv] [--markdown] [--check]
+                         [--csv OUT.csv] [--json OUT.json] [--reuse A.json ...] [--markdown] [--check]
 
 Reads GPGPU-Sim's cycles (and instruction counts, L1D/L2 statistics) saved by
 tools/peer_extract.py, runs warpsim on the same workloads at the same size and scheduling
@@ -11,6 +11,10 @@ policy (timing mode, the gtx480 preset unless --config/--set say otherwise), and
 workload: cycles on both, ws/peer, warp instructions on both, L1D and L2 miss rates on both;
 then the geometric mean of ws/peer, the mean absolute error |ws/peer - 1|, the count within
 ±30 %, and the correlation of log cycles. No GPGPU-Sim is needed.
+
+--reuse takes warpsim's results from earlier --json outputs (same size, policy and settings:
+the caller's word) instead of running those workloads again; the GPGPU-Sim columns are read
+from the peer data anew. Long default-size runs can so be made in parts and summarised once.
 
 --check exits 1 when the geometric mean leaves [--gmin, --gmax] (0.90-1.10) or fewer than
 --within-min (75 %) of the workloads lie within ±30 % (issue 21's targets); CTest runs it.
@@ -121,6 +125,8 @@ def main():
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--csv", help="write the per-workload rows here")
     ap.add_argument("--json", help="write rows and summary here (tools/plot_validation.py reads it)")
+    ap.add_argument("--reuse", nargs="+", default=[],
+                    help="earlier --json outputs whose warpsim results to take instead of running")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     ap.add_argument("--gmin", type=float, default=0.90)
@@ -133,30 +139,44 @@ def main():
         print(f"validate: no GPGPU-Sim rows for size {a.size}, sched {a.sched} in {a.peer}",
               file=sys.stderr)
         return 2
+    reuse = {}
+    for path in a.reuse:
+        with open(path) as f:
+            for r in json.load(f)["rows"]:
+                reuse[r["workload"]] = {"cycles": r["ws_cycles"], "warp_insts": r["ws_warp_insts"],
+                                        "kernels": r["kernels"], "ctas_per_sm": r["ws_ctas_per_sm"],
+                                        "l1d_rate": r["ws_l1d_miss"], "l2_rate": r["ws_l2_miss"]}
     rows, errors = [], []
+
+    def add(p, w):
+        pc = int(p["cycles"])
+        rows.append({
+            "workload": p["workload"], "peer_cycles": pc, "ws_cycles": w["cycles"],
+            "ratio": w["cycles"] / pc,
+            "peer_warp_insts": int(p["warp_insts"]) if p.get("warp_insts") else None,
+            "ws_warp_insts": w["warp_insts"],
+            "kernels": w["kernels"],
+            "peer_l1d_miss": rate(p.get("l1d_misses"), p.get("l1d_accesses")),
+            "ws_l1d_miss": w["l1d_rate"] if "l1d_rate" in w else rate(w["l1d_misses"], w["l1d_accesses"]),
+            "peer_l2_miss": rate(p.get("l2_misses"), p.get("l2_accesses")),
+            "ws_l2_miss": w["l2_rate"] if "l2_rate" in w else rate(w["l2_misses"], w["l2_accesses"]),
+            "peer_ctas_per_sm": p.get("ctas_per_sm") or None,
+            "ws_ctas_per_sm": w["ctas_per_sm"],
+        })
+
     with tempfile.TemporaryDirectory(prefix="ws-validate-") as tmp, \
             cf.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
         futs = {ex.submit(run_ws, a.warpsim, p["workload"], a.size, a.sched, a.set, a.config, tmp): p
-                for p in peer}
+                for p in peer if p["workload"] not in reuse}
+        for p in peer:
+            if p["workload"] in reuse:
+                add(p, reuse[p["workload"]])
         for fu in cf.as_completed(futs):
             p, w = futs[fu], fu.result()
             if "error" in w:
                 errors.append(f"{p['workload']}: warpsim {w['error']}")
                 continue
-            pc = int(p["cycles"])
-            rows.append({
-                "workload": p["workload"], "peer_cycles": pc, "ws_cycles": w["cycles"],
-                "ratio": w["cycles"] / pc,
-                "peer_warp_insts": int(p["warp_insts"]) if p.get("warp_insts") else None,
-                "ws_warp_insts": w["warp_insts"],
-                "kernels": w["kernels"],
-                "peer_l1d_miss": rate(p.get("l1d_misses"), p.get("l1d_accesses")),
-                "ws_l1d_miss": rate(w["l1d_misses"], w["l1d_accesses"]),
-                "peer_l2_miss": rate(p.get("l2_misses"), p.get("l2_accesses")),
-                "ws_l2_miss": rate(w["l2_misses"], w["l2_accesses"]),
-                "peer_ctas_per_sm": p.get("ctas_per_sm") or None,
-                "ws_ctas_per_sm": w["ctas_per_sm"],
-            })
+            add(p, w)
     rows.sort(key=lambda r: r["workload"])
     summ = summarise(rows)
     summ.update(size=a.size, sched=a.sched, sets=a.set)
