@@ -42,6 +42,16 @@ static mem_req *take(fifo *f)
     return r;
 }
 
+/* Unlinks f's head after memsys_access accepted it: the memory system owns its next
+ * pointer from then on, so the caller read the rest of the queue before the access. */
+static void unlink_head(fifo *f, mem_req *rest)
+{
+    f->head = rest;
+    if (!rest)
+        f->tail = NULL;
+    f->len--;
+}
+
 ldq *ldq_create(uint32_t n_queues, uint32_t depth, uint32_t sets_per_queue, uint32_t l1_sets,
                 uint32_t line)
 {
@@ -161,10 +171,7 @@ static int reod_pick(ldq *q, memsys *m, uint64_t cycle, mem_access *first)
             uint64_t t0 = r->t_issue;
             a = memsys_access(m, r, cycle);
             if (!mem_access_refused(a)) {
-                f->head = rest;
-                if (!rest)
-                    f->tail = NULL;
-                f->len--;
+                unlink_head(f, rest);
                 sent(q, r, t0, cycle);
                 q->rr = (i + 1) % q->n_q;
                 return 1;
@@ -210,10 +217,7 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
         if (mem_access_refused(a)) {
             first = a;
         } else {
-            q->lat.head = rest;
-            if (!rest)
-                q->lat.tail = NULL;
-            q->lat.len--;
+            unlink_head(&q->lat, rest);
             q->lat_h = (q->lat_h + 1) % q->lat_slots;
             q->st.queued_cycles += cycle - t0;
             q->st.sent++;
@@ -235,10 +239,7 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
             if (first == MA_HIT)
                 first = a;
         } else {
-            q->entry.head = rest;
-            if (!rest)
-                q->entry.tail = NULL;
-            q->entry.len--;
+            unlink_head(&q->entry, rest);
             sent(q, h, t0, cycle);
             progress = 1;
         }
@@ -273,10 +274,7 @@ int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
             *stalled = 1;
             return 0;
         }
-        q->entry.head = rest;
-        if (!rest)
-            q->entry.tail = NULL;
-        q->entry.len--;
+        unlink_head(&q->entry, rest);
         sent(q, r, t0, cycle);
         return 1;
     }
