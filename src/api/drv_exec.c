@@ -175,9 +175,18 @@ static uint64_t shared_static(const ptx_module *pm, const ptx_func *f)
     return pm->shared_static + f->shared_static;
 }
 
-/* Registers per thread as the launch report counts them (the .maxnreg directive, else
- * 0: PTX registers are virtual, allocation happens in ptxas). */
-static uint32_t func_regs(const ptx_func *f) { return f->maxnreg; }
+/* Registers per thread as the driver reports them (cuFuncGetAttribute NUM_REGS): the
+ * config's count, else the count ptxas allocated (a warpsim.regs pragma, under
+ * core.regs_source = ptxas), else the .maxnreg directive, else 0: PTX registers are
+ * virtual and nothing says how ptxas would allocate them. */
+static uint32_t func_regs(const ws_config *cfg, const ptx_func *f)
+{
+    if (cfg->core.regs_per_thread)
+        return cfg->core.regs_per_thread;
+    if (cfg->core.regs_source == WS_REGS_PTXAS && f->ptxas_regs)
+        return f->ptxas_regs;
+    return f->maxnreg;
+}
 
 static uint64_t max_threads(const ws_config *cfg, const ptx_func *f)
 {
@@ -187,7 +196,7 @@ static uint64_t max_threads(const ws_config *cfg, const ptx_func *f)
         uint64_t t = (uint64_t)nt[0] * (nt[1] ? nt[1] : 1) * (nt[2] ? nt[2] : 1);
         lim = t < lim ? t : lim;
     }
-    uint32_t regs = func_regs(f), ws = cfg->gpu.warp_size, unit = cfg->gpu.reg_alloc_unit;
+    uint32_t regs = func_regs(cfg, f), ws = cfg->gpu.warp_size, unit = cfg->gpu.reg_alloc_unit;
     if (regs && unit) {
         uint64_t per_warp = ((uint64_t)regs * ws + unit - 1) / unit * unit;
         uint64_t t = cfg->gpu.regs_per_sm / per_warp * ws;
@@ -221,7 +230,7 @@ CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunc
                 v += (long long)pm->syms[i].size;
         break;
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: v = f->frame_size; break;
-    case CU_FUNC_ATTRIBUTE_NUM_REGS: v = func_regs(f); break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: v = func_regs(cfg, f); break;
     case CU_FUNC_ATTRIBUTE_PTX_VERSION: v = pm->version_major * 10 + pm->version_minor; break;
     case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
         v = cfg->gpu.compute_major * 10 + cfg->gpu.compute_minor;

@@ -16,7 +16,7 @@ typedef struct {
         host_s, host_sm_s, thread_rate, warp_rate;
     int mix[MIX__COUNT], mix_pct[MIX__COUNT];
     /* timing mode */
-    int opc, sim_s, ctas_per_sm, limiter, sched_slots, slot[WR__COUNT], fu_busy[5], fu_slots[5];
+    int opc, sim_s, ctas_per_sm, limiter, regs_source, sched_slots, slot[WR__COUNT], fu_busy[5], fu_slots[5];
     int tc[32];   /* t_counters[] */
     int lvl[4][3];            /* mem_levels[] x {accesses, hits, misses}            */
     int dram[4];              /* reads, writes, row hits, busy cycles               */
@@ -128,7 +128,7 @@ _Static_assert(sizeof t_counters / sizeof t_counters[0] <= 32, "rep_defs.tc is t
 /* The strings a ws_launch_stats points to may belong to a simulation that is gone by
  * the time the report prints, so the report keeps its own copies. */
 typedef struct {
-    char mode[16], policy[64], limiter[32];
+    char mode[16], policy[64], limiter[32], regs_source[16];
     char *mem_json;           /* owned copy of ls.t.mem_json                   */
 } rep_names;
 
@@ -276,6 +276,9 @@ static int defs_init(rep_defs *d)
                                                 WS_STAT_NO_TOTAL, err, sizeof err));
     d->limiter = CHECK(ws_stats_add_text(s, "occupancy_limiter",
                                          "resource limiting CTAs per SM", 0, err, sizeof err));
+    d->regs_source = CHECK(ws_stats_add_text(s, "regs_source",
+                                             "where regs came from: ptxas, maxnreg, estimate, config",
+                                             0, err, sizeof err));
     d->sched_slots = CHECK(ws_stats_add_counter(s, "sched_slots", "slots",
                                                 "scheduler issue slots: schedulers x active cycles",
                                                 0, err, sizeof err));
@@ -512,10 +515,12 @@ int ws_report_add(ws_report *r, const ws_launch_stats *ls)
     snprintf(nm->policy, sizeof nm->policy, "%s", ls->policy ? ls->policy : "");
     snprintf(nm->limiter, sizeof nm->limiter, "%s",
              ls->t.occupancy_limiter ? ls->t.occupancy_limiter : "");
+    snprintf(nm->regs_source, sizeof nm->regs_source, "%s",
+             ls->t.regs_source ? ls->t.regs_source : "");
     nm->mem_json = ls->t.mem_json ? strdup(ls->t.mem_json) : NULL;
     r->ls[r->n] = *ls;
     r->ls[r->n].mode = r->ls[r->n].policy = NULL;
-    r->ls[r->n].t.occupancy_limiter = NULL;
+    r->ls[r->n].t.occupancy_limiter = r->ls[r->n].t.regs_source = NULL;
     r->ls[r->n].t.mem_json = NULL;
     r->n++;
     return 0;
@@ -528,6 +533,7 @@ int ws_report_merge(ws_report *dst, const ws_report *src)
         ls.mode = src->names[i].mode;
         ls.policy = src->names[i].policy[0] ? src->names[i].policy : NULL;
         ls.t.occupancy_limiter = src->names[i].limiter[0] ? src->names[i].limiter : NULL;
+        ls.t.regs_source = src->names[i].regs_source[0] ? src->names[i].regs_source : NULL;
         ls.t.mem_json = src->names[i].mem_json;
         if (ws_report_add(dst, &ls))
             return -1;
@@ -557,6 +563,8 @@ static void fill_timing(const ws_report *r, ws_stats_group *g, size_t i)
     ws_stats_set(g, d->ctas_per_sm, t->ctas_per_sm);
     if (r->names[i].limiter[0])
         ws_stats_set_text(g, d->limiter, r->names[i].limiter);
+    if (r->names[i].regs_source[0])
+        ws_stats_set_text(g, d->regs_source, r->names[i].regs_source);
     uint64_t slots = t->idle_slots;
     for (int k = 0; k < WR__COUNT && k < 8; k++) {
         ws_stats_set(g, d->slot[k], t->slot[k]);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/occupancy.h"
 #include "util/err.h"
 #include "ptx/cfg.h"
 #include "ptx/ir.h"
@@ -60,6 +61,14 @@ static void describe_func(const ptx_module *m, const ptx_func *f)
             sep = ", ";
         }
     putchar('\n');
+    if (!f->is_decl) {
+        if (f->ptxas_regs)
+            printf("  per thread   %u registers (ptxas: warpsim.regs pragma)\n", f->ptxas_regs);
+        else if (f->maxnreg)
+            printf("  per thread   %u registers (.maxnreg)\n", f->maxnreg);
+        else
+            printf("  per thread   %u registers (estimate: PTX liveness)\n", estimate_regs(m, f));
+    }
     printf("  shared       %llu bytes static", (unsigned long long)f->shared_static);
     if (m->shared_static)
         printf(" (+%llu module-scope)", (unsigned long long)m->shared_static);

@@ -7,16 +7,41 @@
 #include "core/insn_table.h"
 #include "ptx/cfg.h"
 
-/* Registers per thread: the config's, or the PTX's own .maxnreg, or an estimate of
- * peak register pressure (estimate_regs, below). */
+/* Registers per thread of kernel k and where the count came from: the config's
+ * core.regs_per_thread for every kernel, else (core.regs_source = ptxas) the count
+ * ptxas allocated (the module's warpsim.regs pragma), else the PTX's own .maxnreg, else
+ * an estimate of peak register pressure (estimate_regs, below). */
+uint32_t occupancy_regs(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
+                        const char **source)
+{
+    const char *src = "estimate";
+    uint32_t r;
+    if (cfg->core.regs_per_thread) {
+        r = cfg->core.regs_per_thread;
+        src = "config";
+    } else if (cfg->core.regs_source == WS_REGS_PTXAS && k->ptxas_regs) {
+        r = k->ptxas_regs;
+        src = "ptxas";
+    } else if (k->maxnreg) {
+        r = k->maxnreg;
+        src = "maxnreg";
+    } else {
+        r = estimate_regs(m, k);
+    }
+    if (source)
+        *source = src;
+    return r;
+}
+
+/* CTAs per SM from the threads, warps, registers (occupancy_regs) and shared memory one
+ * CTA takes. */
 occupancy occupancy_compute(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
                             uint32_t cta_threads, uint32_t smem_per_cta)
 {
-    occupancy o = {0, smem_per_cta, 0, "ctas"};
+    occupancy o = {0, smem_per_cta, 0, "ctas", "estimate"};
     uint32_t ws = cfg->gpu.warp_size;
     uint32_t warps = (cta_threads + ws - 1) / ws;
-    o.regs_per_thread = cfg->core.regs_per_thread ? cfg->core.regs_per_thread
-                        : k->maxnreg ? k->maxnreg : estimate_regs(m, k);
+    o.regs_per_thread = occupancy_regs(cfg, m, k, &o.regs_source);
     if (o.regs_per_thread > cfg->gpu.max_regs_per_thread)
         o.regs_per_thread = cfg->gpu.max_regs_per_thread;
     uint32_t unit = cfg->gpu.reg_alloc_unit ? cfg->gpu.reg_alloc_unit : 1;

@@ -15,7 +15,14 @@ typedef struct {
     uint32_t smem_per_cta;
     uint32_t ctas_per_sm;       /* the resulting limit (0: does not fit)          */
     const char *limiter;        /* "ctas", "threads", "warps", "registers", "shared" */
+    const char *regs_source;    /* "config", "ptxas", "maxnreg", "estimate"        */
 } occupancy;
+
+/* Registers per thread of kernel k for occupancy, and (if source) where the count came
+ * from: "config" (core.regs_per_thread), "ptxas" (a warpsim.regs pragma, when
+ * core.regs_source = ptxas), "maxnreg" or "estimate" (estimate_regs). */
+uint32_t occupancy_regs(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
+                        const char **source);
 
 occupancy occupancy_compute(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
                             uint32_t cta_threads, uint32_t smem_per_cta);

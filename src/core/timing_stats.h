@@ -15,6 +15,7 @@ typedef struct {
     uint32_t n_sm, n_schedulers, warp_size, max_warps_per_sm;
     uint32_t ctas_per_sm;        /* occupancy limit for this kernel                 */
     const char *occupancy_limiter;
+    const char *regs_source;     /* occupancy.h: "ptxas", "maxnreg", "estimate", "config" */
     uint32_t regs_per_thread;    /* used for the register limit                     */
     uint64_t slot[8];            /* scheduler issue slots by outcome (sched.h WR_*)  */
     uint64_t idle_slots;         /* scheduler-cycles with no warp assigned           */

@@ -406,7 +406,7 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
         _Alignas(max_align_t) unsigned char cm_buf[WS_CFG_PLUGIN_BYTES];
         const void *cm_params = cm ? ws_config_plugin_params(&s->cfg, cm->params, cm_buf, sizeof cm_buf) : NULL;
         occupancy oc = cm ? cm->occupancy(&s->cfg, cm_params, m->ptx, f, threads, smem)
-                          : (occupancy){0, 0, 1, ""};
+                          : (occupancy){0, 0, 1, "", ""};
         if (oc.ctas_per_sm == 0) {
             snprintf(err, errlen, "kernel '%s': a CTA of %u threads (%u registers per thread, %u bytes of "
                      "shared memory) does not fit on an SM (limited by %s)", ptx_str(m->ptx, f->name),
@@ -500,8 +500,10 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     memcpy(st->block, d->block, sizeof st->block);
     st->dyn_smem = d->dyn_smem;
     st->static_smem = static_smem;
-    if (!st->regs_per_thread)
-        st->regs_per_thread = f->maxnreg;
+    if (!st->regs_per_thread)  /* functional mode: the count without the estimate */
+        st->regs_per_thread = s->cfg.core.regs_per_thread ? s->cfg.core.regs_per_thread
+                              : s->cfg.core.regs_source == WS_REGS_PTXAS && f->ptxas_regs
+                                  ? f->ptxas_regs : f->maxnreg;
     st->mode = s->cfg.sim.mode == WS_MODE_TIMING ? "timing" : "functional";
     st->warp_insts = L->warp_insts;
     st->thread_insts = L->thread_insts;

@@ -297,6 +297,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     st->policy = pol->name;
     st->t.ctas_per_sm = oc.ctas_per_sm;
     st->t.occupancy_limiter = oc.limiter;
+    st->t.regs_source = oc.regs_source;
     st->t.regs_per_thread = oc.regs_per_thread;
     st->regs_per_thread = oc.regs_per_thread;
     if (oc.ctas_per_sm == 0) {

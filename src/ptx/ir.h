@@ -298,6 +298,8 @@ typedef struct {
     uint64_t shared_static;   /* bytes of .shared this function declares            */
     uint32_t param_size;      /* .entry: kernel parameter buffer size in bytes       */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg; /* 0 when absent         */
+    uint32_t ptxas_regs;      /* registers per thread ptxas allocated, from a
+                               * `.pragma "warpsim.regs NAME N";` (0 = unknown)     */
     char *policy;             /* scheduler policy embedded by `.pol` / pragma, or NULL */
     ptx_cfg *cfg;             /* built by ptx_cfg_build (cfg.h), owned by the function */
 } ptx_func;

@@ -232,6 +232,12 @@ typedef struct {
     uint32_t line, col;
 } pfix;
 
+/* A `.pragma "warpsim.regs NAME N";` waiting for its function to be known. */
+typedef struct {
+    char *name;
+    uint32_t regs, line, col;
+} pregs;
+
 typedef struct {
     lexer lx;
     lex_tok t;
@@ -255,6 +261,8 @@ typedef struct {
     size_t module_regs;       /* register slots declared so far, all functions */
     pfix *fix;
     size_t n_fix, fix_cap;
+    pregs *regs;              /* "warpsim.regs" pragmas, resolved after the module */
+    size_t n_regs, regs_cap_p;
 
     char scratch[LEX_MAX_NAME + 64];
 } parser;
@@ -725,7 +733,68 @@ static void set_policy(parser *P, char **dst, const char *s, uint32_t line, uint
 /* Policy slot for the current scope: the function being parsed, else the module. */
 static char **policy_slot(parser *P) { return P->fi >= 0 ? &CURF(P)->policy : &P->m->policy; }
 
-/* .pragma "str" {, "str"} ;   "warpsim.policy NAME" sets the scheduler policy. */
+/* s begins with the pragma keyword key followed by the end or a blank. */
+static int pragma_is(const char *s, const char *key)
+{
+    size_t n = strlen(key);
+    return !strncmp(s, key, n) && (s[n] == 0 || s[n] == ' ' || s[n] == '\t');
+}
+
+/* "warpsim.regs NAME N": function NAME uses N 32-bit registers per thread, as ptxas
+ * allocated them (bench/gen_ptx.sh and tools/ptxas_regs.sh write these from `ptxas -v`).
+ * NAME is resolved once the whole module is read (the pragma may come first or last). */
+static void pragma_regs(parser *P, const char *s, uint32_t line, uint32_t col)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    const char *name = s;
+    while (*s && *s != ' ' && *s != '\t')
+        s++;
+    size_t n = (size_t)(s - name);
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *end = NULL;
+    unsigned long v = (*s >= '0' && *s <= '9') ? strtoul(s, &end, 10) : 0;
+    if (!n || !end || *end || v == 0 || v > 65535)
+        fail_at(P, line, col, "pragma warpsim.regs: expected \"warpsim.regs FUNCTION N\" "
+                "with 1 <= N <= 65535");
+    if (P->n_regs == P->regs_cap_p) {
+        size_t cap = P->regs_cap_p ? P->regs_cap_p * 2 : 8;
+        pregs *r = realloc(P->regs, cap * sizeof *r);
+        if (!r)
+            fail_oom(P);
+        P->regs = r;
+        P->regs_cap_p = cap;
+    }
+    pregs *r = &P->regs[P->n_regs];
+    r->name = NULL;
+    r->regs = (uint32_t)v;
+    r->line = line;
+    r->col = col;
+    P->n_regs++;
+    r->name = xstrndup(P, name, n);
+}
+
+/* Gives each "warpsim.regs" pragma's count to its function; an unknown function or
+ * two different counts for one function is an error at the pragma. */
+static void resolve_regs(parser *P)
+{
+    for (size_t i = 0; i < P->n_regs; i++) {
+        const pregs *r = &P->regs[i];
+        int fi = ptx_find_func(P->m, r->name);
+        if (fi < 0)
+            fail_at(P, r->line, r->col, "pragma warpsim.regs: no function '%s' in this module",
+                    r->name);
+        ptx_func *f = &P->m->funcs[fi];
+        if (f->ptxas_regs && f->ptxas_regs != r->regs)
+            fail_at(P, r->line, r->col, "pragma warpsim.regs: '%s' already has %u registers",
+                    r->name, f->ptxas_regs);
+        f->ptxas_regs = r->regs;
+    }
+}
+
+/* .pragma "str" {, "str"} ;   "warpsim.policy NAME" sets the scheduler policy,
+ * "warpsim.regs FUNCTION N" a function's register count (pragma_regs). */
 static void parse_pragma(parser *P)
 {
     next(P);
@@ -733,10 +802,11 @@ static void parse_pragma(parser *P)
         if (P->t.kind != TK_STR)
             fail_expected(P, "a string");
         const char *s = str_value(P);
-        static const char key[] = "warpsim.policy";
-        if (!strncmp(s, key, sizeof key - 1) &&
-            (s[sizeof key - 1] == 0 || s[sizeof key - 1] == ' ' || s[sizeof key - 1] == '\t'))
+        static const char key[] = "warpsim.policy", rkey[] = "warpsim.regs";
+        if (pragma_is(s, key))
             set_policy(P, policy_slot(P), s + sizeof key - 1, P->t.line, P->t.col);
+        else if (pragma_is(s, rkey))
+            pragma_regs(P, s + sizeof rkey - 1, P->t.line, P->t.col);
         next(P);
         if (P->t.kind != TK_COMMA)
             break;
@@ -3037,6 +3107,9 @@ static void layout(parser *P)
 /* ---- entry point ---------------------------------------------------------------------------- */
 static void parser_free(parser *P)
 {
+    for (size_t i = 0; i < P->n_regs; i++)
+        free(P->regs[i].name);
+    free(P->regs);
     free(P->names);
     free(P->htab);
     free(P->binds);
@@ -3082,6 +3155,7 @@ ptx_module *ptx_parse(const char *text, size_t len, const char *file, ptx_diag *
     m->file = xstrndup(P, file ? file : "<input>", strlen(file ? file : "<input>"));
     str_add(P, "", 0);
     parse_module(P);
+    resolve_regs(P);
     layout(P);
     for (uint32_t i = 0; i < m->n_funcs; i++)
         if (!m->funcs[i].is_decl && ptx_cfg_build(m, &m->funcs[i]))

@@ -35,6 +35,7 @@
 #define WS_CFG_STR 128
 
 typedef enum { WS_MODE_FUNCTIONAL, WS_MODE_TIMING } ws_mode;
+typedef enum { WS_REGS_PTXAS, WS_REGS_ESTIMATE } ws_regs_source;
 
 /* X(section, key, type, default, min, max, unit, description) */
 #define WS_CONFIG_GPU(X)                                                                         \
@@ -112,6 +113,7 @@ typedef struct {
     int value;
 } ws_cfg_enum;
 extern const ws_cfg_enum ws_cfg_enum_sim_mode[];
+extern const ws_cfg_enum ws_cfg_enum_core_regs_source[];
 
 /* ---- tables and schemas ------------------------------------------------------------ */
 typedef enum { WS_CT_UINT, WS_CT_INT, WS_CT_U64, WS_CT_DBL, WS_CT_BOOL, WS_CT_STR,

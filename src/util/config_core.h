@@ -14,7 +14,8 @@
     X(core, rotate_schedulers, BOOL, "true", 0, 0, "", "the warp scheduler that issues first in a cycle rotates every cycle (GPGPU-Sim's fair issue order); false: scheduler 0 always first") \
     X(core, ibuf_entries, UINT, "2", 1, 16, "insts", "instruction buffer entries per warp")      \
     X(core, fetch_per_cycle, UINT, "1", 1, 64, "warps", "warps whose instruction buffer is filled per cycle") \
-    X(core, regs_per_thread, UINT, "0", 0, 65536, "registers", "registers per thread for occupancy; 0 = estimate from the PTX (liveness)") \
+    X(core, regs_per_thread, UINT, "0", 0, 65536, "registers", "registers per thread for occupancy, every kernel; 0 = per kernel from core.regs_source") \
+    X(core, regs_source, ENUM, "ptxas", 0, 0, "", "where a kernel's registers per thread come from when core.regs_per_thread is 0: ptxas (the module's warpsim.regs pragma from ptxas -v, else .maxnreg, else the estimate) or estimate (.maxnreg, else the PTX liveness estimate)") \
     X(core, n_sp, UINT, "2", 0, 64, "units", "SP (integer/fp32) pipelines")                      \
     X(core, n_sfu, UINT, "1", 0, 64, "units", "SFU pipelines")                                  \
     X(core, n_dp, UINT, "0", 0, 64, "units", "double-precision pipelines")                      \

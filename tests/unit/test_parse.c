@@ -252,6 +252,11 @@ static void test_bench_ptx(void **state)
         if (!m)
             fail_msg("%s:%u:%u: %s", rel, dg.line, dg.col, dg.msg);
         assert_true(m->n_funcs > 0);
+        /* every kernel carries ptxas's register count (bench/gen_ptx.sh) */
+        for (uint32_t i = 0; i < m->n_funcs; i++)
+            if (m->funcs[i].is_entry && !m->funcs[i].ptxas_regs)
+                fail_msg("%s: kernel '%s' has no warpsim.regs pragma (run bench/gen_ptx.sh)",
+                         rel, ptx_str(m, m->funcs[i].name));
         ptx_module_free(m);
         free(text);
         files++;
@@ -1067,6 +1072,18 @@ static void test_directives(void **state)
     m = parse_ok(HDR ".pragma \"warpsim.policy  GTO \";\n.entry k()\n{\nret;\n}\n");
     assert_string_equal(m->policy, "GTO");
     assert_null(m->funcs[0].policy);
+    assert_int_equal(m->funcs[0].ptxas_regs, 0);
+    ptx_module_free(m);
+
+    /* ptxas's register counts: before or after the function, in a list, or inside a
+     * body; the same count twice is fine; other pragmas in the list are ignored */
+    m = parse_ok(HDR ".pragma \"warpsim.regs k2 7\";\n"
+                 ".entry k()\n{\n.pragma \"warpsim.regs\tk 51\";\nret;\n}\n"
+                 ".entry k2()\n{\nret;\n}\n"
+                 ".pragma \"nounroll\", \"warpsim.regs k2 7\";\n");
+    assert_int_equal(func(m, "k")->ptxas_regs, 51);
+    assert_int_equal(func(m, "k2")->ptxas_regs, 7);
+    assert_int_equal(func(m, "k")->maxnreg, 0);
     ptx_module_free(m);
 }
 
@@ -1275,6 +1292,14 @@ static const err_case err_cases[] = {
     {HDR ".pol \"\";\n", 4, 6, "empty scheduler policy name"},
     {HDR ".pragma \"warpsim.policy a b\";\n", 4, 9, "malformed scheduler policy name"},
     {HDR ".pol LRR;\n", 4, 6, "expected a policy name string"},
+    {HDR ".entry k()\n{\nret;\n}\n.pragma \"warpsim.regs j 8\";\n", 8, 9,
+     "pragma warpsim.regs: no function 'j' in this module"},
+    {HDR ".pragma \"warpsim.regs k 8\";\n.entry k()\n{\nret;\n}\n.pragma \"warpsim.regs k 9\";\n",
+     9, 9, "pragma warpsim.regs: 'k' already has 8 registers"},
+    {HDR ".pragma \"warpsim.regs k\";\n", 4, 9, "pragma warpsim.regs: expected"},
+    {HDR ".pragma \"warpsim.regs k 0\";\n", 4, 9, "pragma warpsim.regs: expected"},
+    {HDR ".pragma \"warpsim.regs k 12x\";\n", 4, 9, "pragma warpsim.regs: expected"},
+    {HDR ".pragma \"warpsim.regs k 70000\";\n", 4, 9, "pragma warpsim.regs: expected"},
     {HDR ".loc 1 2 3, frob 4\n", 4, 13, "unknown .loc attribute 'frob'"},
     {K("{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{"), 9, 64,
      "blocks nested too deeply"},

@@ -337,6 +337,45 @@ static void t_occupancy(void **state)
     o = occupancy_compute(&cfg, NULL, &f, 64, 0);
     assert_int_equal(o.ctas_per_sm, 8);
     assert_string_equal(o.limiter, "ctas");
+    assert_string_equal(o.regs_source, "config");
+}
+
+/* Where the register count comes from (32768 registers per SM, units of 64 per warp):
+ *  ptxas 51, 256 threads: warp = ceil(51 x 32 / 64) x 64 = 1664, CTA = 8 x 1664 = 13312
+ *    -> 32768 / 13312 = 2 CTAs, limited by registers (GPGPU-Sim's reduction: 2 per SM)
+ *  the same kernel with core.regs_source = estimate and .maxnreg 20: warp 640, CTA 5120
+ *    -> registers 6, threads 6: 6 CTAs, limited by threads
+ *  core.regs_per_thread = 63 beats both: warp 2048, CTA 16384 -> 2 */
+static void t_occupancy_regs_source(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    char err[256];
+    ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
+    ptx_func f;
+    memset(&f, 0, sizeof f);
+    f.ptxas_regs = 51;
+    f.maxnreg = 20;
+    assert_int_equal(cfg.core.regs_source, WS_REGS_PTXAS);
+    occupancy o = occupancy_compute(&cfg, NULL, &f, 256, 0);
+    assert_int_equal(o.regs_per_thread, 51);
+    assert_int_equal(o.ctas_per_sm, 2);
+    assert_string_equal(o.limiter, "registers");
+    assert_string_equal(o.regs_source, "ptxas");
+    assert_int_equal(ws_config_set(&cfg, "core.regs_source=estimate", err, sizeof err), 0);
+    o = occupancy_compute(&cfg, NULL, &f, 256, 0);
+    assert_int_equal(o.regs_per_thread, 20);
+    assert_int_equal(o.ctas_per_sm, 6);
+    assert_string_equal(o.limiter, "threads");
+    assert_string_equal(o.regs_source, "maxnreg");
+    assert_int_equal(ws_config_set(&cfg, "core.regs_source=ptxas", err, sizeof err), 0);
+    assert_int_equal(ws_config_set(&cfg, "core.regs_per_thread=63", err, sizeof err), 0);
+    o = occupancy_compute(&cfg, NULL, &f, 256, 0);
+    assert_int_equal(o.regs_per_thread, 63);
+    assert_int_equal(o.ctas_per_sm, 2);
+    assert_string_equal(o.regs_source, "config");
+    assert_int_not_equal(ws_config_set(&cfg, "core.regs_source=sass", err, sizeof err), 0);
 }
 
 /* A barrier that expects 64 threads in a CTA of 32 never completes: both modes
@@ -522,6 +561,7 @@ int main(void)
         cmocka_unit_test(t_dependent_loads),
         cmocka_unit_test(t_barrier_orders),
         cmocka_unit_test(t_occupancy),
+        cmocka_unit_test(t_occupancy_regs_source),
         cmocka_unit_test(t_deadlock),
         cmocka_unit_test(t_policy_label),
         cmocka_unit_test(t_skip_idle_equivalence),
