@@ -262,7 +262,8 @@ static char *decompress_lz4(const ws_fatbin_entry *x, size_t *out_len, char *err
             fail = "it decompresses to less than its declared size";
     }
     if (fail) {
-        ws_seterr(err, n, "fatbinary: %s: LZ4 (%llu bytes declared %llu): %s", what, (unsigned long long)csize, (unsigned long long)want, fail);
+        ws_seterr(err, n, "fatbinary: %s: LZ4 (%llu bytes declared %llu): %s", what,
+                  (unsigned long long)csize, (unsigned long long)want, fail);
         free(buf);
         return NULL;
     }

@@ -543,7 +543,10 @@ typedef struct {
     size_t shoff, shnum, shent, info_hdr, info_off, info_size, regcount;
 } cubin_map;
 
-static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t le32(const uint8_t *p)
+{
+    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
 static uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
 
 static cubin_map map_cubin(const uint8_t *c)
