@@ -58,4 +58,46 @@ int ws_fatbin_entries(const void *data, size_t len, ws_fatbin_entry *out, size_t
 char *ws_fatbin_ptx(const void *data, size_t len, uint32_t max_arch, size_t *ptx_len,
                     uint32_t *arch, char *err, size_t n);
 
+/* ---- registers per thread from the SASS entries ----
+ * nvcc's default build (CUDA 13: sm_75 SASS + compute_75 PTX) also carries the machine code
+ * ptxas made, and with it each kernel's registers per thread (EIATTR_REGCOUNT in the
+ * cubin's .nv.info; fatbin.c says how it was established). warpsim simulates the PTX but
+ * can take the register counts from there, as GPGPU-Sim takes them from `ptxas -v`. */
+
+#define WS_FATBIN_MAX_REGS 255u   /* registers per thread no NVIDIA target exceeds */
+
+typedef struct {
+    char *name;      /* the function's (mangled) name, as in the PTX; owned          */
+    uint32_t regs;   /* registers per thread, 1..WS_FATBIN_MAX_REGS                 */
+} ws_fatbin_regs;
+
+/* The register counts of one cubin (an ELF64 file for EM_CUDA) of len bytes: *list gets
+ * *count (name, registers) pairs, in the cubin's order (free with ws_fatbin_regs_free).
+ * Returns 0 (a cubin without counts gives 0 pairs), or -1 with a message for a file that
+ * is not a cubin or is corrupt or truncated (nothing outside [elf, elf + len) is read). */
+int ws_cubin_regs(const void *elf, size_t len, ws_fatbin_regs **list, size_t *count,
+                  char *err, size_t n);
+
+/* The register counts of the SASS entries of the lowest sm architecture in the image (every
+ * entry of that architecture, decompressed where needed; nvcc writes two per architecture,
+ * one without code). The lowest, because GPGPU-Sim's counts, which warpsim's built-in
+ * workloads use, are sm_75's (`ptxas -v --gpu-name sm_75`, tools/ptxas_regs.py), and sm_75
+ * is the lowest target CUDA 13 builds and its default. *arch gets the architecture (0, and
+ * 0 pairs, when the image holds no SASS). Returns 0, or -1 with a message for a corrupt
+ * image or cubin. */
+int ws_fatbin_sass_regs(const void *data, size_t len, ws_fatbin_regs **list, size_t *count,
+                        uint32_t *arch, char *err, size_t n);
+
+void ws_fatbin_regs_free(ws_fatbin_regs *list, size_t count);
+
+/* The NUL-terminated PTX text ptx (len bytes) followed by a comment naming sm_<sm> and one
+ * `.pragma "warpsim.regs NAME N";` line per pair whose NAME is a function of the PTX
+ * (a name after .entry or .func; others are skipped, so that a mismatch never fails the
+ * load); *added gets the number of lines, *out_len the new length (caller frees). Returns
+ * NULL, with nothing to add, when no name matches or the PTX already carries warpsim.regs
+ * pragmas (they win), or, with a message, when out of memory. */
+char *ws_fatbin_ptx_add_regs(const char *ptx, size_t len, const ws_fatbin_regs *list,
+                             size_t count, uint32_t sm, size_t *out_len, size_t *added,
+                             char *err, size_t n);
+
 #endif

@@ -397,6 +397,35 @@ void __cudaRegisterSurface(void **fatCubinHandle, const void *hostVar,
 }
 
 /* ---- modules -------------------------------------------------------------------------- */
+/* The PTX to load: ptx followed by the registers per thread ptxas allocated to each of its
+ * kernels in the fatbinary's lowest-architecture SASS (ws_fatbin_sass_regs), as
+ * `.pragma "warpsim.regs NAME N";` lines (ws_fatbin_ptx_add_regs), so that occupancy uses
+ * them as it uses the built-in workloads' (core.regs_source = ptxas). Without SASS, or
+ * when the PTX carries its own counts, ptx itself. A corrupt SASS entry is reported and
+ * otherwise ignored: the PTX is what runs, and the registers are then estimated. */
+static char *with_sass_regs(const rt_fatbin *fb, char *ptx, size_t *len)
+{
+    ws_fatbin_regs *regs = NULL;
+    size_t count = 0, added = 0, nlen = 0;
+    uint32_t sm = 0;
+    char err[400] = "";
+    if (ws_fatbin_sass_regs(fb->image, fb->image_len, &regs, &count, &sm, err, sizeof err)) {
+        fprintf(stderr, "warpsim: %s; registers per thread will be estimated\n", err);
+        return ptx;
+    }
+    char *out = ws_fatbin_ptx_add_regs(ptx, *len, regs, count, sm, &nlen, &added, err,
+                                       sizeof err);
+    ws_fatbin_regs_free(regs, count);
+    if (!out) {
+        if (err[0])
+            fprintf(stderr, "warpsim: %s; registers per thread will be estimated\n", err);
+        return ptx;
+    }
+    free(ptx);
+    *len = nlen;
+    return out;
+}
+
 cudaError_t rt_fatbin_module(rt_fatbin *fb, CUmodule *mod)
 {
     if (fb->mod && fb->mod_gen == ws_rt.gen) {
@@ -415,6 +444,7 @@ cudaError_t rt_fatbin_module(rt_fatbin *fb, CUmodule *mod)
         fb->failed = 1;
         return cudaErrorNoKernelImageForDevice;
     }
+    ptx = with_sass_regs(fb, ptx, &len);
     CUresult r = cuModuleLoadData(&fb->mod, ptx);
     free(ptx);
     if (r != CUDA_SUCCESS) {

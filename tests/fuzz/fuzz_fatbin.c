@@ -1,5 +1,7 @@
 /* fuzz_fatbin.c - libFuzzer target: the fatbinary reader (container and entry headers,
- * zstd- and LZ4-compressed PTX) must reject any corrupt image with a message. */
+ * zstd- and LZ4-compressed PTX and SASS, the cubins' register counts, the pragmas that
+ * carry them) must reject any corrupt image with a message. The input is read both as a
+ * fatbinary and as a cubin. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +33,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *ptx = ws_fatbin_ptx(img, size, WS_FATBIN_MAX_ARCH, &len, &arch, err, sizeof err);
     if (!ptx && !err[0])
         abort();
+    ws_fatbin_regs *r = NULL;
+    size_t count = 0;
+    err[0] = 0;
+    if (ws_fatbin_sass_regs(img, size, &r, &count, &arch, err, sizeof err)) {
+        if (!err[0] || r || count)
+            abort();
+    } else if (ptx) {
+        size_t olen = 0, added = 0;
+        char *out = ws_fatbin_ptx_add_regs(ptx, len, r, count, arch, &olen, &added, err,
+                                           sizeof err);
+        if (out && (strlen(out) != olen || !added))
+            abort();
+        free(out);
+    }
+    ws_fatbin_regs_free(r, count);
     free(ptx);
+    err[0] = 0;
+    if (ws_cubin_regs(img, size, &r, &count, err, sizeof err)) {
+        if (!err[0] || r || count)
+            abort();
+    } else {
+        for (size_t i = 0; i < count; i++)
+            if (!r[i].name[0] || r[i].regs == 0 || r[i].regs > WS_FATBIN_MAX_REGS)
+                abort();
+        ws_fatbin_regs_free(r, count);
+    }
     free(img);
     return 0;
 }

@@ -62,6 +62,8 @@ int main()
     cudaFuncAttributes fa;
     CHECK(cudaFuncGetAttributes(&fa, vecadd));
     EXPECT(fa.maxThreadsPerBlock > 0);
+    /* 0 without SASS (warpsim estimates at launch), else the SASS count (check_regs.py) */
+    std::printf("vecadd: numRegs %d\n", fa.numRegs);
     int blocks = 0;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, vecadd, 256, 0));
     EXPECT(blocks > 0);
