@@ -69,6 +69,63 @@ int addrmap_init(addrmap *am, const char *scheme, uint32_t n_part, uint32_t chun
     return 0;
 }
 
+int addrmap_set_local_bits(addrmap *am, const char *layout, char *err, size_t n)
+{
+    uint64_t b = 0, c = 0;
+    uint32_t bit = 0, nb = 0, nc = 0;
+    size_t len = strlen(layout);
+    am->bank_bits = am->col_bits = am->row_bits = 0;
+    if (!len)
+        return 0;
+    for (size_t i = len; i-- > 0;) {
+        char ch = layout[i];
+        if (ch == '.')
+            continue;
+        if (bit >= 64 || !strchr("BCSR0", ch)) {
+            if (err && n)
+                snprintf(err, n, bit >= 64 ? "address bit layout: more than 64 bits"
+                                           : "address bit layout: '%c' is not B, C, S, R, 0 or '.'",
+                         ch);
+            return -1;
+        }
+        if (ch == 'B') {
+            b |= 1ull << bit;
+            nb++;
+        } else if (ch == 'C' || ch == 'S') {
+            c |= 1ull << bit;
+            nc++;
+        }
+        bit++;
+    }
+    if (!is_pow2(am->banks) || (1ull << nb) != am->banks || !is_pow2(am->row_bytes) ||
+        (1ull << nc) != am->row_bytes) {
+        if (err && n)
+            snprintf(err, n, "address bit layout: %u bank bits and %u column bits, but %u banks "
+                             "and %u-byte rows (need log2 of each, both powers of two)",
+                     nb, nc, am->banks, am->row_bytes);
+        return -1;
+    }
+    am->bank_bits = b;
+    am->col_bits = c;
+    am->layout_len = bit;
+    am->row_bits = (bit < 64 ? (1ull << bit) - 1 : UINT64_MAX) & ~(b | c);
+    am->row_low = (uint32_t)__builtin_popcountll(am->row_bits);
+    return 0;
+}
+
+/* The bits of x under mask, packed low bit first (a software PEXT). */
+static uint64_t pack_bits(uint64_t x, uint64_t mask)
+{
+    uint64_t r = 0;
+    for (uint32_t k = 0; mask; k++) {
+        uint64_t low = mask & -mask;
+        if (x & low)
+            r |= 1ull << k;
+        mask ^= low;
+    }
+    return r;
+}
+
 void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *o)
 {
     o->part = addrmap_part(am, addr);
@@ -76,11 +133,19 @@ void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *o)
     uint64_t c = amap_div_q(&am->div_chunk, addr);
     uint64_t rk = am->ops->rank ? am->ops->rank(am, c) : amap_div_q(&am->div_part, c);
     o->local = rk * am->chunk + (addr - c * am->chunk);
-    uint64_t t = amap_div_q(&am->div_row, o->local);
-    o->col = (uint32_t)(o->local - t * am->row_bytes);
-    uint64_t r = amap_div_q(&am->div_banks, t);
-    o->bank = (uint32_t)(t - r * am->banks);
-    o->row = (uint32_t)r;
+    if (am->bank_bits) {
+        o->bank = (uint32_t)pack_bits(o->local, am->bank_bits);
+        o->col = (uint32_t)pack_bits(o->local, am->col_bits);
+        /* row: the layout's other bits, then every bit above the layout */
+        uint64_t hi = am->layout_len < 64 ? o->local >> am->layout_len : 0;
+        o->row = (uint32_t)(pack_bits(o->local, am->row_bits) | hi << am->row_low);
+    } else {
+        uint64_t t = amap_div_q(&am->div_row, o->local);
+        o->col = (uint32_t)(o->local - t * am->row_bytes);
+        uint64_t r = amap_div_q(&am->div_banks, t);
+        o->bank = (uint32_t)(t - r * am->banks);
+        o->row = (uint32_t)r;
+    }
     if (am->bank_xor)
         o->bank = is_pow2(am->banks) ? (o->bank ^ (o->row & (am->banks - 1)))
                                      : (uint32_t)((o->bank + o->row) % am->banks);

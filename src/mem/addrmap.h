@@ -16,7 +16,11 @@
  *
  * Inside the partition: column = local mod row_bytes, bank = (local / row_bytes) mod
  * banks, row = local / (row_bytes x banks); bank_xor: bank ^= row mod banks (a
- * permutation-based interleave that spreads row conflicts over banks). */
+ * permutation-based interleave that spreads row conflicts over banks). Or, with a bit
+ * layout (addrmap_set_local_bits, GPGPU-Sim's -gpgpu_mem_addr_mapping letters), the bank
+ * is the local address's B bits and the column its C and S bits, each packed low bit
+ * first; every other bit (R, 0, and all above the layout) is the row, packed the same
+ * way, so that no two addresses share a DRAM location. */
 #ifndef WS_MEM_ADDRMAP_H
 #define WS_MEM_ADDRMAP_H
 
@@ -71,6 +75,9 @@ struct addrmap {
     uint32_t n_part, chunk, banks, row_bytes;
     int bank_xor;
     uint32_t chunk_bits;      /* log2(chunk) when a power of two                 */
+    uint64_t bank_bits, col_bits;   /* a bit layout's B and C/S masks (0: divisions) */
+    uint64_t row_bits;        /* its other bits (R, 0)                             */
+    uint32_t layout_len, row_low;   /* its length in bits; popcount(row_bits)      */
     amap_div div_chunk, div_part, div_row, div_banks, div_per;
 };
 
@@ -88,6 +95,12 @@ void addrmap_known(char *buf, size_t n);
 int addrmap_init(addrmap *am, const char *scheme, uint32_t n_part, uint32_t chunk, uint32_t banks,
                  uint32_t row_bytes, int bank_xor, char *err, size_t n);
 void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *out);
+/* Bank, row and column from bits of the partition-local address instead of divisions:
+ * layout is GPGPU-Sim's mask notation, most significant bit first ('.' ignored): B a bank
+ * bit, C or S a column bit, R or 0 a row bit (bits above the layout are row bits too).
+ * The B bits must number log2(banks) and the C/S bits log2(row_bytes). "" keeps the
+ * divisions. 0, or -1 with a message. */
+int addrmap_set_local_bits(addrmap *am, const char *layout, char *err, size_t n);
 /* Only the partition (the cheap part of addrmap_map). */
 static inline uint32_t addrmap_part(const addrmap *am, uint64_t addr)
 {

@@ -530,6 +530,10 @@ int mem_detailed_check(const ws_config *cfg, char *err, size_t n)
         snprintf(err, n, "addr.map: %s", buf);
         return -1;
     }
+    if (addrmap_set_local_bits(&am, cfg->addr.local_bits, buf, sizeof buf)) {
+        snprintf(err, n, "addr.local_bits: %s", buf);
+        return -1;
+    }
     return 0;
 }
 
@@ -617,6 +621,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     }
     addrmap_init(&m->am, cfg->addr.map, cfg->dram.channels, cfg->addr.chunk, cfg->dram.banks,
                  cfg->dram.row_bytes, cfg->addr.bank_xor, err, sizeof err);
+    addrmap_set_local_bits(&m->am, cfg->addr.local_bits, err, sizeof err);
 
     cache_cfg cc[4];
     lvl_keys lk[4] = {LVL_KEYS(cfg, l1d), LVL_KEYS(cfg, l1c), LVL_KEYS(cfg, l1i), LVL_KEYS(cfg, l2)};
@@ -666,6 +671,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         .banks = cfg->dram.banks, .queue = cfg->dram.queue,
         .bus_bytes = cfg->gpu.mem_bus_bits / 8 / cfg->dram.channels, .beats_per_clk = cfg->dram.beats_per_clk,
         .burst_len = cfg->dram.burst, .tCCD = cfg->dram.tccd, .tRRD = cfg->dram.trrd,
+        .bank_groups = cfg->dram.bank_groups, .tCCDL = cfg->dram.tccdl,
         .tRCD = cfg->dram.trcd, .tRAS = cfg->dram.tras, .tRP = cfg->dram.trp, .tRC = cfg->dram.trc,
         .tCL = cfg->dram.tcl, .tWL = cfg->dram.twl, .tWR = cfg->dram.twr, .tRTW = cfg->dram.trtw,
         .tWTR = cfg->dram.twtr, .tREFI = cfg->dram.refresh ? cfg->dram.trefi : 0,

@@ -35,6 +35,9 @@ struct dram {
     uint32_t dn;
     uint64_t t_act_any;       /* tRRD                                               */
     uint64_t t_col_any;       /* tCCD / burst                                       */
+    uint64_t t_col_grp[64];   /* per bank group: tCCDL / burst                      */
+    uint32_t grp_mask;        /* bank_groups - 1                                    */
+    uint32_t ccdl;            /* max(tCCD, tCCDL), tCCD with one group              */
     uint64_t t_rd;            /* tWTR                                               */
     uint64_t t_wr;            /* tRTW                                               */
     uint64_t bus_free;        /* data bus free from                                 */
@@ -61,10 +64,13 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
 {
     if (!cfg->banks || cfg->banks > 64 || !cfg->queue || !cfg->bus_bytes || !cfg->beats_per_clk ||
         !cfg->burst_len || cfg->burst_len % cfg->beats_per_clk || (cfg->tREFI && !cfg->tRFC) ||
-        (cfg->sched != DRAM_FRFCFS && cfg->sched != DRAM_FIFO)) {
+        (cfg->sched != DRAM_FRFCFS && cfg->sched != DRAM_FIFO) ||
+        (cfg->bank_groups > 1 && ((cfg->bank_groups & (cfg->bank_groups - 1)) ||
+                                  cfg->banks % cfg->bank_groups))) {
         if (err && n)
             snprintf(err, n, "bad DRAM parameters (1..64 banks, queue >= 1, burst length a "
-                             "multiple of the beats per clock, tRFC > 0 with refresh)");
+                             "multiple of the beats per clock, tRFC > 0 with refresh, bank "
+                             "groups a power of two dividing the banks)");
         return NULL;
     }
     dram *d = calloc(1, sizeof *d);
@@ -75,6 +81,8 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
         return NULL;
     }
     d->cfg = *cfg;
+    d->grp_mask = cfg->bank_groups > 1 ? cfg->bank_groups - 1 : 0;
+    d->ccdl = cfg->bank_groups > 1 && cfg->tCCDL > cfg->tCCD ? cfg->tCCDL : cfg->tCCD;
     d->min_burst = cfg->burst_len / cfg->beats_per_clk;
     uint32_t per = cfg->bus_bytes * cfg->beats_per_clk;
     d->per_shift = per & (per - 1) ? -1 : __builtin_ctz(per);
@@ -106,7 +114,7 @@ uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds)
     if (cmds <= 1)
         return dram_burst_cycles(d, bytes);
     uint32_t bc = dram_burst_cycles(d, bytes / cmds);
-    uint32_t per = d->cfg.tCCD > bc ? d->cfg.tCCD : bc;
+    uint32_t per = d->ccdl > bc ? d->ccdl : bc;
     return (cmds - 1) * per + bc;
 }
 
@@ -159,6 +167,7 @@ static uint64_t col_time(const dram *d, const dram_req *r)
 {
     const bank *b = &d->bk[r->bank];
     uint64_t t = max64(max64(b->t_col, d->t_col_any), r->t_arr);
+    t = max64(t, d->t_col_grp[r->bank & d->grp_mask]);
     if (r->write) {
         t = max64(t, d->t_wr);
         if (d->bus_free > d->cfg.tWL)
@@ -222,16 +231,20 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     d->qn--;
     if (!--b->hits)
         d->hit_banks &= ~(1ull << r->bank);
-    /* cmds column commands, each max(tCCD, Bc) after the previous (one: Bc = B) */
+    /* cmds column commands to one bank, so one bank group: each max(tCCDL, Bc) after the
+     * previous (one: Bc = B); the next to any bank max(tCCD, Bc) after the last */
     uint32_t k = r->cmds > 1 ? r->cmds : 1;
     uint32_t Bc = dram_burst_cycles(d, r->bytes / k);
     uint32_t per = d->cfg.tCCD > Bc ? d->cfg.tCCD : Bc;
-    uint32_t B = (k - 1) * per + Bc;
+    uint32_t per_g = d->ccdl > Bc ? d->ccdl : Bc;
+    uint32_t B = (k - 1) * per_g + Bc;
     uint64_t start = now + (r->write ? d->cfg.tWL : d->cfg.tCL);
+    uint64_t last = now + (uint64_t)(k - 1) * per_g;
     r->t_issue = now;
     r->t_done = start + B;
     d->bus_free = r->t_done;
-    d->t_col_any = now + (uint64_t)k * per;
+    d->t_col_any = last + per;
+    d->t_col_grp[r->bank & d->grp_mask] = last + per_g;
     if (r->write) {
         d->t_rd = max64(d->t_rd, r->t_done + d->cfg.tWTR);
         b->t_pre = max64(b->t_pre, r->t_done + d->cfg.tWR);

@@ -7,11 +7,15 @@
  * cycle, in whole bursts of burst_len beats: B = max(burst_len / beats_per_clk,
  * ceil(bytes / (bus_bytes x beats_per_clk))) cycles of data. A request of `cmds` > 1 column
  * commands (a sectored L2's sectors, each its own access) issues them back to back, each
- * moving bytes / cmds in whole bursts (Bc cycles) and max(tCCD, Bc) after the previous:
- * B = (cmds - 1) x max(tCCD, Bc) + Bc. Constraints (cycles):
+ * moving bytes / cmds in whole bursts (Bc cycles) and max(tCCDL, Bc) after the previous
+ * (one bank, so one bank group): B = (cmds - 1) x max(tCCDL, Bc) + Bc. Banks form
+ * bank_groups groups (GDDR5), bank k in group k mod bank_groups (the low bank bits, as
+ * GPGPU-Sim's -dram_bnkgrp_indexing_policy 1); with one group tCCDL is tCCD.
+ * Constraints (cycles):
  *   ACT -> RD/WR same bank tRCD;  ACT -> PRE same bank tRAS;  ACT -> ACT same bank tRC;
  *   ACT -> ACT any bank tRRD;  PRE -> ACT same bank tRP;
- *   RD/WR -> RD/WR max(tCCD, B);  RD data at +tCL, WR data at +tWL, for B cycles;
+ *   RD/WR -> RD/WR max(tCCD, Bc), same bank group max(tCCDL, Bc), after the request's
+ *   last column command;  RD data at +tCL, WR data at +tWL, for B cycles;
  *   data bursts never overlap; read data end -> write data start tRTW (bus turnaround);
  *   write data end -> RD command tWTR;  write data end -> PRE same bank tWR;
  *   RD -> PRE same bank B (the burst leaves the row first);
@@ -34,6 +38,8 @@ typedef struct {
     uint32_t beats_per_clk;      /* data beats per command clock (DDR 2, GDDR5 4)    */
     uint32_t burst_len;          /* beats per burst                                  */
     uint32_t tCCD, tRRD, tRCD, tRAS, tRP, tRC, tCL, tWL, tWR, tRTW, tWTR;
+    uint32_t bank_groups;        /* 0 or 1: none; else a power of two dividing banks  */
+    uint32_t tCCDL;              /* column to column in one bank group (>= tCCD used)  */
     uint32_t tREFI, tRFC;        /* tREFI 0: no refresh                              */
     int sched;                   /* dram_sched                                       */
 } dram_cfg;

@@ -299,6 +299,56 @@ static void test_sector_cmds(void **state)
         }
 }
 
+/* Bank groups (GDDR5): column commands to one group tCCDL 3 apart, to any bank tCCD 2.
+ * Two banks' row 1 opened first (done by cycle 40); at 100 four 32-byte reads (one BL8
+ * burst, Bc 2: bus free 2 cycles after each), x1, x2 to bank 0 and y1, y2 to bank kb, in
+ * that order; FR-FCFS issues the oldest hit that may go. Data done = RD + tCL + 2.
+ *  2 groups, kb = 1 (other group): x1 100; at 102 x2 waits for its group (103), y1 goes;
+ *    x2 104 (group 0 free 103, tCCD 104), y2 106 (group 1 free 105): done 114, 116, 118,
+ *    120 in the order x1 y1 x2 y2.
+ *  2 groups, kb = 2 (bank 2 is in group 0 too): every command 3 after the previous:
+ *    x1 100, x2 103, y1 106, y2 109: done 114, 117, 120, 123.
+ *  1 group (tCCDL ignored): 2 apart, in age order: done 114, 116, 118, 120. */
+static void test_bank_groups(void **state)
+{
+    (void)state;
+    static const struct { uint32_t groups, kb, done[4]; int order[4]; } cs[] = {
+        {2, 1, {114, 118, 116, 120}, {0, 2, 1, 3}},
+        {2, 2, {114, 117, 120, 123}, {0, 1, 2, 3}},
+        {1, 1, {114, 116, 118, 120}, {0, 1, 2, 3}},
+    };
+    for (int step = 0; step < 2; step++)
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+            dram_cfg c = gddr5(DRAM_FRFCFS);
+            c.bank_groups = cs[i].groups;
+            c.tCCDL = 3;
+            dram *d = dram_create(&c, NULL, 0);
+            assert_non_null(d);
+            dram_req w0 = mk(0, 1, 0), w1 = mk(cs[i].kb, 1, 0), *o[4];
+            dram_push(d, &w0, 0, 0);
+            dram_push(d, &w1, 0, 0);
+            assert_int_equal(run(d, 0, 99, step, o, 4), 2);
+            dram_req q[4] = {mk(0, 1, 0), mk(0, 1, 0), mk(cs[i].kb, 1, 0), mk(cs[i].kb, 1, 0)};
+            for (int k = 0; k < 4; k++) {
+                q[k].bytes = 32;
+                dram_push(d, &q[k], 100, 100);
+            }
+            assert_int_equal(run(d, 100, 1000, step, o, 4), 4);
+            for (int k = 0; k < 4; k++) {
+                assert_int_equal(q[k].t_done, cs[i].done[k]);
+                assert_ptr_equal(o[k], &q[cs[i].order[k]]);
+            }
+            assert_int_equal(dram_req_cycles(d, 128, 4), cs[i].groups > 1 ? 11 : 8);
+            dram_destroy(d);
+        }
+    /* groups must be a power of two dividing the banks */
+    dram_cfg c = gddr5(DRAM_FRFCFS);
+    c.bank_groups = 3;
+    assert_null(dram_create(&c, NULL, 0));
+    c.bank_groups = 8;   /* 4 banks */
+    assert_null(dram_create(&c, NULL, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_turnaround),
         cmocka_unit_test(test_bank_parallelism),
         cmocka_unit_test(test_refresh),
+        cmocka_unit_test(test_bank_groups),
         cmocka_unit_test(test_queue_full_and_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,6 +74,9 @@ static void memsys_only(ws_config *cfg)
  *   BL8 burst (2 cycles) each (l2.sector_requests): data done 224 + 12 + 4 x 2 = 244;
  *   + 132 = 376 = L2 cycle floor(376 x 700 / 924) + 1 = floor(284.8) + 1 = 285: the fill;
  *   reply ready at interconnect 286; arrives 286 + 2 + 4 = 292 = core cycle 292.
+ * With 4 bank groups (dram.bank_groups; GPGPU-Sim's nbkgrp=4 CCDL=3) the 4 column commands
+ *   go to one bank, so one group: tCCDL 3 apart, data done 224 + 12 + 3 x 3 + 2 = 247,
+ *   + 132 = 379 = L2 cycle floor(287.1) + 1 = 288, interconnect 289, core 295.
  * The same line from another SM at core cycle c0 (now an L2 hit): record ready c0 + 35,
  *   interconnect c0 + 35, arrival c0 + 38, L2 c0 + 39, lookup c0 + 159, hit data at
  *   c0 + 160, reply at interconnect c0 + 161, arrival c0 + 167, core c0 + 167.
@@ -93,6 +96,17 @@ static void test_latency_gtx480(void **state)
     assert_true(memsys_busy(m));
     assert_int_equal(wait_for(m, &a, 1, 10000), 292);
     assert_false(memsys_busy(m));
+    {   /* the same miss with 4 bank groups: 295 */
+        ws_config g = cfg;
+        g.dram.bank_groups = 4;
+        memsys *mg = mem_model_detailed.create(&g, 15);
+        assert_non_null(mg);
+        mem_req ag = req(0, MR_LOAD, 0x12300);
+        memsys_tick(mg, 0);
+        assert_int_equal(memsys_access(mg, &ag, 0), MA_MISS);
+        assert_int_equal(wait_for(mg, &ag, 1, 10000), 295);
+        mem_model_detailed.destroy(mg);
+    }
     uint64_t c0 = 500;
     mem_req b = req(1, MR_LOAD, 0x12300), h = req(0, MR_LOAD, 0x12300);
     memsys_tick(m, c0);
@@ -691,6 +705,72 @@ static void test_addrmap_linear(void **state)
         assert_int_equal(n[i], 1000);
 }
 
+/* GTX480's bit layout (GPGPU-Sim -gpgpu_mem_addr_mapping ...;0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS)
+ * on the partition-local address: bank = bits 15 14 13 8, column = bits 12-9 then 7-0,
+ * row = bits 16 up. 6 partitions of 256-byte chunks:
+ *   0x1234: local 0x334 (test_addrmap_linear): bit 8 set -> bank 1; column = bits 12-9
+ *     (0x334 >> 9 = 1) then bits 7-0 (0x34): 1 x 256 + 0x34 = 0x134; row 0
+ *   chunk 6 (address 0x600): local 0x100 -> bank 1, column 0; chunk 12: local 0x200 ->
+ *     bank 0, column 0x100 (bit 9): consecutive chunks of a partition alternate banks
+ *   local 0x2000 (bit 13: address 0x2000 / 256 = chunk 32 of partition 0 = address
+ *     32 x 6 x 256 = 0xc000) -> bank 2; local 0x10000 (address 0x60000) -> row 1, bank 0
+ *   local 0x1_0000_0000 (bit 32, above the layout) -> row 1 << (32 - 16) = 65536. */
+static void test_addrmap_local_bits(void **state)
+{
+    (void)state;
+    addrmap am;
+    addrmap_loc l;
+    char err[200];
+    assert_int_equal(addrmap_init(&am, "linear", 6, 256, 16, 4096, 0, NULL, 0), 0);
+    assert_int_equal(addrmap_set_local_bits(&am, "0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS", err,
+                                            sizeof err), 0);
+    addrmap_map(&am, 0x1234, &l);
+    assert_int_equal(l.part, 0);
+    assert_int_equal(l.local, 0x334);
+    assert_int_equal(l.bank, 1);
+    assert_int_equal(l.col, 0x134);
+    assert_int_equal(l.row, 0);
+    addrmap_map(&am, 0x600, &l);
+    assert_int_equal(l.local, 0x100);
+    assert_int_equal(l.bank, 1);
+    assert_int_equal(l.col, 0);
+    addrmap_map(&am, 0xc00, &l);
+    assert_int_equal(l.local, 0x200);
+    assert_int_equal(l.bank, 0);
+    assert_int_equal(l.col, 0x100);
+    addrmap_map(&am, 0xc000, &l);
+    assert_int_equal(l.local, 0x2000);
+    assert_int_equal(l.bank, 2);
+    addrmap_map(&am, 0x60000, &l);
+    assert_int_equal(l.local, 0x10000);
+    assert_int_equal(l.bank, 0);
+    assert_int_equal(l.row, 1);
+    addrmap_map(&am, 0x600000000ull, &l);
+    assert_int_equal(l.local, 0x100000000ull);
+    assert_int_equal(l.row, 65536);
+    /* a bijection: 4096 consecutive chunks of partition 0 land on distinct locations */
+    static uint8_t seen[1 << 20];
+    memset(seen, 0, sizeof seen);
+    for (uint64_t c = 0; c < (1u << 12); c++)
+        for (uint64_t o = 0; o < 256; o += 32) {
+            addrmap_map(&am, c * 6 * 256 + o, &l);
+            uint64_t key = ((uint64_t)l.row * 16 + l.bank) * 4096 + l.col;
+            assert_true(key < (1u << 20) * 8);
+            assert_false(seen[key >> 3] & (1u << (key & 7)));
+            seen[key >> 3] |= (uint8_t)(1u << (key & 7));
+        }
+    /* errors: wrong bank or column bit counts, a bad letter; "" restores the divisions */
+    assert_int_equal(addrmap_set_local_bits(&am, "RRRRBBCCCCCCCCCCCC", err, sizeof err), -1);
+    assert_non_null(strstr(err, "2 bank bits"));
+    assert_int_equal(addrmap_set_local_bits(&am, "RRRRBBBBCCCCCCCCCCC", err, sizeof err), -1);
+    assert_int_equal(addrmap_set_local_bits(&am, "RRRRBBBBCCCCCCCCCCCX", err, sizeof err), -1);
+    assert_non_null(strstr(err, "'X'"));
+    assert_int_equal(addrmap_set_local_bits(&am, "", err, sizeof err), 0);
+    addrmap_map(&am, 0x1234, &l);
+    assert_int_equal(l.bank, 0);
+    assert_int_equal(l.col, 0x334);
+}
+
 /* superblock, 12 channels = 4 quadrants x 3 (addrmap_superblock.c): c = addr / 256,
  * quadrant q = c bits 1-2, u = c without them (bit 8, then bits 11 up), channel = 3q +
  * u mod 3, rank in the channel = u / 3 (partition-local address = rank x 256 + offset).
@@ -946,6 +1026,7 @@ int main(void)
         cmocka_unit_test(test_backpressure_mqf),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_addrmap_linear),
+        cmocka_unit_test(test_addrmap_local_bits),
         cmocka_unit_test(test_addrmap_superblock),
         cmocka_unit_test(test_shared_l1c),
         cmocka_unit_test(test_l1_second_coalescer),
