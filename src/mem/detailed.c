@@ -202,6 +202,7 @@ typedef struct {
     l2bank **bk;           /* [gid]: the banks                                          */
     part *pt;
     icnt *req, *rep;
+    const uint64_t *req_out, *rep_out;   /* their outputs holding packets (icnt_out_set) */
     addrmap am;
     amap_div div_l2line, div_nbank, div_cpl;
     const coh_ops *coh;    /* the coherence protocol (mem.protocol) and its instance   */
@@ -755,6 +756,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     ic.n_dst = n_sm;
     if (!(m->rep = icnt_create(&ic, err, sizeof err)) || pool_grow(m))
         goto fail;
+    m->req_out = icnt_out_set(m->req);
+    m->rep_out = icnt_out_set(m->rep);
     return &m->base;
 fail:
     det_destroy(&m->base);
@@ -1109,7 +1112,7 @@ static int run_icnt(det *m, uint64_t k)
 {
     int did = 0;
     /* only the ports with traffic */
-    for (uint32_t s = icnt_next_out(m->rep, 0); s < m->n_sm; s = icnt_next_out(m->rep, s + 1)) {
+    for (uint32_t s = next_bit(m->rep_out, m->n_sm, 0); s < m->n_sm; s = bit_after(m->rep_out, m->n_sm, s)) {
         icnt_msg *msg;
         while ((msg = icnt_pop(m->rep, s, k)) != NULL) {
             sm_reply(m, s, PKT_OF_MSG(msg), k);
@@ -1125,7 +1128,8 @@ static int run_icnt(det *m, uint64_t k)
      * ports (a partition pops only its own ports, so the later ones stand); po: the first
      * partition at or after p with a reply queued (out_set). The partitions with neither
      * have nothing to do and are not visited; the others in partition order. */
-    uint32_t nb = icnt_next_out(m->req, 0), po = next_bit(m->out_set, m->n_part, 0);
+    const uint32_t n_port = m->n_part * m->ppp;
+    uint32_t nb = next_bit(m->req_out, n_port, 0), po = next_bit(m->out_set, m->n_part, 0);
     for (;;) {
         const uint32_t pa = m->ppp == 1 ? nb : nb / m->ppp, p = pa < po ? pa : po;
         if (p >= m->n_part)
@@ -1134,7 +1138,7 @@ static int run_icnt(det *m, uint64_t k)
         const uint32_t hi = (p + 1) * m->ppp;
         const int arrived = nb < hi;
         if (arrived)
-            nb = icnt_next_out(m->req, hi);
+            nb = next_bit(m->req_out, n_port, hi);
         /* nothing arrived at its ports and no reply due: nothing to do */
         if (pt->out_t > k && !arrived) {
             po = bit_after(m->out_set, m->n_part, p);
