@@ -608,7 +608,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     exec_ctrl rc = func_warp_step_path(fw, path, is_mem_cls(ii->cls) ? &s->tr : NULL);
     w->last_path = path;
     s->st.issued++;
-    s->st.thread_insts += (uint64_t)__builtin_popcountll(mask);
+    s->st.thread_insts += func_lane_count(mask);
     if (rc == EX_FAULT)
         return -1;
     int u = free_unit(s, ii->fu, cycle);
