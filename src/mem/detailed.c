@@ -1615,12 +1615,15 @@ static int run_dram(det *m, uint64_t k)
 }
 
 /* ---- clock ---------------------------------------------------------------------------------- */
-/* Domain whose next cycle with work comes first (ties: interconnect, L2, DRAM), or -1. */
-static int first_domain(const det *m)
+/* Domain whose next cycle with work comes first (ties: interconnect, L2, DRAM) among
+ * those due by core cycle `cycle` (lim[d]: the last cycle of domain d at or before it), or
+ * -1 when none is. The first of all domains is due when any is, so this is the first
+ * domain of all whenever it is due. */
+static int first_due(const det *m, const uint64_t *lim)
 {
     int best = -1;
     for (int d = 0; d < D__N; d++) {
-        if (m->wake[d] == UINT64_MAX)
+        if (m->wake[d] > lim[d])
             continue;
         if (best < 0 || m->wake[d] * m->f[best] < m->wake[best] * m->f[d])
             best = d;
@@ -1642,9 +1645,14 @@ static int det_tick(memsys *ms, uint64_t cycle)
     m->ticked = 1;
     m->now = cycle;
     int did = 0;
+    /* a domain is due when wake[d] x f_core <= cycle x f[d]: wake[d] <= lim[d] */
+    uint64_t lim[D__N];
+    for (int d = 0; d < D__N; d++)
+        lim[d] = m->cq[C_CORE][d].d == 1 ? cycle * m->cp[C_CORE][d]
+                                          : cycle * m->cp[C_CORE][d] / m->cq[C_CORE][d].d;
     for (;;) {
-        int d = first_domain(m);
-        if (d < 0 || m->wake[d] * m->f_core > cycle * m->f[d])
+        int d = first_due(m, lim);
+        if (d < 0)
             break;
         uint64_t k = m->wake[d];
         m->k[d] = k;
