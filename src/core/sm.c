@@ -740,12 +740,20 @@ static inline __attribute__((always_inline)) key_acc key_pass(const uint64_t *S,
     for (uint32_t k = 0; k < nw; k++) {
         const uint64_t m = qm[k];
         uint64_t r = ready[k], l = live[k], x;
+        /* the unit keys: the sets are disjoint (a counted warp is under one key:
+         * pipe_vsum), so the warps under a key whose unit is busy are those under any
+         * unit key less those under one whose unit accepts */
+        uint64_t fu_all = 0, fu_on = 0;
         for (uint32_t f = 0; f < FU__COUNT; f++) {
-            x = S[f * nw + k] & m;
-            r |= x & on[f];
-            a.busy |= x & ~on[f];
-            l |= x;
+            x = S[f * nw + k];
+            fu_all |= x;
+            fu_on |= x & on[f];
         }
+        fu_all &= m;
+        fu_on &= m;
+        r |= fu_on;
+        a.busy |= fu_all & ~fu_on;
+        l |= fu_all;
         x = S[KEY_MEM * nw + k] & m;
         r |= x & on[KEY_MEM];
         a.stall |= x & ~on[KEY_MEM];
