@@ -459,6 +459,19 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
 
 static uint32_t distinct_addrs(const sm *s)
 {
+    /* the common cases in one pass: strictly increasing addresses (all distinct), or
+     * one address for all */
+    if (s->tr.n <= 1)
+        return 1;
+    int inc = 1, same = 1;
+    for (uint32_t i = 1; i < s->tr.n; i++) {
+        inc &= s->tr.a[i].addr > s->tr.a[i - 1].addr;
+        same &= s->tr.a[i].addr == s->tr.a[0].addr;
+    }
+    if (inc)
+        return s->tr.n;
+    if (same)
+        return 1;
     uint32_t n = 0;
     for (uint32_t i = 0; i < s->tr.n; i++) {
         uint32_t k = 0;
