@@ -666,7 +666,7 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
         return -1;
     s->st.issued++;
     s->gx.issued_type[gi->type]++;
-    s->st.thread_insts += (uint64_t)__builtin_popcountll(mask);
+    s->st.thread_insts += func_lane_count(mask);
     wave_touch(s, slot);
     if (w->p.inflight++ == 0)
         s->warps_inflight++;

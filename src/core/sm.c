@@ -459,6 +459,19 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
 
 static uint32_t distinct_addrs(const sm *s)
 {
+    /* the common cases in one pass: strictly increasing addresses (all distinct), or
+     * one address for all */
+    if (s->tr.n <= 1)
+        return 1;
+    int inc = 1, same = 1;
+    for (uint32_t i = 1; i < s->tr.n; i++) {
+        inc &= s->tr.a[i].addr > s->tr.a[i - 1].addr;
+        same &= s->tr.a[i].addr == s->tr.a[0].addr;
+    }
+    if (inc)
+        return s->tr.n;
+    if (same)
+        return 1;
     uint32_t n = 0;
     for (uint32_t i = 0; i < s->tr.n; i++) {
         uint32_t k = 0;
@@ -608,7 +621,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     exec_ctrl rc = func_warp_step_path(fw, path, is_mem_cls(ii->cls) ? &s->tr : NULL);
     w->last_path = path;
     s->st.issued++;
-    s->st.thread_insts += (uint64_t)__builtin_popcountll(mask);
+    s->st.thread_insts += func_lane_count(mask);
     if (rc == EX_FAULT)
         return -1;
     int u = free_unit(s, ii->fu, cycle);
@@ -707,6 +720,21 @@ static inline void cand_fill(sched_cand *c, uint32_t slot, const sm_warp *w, uin
     c->path = w->p.ibuf_path;   /* the path readiness examined */
 }
 
+/* By unit_mask() value u (bit f: a free unit of class f; bit KEY_MEM: the LD/ST path
+ * accepts): the per-key masks of sched_turn's step 2 (on[f]: all ones when that bit is
+ * set) and a counted warp's reason by its key (step 3). Constant tables, indexed by u. */
+_Static_assert(FU__COUNT == 5 && KEY_MEM == 5 && KEY__N == 9, "unit tables: 6 unit bits, 9 keys");
+#define UT_ON(u, f) (0 - (uint64_t)((u) >> (f) & 1))
+#define UT_ON_ROW(u) {UT_ON(u, 0), UT_ON(u, 1), UT_ON(u, 2), UT_ON(u, 3), UT_ON(u, 4), UT_ON(u, 5)}
+#define UT_FU(u, f) ((u) >> (f) & 1 ? WR_READY : WR_UNIT_BUSY)
+#define UT_KR_ROW(u) {UT_FU(u, 0), UT_FU(u, 1), UT_FU(u, 2), UT_FU(u, 3), UT_FU(u, 4),                      \
+                      (u) >> 5 & 1 ? WR_READY : WR_MEM_STALL, WR_IBUF_EMPTY, WR_SCOREBOARD, WR_BARRIER}
+#define UT_4(R, u) R(u), R(u + 1), R(u + 2), R(u + 3)
+#define UT_16(R, u) UT_4(R, u), UT_4(R, u + 4), UT_4(R, u + 8), UT_4(R, u + 12)
+#define UT_64(R) UT_16(R, 0), UT_16(R, 16), UT_16(R, 32), UT_16(R, 48)
+static const uint64_t unit_on[64][KEY_MEM + 1] = {UT_64(UT_ON_ROW)};
+static const uint8_t unit_kr[64][KEY__N] = {UT_64(UT_KR_ROW)};
+
 /* a lost slot is charged to the reason closest to issuing */
 static const uint8_t reason_rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
 
@@ -725,12 +753,20 @@ static inline __attribute__((always_inline)) key_acc key_pass(const uint64_t *S,
     for (uint32_t k = 0; k < nw; k++) {
         const uint64_t m = qm[k];
         uint64_t r = ready[k], l = live[k], x;
+        /* the unit keys: the sets are disjoint (a counted warp is under one key:
+         * pipe_vsum), so the warps under a key whose unit is busy are those under any
+         * unit key less those under one whose unit accepts */
+        uint64_t fu_all = 0, fu_on = 0;
         for (uint32_t f = 0; f < FU__COUNT; f++) {
-            x = S[f * nw + k] & m;
-            r |= x & on[f];
-            a.busy |= x & ~on[f];
-            l |= x;
+            x = S[f * nw + k];
+            fu_all |= x;
+            fu_on |= x & on[f];
         }
+        fu_all &= m;
+        fu_on &= m;
+        r |= fu_on;
+        a.busy |= fu_all & ~fu_on;
+        l |= fu_all;
         x = S[KEY_MEM * nw + k] & m;
         r |= x & on[KEY_MEM];
         a.stall |= x & ~on[KEY_MEM];
@@ -774,7 +810,9 @@ static inline void count_slot(sm *s, uint8_t r)
     s->slot_inc[s->n_inc++] = r;
 }
 
-static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
+/* (not inlined into the issue stage: inlined, gcc's register allocation of the
+ * combination costs the memory-bound workloads more than the call) */
+static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
 {
     const uint32_t nw = s->vs.nw;
     const uint64_t *qm = s->qmask + (size_t)q * nw;
@@ -841,9 +879,7 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
     /* 2. the counted warps, by key: a clear own part meets the units (bit f of units:
      * a free unit of class f; bit KEY_MEM == FU__COUNT: the LD/ST path) */
     const uint64_t *S = s->vs.bits;
-    uint64_t on[KEY_MEM + 1];
-    for (uint32_t f = 0; f <= KEY_MEM; f++)
-        on[f] = 0 - (uint64_t)(units >> f & 1);
+    const uint64_t *on = unit_on[units];   /* units < 1 << (KEY_MEM + 1) */
     /* (inlined twice: the common single word with nw a constant) */
     key_acc a = nw == 1 ? key_pass(S, 1, qm, on, ready, live) : key_pass(S, nw, qm, on, ready, live);
     uint64_t busy = a.busy, stall = a.stall, sb = a.sb, ib = a.ib, bar = a.bar, any_ready = a.ready;
@@ -862,13 +898,7 @@ static int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
     /* 3. the candidates, in slot order: a counted one's reason from its key */
     const int ro = s->ready_only;
     const uint64_t *pass = ro ? ready : live;
-    uint8_t kr[KEY__N];
-    for (uint32_t f = 0; f < FU__COUNT; f++)
-        kr[f] = on[f] ? WR_READY : WR_UNIT_BUSY;
-    kr[KEY_MEM] = on[KEY_MEM] ? WR_READY : WR_MEM_STALL;
-    kr[KEY_IBUF] = WR_IBUF_EMPTY;
-    kr[KEY_SB] = WR_SCOREBOARD;
-    kr[KEY_BAR] = WR_BARRIER;
+    const uint8_t *kr = unit_kr[units];
     uint32_t n = 0;
     for (uint32_t k = 0; k < nw; k++)
         for (uint64_t b = pass[k]; b; b &= b - 1) {

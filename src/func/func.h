@@ -220,6 +220,16 @@ void func_warp_fini(func_warp *w);
 uint32_t func_warp_paths(const func_warp *w, func_path *out, uint32_t max);
 /* The path the policy selects, or NULL. The record is the policy's: read it before the
  * warp next steps (inline: the timing model asks every cycle). */
+/* Set bits of a lane mask: a mask of the lowest k lanes (a full or a partial last warp,
+ * the common case) by a count of trailing zeros, others by popcount (without a popcount
+ * instruction in the target, a library call) */
+static inline uint32_t func_lane_count(uint64_t m)
+{
+    if (!(m & (m + 1)))
+        return m + 1 ? (uint32_t)__builtin_ctzll(m + 1) : 64;
+    return (uint32_t)__builtin_popcountll(m);
+}
+
 static inline const func_path *func_warp_selected(const func_warp *w)
 {
     return w->state == WARP_READY ? w->L->div->select(w) : NULL;

@@ -544,7 +544,7 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     }
     x.mask = mask;
     L->warp_insts++;
-    L->thread_insts += (uint64_t)__builtin_popcountll(lanes);
+    L->thread_insts += func_lane_count(lanes);
     L->mix[p->mix[fr->func][pc]]++;
     w->clock++;
     if (tr)

@@ -164,6 +164,8 @@ typedef struct {
                                  CTA: only their own cycle frees a CTA slot)            */
     uint32_t n_ran;           /* SMs whose cycle ran in this SM phase, in SM order (the  */
     uint32_t *ran;            /* commit needs only them: memsys.h commit)               */
+    uint64_t *act;            /* bit i - lo: active[i] (the phase visits only these; the
+                                 group's own words, so each thread writes its own)      */
 } sm_group;
 
 typedef struct {
@@ -187,38 +189,41 @@ static void run_group(void *ctx, uint32_t k)
     int skip = ph->cfg->core.skip_idle;
     g->busy = g->progress = g->fault = 0;
     g->n_slept = g->n_ran = g->opened = 0;
-    for (uint32_t i = g->lo; i < g->hi; i++) {
-        if (!ph->active[i])
-            continue;
-        g->busy = 1;
-        if (ph->wake[i] > cycle)
-            continue;
-        if (cycle > ph->last[i] + 1 && ph->last[i] != UINT64_MAX)
-            cm->repeat_cycle_stats(ph->cores[i], cycle - ph->last[i] - 1);
-        int r = cm->cycle(ph->cores[i], cycle);
-        g->ran[g->n_ran++] = i;
-        if (r < 0 || ph->Ls[i].fault.code) {
-            g->fault = 1;          /* the SM stops here; the launch at the end of the cycle */
-            ph->active[i] = 0;
-            continue;
+    const uint32_t nw = (g->hi - g->lo + 63) / 64;
+    for (uint32_t w = 0; w < nw; w++)
+        for (uint64_t x = g->act[w]; x; x &= x - 1) {
+            const uint32_t i = g->lo + w * 64 + (uint32_t)__builtin_ctzll(x);
+            g->busy = 1;
+            if (ph->wake[i] > cycle)
+                continue;
+            if (cycle > ph->last[i] + 1 && ph->last[i] != UINT64_MAX)
+                cm->repeat_cycle_stats(ph->cores[i], cycle - ph->last[i] - 1);
+            int r = cm->cycle(ph->cores[i], cycle);
+            g->ran[g->n_ran++] = i;
+            if (r < 0 || ph->Ls[i].fault.code) {
+                g->fault = 1;          /* the SM stops here; the launch at the end of the cycle */
+                ph->active[i] = 0;
+                g->act[w] &= ~(x & (0 - x));
+                continue;
+            }
+            ph->last[i] = cycle;
+            if (ph->full[i] && cm->can_take_cta(ph->cores[i])) {
+                ph->full[i] = 0;   /* it retired a CTA: the dispatcher asks it again */
+                g->opened++;
+            }
+            if (!(ph->active[i] = (uint8_t)cm->busy(ph->cores[i])))
+                g->act[w] &= ~(x & (0 - x));
+            g->progress |= r;
+            if (r || !skip) {
+                ph->wake[i] = cycle + 1;
+            } else {
+                /* next_event_sm also bounds when a refused request can be accepted
+                 * (a fill of this SM's L1, a drain of its miss queue) */
+                uint64_t me = memsys_next_event_sm(ph->mem, i, cycle);
+                ph->wake[i] = cm->next_event(ph->cores[i], cycle, me);
+                g->slept[g->n_slept++] = i;
+            }
         }
-        ph->last[i] = cycle;
-        if (ph->full[i] && cm->can_take_cta(ph->cores[i])) {
-            ph->full[i] = 0;   /* it retired a CTA: the dispatcher asks it again */
-            g->opened++;
-        }
-        ph->active[i] = (uint8_t)cm->busy(ph->cores[i]);
-        g->progress |= r;
-        if (r || !skip) {
-            ph->wake[i] = cycle + 1;
-        } else {
-            /* next_event_sm also bounds when a refused request can be accepted
-             * (a fill of this SM's L1, a drain of its miss queue) */
-            uint64_t me = memsys_next_event_sm(ph->mem, i, cycle);
-            ph->wake[i] = cm->next_event(ph->cores[i], cycle, me);
-            g->slept[g->n_slept++] = i;
-        }
-    }
 }
 
 /* The launch's counters: the SMs' views summed into L (all of them, or, for the cycle
@@ -315,7 +320,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     func_launch *Ls = NULL;     /* [i]: SM i's view of the launch                */
     func_defer *defer = NULL;   /* [i]: SM i's deferred global-memory accesses   */
     sm_group *groups = NULL;
-    uint32_t *slept = NULL, *ran = NULL;
+    uint32_t *slept = NULL, *ran = NULL, *gof = NULL;   /* gof[i]: SM i's group */
+    uint64_t *actw = NULL;      /* the groups' act words                          */
     ws_pool *pool = NULL;
     ws_err rc = WS_OK;
     /* mem.keep_state: the simulation's memory system, warm from the previous launch */
@@ -416,8 +422,10 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     groups = calloc(n_thr, sizeof *groups);
     slept = calloc(n_sm, sizeof *slept);
     ran = calloc(n_sm, sizeof *ran);
+    gof = calloc(n_sm, sizeof *gof);
+    actw = calloc(n_sm / 64 + n_thr, sizeof *actw);   /* each group's words: (its SMs + 63) / 64 */
     sm_phase ph = {cfg, cm, cores, mem, Ls, wake, last, active, full, groups, 0};
-    if (!wake || !last || !active || !full || !groups || !slept || !ran ||
+    if (!wake || !last || !active || !full || !groups || !slept || !ran || !gof || !actw ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
         free(wake);
         free(last);
@@ -426,12 +434,16 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
-    for (uint32_t k = 0; k < n_thr; k++) {
+    for (uint32_t k = 0, aw = 0; k < n_thr; k++) {
         uint32_t u0 = (uint32_t)((uint64_t)n_units * k / n_thr), u1 = (uint32_t)((uint64_t)n_units * (k + 1) / n_thr);
         groups[k].lo = u0 * unit;
         groups[k].hi = u1 * unit < n_sm ? u1 * unit : n_sm;
         groups[k].slept = slept + groups[k].lo;
         groups[k].ran = ran + groups[k].lo;
+        groups[k].act = actw + aw;
+        aw += (groups[k].hi - groups[k].lo + 63) / 64;
+        for (uint32_t i = groups[k].lo; i < groups[k].hi; i++)
+            gof[i] = k;
     }
     /* host time of the SM phase, sampled every 8th iteration of the loop (the share of
      * the SM phase in the sampled iterations, times the loop's time) */
@@ -552,8 +564,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 full[i] = 1;
                 n_open--;
             } else {
-                if (!active[i])
+                if (!active[i]) {
                     last[i] = UINT64_MAX;   /* was empty: nothing to account */
+                    const sm_group *gi = &groups[gof[i]];
+                    gi->act[(i - gi->lo) / 64] |= 1ull << ((i - gi->lo) % 64);
+                }
                 active[i] = 1;
                 wake[i] = cycle + 1;
                 if (cm->take_cta(cores[i], (uint32_t)next_cta++, cycle)) {
@@ -590,9 +605,15 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             continue;
         }
         uint64_t next = memsys_next_event(mem, cycle);
-        for (uint32_t i = 0; i < n_sm; i++)
-            if (active[i] && wake[i] < next)
-                next = wake[i];
+        for (uint32_t k = 0; k < n_thr; k++) {   /* the active SMs (act bits) */
+            const sm_group *g = &groups[k];
+            for (uint32_t w = 0; w < (g->hi - g->lo + 63) / 64; w++)
+                for (uint64_t x = g->act[w]; x; x &= x - 1) {
+                    const uint32_t i = g->lo + w * 64 + (uint32_t)__builtin_ctzll(x);
+                    if (wake[i] < next)
+                        next = wake[i];
+                }
+        }
         /* an idle skip never jumps over the cycle budget: the launch stops exactly there */
         if (L->budget_cycles && next != UINT64_MAX && next > L->budget_cycles && L->budget_cycles > cycle)
             next = L->budget_cycles;
@@ -662,6 +683,8 @@ out:
     free(groups);
     free(slept);
     free(ran);
+    free(gof);
+    free(actw);
     for (uint32_t i = 0; cores && i < n_sm; i++)
         cm->destroy(cores[i]);
     free(cores);

@@ -119,6 +119,7 @@ typedef struct {
                               head refused again is counted without being rebuilt      */
     void *owner;           /* the det (the L2's dir_evict callback)                     */
     uint16_t part_id;
+    uint32_t gid;          /* part_id * l2.banks + its bank: its bit in bank_set        */
 } l2bank;
 
 typedef struct {
@@ -194,8 +195,14 @@ typedef struct {
     uint32_t ppp;          /* crossbar ports per partition: 1, or l2.banks (icnt.port_per_bank) */
     smside *sm;
     uint64_t *inj_set;     /* SMs with miss records queued                              */
+    uint64_t *out_set;     /* partitions whose out_t may be finite (out_t finite: set):
+                              the interconnect cycle visits the others only for arrivals */
+    uint64_t *bank_set;    /* banks (gid) whose next may be finite (next finite: set):
+                              the L2 cycle visits only these                            */
+    l2bank **bk;           /* [gid]: the banks                                          */
     part *pt;
     icnt *req, *rep;
+    const uint64_t *req_out, *rep_out;   /* their outputs holding packets (icnt_out_set) */
     addrmap am;
     amap_div div_l2line, div_nbank, div_cpl;
     const coh_ops *coh;    /* the coherence protocol (mem.protocol) and its instance   */
@@ -352,6 +359,33 @@ static inline uint32_t next_bit(const uint64_t *b, uint32_t n, uint32_t from)
         from = (from / 64 + 1) * 64;
     }
     return n;
+}
+
+/* b's next L2 cycle with work lowered to t (when earlier), and partition p's earliest
+ * reply head to t: each keeps its bit set while finite */
+static inline void bank_lower(det *m, l2bank *b, uint64_t t)
+{
+    if (t < b->next) {
+        b->next = t;
+        bit_set(m->bank_set, b->gid);
+    }
+}
+static inline void out_lower(det *m, uint32_t p, uint64_t t)
+{
+    if (t < m->pt[p].out_t) {
+        m->pt[p].out_t = t;
+        bit_set(m->out_set, p);
+    }
+}
+
+/* First set bit after g in [0, n), or n (next_bit(b, n, g + 1), one word read) */
+static inline uint32_t bit_after(const uint64_t *b, uint32_t n, uint32_t g)
+{
+    if (n <= 64) {
+        uint64_t x = b[0] & ~((2ull << g) - 1);   /* g == 63: 2 << 63 == 0, no bit left */
+        return x ? (uint32_t)__builtin_ctzll(x) : n;
+    }
+    return next_bit(b, n, g + 1);
 }
 
 /* Counts the input-queue entries of b that are through the pipeline by L2 cycle t. */
@@ -628,7 +662,10 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->sm = calloc(n_sm, sizeof *m->sm);
     m->pt = calloc(m->n_part, sizeof *m->pt);
     m->inj_set = calloc((n_sm + 63) / 64, sizeof *m->inj_set);
-    if (!m->sm || !m->pt || !m->inj_set)
+    m->out_set = calloc((m->n_part + 63) / 64, sizeof *m->out_set);
+    m->bank_set = calloc(((size_t)m->n_part * m->n_bank + 63) / 64, sizeof *m->bank_set);
+    m->bk = calloc((size_t)m->n_part * m->n_bank, sizeof *m->bk);
+    if (!m->sm || !m->pt || !m->inj_set || !m->out_set || !m->bank_set || !m->bk)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++) {
         m->sm[s].inj = UINT64_MAX;
@@ -705,6 +742,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             }
             pt->b[b].owner = m;
             pt->b[b].part_id = (uint16_t)p;
+            pt->b[b].gid = p * m->n_bank + b;
+            m->bk[pt->b[b].gid] = &pt->b[b];
             pt->b[b].next = UINT64_MAX;
             pq_init(&pt->b[b].in);
             pq_init(&pt->b[b].out[0]);
@@ -723,6 +762,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     ic.n_dst = n_sm;
     if (!(m->rep = icnt_create(&ic, err, sizeof err)) || pool_grow(m))
         goto fail;
+    m->req_out = icnt_out_set(m->req);
+    m->rep_out = icnt_out_set(m->rep);
     return &m->base;
 fail:
     det_destroy(&m->base);
@@ -759,6 +800,9 @@ static void det_destroy(memsys *ms)
     free(m->chunks);
     free(m->sm);
     free(m->inj_set);
+    free(m->out_set);
+    free(m->bank_set);
+    free(m->bk);
     free(m->pt);
     if (m->coh_p)
         m->coh->destroy(m->coh_p);
@@ -1074,7 +1118,7 @@ static int run_icnt(det *m, uint64_t k)
 {
     int did = 0;
     /* only the ports with traffic */
-    for (uint32_t s = icnt_next_out(m->rep, 0); s < m->n_sm; s = icnt_next_out(m->rep, s + 1)) {
+    for (uint32_t s = next_bit(m->rep_out, m->n_sm, 0); s < m->n_sm; s = bit_after(m->rep_out, m->n_sm, s)) {
         icnt_msg *msg;
         while ((msg = icnt_pop(m->rep, s, k)) != NULL) {
             sm_reply(m, s, PKT_OF_MSG(msg), k);
@@ -1087,17 +1131,25 @@ static int run_icnt(det *m, uint64_t k)
             did |= sm_inject(m, s, k);
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     /* nb: the first request-crossbar output holding packets at or after partition p's
-     * ports (a partition pops only its own ports, so the later ones stand) */
-    uint32_t nb = icnt_next_out(m->req, 0);
-    for (uint32_t p = 0; p < m->n_part; p++) {
+     * ports (a partition pops only its own ports, so the later ones stand); po: the first
+     * partition at or after p with a reply queued (out_set). The partitions with neither
+     * have nothing to do and are not visited; the others in partition order. */
+    const uint32_t n_port = m->n_part * m->ppp;
+    uint32_t nb = next_bit(m->req_out, n_port, 0), po = next_bit(m->out_set, m->n_part, 0);
+    for (;;) {
+        const uint32_t pa = m->ppp == 1 ? nb : nb / m->ppp, p = pa < po ? pa : po;
+        if (p >= m->n_part)
+            break;
         part *pt = &m->pt[p];
         const uint32_t hi = (p + 1) * m->ppp;
         const int arrived = nb < hi;
         if (arrived)
-            nb = icnt_next_out(m->req, hi);
+            nb = next_bit(m->req_out, n_port, hi);
         /* nothing arrived at its ports and no reply due: nothing to do */
-        if (pt->out_t > k && !arrived)
+        if (pt->out_t > k && !arrived) {
+            po = bit_after(m->out_set, m->n_part, p);
             continue;
+        }
         /* port o of the partition: every bank (ppp 1), or bank o alone */
         for (uint32_t o = 0; o < m->ppp; o++) {
             uint32_t port = p * m->ppp + o;
@@ -1121,8 +1173,7 @@ static int run_icnt(det *m, uint64_t k)
                     pq_push(&b->in, q);
                     if (!b->unready)
                         b->unready = q;
-                    if (q->t_ready < b->next)
-                        b->next = q->t_ready;
+                    bank_lower(m, b, q->t_ready);
                     poke(m, D_L2, q->t_ready);
                     did = 1;
                 }
@@ -1152,10 +1203,13 @@ static int run_icnt(det *m, uint64_t k)
                     for (int h = 0; h < 2; h++)
                         if (pt->b[i].out[h].ht < pt->out_t)
                             pt->out_t = pt->b[i].out[h].ht;
+                if (pt->out_t == UINT64_MAX)
+                    bit_clr(m->out_set, p);
                 did = 1;
                 break;
             }
         }
+        po = bit_after(m->out_set, m->n_part, p);
     }
     did |= icnt_cycle(m->req, k) > 0;
     did |= icnt_cycle(m->rep, k) > 0;
@@ -1171,7 +1225,8 @@ static uint64_t wake_icnt(const det *m, uint64_t k)
          s = next_bit(m->inj_set, m->n_sm, s + 1))
         if (m->sm[s].inj < w)
             w = m->sm[s].inj;
-    for (uint32_t p = 0; p < m->n_part; p++)
+    for (uint32_t p = next_bit(m->out_set, m->n_part, 0); p < m->n_part;
+         p = next_bit(m->out_set, m->n_part, p + 1))
         if (m->pt[p].out_t < w)
             w = m->pt[p].out_t;
     return w <= k ? k + 1 : w;
@@ -1199,8 +1254,7 @@ static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
         t += m->atom_lat;
     q->t_ready = after(m, D_L2, D_ICNT, t);
     pq_push(&b->out[fill ? Q_FILL : Q_HIT], q);
-    if (q->t_ready < m->pt[q->part].out_t)
-        m->pt[q->part].out_t = q->t_ready;
+    out_lower(m, q->part, q->t_ready);
     poke(m, D_ICNT, q->t_ready);
 }
 
@@ -1231,8 +1285,7 @@ static void coh_send(det *m, l2bank *b, uint8_t type, uint64_t addr, uint32_t s,
     p->bank = (uint8_t)(b - m->pt[b->part_id].b);
     p->t_ready = after(m, D_L2, D_ICNT, k + m->l2_lat);
     pq_push(&b->out[Q_HIT], p);
-    if (p->t_ready < m->pt[p->part].out_t)
-        m->pt[p->part].out_t = p->t_ready;
+    out_lower(m, p->part, p->t_ready);
     poke(m, D_ICNT, p->t_ready);
     m->coh_st[type == PT_INV ? 1 : 2]++;
     if (tx)
@@ -1296,8 +1349,7 @@ static void tx_close(det *m, part *pt, pkt *r, uint64_t k)
     b->in.n += n;
     b->n_wait += n;
     r->wh = r->wt = NULL;
-    if (t < b->next)
-        b->next = t;
+    bank_lower(m, b, t);
     poke(m, D_L2, t);
 }
 
@@ -1324,8 +1376,7 @@ static void coh_ack(det *m, part *pt, pkt *a, uint64_t k)
         pq_push(&b->in, a);
         if (!b->unready)
             b->unready = a;
-        if (a->t_ready < b->next)
-            b->next = a->t_ready;
+        bank_lower(m, b, a->t_ready);
         poke(m, D_L2, a->t_ready);
         return;
     }
@@ -1509,17 +1560,18 @@ static int run_l2(det *m, uint64_t k)
 {
     int did = 0;
     uint64_t w = UINT64_MAX;
-    for (uint32_t p = 0; p < m->n_part; p++) {
-        part *pt = &m->pt[p];
-        for (uint32_t i = 0; i < m->n_bank; i++) {
-            l2bank *b = &pt->b[i];
-            if (b->next <= k || m->exhaustive) {
-                did |= run_bank(m, pt, b, k);
-                b->next = bank_next(b, k);
-            }
-            if (b->next < w)
-                w = b->next;
+    /* the banks with work (bank_set), in bank order: the others' next is UINT64_MAX
+     * (exhaustive: every bank, all bits set) */
+    const uint32_t nb = m->n_part * m->n_bank;
+    for (uint32_t g = next_bit(m->bank_set, nb, 0); g < nb; g = bit_after(m->bank_set, nb, g)) {
+        l2bank *b = m->bk[g];
+        if (b->next <= k || m->exhaustive) {
+            did |= run_bank(m, &m->pt[b->part_id], b, k);
+            if ((b->next = bank_next(b, k)) == UINT64_MAX && !m->exhaustive)
+                bit_clr(m->bank_set, g);
         }
+        if (b->next < w)
+            w = b->next;
     }
     m->wake[D_L2] = w;
     return did;
@@ -1551,8 +1603,7 @@ static int run_dram(det *m, uint64_t k)
                     r->t_ready = after(m, D_DRAM, D_L2, t);
                     l2bank *b = &pt->b[r->bank];
                     pq_push(&b->ret, r);
-                    if (r->t_ready < b->next)
-                        b->next = r->t_ready;
+                    bank_lower(m, b, r->t_ready);
                     poke(m, D_L2, r->t_ready);
                 }
                 /* as for the interconnect: exact only after an idle cycle */
@@ -1570,12 +1621,15 @@ static int run_dram(det *m, uint64_t k)
 }
 
 /* ---- clock ---------------------------------------------------------------------------------- */
-/* Domain whose next cycle with work comes first (ties: interconnect, L2, DRAM), or -1. */
-static int first_domain(const det *m)
+/* Domain whose next cycle with work comes first (ties: interconnect, L2, DRAM) among
+ * those due by core cycle `cycle` (lim[d]: the last cycle of domain d at or before it), or
+ * -1 when none is. The first of all domains is due when any is, so this is the first
+ * domain of all whenever it is due. */
+static int first_due(const det *m, const uint64_t *lim)
 {
     int best = -1;
     for (int d = 0; d < D__N; d++) {
-        if (m->wake[d] == UINT64_MAX)
+        if (m->wake[d] > lim[d])
             continue;
         if (best < 0 || m->wake[d] * m->f[best] < m->wake[best] * m->f[d])
             best = d;
@@ -1597,9 +1651,14 @@ static int det_tick(memsys *ms, uint64_t cycle)
     m->ticked = 1;
     m->now = cycle;
     int did = 0;
+    /* a domain is due when wake[d] x f_core <= cycle x f[d]: wake[d] <= lim[d] */
+    uint64_t lim[D__N];
+    for (int d = 0; d < D__N; d++)
+        lim[d] = m->cq[C_CORE][d].d == 1 ? cycle * m->cp[C_CORE][d]
+                                          : cycle * m->cp[C_CORE][d] / m->cq[C_CORE][d].d;
     for (;;) {
-        int d = first_domain(m);
-        if (d < 0 || m->wake[d] * m->f_core > cycle * m->f[d])
+        int d = first_due(m, lim);
+        if (d < 0)
             break;
         uint64_t k = m->wake[d];
         m->k[d] = k;
@@ -1766,6 +1825,9 @@ void mem_detailed_exhaustive(memsys *ms, int on)
 {
     det *m = (det *)ms;
     m->exhaustive = on;
+    if (on)   /* every bank, every L2 cycle */
+        for (uint32_t g = 0; g < m->n_part * m->n_bank; g++)
+            bit_set(m->bank_set, g);
 }
 
 cache *mem_detailed_l1d(memsys *ms, uint32_t sm)

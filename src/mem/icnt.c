@@ -64,6 +64,16 @@ static inline uint32_t next_bit(const uint64_t *b, uint32_t n, uint32_t from)
     }
 }
 
+/* next_bit(b, n, i + 1); in one word, any index >= n when none (the loops stop there) */
+static inline uint32_t bit_after(const uint64_t *b, uint32_t n, uint32_t i)
+{
+    if (n <= 64) {
+        uint64_t x = b[0] & ~((2ull << i) - 1);   /* i == 63: 2 << 63 == 0, no bit left */
+        return x ? (uint32_t)__builtin_ctzll(x) : n;
+    }
+    return next_bit(b, n, i + 1);
+}
+
 static void want_add(icnt *ic, uint32_t o, uint32_t i)
 {
     bit_set(ic->want + (size_t)o * ic->wi, i);
@@ -217,7 +227,7 @@ int icnt_cycle(icnt *ic, uint64_t now)
     int granted = 0;
     uint64_t until = UINT64_MAX;   /* while nothing is granted: no grant before this */
     const uint32_t ns = ic->cfg.n_src, nd = ic->cfg.n_dst;
-    for (uint32_t o = next_bit(ic->out_want, nd, 0); o < nd; o = next_bit(ic->out_want, nd, o + 1)) {
+    for (uint32_t o = next_bit(ic->out_want, nd, 0); o < nd; o = bit_after(ic->out_want, nd, o)) {
         port *op = &ic->out[o];
         if (op->busy > now) {
             if (op->busy < until)
@@ -230,7 +240,7 @@ int icnt_cycle(icnt *ic, uint64_t now)
         for (uint32_t pass = 0; pass < 2; pass++) {
             uint32_t lo = pass ? 0 : start, hi = pass ? start : ns;
             uint32_t i;
-            for (i = next_bit(w, hi, lo); i < hi; i = next_bit(w, hi, i + 1)) {
+            for (i = next_bit(w, hi, lo); i < hi; i = bit_after(w, hi, i)) {
                 const port *ip = &ic->in[i];
                 if (op->used + ip->head_flits <= ic->cfg.out_buf) {
                     if (ip->head_t <= now && ip->busy <= now)
@@ -287,13 +297,13 @@ uint64_t icnt_next(const icnt *ic, uint64_t now)
     uint64_t next = UINT64_MAX;
     const uint32_t ns = ic->cfg.n_src, nd = ic->cfg.n_dst;
     for (uint32_t o = next_bit(ic->out_busy_set, nd, 0); o < nd;
-         o = next_bit(ic->out_busy_set, nd, o + 1)) {
+         o = bit_after(ic->out_busy_set, nd, o)) {
         uint64_t t = ic->out[o].head_t;
         if (t < next)
             next = t;
     }
     for (uint32_t i = next_bit(ic->in_busy_set, ns, 0); i < ns;
-         i = next_bit(ic->in_busy_set, ns, i + 1)) {
+         i = bit_after(ic->in_busy_set, ns, i)) {
         const port *ip = &ic->in[i];
         const port *op = &ic->out[ip->head_dst];
         uint64_t t = ip->head_t;
@@ -316,6 +326,7 @@ uint32_t icnt_next_out(const icnt *ic, uint32_t from)
 {
     return next_bit(ic->out_busy_set, ic->cfg.n_dst, from);
 }
+const uint64_t *icnt_out_set(const icnt *ic) { return ic->out_busy_set; }
 
 const icnt_msg *icnt_out_head(const icnt *ic, uint32_t dst)
 {

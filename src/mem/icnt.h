@@ -75,6 +75,9 @@ uint32_t icnt_latency(const icnt *ic);
 /* The first output >= from holding packets, or n_dst: lets a receiver visit only the
  * ports with traffic. */
 uint32_t icnt_next_out(const icnt *ic, uint32_t from);
+/* The same as a bitmap, one bit per output (n_dst bits; the array lives as long as the
+ * interconnect and changes with it): a receiver may scan it inline. */
+const uint64_t *icnt_out_set(const icnt *ic);
 const icnt_stats *icnt_get_stats(const icnt *ic);
 void icnt_stats_reset(icnt *ic);
 void icnt_dump(const icnt *ic, FILE *f, const char *name);
