@@ -136,6 +136,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     r->next = NULL;
     r->t_arr = ready > now ? ready : now;
     r->act = 0;
+    r->ncol = 0;
     r->seq = d->seq++;
     r->bank %= d->cfg.banks;
     bank *b = &d->bk[r->bank];
@@ -201,17 +202,42 @@ static int row_hit(const dram *d, const dram_req *r)
     return b->open && b->row == r->row;
 }
 
-/* r is a row hit, the first queued one of its kind (b->fh[r->write]) */
+/* r is a row hit, the first queued one of its kind (b->fh[r->write]): one of its column
+ * commands issues. It stays queued (its bank's first hit of its kind) until its last,
+ * then leaves the queue for the completion list; between its commands the scheduler may
+ * pick any other hit that may go. */
 static void issue_col(dram *d, dram_req *r, uint64_t now)
 {
     bank *b = &d->bk[r->bank];
+    uint32_t k = r->cmds > 1 ? r->cmds : 1;
+    uint32_t Bc = dram_burst_cycles(d, r->bytes / k);
+    uint32_t per = d->cfg.tCCD > Bc ? d->cfg.tCCD : Bc;
+    uint32_t per_g = d->ccdl > Bc ? d->ccdl : Bc;
+    uint64_t end = now + (r->write ? d->cfg.tWL : d->cfg.tCL) + Bc;
+    if (!r->ncol)
+        r->t_issue = now;
+    d->bus_free = end;
+    d->t_col_any = now + per;
+    d->t_col_grp[r->bank & d->grp_mask] = now + per_g;
+    if (r->write) {
+        d->t_rd = max64(d->t_rd, end + d->cfg.tWTR);
+        b->t_pre = max64(b->t_pre, end + d->cfg.tWR);
+    } else {
+        uint64_t w = end + d->cfg.tRTW;
+        d->t_wr = max64(d->t_wr, w > d->cfg.tWL ? w - d->cfg.tWL : 0);
+        b->t_pre = max64(b->t_pre, now + Bc);
+    }
+    bank_rt(b);
+    if (++r->ncol < k)
+        return;
+    /* its last: leave the bank's queue */
+    r->t_done = end;
     dram_req *prev = r->prev;
     /* the bank's next hit of r's kind */
     dram_req *nh = r->next;
     while (nh && (nh->row != b->row || nh->write != r->write))
         nh = nh->next;
     b->fh[r->write] = nh;
-    /* unlink from its bank */
     if (r->next)
         r->next->prev = prev;
     if (prev) {
@@ -231,34 +257,15 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     d->qn--;
     if (!--b->hits)
         d->hit_banks &= ~(1ull << r->bank);
-    /* cmds column commands to one bank, so one bank group: each max(tCCDL, Bc) after the
-     * previous (one: Bc = B); the next to any bank max(tCCD, Bc) after the last */
-    uint32_t k = r->cmds > 1 ? r->cmds : 1;
-    uint32_t Bc = dram_burst_cycles(d, r->bytes / k);
-    uint32_t per = d->cfg.tCCD > Bc ? d->cfg.tCCD : Bc;
-    uint32_t per_g = d->ccdl > Bc ? d->ccdl : Bc;
-    uint32_t B = (k - 1) * per_g + Bc;
-    uint64_t start = now + (r->write ? d->cfg.tWL : d->cfg.tCL);
-    uint64_t last = now + (uint64_t)(k - 1) * per_g;
-    r->t_issue = now;
-    r->t_done = start + B;
-    d->bus_free = r->t_done;
-    d->t_col_any = last + per;
-    d->t_col_grp[r->bank & d->grp_mask] = last + per_g;
     if (r->write) {
-        d->t_rd = max64(d->t_rd, r->t_done + d->cfg.tWTR);
-        b->t_pre = max64(b->t_pre, r->t_done + d->cfg.tWR);
         d->st.writes++;
     } else {
-        uint64_t w = r->t_done + d->cfg.tRTW;
-        d->t_wr = max64(d->t_wr, w > d->cfg.tWL ? w - d->cfg.tWL : 0);
-        b->t_pre = max64(b->t_pre, now + B);
         d->st.reads++;
         d->st.rd_lat_sum += r->t_done - r->t_arr;
     }
     d->st.row_hits += !r->act;
     d->st.busy += (uint64_t)k * Bc;
-    d->st.q_lat_sum += now - r->t_arr;
+    d->st.q_lat_sum += r->t_issue - r->t_arr;
     bank_rt(b);
     r->next = NULL;
     if (d->dt)

@@ -6,19 +6,25 @@
  * policy). A request moves `bytes` over a bus of bus_bytes x beats_per_clk bytes per
  * cycle, in whole bursts of burst_len beats: B = max(burst_len / beats_per_clk,
  * ceil(bytes / (bus_bytes x beats_per_clk))) cycles of data. A request of `cmds` > 1 column
- * commands (a sectored L2's sectors, each its own access) issues them back to back, each
- * moving bytes / cmds in whole bursts (Bc cycles) and max(tCCDL, Bc) after the previous
- * (one bank, so one bank group): B = (cmds - 1) x max(tCCDL, Bc) + Bc. Banks form
+ * commands (a sectored L2's sectors of one line, each its own access, as GPGPU-Sim queues
+ * each sector as a request) has its commands scheduled one by one, each moving bytes / cmds
+ * in whole bursts (Bc cycles): it stays queued, its bank's row hit, until its last command
+ * (so its row stays open), and between two of them the scheduler may issue any other
+ * request's command that may go (FR-FCFS: the oldest ready hit, e.g. a sector of a line in
+ * another bank group; FIFO: none, the oldest request issues all of its commands first).
+ * Its t_issue is its first command, t_done its last data beat; it counts in the stats when
+ * its last command issues. Alone, its commands are max(tCCDL, Bc) apart (one bank, so one
+ * bank group): B = (cmds - 1) x max(tCCDL, Bc) + Bc (dram_req_cycles()). Banks form
  * bank_groups groups (GDDR5), bank k in group k mod bank_groups (the low bank bits, as
  * GPGPU-Sim's -dram_bnkgrp_indexing_policy 1); with one group tCCDL is tCCD.
  * Constraints (cycles):
  *   ACT -> RD/WR same bank tRCD;  ACT -> PRE same bank tRAS;  ACT -> ACT same bank tRC;
  *   ACT -> ACT any bank tRRD;  PRE -> ACT same bank tRP;
- *   RD/WR -> RD/WR max(tCCD, Bc), same bank group max(tCCDL, Bc), after the request's
- *   last column command;  RD data at +tCL, WR data at +tWL, for B cycles;
+ *   RD/WR -> RD/WR max(tCCD, Bc), same bank group max(tCCDL, Bc), after the previous
+ *   column command;  RD data at +tCL, WR data at +tWL, for Bc cycles per command;
  *   data bursts never overlap; read data end -> write data start tRTW (bus turnaround);
  *   write data end -> RD command tWTR;  write data end -> PRE same bank tWR;
- *   RD -> PRE same bank B (the burst leaves the row first);
+ *   RD -> PRE same bank Bc (the burst leaves the row first);
  *   refresh (optional): every tREFI cycles every bank is precharged, then all banks
  *   wait tRFC before the next ACT.
  * So a read to a bank open on another row completes tRP + tRCD + tCL + B cycles after
@@ -50,18 +56,19 @@ struct dram_req {
     dram_req *prev;              /* queue of its bank (O(1) unlink of a row hit)      */
     uint64_t seq;                /* arrival order                                    */
     uint64_t t_arr;              /* cycle it may be scheduled from (set by dram_push) */
-    uint64_t t_issue;            /* its RD / WR command                              */
+    uint64_t t_issue;            /* its (first) RD / WR command                      */
     uint64_t t_done;             /* its last data beat                               */
     uint32_t bank, row, bytes;
     uint8_t cmds;                /* column commands: 0 or 1 one, else bytes / cmds each */
     uint8_t write;
     uint8_t act;                 /* an ACT was issued for it: not a row hit          */
+    uint8_t ncol;                /* column commands issued so far (set by dram_push)  */
 };
 
 typedef struct {
     uint64_t reads, writes, row_hits, acts, pres, refreshes;
     uint64_t busy;               /* data-bus cycles                                  */
-    uint64_t q_lat_sum;          /* arrival to RD/WR command, summed                 */
+    uint64_t q_lat_sum;          /* arrival to first RD/WR command, summed           */
     uint64_t rd_lat_sum;         /* arrival to last data beat of reads, summed       */
 } dram_stats;
 
@@ -74,7 +81,8 @@ const char *dram_sched_name(int s);
 dram *dram_create(const dram_cfg *cfg, char *err, size_t n);
 void dram_destroy(dram *d);
 uint32_t dram_burst_cycles(const dram *d, uint32_t bytes);
-/* Data-bus cycles of a request of `cmds` column commands moving `bytes` in all (B above). */
+/* Data-bus cycles of a request of `cmds` column commands moving `bytes` in all, issued
+ * alone (B above). */
 uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds);
 
 int dram_can_push(const dram *d);
@@ -89,7 +97,7 @@ dram_req *dram_pop(dram *d, uint64_t now);
 /* Earliest cycle > now at which a command may issue or a request finish; UINT64_MAX
  * when idle. Never later than the real next event (it is a lower bound). */
 uint64_t dram_next(const dram *d, uint64_t now);
-uint32_t dram_queued(const dram *d);     /* waiting for their column command         */
+uint32_t dram_queued(const dram *d);     /* waiting for (the last of) their column commands */
 uint32_t dram_in_flight(const dram *d);  /* queued + issued not yet popped           */
 const dram_stats *dram_get_stats(const dram *d);
 void dram_stats_reset(dram *d);

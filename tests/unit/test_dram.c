@@ -150,10 +150,18 @@ static void test_next_event_exact(void **state)
     (void)state;
     sched_case(DRAM_FRFCFS, 0);
     sched_case(DRAM_FIFO, 0);
-    /* a larger random mix: every-cycle and jumping runs agree request by request */
-    for (int sched = 0; sched < 2; sched++) {
-        dram_cfg c = gddr5(sched);
+    /* a larger random mix: every-cycle and jumping runs agree request by request; mix 1
+     * adds bank groups, multi-command (sector) requests and refresh */
+    for (int sched = 0; sched < 4; sched++) {
+        int mix = sched >> 1;
+        dram_cfg c = gddr5(sched & 1);
         c.queue = 64;
+        if (mix) {
+            c.bank_groups = 2;
+            c.tCCDL = 3;
+            c.tREFI = 300;
+            c.tRFC = 40;
+        }
         dram *d1 = dram_create(&c, NULL, 0), *d2 = dram_create(&c, NULL, 0);
         dram_req a[48], b[48], *o1[48], *o2[48];
         uint64_t x = 99;
@@ -161,6 +169,8 @@ static void test_next_event_exact(void **state)
             x = x * 6364136223846793005ull + 1442695040888963407ull;
             a[i] = mk((uint32_t)(x >> 40) % 4, (uint32_t)(x >> 50) % 3, (x >> 20) % 4 == 0);
             a[i].bytes = (x >> 30) % 2 ? 128 : 32;
+            if (mix && a[i].bytes == 128)
+                a[i].cmds = (uint8_t)(1 + (x >> 33) % 4);
             b[i] = a[i];
             dram_push(d1, &a[i], 0, (uint64_t)i * 3);
             dram_push(d2, &b[i], 0, (uint64_t)i * 3);
@@ -269,10 +279,16 @@ static void test_queue_full_and_names(void **state)
 
 /* A request of 4 column commands (a sectored L2's 4 missing sectors of 32 bytes, each a
  * whole BL8 burst: Bc = 2 cycles) then a plain 128-byte row hit, both bank 0 row 1 at 0.
- * tCCD 2: ACT 0, RD 12, its commands 2 apart: data 24 .. 24 + 3 x 2 + 2 = 32; next column
- * command at 12 + 4 x 2 = 20 (bus free 32 - tCL = 20): the row hit's data 32 .. 36.
- * tCCD 3: the commands 3 apart: done 24 + 3 x 3 + 2 = 35; next column command at
- * 12 + 4 x 3 = 24 (bus free 35 - 12 = 23): data 36 .. 40. Data-bus busy 4 x 2 + 4. */
+ * Each column command is scheduled on its own, but the 4-command request a stays its
+ * bank's first read hit until its last command, so b (same bank, younger) cannot pass it:
+ * tCCD 2: ACT 0; a's commands at 12, 14, 16, 18 (tCCD 2 = Bc: each when the previous
+ *   burst leaves the bus), data 24 .. 18 + 12 + 2 = 32, t_issue its first, 12; b's
+ *   command at 18 + 2 = 20 (bus free 32 - tCL = 20): data 32 .. 36.
+ * tCCD 3: a's commands at 12, 15, 18, 21: done 21 + 12 + 2 = 35; b at 21 + 3 = 24 (bus
+ *   free 35 - 12 = 23): data 36 .. 40.
+ * (The same as one back-to-back burst of 4: alone, nothing changes.) After a's first
+ * command both are still queued; a counts in the stats at its last. Data-bus busy
+ * 4 x 2 + 4. */
 static void test_sector_cmds(void **state)
 {
     (void)state;
@@ -288,7 +304,10 @@ static void test_sector_cmds(void **state)
             a.cmds = 4;
             dram_push(d, &a, 0, 0);
             dram_push(d, &b, 0, 0);
-            assert_int_equal(run(d, 0, 1000, step, o, 2), 2);
+            assert_int_equal(run(d, 0, 12, step, o, 2), 0);
+            assert_int_equal(dram_queued(d), 2);
+            assert_int_equal(dram_get_stats(d)->reads, 0);
+            assert_int_equal(run(d, step ? 13 : dram_next(d, 12), 1000, step, o, 2), 2);
             assert_ptr_equal(o[0], &a);
             assert_int_equal(a.t_issue, 12);
             assert_int_equal(a.t_done, ccd == 2 ? 32 : 35);
@@ -349,6 +368,63 @@ static void test_bank_groups(void **state)
     assert_null(dram_create(&c, NULL, 0));
 }
 
+/* Two 4-sector requests (128 bytes as 4 column commands of 32: Bc 2) x to bank 0 and y
+ * to bank kb, both rows opened first as in test_bank_groups, pushed at 100 in that order;
+ * tCCD 2, tCCDL 3. Each command: group busy 3, any bank 2, bus free Bc = 2 later.
+ *  FR-FCFS, 2 groups, kb = 1 (other group): the commands interleave, the bus never idles:
+ *    100 x1; 102 x waits for group 0 (103): y1; 104 x2; 106 y2 (x: group 0 at 107);
+ *    108 x3; 110 y3; 112 x4; 114 y4: x done 112 + 12 + 2 = 126, y 128; t_issue 100, 102.
+ *    (Issued back to back per request, x would take 100..109, done 123, and y 111..120,
+ *    done 134.)
+ *  FR-FCFS, 2 groups, kb = 2 (group 0 too): y can never go while x has commands left
+ *    (x is older and its group ready as soon as y's would be): x 100, 103, 106, 109, done
+ *    123; y 112, 115, 118, 121, done 135; t_issue 100, 112.
+ *  FR-FCFS, 1 group: every command 2 apart, x first: x 100 .. 106, done 120; y 108 .. 114,
+ *    done 128; t_issue 100, 108.
+ *  FIFO, 2 groups, kb = 1: only the oldest request may go, so x issues all of its commands
+ *    first, 3 apart: x 100, 103, 106, 109, done 123; y 111 (tCCD after 109; group 1 free),
+ *    114, 117, 120, done 134; t_issue 100, 111. */
+static void test_sector_interleave(void **state)
+{
+    (void)state;
+    static const struct { int sched; uint32_t groups, kb, issue[2], done[2]; } cs[] = {
+        {DRAM_FRFCFS, 2, 1, {100, 102}, {126, 128}},
+        {DRAM_FRFCFS, 2, 2, {100, 112}, {123, 135}},
+        {DRAM_FRFCFS, 1, 1, {100, 108}, {120, 128}},
+        {DRAM_FIFO, 2, 1, {100, 111}, {123, 134}},
+    };
+    for (int step = 0; step < 2; step++)
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+            dram_cfg c = gddr5(cs[i].sched);
+            c.bank_groups = cs[i].groups;
+            c.tCCDL = 3;
+            dram *d = dram_create(&c, NULL, 0);
+            assert_non_null(d);
+            dram_req w0 = mk(0, 1, 0), w1 = mk(cs[i].kb, 1, 0), *o[2];
+            dram_push(d, &w0, 0, 0);
+            dram_push(d, &w1, 0, 0);
+            assert_int_equal(run(d, 0, 99, step, o, 2), 2);
+            const dram_stats *st = dram_get_stats(d);
+            uint64_t busy0 = st->busy;
+            dram_req q[2] = {mk(0, 1, 0), mk(cs[i].kb, 1, 0)};
+            for (int k = 0; k < 2; k++) {
+                q[k].cmds = 4;
+                dram_push(d, &q[k], 100, 100);
+            }
+            assert_int_equal(run(d, 100, 1000, step, o, 2), 2);
+            for (int k = 0; k < 2; k++) {
+                assert_int_equal(q[k].t_issue, cs[i].issue[k]);
+                assert_int_equal(q[k].t_done, cs[i].done[k]);
+            }
+            assert_ptr_equal(o[0], &q[0]);
+            assert_ptr_equal(o[1], &q[1]);
+            assert_int_equal(st->reads, 4);
+            assert_int_equal(st->row_hits, 2);
+            assert_int_equal(st->busy - busy0, 2 * 4 * 2);
+            dram_destroy(d);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -362,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_bank_parallelism),
         cmocka_unit_test(test_refresh),
         cmocka_unit_test(test_bank_groups),
+        cmocka_unit_test(test_sector_interleave),
         cmocka_unit_test(test_queue_full_and_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,8 @@ static void memsys_only(ws_config *cfg)
  * With 4 bank groups (dram.bank_groups; GPGPU-Sim's nbkgrp=4 CCDL=3) the 4 column commands
  *   go to one bank, so one group: tCCDL 3 apart, data done 224 + 12 + 3 x 3 + 2 = 247,
  *   + 132 = 379 = L2 cycle floor(287.1) + 1 = 288, interconnect 289, core 295.
+ *   (The DRAM schedules each column command on its own; with this line's alone in the
+ *   queue nothing fills the gaps, so these are the times of issuing them back to back.)
  * The same line from another SM at core cycle c0 (now an L2 hit): record ready c0 + 35,
  *   interconnect c0 + 35, arrival c0 + 38, L2 c0 + 39, lookup c0 + 159, hit data at
  *   c0 + 160, reply at interconnect c0 + 161, arrival c0 + 167, core c0 + 167.
