@@ -111,7 +111,7 @@
     X(dram, burst, UINT, "8", 1, 64, "beats", "burst length") \
     X(dram, latency, UINT, "132", 0, 1000000, "cycles", "fixed DRAM cycles added to every read return (controller, PHY, return path)") \
     X(dram, tccd, UINT, "2", 1, 1000, "cycles", "tCCD: column command to column command") \
-    X(dram, bank_groups, UINT, "1", 1, 64, "groups", "bank groups per channel (GDDR5 / DDR4): bank k is in group k mod bank_groups; 1 = none (a power of two dividing dram.banks)") \
+    X(dram, bank_groups, UINT, "4", 1, 64, "groups", "bank groups per channel (GDDR5 / DDR4): bank k is in group k mod bank_groups; 1 = none (a power of two dividing dram.banks)") \
     X(dram, tccdl, UINT, "3", 0, 1000, "cycles", "tCCDL: column command to column command in the same bank group (with dram.bank_groups > 1; below tCCD counts as tCCD)") \
     X(dram, trrd, UINT, "6", 0, 1000, "cycles", "tRRD: ACT to ACT, different banks") \
     X(dram, trcd, UINT, "12", 0, 1000, "cycles", "tRCD: ACT to RD/WR") \
@@ -131,7 +131,7 @@
     X(addr, map, STR, "linear", 1, 31, "", "address mapping to partitions: linear (chunks round-robin) or superblock (SPEC 6 quadrants)") \
     X(addr, chunk, UINT, "256", 1, 1073741824, "bytes", "interleaving granularity across partitions") \
     X(addr, bank_xor, BOOL, "false", 0, 1, "", "XOR the bank index with the low row bits (spreads row conflicts)") \
-    X(addr, local_bits, STR, "", 0, 127, "", "bank, row and column from bits of the partition-local address, GPGPU-Sim's -gpgpu_mem_addr_mapping letters, high bit first: B bank, C/S column, R/0 row ('.' ignored; bits above are row bits); empty: column = local mod dram.row_bytes, then bank, then row")
+    X(addr, local_bits, STR, "0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS", 0, 127, "", "bank, row and column from bits of the partition-local address, GPGPU-Sim's -gpgpu_mem_addr_mapping letters, high bit first: B bank, C/S column, R/0 row ('.' ignored; bits above are row bits); empty: column = local mod dram.row_bytes, then bank, then row")
 
 #define WS_CONFIG_MEM_SECTIONS(S) S(mem, WS_CONFIG_MEM) S(l1d, WS_CONFIG_L1D) S(l1i, WS_CONFIG_L1I) \
     S(l1c, WS_CONFIG_L1C) S(l2, WS_CONFIG_L2) S(icnt, WS_CONFIG_ICNT) S(dram, WS_CONFIG_DRAM)      \

@@ -62,8 +62,9 @@ static void memsys_only(ws_config *cfg)
 /* GTX480 defaults (configs/gtx480.ini, after GPGPU-Sim 4.2): core, interconnect and L2 at
  * 700 MHz, DRAM 924; L1 latency 35, interconnect latency 2, 8-byte headers in 40-byte flits
  * (a read request is 1 flit, a 128-byte reply 136 bytes = 4), a crossbar port per L2 bank,
- * L2 pipeline (ROP) 120 + L2 hit latency 1, DRAM tRCD 12 tCL 12, 8 data cycles per 128 B
- * (4 sectors of one 2-cycle burst each, l2.sector_requests),
+ * L2 pipeline (ROP) 120 + L2 hit latency 1, DRAM tRCD 12 tCL 12, 4 bank groups (tCCDL 3),
+ * 11 data cycles per 128 B (4 sectors of one 2-cycle burst each, l2.sector_requests, to one
+ * bank, so one group: 3 apart),
  * DRAM return latency 132 (GPGPU-Sim's -dram_latency 100 core cycles in DRAM cycles).
  * Load at core cycle 0, L1 miss:
  *   miss record ready at core 35 = interconnect cycle 35 (at or after); granted at 35;
@@ -71,14 +72,14 @@ static void memsys_only(ws_config *cfg)
  *   pipeline at 39 + 120 = 159: tag lookup, miss, record ready at 159 + 1 = 160;
  *   DRAM cycle floor(160 x 924 / 700) + 1 = floor(211.2) + 1 = 212;
  *   ACT 212, RD 224; the L2 fetches the line's 4 sectors as 4 column commands of one
- *   BL8 burst (2 cycles) each (l2.sector_requests): data done 224 + 12 + 4 x 2 = 244;
- *   + 132 = 376 = L2 cycle floor(376 x 700 / 924) + 1 = floor(284.8) + 1 = 285: the fill;
- *   reply ready at interconnect 286; arrives 286 + 2 + 4 = 292 = core cycle 292.
- * With 4 bank groups (dram.bank_groups; GPGPU-Sim's nbkgrp=4 CCDL=3) the 4 column commands
- *   go to one bank, so one group: tCCDL 3 apart, data done 224 + 12 + 3 x 3 + 2 = 247,
- *   + 132 = 379 = L2 cycle floor(287.1) + 1 = 288, interconnect 289, core 295.
+ *   BL8 burst (2 cycles) each, tCCDL 3 apart: data done 224 + 12 + 3 x 3 + 2 = 247;
+ *   + 132 = 379 = L2 cycle floor(379 x 700 / 924) + 1 = floor(287.1) + 1 = 288: the fill;
+ *   reply ready at interconnect 289; arrives 289 + 2 + 4 = 295 = core cycle 295.
  *   (The DRAM schedules each column command on its own; with this line's alone in the
- *   queue nothing fills the gaps, so these are the times of issuing them back to back.)
+ *   queue nothing fills the gaps.)
+ * Without bank groups (dram.bank_groups = 1) the commands are tCCD 2 apart: data done
+ *   224 + 12 + 4 x 2 = 244, + 132 = 376 = L2 cycle floor(284.8) + 1 = 285, interconnect
+ *   286, core 292.
  * The same line from another SM at core cycle c0 (now an L2 hit): record ready c0 + 35,
  *   interconnect c0 + 35, arrival c0 + 38, L2 c0 + 39, lookup c0 + 159, hit data at
  *   c0 + 160, reply at interconnect c0 + 161, arrival c0 + 167, core c0 + 167.
@@ -96,17 +97,17 @@ static void test_latency_gtx480(void **state)
     assert_int_equal(memsys_probe(m, &a, 0), MA_MISS);
     assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
     assert_true(memsys_busy(m));
-    assert_int_equal(wait_for(m, &a, 1, 10000), 292);
+    assert_int_equal(wait_for(m, &a, 1, 10000), 295);
     assert_false(memsys_busy(m));
-    {   /* the same miss with 4 bank groups: 295 */
+    {   /* the same miss without bank groups: 292 */
         ws_config g = cfg;
-        g.dram.bank_groups = 4;
+        g.dram.bank_groups = 1;
         memsys *mg = mem_model_detailed.create(&g, 15);
         assert_non_null(mg);
         mem_req ag = req(0, MR_LOAD, 0x12300);
         memsys_tick(mg, 0);
         assert_int_equal(memsys_access(mg, &ag, 0), MA_MISS);
-        assert_int_equal(wait_for(mg, &ag, 1, 10000), 295);
+        assert_int_equal(wait_for(mg, &ag, 1, 10000), 292);
         mem_model_detailed.destroy(mg);
     }
     uint64_t c0 = 500;
@@ -122,7 +123,7 @@ static void test_latency_gtx480(void **state)
 /* The same with l1d.latency_queue (the GTX480 default): the SM's queue holds an access
  * sent at core cycle 0 for 35 - 1 = 34 cycles, so it reaches the memory system at 34,
  * whose L1D answers 1 cycle after the lookup: the miss record is ready at 35 as above,
- * and the rest is unchanged: the fill at 292. The L1 hit looked up at c0 + 34 answers at
+ * and the rest is unchanged: the fill at 295. The L1 hit looked up at c0 + 34 answers at
  * c0 + 35, the other SM's L2 hit (looked up at c0 + 34) at c0 + 167. */
 static void test_latency_gtx480_queue(void **state)
 {
@@ -135,7 +136,7 @@ static void test_latency_gtx480_queue(void **state)
     mem_req a = req(0, MR_LOAD, 0x12300);
     memsys_tick(m, 34);
     assert_int_equal(memsys_access(m, &a, 34), MA_MISS);
-    assert_int_equal(wait_for(m, &a, 35, 10000), 292);
+    assert_int_equal(wait_for(m, &a, 35, 10000), 295);
     uint64_t c0 = 500;
     mem_req b = req(1, MR_LOAD, 0x12300), h = req(0, MR_LOAD, 0x12300);
     memsys_tick(m, c0 + 34);
@@ -148,7 +149,7 @@ static void test_latency_gtx480_queue(void **state)
 
 /* A memory system kept across launches (mem.keep_state): launch_end invalidates the L1Ds
  * (GPGPU-Sim's -gpgpu_flush_l1_cache), the L2 keeps its lines, and launch_begin restarts
- * the statistics. The line is fetched from DRAM (292 cycles, test_latency_gtx480), hits
+ * the statistics. The line is fetched from DRAM (295 cycles, test_latency_gtx480), hits
  * in the L1 (35); after the flush the same load misses the L1 and hits the L2 (167). */
 static void test_keep_state(void **state)
 {
@@ -162,7 +163,7 @@ static void test_keep_state(void **state)
     mem_req a = req(0, MR_LOAD, 0x12300);
     memsys_tick(m, 0);
     assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
-    assert_int_equal(wait_for(m, &a, 1, 10000), 292);
+    assert_int_equal(wait_for(m, &a, 1, 10000), 295);
     memsys_tick(m, 400);
     assert_int_equal(memsys_access(m, &a, 400), MA_HIT);
     assert_int_equal(wait_for(m, &a, 400, 10000), 435);
@@ -185,7 +186,7 @@ static void test_keep_state(void **state)
 
 /* A host-to-device copy installs its sectors in the L2 (l2.fill_on_copy, GPGPU-Sim's
  * -gpgpu_perf_sim_memcpy): a load of a copied line is then an L2 hit (the 167 cycles of
- * test_latency_gtx480), a line the copy did not touch still goes to DRAM (292); with
+ * test_latency_gtx480), a line the copy did not touch still goes to DRAM (295); with
  * fill_on_copy off the copied line misses too. A line the copy covered in part misses on
  * its other sectors (a sector miss goes to DRAM). */
 static void test_copy_fills_l2(void **state)
@@ -204,10 +205,10 @@ static void test_copy_fills_l2(void **state)
         mem_req a = req(0, MR_LOAD, 0x12300), b = req(1, MR_LOAD, 0x12400);
         memsys_tick(m, 0);
         assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
-        assert_int_equal(wait_for(m, &a, 1, 10000), on ? 167 : 292);
+        assert_int_equal(wait_for(m, &a, 1, 10000), on ? 167 : 295);
         memsys_tick(m, 1000);
         assert_int_equal(memsys_access(m, &b, 1000), MA_MISS);
-        assert_int_equal(wait_for(m, &b, 1001, 10000), 1000 + 292);
+        assert_int_equal(wait_for(m, &b, 1001, 10000), 1000 + 295);
         mem_req c = req(2, MR_LOAD, 0x12380);
         memsys_tick(m, 2000);
         assert_int_equal(memsys_access(m, &c, 2000), MA_MISS);
@@ -886,7 +887,7 @@ static void test_shared_l1c(void **state)
  * second one cycle later. On: it merges into the first's MSHR entry (1 entry in use).
  * Off (seed 004's SI protocol: every access needs an MSHR entry, the line is locked):
  * it takes an MSHR entry of its own and waits for the fill - a delayed hit (2 entries in
- * use). Either way both complete with the fill at T = 292 (test_latency_gtx480). Off,
+ * use). Either way both complete with the fill at T = 295 (test_latency_gtx480). Off,
  * with one MSHR entry, it is refused (MSHRF) until the fill and its retry at T hits
  * (T + l1d.latency 35). */
 static void test_l1_second_coalescer(void **state)
@@ -908,7 +909,7 @@ static void test_l1_second_coalescer(void **state)
         memsys_tick(m, 1);
         assert_int_equal(memsys_access(m, &b, 1), mode == 2 ? MA_MSHRF : MA_MERGED);
         uint64_t t = wait_for(m, &a, 1, 10000);
-        assert_int_equal(t, 292);
+        assert_int_equal(t, 295);
         if (mode < 2) {
             mem_req *d = memsys_pop_done(m, 0, t);
             assert_ptr_equal(d, &b);
@@ -952,7 +953,7 @@ static void test_l2_coalescing(void **state)
         assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
         assert_int_equal(memsys_access(m, &b, 0), MA_MISS);
         uint64_t ta = wait_for(m, &a, 1, 10000), tb = wait_for(m, &b, 1, 10000);
-        assert_int_equal(ta, 292);
+        assert_int_equal(ta, 295);
         assert_int_equal(tb, ta + 4);
         cJSON *o = cJSON_CreateObject();
         mem_model_detailed.stats_json(m, o);
