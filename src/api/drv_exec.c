@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/occupancy.h"
+
 /* ---- handles -------------------------------------------------------------------------- */
 drv_mod *ws_drv_find_mod(drv_ctx *c, CUmodule h)
 {
@@ -176,16 +178,11 @@ static uint64_t shared_static(const ptx_module *pm, const ptx_func *f)
 }
 
 /* Registers per thread as the driver reports them (cuFuncGetAttribute NUM_REGS): the
- * config's count, else the count ptxas allocated (a warpsim.regs pragma, under
- * core.regs_source = ptxas), else the .maxnreg directive, else 0: PTX registers are
- * virtual and nothing says how ptxas would allocate them. */
+ * count the config or the toolchain states (occupancy_regs_stated), else 0: PTX
+ * registers are virtual and nothing says how ptxas would allocate them. */
 static uint32_t func_regs(const ws_config *cfg, const ptx_func *f)
 {
-    if (cfg->core.regs_per_thread)
-        return cfg->core.regs_per_thread;
-    if (cfg->core.regs_source == WS_REGS_PTXAS && f->ptxas_regs)
-        return f->ptxas_regs;
-    return f->maxnreg;
+    return occupancy_regs_stated(cfg, f, NULL);
 }
 
 static uint64_t max_threads(const ws_config *cfg, const ptx_func *f)

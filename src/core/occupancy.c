@@ -11,11 +11,10 @@
  * core.regs_per_thread for every kernel, else (core.regs_source = ptxas) the count
  * ptxas allocated (the module's warpsim.regs pragma), else the PTX's own .maxnreg, else
  * an estimate of peak register pressure (estimate_regs, below). */
-uint32_t occupancy_regs(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
-                        const char **source)
+uint32_t occupancy_regs_stated(const ws_config *cfg, const ptx_func *k, const char **source)
 {
     const char *src = "estimate";
-    uint32_t r;
+    uint32_t r = 0;
     if (cfg->core.regs_per_thread) {
         r = cfg->core.regs_per_thread;
         src = "config";
@@ -25,12 +24,17 @@ uint32_t occupancy_regs(const ws_config *cfg, const ptx_module *m, const ptx_fun
     } else if (k->maxnreg) {
         r = k->maxnreg;
         src = "maxnreg";
-    } else {
-        r = estimate_regs(m, k);
     }
     if (source)
         *source = src;
     return r;
+}
+
+uint32_t occupancy_regs(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
+                        const char **source)
+{
+    uint32_t r = occupancy_regs_stated(cfg, k, source);
+    return r ? r : estimate_regs(m, k);
 }
 
 /* CTAs per SM from the threads, warps, registers (occupancy_regs) and shared memory one

@@ -23,6 +23,9 @@ typedef struct {
  * core.regs_source = ptxas), "maxnreg" or "estimate" (estimate_regs). */
 uint32_t occupancy_regs(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
                         const char **source);
+/* The same without the estimate: the count the configuration or the toolchain states
+ * (config, ptxas, maxnreg), or 0 with *source "estimate" when nothing states one. */
+uint32_t occupancy_regs_stated(const ws_config *cfg, const ptx_func *k, const char **source);
 
 occupancy occupancy_compute(const ws_config *cfg, const ptx_module *m, const ptx_func *k,
                             uint32_t cta_threads, uint32_t smem_per_cta);

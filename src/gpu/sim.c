@@ -8,6 +8,7 @@
 
 #include "func/func.h"
 #include "core/core_model.h"
+#include "core/occupancy.h"
 #include "gpu/timing.h"
 
 const char *const ws_mix_name[MIX__COUNT] = {
@@ -501,9 +502,7 @@ ws_err ws_launch(ws_sim *s, ws_module *m, int func, const ws_launch_desc *d, cha
     st->dyn_smem = d->dyn_smem;
     st->static_smem = static_smem;
     if (!st->regs_per_thread)  /* functional mode: the count without the estimate */
-        st->regs_per_thread = s->cfg.core.regs_per_thread ? s->cfg.core.regs_per_thread
-                              : s->cfg.core.regs_source == WS_REGS_PTXAS && f->ptxas_regs
-                                  ? f->ptxas_regs : f->maxnreg;
+        st->regs_per_thread = occupancy_regs_stated(&s->cfg, f, NULL);
     st->mode = s->cfg.sim.mode == WS_MODE_TIMING ? "timing" : "functional";
     st->warp_insts = L->warp_insts;
     st->thread_insts = L->thread_insts;
