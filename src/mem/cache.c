@@ -7,6 +7,8 @@
 #include <string.h>
 
 #define NONE UINT32_MAX
+/* the tag of a line that is not CF_VALID: no address's line number (line >= 2 bytes) */
+#define NO_TAG UINT64_MAX
 
 const char *const cache_mtype_name[CM__COUNT] = {"fetch", "read", "write", "atomic", "writeback"};
 
@@ -48,8 +50,13 @@ typedef struct {
 struct cache {
     cache_cfg cfg;
     uint32_t nsec, full, dwords, nlines;
-    uint64_t *tag;        /* line address (addr / line)                          */
+    uint64_t *tag;        /* line address (addr / line); NO_TAG when not CF_VALID */
     uint8_t *flags;       /* CF_VALID | CF_RESERVED; CF_RESERVED <=> mshr != NONE  */
+    /* flags as two bitmaps over the lines (bit h: line h is CF_VALID, CF_RESERVED),
+     * a set's ways consecutive bits: victim() and set_full() read a set in one or two
+     * words; written only by set_flags(), with flags and tag */
+    uint64_t *vbits, *rbits;
+    uint64_t wmask;       /* the low `ways` bits                                  */
     uint8_t *pst;         /* the protocol's state byte (meaningful when CF_VALID) */
     uint8_t *dir;         /* directory bytes, dir_bytes per line (NULL: none)     */
     const coh_ops *coh;   /* the protocol (never NULL)                            */
@@ -136,8 +143,11 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
         return NULL;
     }
     c->nlines = (uint32_t)nl;
-    c->tag = calloc(nl, sizeof *c->tag);
+    c->tag = malloc(nl * sizeof *c->tag);
     c->flags = calloc(nl, sizeof *c->flags);
+    c->vbits = calloc(nl / 64 + 2, sizeof *c->vbits);   /* + a word: a set read in two */
+    c->rbits = calloc(nl / 64 + 2, sizeof *c->rbits);
+    c->wmask = k->ways == 64 ? UINT64_MAX : (1ull << k->ways) - 1;
     c->pst = calloc(nl, sizeof *c->pst);
     if (c->dir_bytes)
         c->dir = calloc(nl, c->dir_bytes);
@@ -149,15 +159,17 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     c->slot = calloc((size_t)k->mshr_entries * k->mshr_merges, sizeof *c->slot);
     c->free_ent = malloc(k->mshr_entries * sizeof *c->free_ent);
     c->mq = calloc(k->miss_queue, sizeof *c->mq);
-    if (!c->tag || !c->flags || !c->pst || (c->dir_bytes && !c->dir) || !c->valid || !c->pend ||
+    if (!c->tag || !c->flags || !c->vbits || !c->rbits || !c->pst || (c->dir_bytes && !c->dir) || !c->valid || !c->pend ||
         !c->mshr || !c->dirty || !c->ent || !c->slot || !c->free_ent || !c->mq ||
         !(c->rs = k->repl->create(c->nlines, k->ways, k->seed))) {
         cache_destroy(c);
         seterr(err, n, "out of memory");
         return NULL;
     }
-    for (uint32_t i = 0; i < c->nlines; i++)
+    for (uint32_t i = 0; i < c->nlines; i++) {
         c->mshr[i] = NONE;
+        c->tag[i] = NO_TAG;
+    }
     /* hand out entry 0 first: the stack pops from the end */
     for (uint32_t i = 0; i < k->mshr_entries; i++)
         c->free_ent[i] = k->mshr_entries - 1 - i;
@@ -174,6 +186,8 @@ void cache_destroy(cache *c)
         return;
     free(c->tag);
     free(c->flags);
+    free(c->vbits);
+    free(c->rbits);
     free(c->pst);
     free(c->dir);
     free(c->valid);
@@ -203,14 +217,48 @@ static uint32_t set_of(const cache *c, uint64_t idx)
     return (uint32_t)(c->set_mask || c->cfg.sets == 1 ? l & c->set_mask : l % c->cfg.sets);
 }
 
-static int find(const cache *c, uint64_t addr, uint64_t idx)
+/* The line of addr in set `set`, or -1 (a line not CF_VALID holds NO_TAG: no match). */
+static int find_in(const cache *c, uint64_t addr, uint32_t set)
 {
     uint64_t t = line_no(c, addr);
-    uint32_t base = set_of(c, idx) * c->cfg.ways;
+    const uint64_t *tg = c->tag + (size_t)set * c->cfg.ways;
     for (uint32_t w = 0; w < c->cfg.ways; w++)
-        if ((c->flags[base + w] & CF_VALID) && c->tag[base + w] == t)
-            return (int)(base + w);
+        if (tg[w] == t)
+            return (int)(set * c->cfg.ways + w);
     return -1;
+}
+
+static int find(const cache *c, uint64_t addr, uint64_t idx)
+{
+    return find_in(c, addr, set_of(c, idx));
+}
+
+/* The only writer of flags: keeps vbits, rbits and the NO_TAG of lines not valid. */
+static void set_flags(cache *c, uint32_t h, uint8_t f)
+{
+    c->flags[h] = f;
+    uint64_t bit = 1ull << (h % 64);
+    size_t w = h / 64;
+    if (f & CF_VALID) {
+        c->vbits[w] |= bit;
+    } else {
+        c->vbits[w] &= ~bit;
+        c->tag[h] = NO_TAG;
+    }
+    if (f & CF_RESERVED)
+        c->rbits[w] |= bit;
+    else
+        c->rbits[w] &= ~bit;
+}
+
+/* Bit w: bit base + w of b, for the `ways` ways of a set. */
+static uint64_t set_bits(const cache *c, const uint64_t *b, uint32_t base)
+{
+    uint32_t w = base / 64, s = base % 64;
+    uint64_t x = b[w] >> s;
+    if (s && s + c->cfg.ways > 64)
+        x |= b[w + 1] << (64 - s);
+    return x & c->wmask;
 }
 
 /* Byte range of the access inside its line: [*off, *off + *len). */
@@ -258,6 +306,16 @@ static int line_dirty(const cache *c, uint32_t h)
     return 0;
 }
 
+/* Bits set in x (without -mpopcnt __builtin_popcount is a library call; this runs
+ * for every fetch) */
+static inline uint32_t pop32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+}
+
 static uint32_t dirty_bytes(const cache *c, uint32_t h)
 {
     const uint64_t *d = c->dirty + (size_t)h * c->dwords;
@@ -282,7 +340,7 @@ static void mark_dirty(cache *c, uint32_t h, uint32_t off, uint32_t len)
 /* After event ev on the present line h: its flags, and its state per the protocol. */
 static void set_state(cache *c, uint32_t h, coh_event ev)
 {
-    c->flags[h] = CF_VALID | (c->mshr[h] != NONE ? CF_RESERVED : 0);
+    set_flags(c, h, (uint8_t)(CF_VALID | (c->mshr[h] != NONE ? CF_RESERVED : 0)));
     c->pst[h] = c->coh->line_state(c->cfg.level, ev, c->pst[h], line_dirty(c, h));
 }
 
@@ -292,32 +350,27 @@ static int evict_wb(const cache *c, uint32_t h)
     return c->coh->on_evict(c->cfg.level, c->pst[h], line_dirty(c, h));
 }
 
-/* Line to allocate in the set: the first invalid way, else the policy's choice among
- * the lines not reserved; -1 if every line is reserved. */
-static int victim(const cache *c, uint64_t idx)
+/* Line to allocate in set `set`: the first invalid way, else the policy's choice
+ * among the lines not reserved; -1 if every line is reserved. */
+static int victim_in(const cache *c, uint32_t set)
 {
-    uint32_t set = set_of(c, idx), base = set * c->cfg.ways;
-    uint64_t cand = 0;
-    for (uint32_t w = 0; w < c->cfg.ways; w++) {
-        uint8_t s = c->flags[base + w];
-        if (!(s & CF_VALID))
-            return (int)(base + w);
-        if (!(s & CF_RESERVED))
-            cand |= 1ull << w;
-    }
+    uint32_t base = set * c->cfg.ways;
+    uint64_t inv = ~set_bits(c, c->vbits, base) & c->wmask;
+    if (inv)
+        return (int)(base + (uint32_t)__builtin_ctzll(inv));
+    uint64_t cand = ~set_bits(c, c->rbits, base) & c->wmask;
     if (!cand)
         return -1;
     return (int)(base + c->cfg.repl->victim(c->rs, set, cand));
 }
 
-/* victim(c, idx) < 0: every line of the set reserved for an outstanding miss */
-static int set_full(const cache *c, uint64_t idx)
+static int victim(const cache *c, uint64_t idx) { return victim_in(c, set_of(c, idx)); }
+
+/* victim_in(c, set) < 0: every line of the set reserved for an outstanding miss
+ * (CF_RESERVED only with CF_VALID) */
+static int set_full(const cache *c, uint32_t set)
 {
-    uint32_t base = set_of(c, idx) * c->cfg.ways;
-    for (uint32_t w = 0; w < c->cfg.ways; w++)
-        if ((c->flags[base + w] & (CF_VALID | CF_RESERVED)) != (CF_VALID | CF_RESERVED))
-            return 0;
-    return 1;
+    return set_bits(c, c->rbits, set * c->cfg.ways) == c->wmask;
 }
 
 static void occ_update(cache *c, uint64_t now)
@@ -381,6 +434,7 @@ typedef struct {
     uint32_t mq;          /* miss-queue records it needs                          */
     int wb;               /* the line evicted / invalidated is dirty              */
     int refetch;          /* the present line's data do not count (force, upgrade) */
+    uint32_t set;         /* the access's set (set_of(idx), computed once)        */
 } plan;
 
 /* Read-like access of sectors `need` (a read, an atomic performed here, or a
@@ -429,16 +483,16 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
     }
     if (mshr_full(c)) {
         /* refused either way: CSF first, as below, without the policy's choice */
-        p->out = set_full(c, a->idx) ? MA_CSF : MA_MSHRF;
+        p->out = set_full(c, p->set) ? MA_CSF : MA_MSHRF;
         return;
     }
     if (c->mq_len >= c->cfg.miss_queue) {
         /* no room for the fetch (plan_access's MQF check, whatever the victim) */
         p->kind = P_REFUSE;
-        p->out = set_full(c, a->idx) ? MA_CSF : MA_MQF;
+        p->out = set_full(c, p->set) ? MA_CSF : MA_MQF;
         return;
     }
-    int v = victim(c, a->idx);
+    int v = victim_in(c, p->set);
     if (v < 0) {
         p->out = MA_CSF;
         return;
@@ -455,6 +509,7 @@ static void plan_access(const cache *c, const cache_acc *a, plan *p)
 {
     memset(p, 0, sizeof *p);
     p->line = -1;
+    p->set = set_of(c, a->idx);
     span(c, a, &p->off, &p->len);
     uint32_t need = touched(c, p->off, p->len);
     if (c->coh->mshr_blocks && mshr_full(c)) {
@@ -466,7 +521,7 @@ static void plan_access(const cache *c, const cache_acc *a, plan *p)
         p->mq = 1;
         p->out = MA_BYPASS;
     } else {
-        int h = find(c, a->addr, a->idx);
+        int h = find_in(c, a->addr, p->set);
         if (h >= 0 && (a->force || (c->coh->upgrade &&
                                     c->coh->upgrade(c->cfg.level, a->op, c->pst[h]))))
             p->refetch = 1;
@@ -516,7 +571,7 @@ static void plan_access(const cache *c, const cache_acc *a, plan *p)
                 p->mq = 1;
                 p->out = MA_BYPASS;
             } else if (!a->excl && (a->apol == CA_LAZY || nf == 0)) {
-                int v = victim(c, a->idx);
+                int v = victim_in(c, p->set);
                 if (v < 0) {
                     p->out = MA_CSF;
                     return;
@@ -597,8 +652,10 @@ static void drop_line(cache *c, uint32_t h, uint64_t t)
         mq_push(c, CM_WRITEBACK, c->tag[h] * c->cfg.line, dirty_bytes(c, h), 0, NONE, NULL, t);
         c->st.writebacks++;
     }
-    memset(c->dirty + (size_t)h * c->dwords, 0, c->dwords * sizeof *c->dirty);
-    c->flags[h] = 0;
+    uint64_t *d = c->dirty + (size_t)h * c->dwords;
+    for (uint32_t i = 0; i < c->dwords; i++)
+        d[i] = 0;
+    set_flags(c, h, 0);
     c->pst[h] = 0;
     c->valid[h] = c->pend[h] = 0;
 }
@@ -720,7 +777,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
             c->pend[h] |= p.fetch;
             c->st.sector_misses++;
             mq_push(c, CM_FETCH, c->tag[h] * c->cfg.line,
-                    (uint32_t)__builtin_popcount(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
+                    pop32(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
         }
         break;
     case P_SECTOR_MISS:
@@ -734,9 +791,9 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         e = ent_alloc(c, h, now, a->excl);
         ent_add(c, e, a, &p);
         c->pend[h] |= p.fetch;
-        c->flags[h] = CF_VALID | CF_RESERVED;
+        set_flags(c, h, CF_VALID | CF_RESERVED);
         mq_push(c, CM_FETCH, c->tag[h] * c->cfg.line,
-                (uint32_t)__builtin_popcount(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
+                pop32(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
         break;
     case P_LAZY_ALLOC:
         install(c, h, a->addr, t);
@@ -899,7 +956,7 @@ int cache_coh_message(cache *c, uint64_t addr, uint64_t idx, uint8_t kind, uint6
         c->pst[u] = 0;
         c->valid[u] = 0;
         if (!(c->flags[u] & CF_RESERVED)) {
-            c->flags[u] = 0;
+            set_flags(c, u, 0);
             c->pend[u] = 0;
         }
     } else {
@@ -955,7 +1012,7 @@ void cache_invalidate_all(cache *c)
     for (uint32_t i = 0; i < c->nlines; i++) {
         if (!(c->flags[i] & CF_VALID) || (c->flags[i] & CF_RESERVED))
             continue;
-        c->flags[i] = 0;
+        set_flags(c, i, 0);
         c->pst[i] = 0;
         c->valid[i] = 0;
         memset(c->dirty + (size_t)i * c->dwords, 0, c->dwords * sizeof *c->dirty);

@@ -52,8 +52,8 @@ static const coh_level l1_level[L1__N] = {COH_L1D, COH_L1C, COH_L1I};
 
 typedef struct pkt pkt;
 struct pkt {
-    icnt_msg m;            /* crossbar view                                             */
-    dram_req d;            /* DRAM view (L2 -> DRAM traffic)                            */
+    icnt_msg m;            /* crossbar view (set by icnt_push; pkt_new leaves it)       */
+    dram_req d;            /* DRAM view (L2 -> DRAM traffic; set whole before dram_push) */
     pkt *next;             /* L2 queues, DRAM returns, the free list                    */
     uint64_t addr;
     uint64_t idx;          /* L2 set-index address (partition-local, bank removed)      */
@@ -292,7 +292,10 @@ static pkt *pkt_new(det *m)
         return NULL;
     pkt *p = m->free;
     m->free = p->next;
-    memset(p, 0, sizeof *p);
+    /* everything after the crossbar and DRAM views: icnt_push fills the crossbar view
+     * (the caller sets its kind), and the one packet that goes to DRAM gets its DRAM
+     * view whole (run_bank); zeroing both on every packet cost more than the rest */
+    memset((char *)p + offsetof(pkt, next), 0, sizeof *p - offsetof(pkt, next));
     if (++m->pkts_live > m->pkts_max)
         m->pkts_max = m->pkts_live;
     return p;
@@ -1153,7 +1156,9 @@ static int run_icnt(det *m, uint64_t k)
         /* port o of the partition: every bank (ppp 1), or bank o alone */
         for (uint32_t o = 0; o < m->ppp; o++) {
             uint32_t port = p * m->ppp + o;
-            icnt_msg *msg = icnt_peek(m->req, port, k);
+            /* a port without packets (its req_out bit clear) has nothing to peek */
+            icnt_msg *msg = m->req_out[port / 64] >> (port % 64) & 1 ? icnt_peek(m->req, port, k)
+                                                                     : NULL;
             /* acknowledgements go to the directory at once: they never wait behind the
              * input queue (a transaction they complete may be what it waits for) */
             while (msg && msg->kind == MSG_ACK) {
@@ -1525,13 +1530,12 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
             r->tok = h->tok;
             r->type = h->type;
             r->bank = (uint8_t)(b - pt->b);
-            r->d.bank = loc.bank;
-            r->d.row = loc.row;
-            r->d.bytes = r->size;
-            /* l2.sector_requests: each fetched sector is a column command of its own */
-            r->d.cmds = m->sector_req && r->type == CM_FETCH && r->sectors
-                            ? (uint8_t)__builtin_popcount(r->sectors) : 1;
-            r->d.write = r->type == CM_WRITE || r->type == CM_WRITEBACK;
+            r->d = (dram_req){
+                .bank = loc.bank, .row = loc.row, .bytes = r->size,
+                /* l2.sector_requests: each fetched sector is a column command of its own */
+                .cmds = m->sector_req && r->type == CM_FETCH && r->sectors
+                            ? (uint8_t)__builtin_popcount(r->sectors) : 1,
+                .write = r->type == CM_WRITE || r->type == CM_WRITEBACK};
             uint64_t ready = after(m, D_L2, D_DRAM, k);
             dram_push(pt->ch[sub], &r->d, m->k[D_DRAM], ready);
             cache_mq_pop(b->c);

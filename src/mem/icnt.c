@@ -237,6 +237,29 @@ int icnt_cycle(icnt *ic, uint64_t now)
         const uint64_t *w = ic->want + (size_t)o * ic->wi;
         /* round robin: inputs after the last one granted, then from 0 */
         uint32_t start = ic->rr[o] + 1 < ns ? ic->rr[o] + 1 : 0;
+        if (ic->wi == 1) {
+            /* one word of inputs (the common case): its bits from start, then below */
+            const uint64_t lo = (1ull << start) - 1;   /* start < ns <= 64 */
+            uint64_t part[2] = {w[0] & ~lo, w[0] & lo};
+            int got = 0;
+            for (uint32_t pass = 0; pass < 2 && !got; pass++)
+                for (uint64_t x = part[pass]; x; x &= x - 1) {
+                    uint32_t i = (uint32_t)__builtin_ctzll(x);
+                    const port *ip = &ic->in[i];
+                    if (op->used + ip->head_flits <= ic->cfg.out_buf) {
+                        if (ip->head_t <= now && ip->busy <= now) {
+                            grant(ic, o, i, now);
+                            granted++;
+                            got = 1;
+                            break;
+                        }
+                        uint64_t t = ip->head_t > ip->busy ? ip->head_t : ip->busy;
+                        if (t < until)
+                            until = t;
+                    }
+                }
+            continue;
+        }
         for (uint32_t pass = 0; pass < 2; pass++) {
             uint32_t lo = pass ? 0 : start, hi = pass ? start : ns;
             uint32_t i;
