@@ -776,6 +776,63 @@ static void test_coh_nvidia_store_evict(void **state)
     assert_non_null(strstr(err, "l1d.global_store"));
 }
 
+/* The per-line valid/reserved bitmaps (a set's ways read as one bit field) with a set
+ * that straddles two 64-bit words, and the NO_TAG of lines that are not valid. 11 sets x
+ * 6 ways, linear index: set = (addr / 128) mod 11; set 10 holds lines 60..65 (bits 60-63
+ * of word 0, 0-1 of word 1). Its lines: line numbers 10, 21, 32, 43, 54, 65, 76. */
+static void test_set_across_words(void **state)
+{
+    (void)state;
+    cache *c = tiny("lru", 11, 6, 128, 8, 1, 16);
+    int tk;
+    static const uint64_t ln[7] = {10, 21, 32, 43, 54, 65, 76};
+    /* empty cache: no line is found, address 0 (line number 0, the tag a zeroed array
+     * would hold) included */
+    assert_int_equal(lstate(c, 0x000, 0x000), L_INVALID);
+    /* t0..t5: six misses fill the set's ways 0..5 in order (the first invalid way) */
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(go(c, ld(ln[i] * 128, 128, &tk), (uint64_t)i, NULL), MA_MISS);
+        assert_int_equal(lstate(c, ln[i] * 128, ln[i] * 128), L_RESERVED);
+    }
+    /* t6: every way reserved (bits 60..65 all set): the seventh line is refused, CSF */
+    assert_int_equal(go(c, ld(ln[6] * 128, 128, &tk), 6, NULL), MA_CSF);
+    /* the fetches leave in order; the sixth (line number 65, way 5: bit 1 of word 1) is
+     * filled: that way alone is valid and not reserved */
+    uint32_t e[6];
+    for (int i = 0; i < 6; i++) {
+        e[i] = cache_mq_head(c)->mshr;
+        assert_int_equal(cache_mq_head(c)->addr, ln[i] * 128);
+        cache_mq_pop(c);
+    }
+    assert_int_equal(cache_fill(c, e[5], 1, 7, NULL, NULL), 1);
+    assert_int_equal(lstate(c, ln[5] * 128, ln[5] * 128), L_VALID);
+    /* t8: the seventh line takes way 5, the only candidate; line 65 is evicted */
+    assert_int_equal(go(c, ld(ln[6] * 128, 128, &tk), 8, NULL), MA_MISS);
+    assert_int_equal(lstate(c, ln[5] * 128, ln[5] * 128), L_INVALID);
+    assert_int_equal(lstate(c, ln[6] * 128, ln[6] * 128), L_RESERVED);
+    assert_int_equal(cache_get_stats(c)->evictions, 1);
+    /* fill ways 0 (line 10) and the new way 5 (line 76): */
+    assert_int_equal(cache_fill(c, e[0], 1, 9, NULL, NULL), 1);
+    uint32_t e6 = cache_mq_head(c)->mshr;
+    cache_mq_pop(c);
+    assert_int_equal(cache_fill(c, e6, 1, 10, NULL, NULL), 1);
+    /* invalidate_all drops the valid unreserved lines (10, 76) and keeps the reserved
+     * ones: neither dropped line is found again, the reserved ones still are */
+    cache_invalidate_all(c);
+    assert_int_equal(lstate(c, ln[0] * 128, ln[0] * 128), L_INVALID);
+    assert_int_equal(lstate(c, ln[6] * 128, ln[6] * 128), L_INVALID);
+    for (int i = 1; i < 5; i++)
+        assert_int_equal(lstate(c, ln[i] * 128, ln[i] * 128), L_RESERVED);
+    /* t11: line 65 again: the first invalid way is way 0 (line 60), no eviction */
+    assert_int_equal(go(c, ld(ln[5] * 128, 128, &tk), 11, NULL), MA_MISS);
+    assert_int_equal(cache_get_stats(c)->evictions, 1);
+    /* t12: and line 10: way 5 (ways 1..4 reserved, 0 just taken) */
+    assert_int_equal(go(c, ld(ln[0] * 128, 128, &tk), 12, NULL), MA_MISS);
+    /* all six reserved again: CSF for line 76 */
+    assert_int_equal(go(c, ld(ln[6] * 128, 128, &tk), 13, NULL), MA_CSF);
+    cache_destroy(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -794,6 +851,7 @@ int main(void)
         cmocka_unit_test(test_setidx_functions),
         cmocka_unit_test(test_setidx_stride_in_cache),
         cmocka_unit_test(test_coh_nvidia_store_evict),
+        cmocka_unit_test(test_set_across_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
