@@ -203,6 +203,8 @@ typedef struct {
     part *pt;
     icnt *req, *rep;
     const uint64_t *req_out, *rep_out;   /* their outputs holding packets (icnt_out_set) */
+    const uint64_t *req_t, *rep_t;       /* their outputs' head arrival (icnt_out_times):
+                                            a packet to pop at cycle k iff <= k         */
     addrmap am;
     amap_div div_l2line, div_nbank, div_cpl;
     const coh_ops *coh;    /* the coherence protocol (mem.protocol) and its instance   */
@@ -767,6 +769,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         goto fail;
     m->req_out = icnt_out_set(m->req);
     m->rep_out = icnt_out_set(m->rep);
+    m->req_t = icnt_out_times(m->req);
+    m->rep_t = icnt_out_times(m->rep);
     return &m->base;
 fail:
     det_destroy(&m->base);
@@ -1122,9 +1126,8 @@ static int run_icnt(det *m, uint64_t k)
     int did = 0;
     /* only the ports with traffic */
     for (uint32_t s = next_bit(m->rep_out, m->n_sm, 0); s < m->n_sm; s = bit_after(m->rep_out, m->n_sm, s)) {
-        icnt_msg *msg;
-        while ((msg = icnt_pop(m->rep, s, k)) != NULL) {
-            sm_reply(m, s, PKT_OF_MSG(msg), k);
+        while (m->rep_t[s] <= k) {
+            sm_reply(m, s, PKT_OF_MSG(icnt_pop(m->rep, s, k)), k);
             did = 1;
         }
     }
@@ -1156,15 +1159,14 @@ static int run_icnt(det *m, uint64_t k)
         /* port o of the partition: every bank (ppp 1), or bank o alone */
         for (uint32_t o = 0; o < m->ppp; o++) {
             uint32_t port = p * m->ppp + o;
-            /* a port without packets (its req_out bit clear) has nothing to peek */
-            icnt_msg *msg = m->req_out[port / 64] >> (port % 64) & 1 ? icnt_peek(m->req, port, k)
-                                                                     : NULL;
+            /* a port without a packet arrived has nothing to peek */
+            icnt_msg *msg = m->req_t[port] <= k ? icnt_peek(m->req, port, k) : NULL;
             /* acknowledgements go to the directory at once: they never wait behind the
              * input queue (a transaction they complete may be what it waits for) */
             while (msg && msg->kind == MSG_ACK) {
                 coh_ack(m, pt, PKT_OF_MSG(icnt_pop(m->req, port, k)), k);
                 did = 1;
-                msg = icnt_peek(m->req, port, k);
+                msg = m->req_t[port] <= k ? icnt_peek(m->req, port, k) : NULL;
             }
             if (msg) {
                 l2bank *b = &pt->b[PKT_OF_MSG(msg)->bank];
@@ -1793,14 +1795,11 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
     const smside *s = &m->sm[sm];
     /* its own reply port, and those of the SMs that own the L1s it shares (their
      * fills complete its requests and relieve its refusals) */
-    uint64_t x = UINT64_MAX;
-    const icnt_msg *h = icnt_out_head(m->rep, sm);
-    if (h)
-        x = h->t_arr;
+    uint64_t x = m->rep_t[sm];   /* its reply port's head (UINT64_MAX: none) */
     for (int l = 0; l < L1__N; l++) {
         uint32_t o = s->own[l];
-        if (o != sm && (h = icnt_out_head(m->rep, o)) != NULL && h->t_arr < x)
-            x = h->t_arr;
+        if (m->rep_t[o] < x)      /* o == sm: x already */
+            x = m->rep_t[o];
         /* the L1's oldest miss record, in interconnect cycles: its owner's head_t (the
          * invariant: head_t[l] of the owner o of L1 l is at_or_after(C_CORE, D_ICNT,
          * t_ready of the head of that L1's miss queue), UINT64_MAX when it is empty;

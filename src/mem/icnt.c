@@ -24,6 +24,8 @@ struct icnt {
     uint64_t *out_want;       /* outputs with a nonempty want set                   */
     uint64_t *in_busy_set;    /* inputs holding packets                             */
     uint64_t *out_busy_set;   /* outputs holding packets                            */
+    uint64_t *out_t;          /* per output: its head's t_arr, UINT64_MAX when empty
+                                 (icnt_out_times: a receiver polls it inline)        */
     uint32_t inside;
     /* no grant is possible before this cycle: the last arbitration granted nothing and
      * found every waiting head's link, time or output busy until then (a push, or a pop
@@ -103,7 +105,8 @@ icnt *icnt_create(const icnt_cfg *cfg, char *err, size_t n)
         !(ic->want = calloc((size_t)cfg->n_dst * wi, sizeof *ic->want)) ||
         !(ic->out_want = calloc(wo, sizeof *ic->out_want)) ||
         !(ic->in_busy_set = calloc(wi, sizeof *ic->in_busy_set)) ||
-        !(ic->out_busy_set = calloc(wo, sizeof *ic->out_busy_set))) {
+        !(ic->out_busy_set = calloc(wo, sizeof *ic->out_busy_set)) ||
+        !(ic->out_t = malloc(cfg->n_dst * sizeof *ic->out_t))) {
         icnt_destroy(ic);
         if (err && n)
             snprintf(err, n, "out of memory");
@@ -114,8 +117,10 @@ icnt *icnt_create(const icnt_cfg *cfg, char *err, size_t n)
     ic->wi = wi;
     ic->wo = wo;
     /* start each round-robin pointer on the last input, so input 0 is first */
-    for (uint32_t o = 0; o < cfg->n_dst; o++)
+    for (uint32_t o = 0; o < cfg->n_dst; o++) {
         ic->rr[o] = cfg->n_src - 1;
+        ic->out_t[o] = UINT64_MAX;
+    }
     return ic;
 }
 
@@ -130,6 +135,7 @@ void icnt_destroy(icnt *ic)
     free(ic->out_want);
     free(ic->in_busy_set);
     free(ic->out_busy_set);
+    free(ic->out_t);
     free(ic);
 }
 
@@ -215,6 +221,7 @@ static void grant(icnt *ic, uint32_t o, uint32_t i, uint64_t now)
     op->used += m->flits;
     m->t_arr = now + ic->cfg.latency + m->flits;
     enqueue(op, m, 1);
+    ic->out_t[o] = op->head_t;
     bit_set(ic->out_busy_set, o);
     ic->rr[o] = i;
     ic->st.grants++;
@@ -300,8 +307,10 @@ icnt_msg *icnt_pop(icnt *ic, uint32_t dst, uint64_t now)
     op->head = m->next;
     if (op->head) {
         set_head(op, op->head, 1);
+        ic->out_t[dst] = op->head_t;
     } else {
         op->tail = NULL;
+        ic->out_t[dst] = UINT64_MAX;
         bit_clr(ic->out_busy_set, dst);
     }
     op->used -= m->flits;
@@ -350,6 +359,7 @@ uint32_t icnt_next_out(const icnt *ic, uint32_t from)
     return next_bit(ic->out_busy_set, ic->cfg.n_dst, from);
 }
 const uint64_t *icnt_out_set(const icnt *ic) { return ic->out_busy_set; }
+const uint64_t *icnt_out_times(const icnt *ic) { return ic->out_t; }
 
 const icnt_msg *icnt_out_head(const icnt *ic, uint32_t dst)
 {

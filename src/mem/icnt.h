@@ -78,6 +78,10 @@ uint32_t icnt_next_out(const icnt *ic, uint32_t from);
 /* The same as a bitmap, one bit per output (n_dst bits; the array lives as long as the
  * interconnect and changes with it): a receiver may scan it inline. */
 const uint64_t *icnt_out_set(const icnt *ic);
+/* Per output, the cycle its head packet arrives (icnt_out_head's t_arr; UINT64_MAX when
+ * empty), as an array that lives and changes with the interconnect: icnt_peek() and
+ * icnt_pop() find a packet at dst by `now` exactly when times[dst] <= now. */
+const uint64_t *icnt_out_times(const icnt *ic);
 const icnt_stats *icnt_get_stats(const icnt *ic);
 void icnt_stats_reset(icnt *ic);
 void icnt_dump(const icnt *ic, FILE *f, const char *name);
