@@ -172,9 +172,9 @@ static void test_idle_until_push(void **state)
 }
 
 /* icnt_out_times: each output's head arrival, UINT64_MAX when empty. Latency 3, 1-flit
- * packets: a and b from inputs 0 and 1 to output 1, granted one per cycle (the output
- * link is busy for a flit): a at
- * 0 (arrives 0 + 3 + 1 = 4), b at 1 (arrives 5); output 0 stays empty throughout. */
+ * packets a and b from inputs 0 and 1 to output 1, granted one per cycle (the output
+ * link is busy for a flit): a at 0 (arrives 0 + 3 + 1 = 4), b at 1 (arrives 5); output 0
+ * stays empty throughout. */
 static void test_out_times(void **state)
 {
     (void)state;
