@@ -643,12 +643,13 @@ static void mq_push(cache *c, uint8_t type, uint64_t addr, uint32_t size, uint32
     m->excl = excl;
 }
 
-/* Evicts (or invalidates) line h, queueing its write-back if dirty. */
-static void drop_line(cache *c, uint32_t h, uint64_t t)
+/* Evicts (or invalidates) line h, queueing its write-back if dirty; wb: evict_wb(c, h)
+ * when the caller's plan has it already, else -1. */
+static void drop_line_wb(cache *c, uint32_t h, uint64_t t, int wb)
 {
     if (!(c->flags[h] & CF_VALID))
         return;
-    if (evict_wb(c, h)) {
+    if (wb < 0 ? evict_wb(c, h) : wb) {
         mq_push(c, CM_WRITEBACK, c->tag[h] * c->cfg.line, dirty_bytes(c, h), 0, NONE, NULL, t);
         c->st.writebacks++;
     }
@@ -660,14 +661,17 @@ static void drop_line(cache *c, uint32_t h, uint64_t t)
     c->valid[h] = c->pend[h] = 0;
 }
 
-static void install(cache *c, uint32_t h, uint64_t addr, uint64_t t)
+static void drop_line(cache *c, uint32_t h, uint64_t t) { drop_line_wb(c, h, t, -1); }
+
+/* Line h takes addr's line (wb: as drop_line_wb). */
+static void install(cache *c, uint32_t h, uint64_t addr, uint64_t t, int wb)
 {
     if (c->flags[h] & CF_VALID)
         c->st.evictions++;
     if (c->dir && c->cfg.dir_evict && (c->flags[h] & CF_VALID))
         c->cfg.dir_evict(c->cfg.dir_evict_ctx, c->tag[h] * c->cfg.line,
                          c->dir + (size_t)h * c->dir_bytes, t);
-    drop_line(c, h, t);
+    drop_line_wb(c, h, t, wb);
     c->tag[h] = line_no(c, addr);
     if (c->dir)
         memset(c->dir + (size_t)h * c->dir_bytes, 0, c->dir_bytes);
@@ -751,7 +755,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         mq_push(c, CM_WRITE, a->addr, p.len, 0, NONE, a->tok, t);
         break;
     case P_EVICT:
-        drop_line(c, h, t);
+        drop_line_wb(c, h, t, p.wb);   /* the plan's evict_wb: nothing changed since */
         c->st.write_evicts++;
         mq_push(c, CM_WRITE, a->addr, p.len, 0, NONE, a->tok, t);
         break;
@@ -783,7 +787,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
     case P_SECTOR_MISS:
     case P_MISS_ALLOC:
         if (p.kind == P_MISS_ALLOC) {
-            install(c, h, a->addr, t);
+            install(c, h, a->addr, t, p.wb);
         } else {
             c->st.sector_misses++;
             c->cfg.repl->touch(c->rs, h);
@@ -796,7 +800,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
                 pop32(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
         break;
     case P_LAZY_ALLOC:
-        install(c, h, a->addr, t);
+        install(c, h, a->addr, t, p.wb);
         mark_dirty(c, h, p.off, p.len);
         c->valid[h] = covered(c, p.off, p.len);
         set_state(c, h, CE_WRITE_ALLOC);
@@ -1029,7 +1033,7 @@ int cache_install(cache *c, uint64_t addr, uint64_t idx, uint32_t sectors)
             return -1;
         uint32_t u = (uint32_t)h;
         memset(c->dirty + (size_t)u * c->dwords, 0, c->dwords * sizeof *c->dirty);
-        install(c, u, addr, 0);
+        install(c, u, addr, 0, -1);
         set_state(c, u, CE_FILL);
     } else {
         c->cfg.repl->touch(c->rs, (uint32_t)h);

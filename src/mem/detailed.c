@@ -1185,7 +1185,10 @@ static int run_icnt(det *m, uint64_t k)
                     did = 1;
                 }
             }
-            /* one reply into the reply crossbar, round-robin over the port's reply queues */
+            /* one reply into the reply crossbar, round-robin over the port's reply queues
+             * (none due: nothing to look at) */
+            if (pt->out_t > k)
+                continue;
             const uint32_t nq = m->ppp > 1 ? 2 : 2 * m->n_bank, q0 = m->ppp > 1 ? 2 * o : 0;
             uint32_t *rr = m->ppp > 1 ? &pt->b[o].rr : &pt->rr;
             for (uint32_t j = 1, x = *rr; pt->out_t <= k && j <= nq; j++) {
@@ -1588,12 +1591,15 @@ static int run_dram(det *m, uint64_t k)
 {
     int did = 0;
     uint64_t w = UINT64_MAX;
-    for (uint32_t p = 0; p < m->n_part; p++) {
+    /* (read once: the calls below could change *m as far as the compiler knows) */
+    const uint32_t np = m->n_part, cpl = m->cpl;
+    const int ex = m->exhaustive;
+    for (uint32_t p = 0; p < np; p++) {
         part *pt = &m->pt[p];
-        if (pt->next <= k || m->exhaustive) {
+        if (pt->next <= k || ex) {
             /* the partition's channels: a channel with nothing to do changes nothing */
             uint64_t nx = UINT64_MAX;
-            for (uint32_t c = 0; c < m->cpl; c++) {
+            for (uint32_t c = 0; c < cpl; c++) {
                 dram *ch = pt->ch[c];
                 int cmd = dram_cycle(ch, k);
                 did |= cmd;
