@@ -147,6 +147,8 @@ typedef struct {
     uint32_t rr;           /* miss-queue injection: L1 served last                      */
     uint64_t head_t[L1__N];/* interconnect cycle each L1's oldest miss record may
                               leave (UINT64_MAX: empty); converted once per record     */
+    uint32_t head_f[L1__N];/* ... its flits in the request crossbar, for the inline
+                              room check (icnt_in_used)                                 */
     uint32_t head_b[L1__N];/* that record's request bytes (req_bytes), with head_t: a
                               record refused for lack of room is retried every cycle   */
     uint64_t inj;          /* the earliest of them and of cout's head                   */
@@ -205,6 +207,10 @@ typedef struct {
     const uint64_t *req_out, *rep_out;   /* their outputs holding packets (icnt_out_set) */
     const uint64_t *req_t, *rep_t;       /* their outputs' head arrival (icnt_out_times):
                                             a packet to pop at cycle k iff <= k         */
+    const uint32_t *req_used;            /* the request crossbar's input buffers, flits */
+    uint32_t req_in_buf;                 /* icnt.in_buf                                 */
+    uint64_t req_refused;  /* miss records sm_inject found no room for (checked inline:
+                              reported with the request crossbar's refusals)           */
     addrmap am;
     amap_div div_l2line, div_nbank, div_cpl;
     const coh_ops *coh;    /* the coherence protocol (mem.protocol) and its instance   */
@@ -770,6 +776,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->req_out = icnt_out_set(m->req);
     m->rep_out = icnt_out_set(m->rep);
     m->req_t = icnt_out_times(m->req);
+    m->req_used = icnt_in_used(m->req);
+    m->req_in_buf = cfg->icnt.in_buf;
     m->rep_t = icnt_out_times(m->rep);
     return &m->base;
 fail:
@@ -908,6 +916,7 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
         uint64_t t = at_or_after(m, C_CORE, D_ICNT, h->t_ready);
         o->head_t[l] = t;
         o->head_b[l] = req_bytes(m, h->type, h->size);
+        o->head_f[l] = icnt_flits(m->req, o->head_b[l]);
         if (t < o->inj)
             o->inj = t;
         if (t < o->poke)
@@ -1085,8 +1094,10 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         if (sm->head_t[l] > k)
             continue;
         uint32_t bytes = sm->head_b[l];
-        if (!icnt_can_push(m->req, s, bytes))
+        if (m->req_used[s] + sm->head_f[l] > m->req_in_buf) {   /* icnt_can_push, inline */
+            m->req_refused++;
             return 0;        /* the input buffer is shared by the three L1s */
+        }
         const cache_miss *h = cache_mq_head(sm->l1[l]);
         pkt *p = pkt_new(m);
         if (!p)
@@ -1112,6 +1123,7 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         h = cache_mq_head(sm->l1[l]);
         sm->head_t[l] = h ? at_or_after(m, C_CORE, D_ICNT, h->t_ready) : UINT64_MAX;
         sm->head_b[l] = h ? req_bytes(m, h->type, h->size) : 0;
+        sm->head_f[l] = h ? icnt_flits(m->req, sm->head_b[l]) : 0;
         sm_inj_update(m, s);
         return 1;
     }
@@ -2044,7 +2056,9 @@ static void det_stats(const memsys *ms, cJSON *o)
     }
     {
         cJSON *ic = cJSON_AddObjectToObject(o, "icnt");
-        const icnt_stats *a = icnt_get_stats(m->req), *b = icnt_get_stats(m->rep);
+        icnt_stats ra = *icnt_get_stats(m->req);
+        ra.refused += m->req_refused;   /* sm_inject's, counted here */
+        const icnt_stats *a = &ra, *b = icnt_get_stats(m->rep);
         icnt_stats t = *a;
         t.packets += b->packets;
         t.flits += b->flits;
@@ -2159,6 +2173,7 @@ static void det_launch_begin(memsys *ms, uint64_t cycle)
     }
     icnt_stats_reset(m->req);
     icnt_stats_reset(m->rep);
+    m->req_refused = 0;
 }
 
 /* The end of a kernel: GPGPU-Sim invalidates the L1 data caches (-gpgpu_flush_l1_cache);

@@ -24,6 +24,7 @@ struct icnt {
     uint64_t *out_want;       /* outputs with a nonempty want set                   */
     uint64_t *in_busy_set;    /* inputs holding packets                             */
     uint64_t *out_busy_set;   /* outputs holding packets                            */
+    uint32_t *in_used;        /* per input: its `used` (icnt_in_used)                 */
     uint64_t *out_t;          /* per output: its head's t_arr, UINT64_MAX when empty
                                  (icnt_out_times: a receiver polls it inline)        */
     uint32_t inside;
@@ -106,7 +107,8 @@ icnt *icnt_create(const icnt_cfg *cfg, char *err, size_t n)
         !(ic->out_want = calloc(wo, sizeof *ic->out_want)) ||
         !(ic->in_busy_set = calloc(wi, sizeof *ic->in_busy_set)) ||
         !(ic->out_busy_set = calloc(wo, sizeof *ic->out_busy_set)) ||
-        !(ic->out_t = malloc(cfg->n_dst * sizeof *ic->out_t))) {
+        !(ic->out_t = malloc(cfg->n_dst * sizeof *ic->out_t)) ||
+        !(ic->in_used = calloc(cfg->n_src, sizeof *ic->in_used))) {
         icnt_destroy(ic);
         if (err && n)
             snprintf(err, n, "out of memory");
@@ -136,6 +138,7 @@ void icnt_destroy(icnt *ic)
     free(ic->in_busy_set);
     free(ic->out_busy_set);
     free(ic->out_t);
+    free(ic->in_used);
     free(ic);
 }
 
@@ -198,6 +201,7 @@ void icnt_push(icnt *ic, icnt_msg *m, uint32_t src, uint32_t dst, uint32_t bytes
         bit_set(ic->in_busy_set, src);
     }
     ip->used += m->flits;
+    ic->in_used[src] = ip->used;
     enqueue(ip, m, 0);
     ic->inside++;
 }
@@ -217,6 +221,7 @@ static void grant(icnt *ic, uint32_t o, uint32_t i, uint64_t now)
         bit_clr(ic->in_busy_set, i);
     }
     ip->used -= m->flits;
+    ic->in_used[i] = ip->used;
     ip->busy = op->busy = now + m->flits;
     op->used += m->flits;
     m->t_arr = now + ic->cfg.latency + m->flits;
@@ -360,6 +365,7 @@ uint32_t icnt_next_out(const icnt *ic, uint32_t from)
 }
 const uint64_t *icnt_out_set(const icnt *ic) { return ic->out_busy_set; }
 const uint64_t *icnt_out_times(const icnt *ic) { return ic->out_t; }
+const uint32_t *icnt_in_used(const icnt *ic) { return ic->in_used; }
 
 const icnt_msg *icnt_out_head(const icnt *ic, uint32_t dst)
 {

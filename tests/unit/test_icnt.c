@@ -199,6 +199,29 @@ static void test_out_times(void **state)
     icnt_destroy(ic);
 }
 
+/* icnt_in_used: flits in each input buffer, up at a push, down at the grant. 32-byte
+ * flits: 8 bytes are 1 flit, 136 bytes 5 (icnt_flits); input buffer of 8 flits. */
+static void test_in_used(void **state)
+{
+    (void)state;
+    icnt *ic = mk(2, 2, 8, 8, 3);
+    const uint32_t *u = icnt_in_used(ic);
+    icnt_msg a = {0}, b = {0};
+    assert_int_equal(u[0], 0);
+    icnt_push(ic, &a, 0, 1, 136, 0, 0);
+    icnt_push(ic, &b, 0, 0, 8, 0, 0);
+    assert_int_equal(u[0], 6);
+    assert_int_equal(u[1], 0);
+    /* room for a packet of f flits iff u + f <= 8: 2 flits fit, 3 do not */
+    assert_true(icnt_has_room(ic, 0, 64));
+    assert_false(icnt_has_room(ic, 0, 65));
+    assert_int_equal(icnt_cycle(ic, 0), 1);   /* a granted (5 flits leave the input) */
+    assert_int_equal(u[0], 1);
+    assert_int_equal(icnt_cycle(ic, 5), 1);   /* b, once the input link is free at 0 + 5 */
+    assert_int_equal(u[0], 0);
+    icnt_destroy(ic);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +232,7 @@ int main(void)
         cmocka_unit_test(test_ready_time),
         cmocka_unit_test(test_idle_until_push),
         cmocka_unit_test(test_out_times),
+        cmocka_unit_test(test_in_used),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
