@@ -157,6 +157,7 @@ typedef struct {
     uint32_t own[L1__N];   /* the SM whose port carries each L1's misses and receives its
                               fills: itself, or the first SM of its group when the L1 is
                               shared (l1c/l1i.shared_by); l1[] then points to that SM's  */
+    uint8_t solo;          /* own[l] == itself for every l (det_next_sm's fast path)    */
     /* what the SM phase of a cycle defers to det_commit (memsys.h commit): state shared
      * with other SMs is written only there, so SMs may run on several host threads */
     int64_t out_d;         /* requests accepted minus requests popped                   */
@@ -698,6 +699,10 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
              * first SM of its group; the others point to it */
             uint32_t o = s - s % shared_by[l];
             m->sm[s].own[l] = o;
+            if (l == 0)
+                m->sm[s].solo = 1;
+            if (o != s)
+                m->sm[s].solo = 0;
             if (o != s) {
                 m->sm[s].l1[l] = m->sm[o].l1[l];
                 continue;
@@ -863,6 +868,11 @@ static mem_access det_probe(const memsys *ms, const mem_req *r, uint64_t cycle)
     return cache_probe(m->sm[r->sm].l1[l1_of(r)], &a);
 }
 
+/* det_access past the refusal memo (kept out of line: the LD/ST unit retries a refused
+ * request every cycle, and that path should not pay this one's frame) */
+static __attribute__((noinline)) mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm,
+                                                            mem_req *r, uint64_t cycle);
+
 static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
 {
     det *m = (det *)ms;
@@ -879,6 +889,12 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
         if (again != MA__COUNT)
             return again;
     }
+    return det_access_slow(m, s, l, rm, r, cycle);
+}
+
+static mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm, mem_req *r,
+                                  uint64_t cycle)
+{
     cache_acc a;
     l1_acc(m, r, &a);
     uint32_t before = cache_mq_len(s->l1[l]);
@@ -1814,7 +1830,12 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
     /* its own reply port, and those of the SMs that own the L1s it shares (their
      * fills complete its requests and relieve its refusals) */
     uint64_t x = m->rep_t[sm];   /* its reply port's head (UINT64_MAX: none) */
-    for (int l = 0; l < L1__N; l++) {
+    if (s->solo) {
+        /* no shared L1: its own port and miss records only (the loop below, o == sm) */
+        for (int l = 0; l < L1__N; l++)
+            x = s->head_t[l] < x ? s->head_t[l] : x;
+    }
+    for (int l = 0; l < L1__N && !s->solo; l++) {
         uint32_t o = s->own[l];
         if (m->rep_t[o] < x)      /* o == sm: x already */
             x = m->rep_t[o];
