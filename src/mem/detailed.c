@@ -103,6 +103,7 @@ enum { Q_HIT, Q_FILL };   /* an L2 bank's two reply queues: pipeline hits, fills
 
 typedef struct {
     cache *c;
+    const cache_cfg *cc;   /* cache_config(c)                                           */
     pq in;                 /* from the crossbar; t_ready in L2 cycles (arrival + the L2
                               pipeline latency)                                         */
     pkt *unready;          /* first entry of `in` still in the pipeline                 */
@@ -174,6 +175,7 @@ typedef struct {
     uint32_t n_sm, n_part, n_bank, l2_line;
     uint32_t cpl;          /* DRAM channels per partition (dram.channels_per_l2)        */
     uint32_t l1_shared[L1__N];   /* SMs per L1 (1, or l1c/l1i.shared_by)                */
+    uint32_t l1_line[L1__N], l1_sector[L1__N];   /* every SM's L1 of a kind: its geometry */
     uint64_t f_core, f[D__N + 1];   /* MHz; f[C_CORE] == f_core                       */
     /* clock conversions, cycle t of clock a -> clock b: t x p[a][b] / q[a][b] with the
      * fraction reduced, q as a multiply-shift divider (requests cross clocks often) */
@@ -689,6 +691,10 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             m->sm[s].head_t[l] = UINT64_MAX;
         pq_init(&m->sm[s].cout);
     }
+    for (int l = 0; l < L1__N; l++) {
+        m->l1_line[l] = lk[l].line;       /* what cache_config() of each of them says */
+        m->l1_sector[l] = lk[l].sector;
+    }
     const uint32_t *shared_by = m->l1_shared;
     m->l1_shared[L1D] = 1;
     m->l1_shared[L1C] = cfg->l1c.shared_by;
@@ -767,6 +773,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             pq_init(&pt->b[b].ret);
             if (!(pt->b[b].c = cache_create(&cc[3], err, sizeof err)))
                 goto fail;
+            pt->b[b].cc = cache_config(pt->b[b].c);
         }
     }
     icnt_cfg ic = {.n_src = n_sm, .n_dst = m->n_part * m->ppp, .flit = cfg->icnt.flit,
@@ -853,7 +860,7 @@ static void l1_acc(const det *m, const mem_req *r, cache_acc *a)
     /* what the access is, its write and allocation policy, or a bypass: the protocol's */
     coh_req q = {.level = (uint8_t)l1_level[l1_of(r)], .kind = r->kind, .msg = r->msg,
                  .space = r->space, .cop = r->cop, .sm = r->sm,
-                 .line = r->sm < m->n_sm ? cache_config(m->sm[r->sm].l1[l1_of(r)])->line : 0};
+                 .line = r->sm < m->n_sm ? m->l1_line[l1_of(r)] : 0};
     m->coh->on_access(m->coh_p, &q, a);
 }
 
@@ -1421,7 +1428,17 @@ static void coh_ack(det *m, part *pt, pkt *a, uint64_t k)
     pkt_free(m, a);
 }
 
-static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
+/* Bits set in x (__builtin_popcount is a library call without -mpopcnt). */
+static inline uint32_t pop32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (x * 0x01010101u) >> 24;
+}
+
+/* One L2 cycle of bank b; *hp: the head of its miss queue afterwards (bank_next). */
+static int run_bank(det *m, part *pt, l2bank *b, uint64_t k, const cache_miss **hp)
 {
     int did = 0;
     /* 1. one DRAM return */
@@ -1437,7 +1454,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
         did = 1;
     }
     /* 2. accesses, in order: a refused head blocks the queue */
-    const cache_cfg *cc = cache_config(b->c);
+    const cache_cfg *cc = b->cc;
     in_settle(b, k);
     for (uint32_t n = 0; n < cc->ports; n++) {
         if (b->in.ht > k || b->t_port > k)
@@ -1469,7 +1486,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
         cache_acc a = {.addr = q->addr, .idx = q->idx, .size = q->size, .tok = q};
         if (q->type == CM_FETCH) {
             /* the sectors the L1 asked for, as one byte range */
-            uint32_t l1s = cache_config(m->sm[q->sm].l1[q->l1])->sector;
+            uint32_t l1s = m->l1_sector[q->l1];
             if (q->sectors) {
                 uint32_t lo = (uint32_t)__builtin_ctz(q->sectors);
                 uint32_t hi = 31 - (uint32_t)__builtin_clz(q->sectors);
@@ -1567,27 +1584,29 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k)
                 .bank = loc.bank, .row = loc.row, .bytes = r->size,
                 /* l2.sector_requests: each fetched sector is a column command of its own */
                 .cmds = m->sector_req && r->type == CM_FETCH && r->sectors
-                            ? (uint8_t)__builtin_popcount(r->sectors) : 1,
+                            ? (uint8_t)pop32(r->sectors) : 1,
                 .write = r->type == CM_WRITE || r->type == CM_WRITEBACK};
             uint64_t ready = after(m, D_L2, D_DRAM, k);
             dram_push(pt->ch[sub], &r->d, m->k[D_DRAM], ready);
             cache_mq_pop(b->c);
+            h = cache_mq_head(b->c);
             if (ready < pt->next)
                 pt->next = ready;
             poke(m, D_DRAM, ready);
             did = 1;
         }
     }
+    *hp = h;
     return did;
 }
 
-static uint64_t bank_next(const l2bank *b, uint64_t k)
+/* h: the head of b's miss queue (cache_mq_head) */
+static uint64_t bank_next(const l2bank *b, uint64_t k, const cache_miss *h)
 {
     uint64_t w = b->ret.ht;
     uint64_t in = b->in.ht > b->t_port ? b->in.ht : b->t_port;
     if (b->in.ht != UINT64_MAX && in < w)
         w = in;
-    const cache_miss *h = cache_mq_head(b->c);
     if (h && h->t_ready < w)
         w = h->t_ready;
     return w <= k ? k + 1 : w;
@@ -1603,8 +1622,9 @@ static int run_l2(det *m, uint64_t k)
     for (uint32_t g = next_bit(m->bank_set, nb, 0); g < nb; g = bit_after(m->bank_set, nb, g)) {
         l2bank *b = m->bk[g];
         if (b->next <= k || m->exhaustive) {
-            did |= run_bank(m, &m->pt[b->part_id], b, k);
-            if ((b->next = bank_next(b, k)) == UINT64_MAX && !m->exhaustive)
+            const cache_miss *h;
+            did |= run_bank(m, &m->pt[b->part_id], b, k, &h);
+            if ((b->next = bank_next(b, k, h)) == UINT64_MAX && !m->exhaustive)
                 bit_clr(m->bank_set, g);
         }
         if (b->next < w)
