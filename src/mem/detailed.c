@@ -150,6 +150,9 @@ typedef struct {
                               leave (UINT64_MAX: empty); converted once per record     */
     uint32_t head_f[L1__N];/* ... its flits in the request crossbar, for the inline
                               room check (icnt_in_used)                                 */
+    uint32_t minf;         /* the least head_f of its L1s with records (UINT32_MAX: none):
+                              when even that does not fit, sm_inject refuses whichever
+                              record is due first                                       */
     uint32_t head_b[L1__N];/* that record's request bytes (req_bytes), with head_t: a
                               record refused for lack of room is retried every cycle   */
     uint64_t inj;          /* the earliest of them and of cout's head                   */
@@ -683,6 +686,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++) {
         m->sm[s].inj = UINT64_MAX;
+        m->sm[s].minf = UINT32_MAX;
         m->sm[s].poke = UINT64_MAX;
         m->sm[s].done_t = UINT64_MAX;
         for (int i = 0; i <= L1__N; i++)
@@ -880,6 +884,16 @@ static mem_access det_probe(const memsys *ms, const mem_req *r, uint64_t cycle)
 static __attribute__((noinline)) mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm,
                                                             mem_req *r, uint64_t cycle);
 
+/* o->minf after a change of its heads */
+static void sm_minf(smside *o)
+{
+    uint32_t f = UINT32_MAX;
+    for (int l = 0; l < L1__N; l++)
+        if (o->head_t[l] != UINT64_MAX && o->head_f[l] < f)
+            f = o->head_f[l];
+    o->minf = f;
+}
+
 static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
 {
     det *m = (det *)ms;
@@ -940,6 +954,7 @@ static mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm, mem_req
         o->head_t[l] = t;
         o->head_b[l] = req_bytes(m, h->type, h->size);
         o->head_f[l] = icnt_flits(m->req, o->head_b[l]);
+        sm_minf(o);
         if (t < o->inj)
             o->inj = t;
         if (t < o->poke)
@@ -1147,6 +1162,7 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         sm->head_t[l] = h ? at_or_after(m, C_CORE, D_ICNT, h->t_ready) : UINT64_MAX;
         sm->head_b[l] = h ? req_bytes(m, h->type, h->size) : 0;
         sm->head_f[l] = h ? icnt_flits(m->req, sm->head_b[l]) : 0;
+        sm_minf(sm);
         sm_inj_update(m, s);
         return 1;
     }
@@ -1167,9 +1183,17 @@ static int run_icnt(det *m, uint64_t k)
         }
     }
     for (uint32_t s = next_bit(m->inj_set, m->n_sm, 0); s < m->n_sm;
-         s = next_bit(m->inj_set, m->n_sm, s + 1))
-        if (m->sm[s].inj <= k)
-            did |= sm_inject(m, s, k);
+         s = next_bit(m->inj_set, m->n_sm, s + 1)) {
+        const smside *sm = &m->sm[s];
+        if (sm->inj > k)
+            continue;
+        if (sm->cout.ht > k && (uint64_t)m->req_used[s] + sm->minf > m->req_in_buf) {
+            /* sm_inject would refuse the record due first: none fits (counted as it would) */
+            m->req_refused++;
+            continue;
+        }
+        did |= sm_inject(m, s, k);
+    }
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     /* nb: the first request-crossbar output holding packets at or after partition p's
      * ports (a partition pops only its own ports, so the later ones stand); po: the first
