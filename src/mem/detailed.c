@@ -136,9 +136,22 @@ typedef struct {
  * cycle, and while the L1 has not changed the retry is counted without being rebuilt. */
 typedef struct {
     uint64_t addr, stamp;
-    uint32_t size, bytes_used;
-    uint8_t kind, space, cop, msg;
+    uint64_t sizes;        /* mem_req's size and bytes_used, as they lie in it (req_key) */
+    uint32_t kinds;        /* its kind, space, cop and msg, the same way                 */
 } refmemo;
+
+/* mem_req's adjacent fields size, bytes_used (one 64-bit key) and kind, space, cop, msg
+ * (one 32-bit key), compared as two words */
+_Static_assert(offsetof(mem_req, bytes_used) == offsetof(mem_req, size) + 4 &&
+               offsetof(mem_req, space) == offsetof(mem_req, kind) + 1 &&
+               offsetof(mem_req, cop) == offsetof(mem_req, kind) + 2 &&
+               offsetof(mem_req, msg) == offsetof(mem_req, kind) + 3,
+               "mem_req key fields not adjacent");
+static inline void req_key(const mem_req *r, uint64_t *sizes, uint32_t *kinds)
+{
+    memcpy(sizes, (const char *)r + offsetof(mem_req, size), sizeof *sizes);
+    memcpy(kinds, (const char *)r + offsetof(mem_req, kind), sizeof *kinds);
+}
 
 typedef struct {
     cache *l1[L1__N];
@@ -902,9 +915,10 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     smside *s = &m->sm[r->sm];
     int l = l1_of(r);
     refmemo *rm = &s->rm[l];
-    if (rm->stamp && rm->addr == r->addr && rm->size == r->size && rm->bytes_used == r->bytes_used &&
-        rm->kind == r->kind && rm->space == r->space && rm->cop == r->cop && rm->msg == r->msg &&
-        !m->trace) {
+    uint64_t sizes;
+    uint32_t kinds;
+    req_key(r, &sizes, &kinds);
+    if (rm->stamp && rm->addr == r->addr && rm->sizes == sizes && rm->kinds == kinds && !m->trace) {
         /* the same request as the last refused one: cache_access() would find its memo */
         mem_access again = cache_refuse_again(s->l1[l], rm->stamp);
         if (again != MA__COUNT)
@@ -931,12 +945,7 @@ static mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm, mem_req
     }
     if (mem_access_refused(out)) {
         rm->addr = r->addr;
-        rm->size = r->size;
-        rm->bytes_used = r->bytes_used;
-        rm->kind = r->kind;
-        rm->space = r->space;
-        rm->cop = r->cop;
-        rm->msg = r->msg;
+        req_key(r, &rm->sizes, &rm->kinds);
         rm->stamp = cache_refusal_stamp(s->l1[l]);
         return out;
     }
@@ -1175,25 +1184,31 @@ static void tx_close(det *m, part *pt, pkt *r, uint64_t k);
 static int run_icnt(det *m, uint64_t k)
 {
     int did = 0;
-    /* only the ports with traffic */
-    for (uint32_t s = next_bit(m->rep_out, m->n_sm, 0); s < m->n_sm; s = bit_after(m->rep_out, m->n_sm, s)) {
-        while (m->rep_t[s] <= k) {
-            sm_reply(m, s, PKT_OF_MSG(icnt_pop(m->rep, s, k)), k);
-            did = 1;
+    /* only the ports with traffic; the SMs' bits are read a word at a time (what an SM
+     * does here changes no other SM's bit: replies pop their own port, injections
+     * update their own inj) */
+    const uint32_t sw = (m->n_sm + 63) / 64;
+    for (uint32_t wd = 0; wd < sw; wd++)
+        for (uint64_t bits = m->rep_out[wd]; bits; bits &= bits - 1) {
+            uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+            while (m->rep_t[s] <= k) {
+                sm_reply(m, s, PKT_OF_MSG(icnt_pop(m->rep, s, k)), k);
+                did = 1;
+            }
         }
-    }
-    for (uint32_t s = next_bit(m->inj_set, m->n_sm, 0); s < m->n_sm;
-         s = next_bit(m->inj_set, m->n_sm, s + 1)) {
-        const smside *sm = &m->sm[s];
-        if (sm->inj > k)
-            continue;
-        if (sm->cout.ht > k && (uint64_t)m->req_used[s] + sm->minf > m->req_in_buf) {
-            /* sm_inject would refuse the record due first: none fits (counted as it would) */
-            m->req_refused++;
-            continue;
+    for (uint32_t wd = 0; wd < sw; wd++)
+        for (uint64_t bits = m->inj_set[wd]; bits; bits &= bits - 1) {
+            uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+            const smside *sm = &m->sm[s];
+            if (sm->inj > k)
+                continue;
+            if (sm->cout.ht > k && (uint64_t)m->req_used[s] + sm->minf > m->req_in_buf) {
+                /* sm_inject would refuse the record due first: none fits (counted as it would) */
+                m->req_refused++;
+                continue;
+            }
+            did |= sm_inject(m, s, k);
         }
-        did |= sm_inject(m, s, k);
-    }
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     /* nb: the first request-crossbar output holding packets at or after partition p's
      * ports (a partition pops only its own ports, so the later ones stand); po: the first
