@@ -1656,19 +1656,23 @@ static int run_l2(det *m, uint64_t k)
     int did = 0;
     uint64_t w = UINT64_MAX;
     /* the banks with work (bank_set), in bank order: the others' next is UINT64_MAX
-     * (exhaustive: every bank, all bits set) */
-    const uint32_t nb = m->n_part * m->n_bank;
-    for (uint32_t g = next_bit(m->bank_set, nb, 0); g < nb; g = bit_after(m->bank_set, nb, g)) {
-        l2bank *b = m->bk[g];
-        if (b->next <= k || m->exhaustive) {
-            const cache_miss *h;
-            did |= run_bank(m, &m->pt[b->part_id], b, k, &h);
-            if ((b->next = bank_next(b, k, h)) == UINT64_MAX && !m->exhaustive)
-                bit_clr(m->bank_set, g);
+     * (exhaustive: every bank, all bits set); read a word at a time (a bank's cycle
+     * changes no other bank's bit) */
+    const uint32_t nw = (m->n_part * m->n_bank + 63) / 64;
+    const int ex = m->exhaustive;
+    for (uint32_t wd = 0; wd < nw; wd++)
+        for (uint64_t bits = m->bank_set[wd]; bits; bits &= bits - 1) {
+            uint32_t g = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+            l2bank *b = m->bk[g];
+            if (b->next <= k || ex) {
+                const cache_miss *h;
+                did |= run_bank(m, &m->pt[b->part_id], b, k, &h);
+                if ((b->next = bank_next(b, k, h)) == UINT64_MAX && !ex)
+                    bit_clr(m->bank_set, g);
+            }
+            if (b->next < w)
+                w = b->next;
         }
-        if (b->next < w)
-            w = b->next;
-    }
     m->wake[D_L2] = w;
     return did;
 }
