@@ -159,13 +159,13 @@ typedef struct {
     rq done[L1__N + 1];    /* hits of each L1 (t_done monotonic), then replies          */
     uint64_t done_t;       /* the earliest of their heads' t_done (pop_done's fast path) */
     uint32_t rr;           /* miss-queue injection: L1 served last                      */
+    uint32_t minf;         /* the least head_f of its L1s with records (UINT32_MAX: none):
+                              when even that does not fit, sm_inject refuses whichever
+                              record is due first (here: no padding after rr)           */
     uint64_t head_t[L1__N];/* interconnect cycle each L1's oldest miss record may
                               leave (UINT64_MAX: empty); converted once per record     */
     uint32_t head_f[L1__N];/* ... its flits in the request crossbar, for the inline
                               room check (icnt_in_used)                                 */
-    uint32_t minf;         /* the least head_f of its L1s with records (UINT32_MAX: none):
-                              when even that does not fit, sm_inject refuses whichever
-                              record is due first                                       */
     uint32_t head_b[L1__N];/* that record's request bytes (req_bytes), with head_t: a
                               record refused for lack of room is retried every cycle   */
     uint64_t inj;          /* the earliest of them and of cout's head                   */
