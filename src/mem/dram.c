@@ -44,6 +44,12 @@ struct dram {
     uint64_t t_ref;           /* next refresh due                                   */
     uint64_t ref_until;       /* refresh in progress until                          */
     uint32_t min_burst;       /* cycles of one burst                                */
+    /* No command for a request may issue before t_wait (wait_ok: it is known): found by
+     * the scan of a cycle that issued nothing, lowered by a push, forgotten by every
+     * command and refresh (the only changes of the state it derives from). dram_cycle
+     * does nothing before it and dram_next returns it without scanning again. */
+    uint64_t t_wait;
+    int wait_ok;
     int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
     dram_stats st;
 };
@@ -99,7 +105,7 @@ void dram_destroy(dram *d)
     free(d);
 }
 
-uint32_t dram_burst_cycles(const dram *d, uint32_t bytes)
+static inline uint32_t burst_cycles(const dram *d, uint32_t bytes)
 {
     uint32_t per = d->cfg.bus_bytes * d->cfg.beats_per_clk;
     uint32_t c = d->per_shift >= 0 ? (bytes + per - 1) >> d->per_shift : (bytes + per - 1) / per;
@@ -108,6 +114,8 @@ uint32_t dram_burst_cycles(const dram *d, uint32_t bytes)
                          : (c + d->min_burst - 1) / d->min_burst * d->min_burst;
     return c ? c : d->min_burst;
 }
+
+uint32_t dram_burst_cycles(const dram *d, uint32_t bytes) { return burst_cycles(d, bytes); }
 
 uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds)
 {
@@ -130,6 +138,8 @@ int dram_can_push(const dram *d) { return d->qn < d->cfg.queue; }
 uint32_t dram_queued(const dram *d) { return d->qn; }
 uint32_t dram_in_flight(const dram *d) { return d->qn + d->dn; }
 const dram_stats *dram_get_stats(const dram *d) { return &d->st; }
+
+static void push_wait(dram *d, const dram_req *r);
 
 void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
 {
@@ -159,6 +169,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
             b->fh[r->write] = r;
         d->hit_banks |= 1ull << r->bank;
     }
+    push_wait(d, r);
 }
 
 
@@ -202,6 +213,31 @@ static int row_hit(const dram *d, const dram_req *r)
     return b->open && b->row == r->row;
 }
 
+/* t_wait after r was queued: r adds at most its own command as a candidate (FR-FCFS: if
+ * it is its bank's first hit of its kind, or its bank's oldest request with no hits
+ * queued; FIFO: if it is the only request, the oldest). Any other change a push makes
+ * (a first hit hides its bank's row command) only delays candidates: t_wait stays a
+ * lower bound. */
+static void push_wait(dram *d, const dram_req *r)
+{
+    const bank *b = &d->bk[r->bank];
+    uint64_t t;
+    if (d->qn == 1) {
+        d->wait_ok = 1;
+        d->t_wait = UINT64_MAX;
+    } else if (!d->wait_ok || d->cfg.sched == DRAM_FIFO) {
+        return;
+    }
+    if (b->fh[r->write] == r)
+        t = col_time(d, r);
+    else if (b->qh == r && !(d->hit_banks >> r->bank & 1))
+        t = head_row_time(d, b);
+    else
+        return;
+    if (t < d->t_wait)
+        d->t_wait = t;
+}
+
 /* r is a row hit, the first queued one of its kind (b->fh[r->write]): one of its column
  * commands issues. It stays queued (its bank's first hit of its kind) until its last,
  * then leaves the queue for the completion list; between its commands the scheduler may
@@ -210,7 +246,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
 {
     bank *b = &d->bk[r->bank];
     uint32_t k = r->cmds > 1 ? r->cmds : 1;
-    uint32_t Bc = dram_burst_cycles(d, r->bytes / k);
+    uint32_t Bc = burst_cycles(d, r->bytes / k);
     uint32_t per = d->cfg.tCCD > Bc ? d->cfg.tCCD : Bc;
     uint32_t per_g = d->ccdl > Bc ? d->ccdl : Bc;
     uint64_t end = now + (r->write ? d->cfg.tWL : d->cfg.tCL) + Bc;
@@ -344,37 +380,49 @@ static int refresh(dram *d, uint64_t now)
     return 1;
 }
 
+/* The oldest request's command (FIFO), or UINT64_MAX with none */
+static uint64_t fifo_time(const dram *d, dram_req **rp)
+{
+    uint32_t kb = 0;
+    uint64_t seq = UINT64_MAX;
+    for (uint64_t m = d->busy_banks; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctzll(m);
+        if (d->bk[k].head_seq < seq) {
+            seq = d->bk[k].head_seq;
+            kb = k;
+        }
+    }
+    if (seq == UINT64_MAX)
+        return UINT64_MAX;
+    dram_req *r = d->bk[kb].qh;
+    *rp = r;
+    return row_hit(d, r) ? col_time(d, r) : row_time(d, r);
+}
+
 int dram_cycle(dram *d, uint64_t now)
 {
     if (now >= d->t_ref) {
+        d->wait_ok = 0;
+        d->t_wait = 0;
         refresh(d, now);
         return 0;        /* housekeeping, not progress (the deadlock watchdog) */
     }
-    if (!d->qn)
+    if (!d->qn || now < d->t_wait)
         return 0;
     if (d->cfg.sched == DRAM_FIFO) {
         /* the oldest request overall: the bank head with the lowest sequence number */
-        uint32_t kb = 0;
-        uint64_t seq = UINT64_MAX;
-        for (uint64_t m = d->busy_banks; m; m &= m - 1) {
-            uint32_t k = (uint32_t)__builtin_ctzll(m);
-            if (d->bk[k].head_seq < seq) {
-                seq = d->bk[k].head_seq;
-                kb = k;
-            }
-        }
-        dram_req *r = d->bk[kb].qh;
-        if (r->t_arr > now)
+        dram_req *r = NULL;
+        uint64_t t = fifo_time(d, &r);
+        if (t > now) {
+            d->t_wait = t;
+            d->wait_ok = 1;
             return 0;
-        if (row_hit(d, r)) {
-            if (col_time(d, r) > now)
-                return 0;
+        }
+        d->t_wait = 0;
+        d->wait_ok = 0;
+        if (row_hit(d, r))
             issue_col(d, r, now);
-            return 1;
-        }
-        if (row_time(d, r) > now)
-            return 0;
-        if (d->bk[r->bank].open)
+        else if (d->bk[r->bank].open)
             do_pre(d, r->bank, now);
         else
             do_act(d, r, now);
@@ -382,40 +430,75 @@ int dram_cycle(dram *d, uint64_t now)
     }
     /* FR-FCFS: the oldest row hit whose column command can issue (of a bank, its first
      * read or first write hit: a later hit of the same kind arrived no earlier, so it
-     * is no sooner ready) ... */
-    dram_req *best = NULL;
-    for (uint64_t m = d->hit_banks; m; m &= m - 1) {
-        const bank *b = &d->bk[__builtin_ctzll(m)];
-        if (b->t_col > now)
-            continue;
-        for (int w = 0; w < 2; w++) {
-            dram_req *r = b->fh[w];
-            if (r && r->t_arr <= now && (!best || r->seq < best->seq) && col_time(d, r) <= now)
-                best = r;
+     * is no sooner ready) ... The earliest cycle of each candidate is col_time(): the
+     * channel's terms of a read and of a write (g[]) once, then each bank's. wait: the
+     * earliest of all candidates (t_wait if nothing issues). */
+    uint64_t wait = UINT64_MAX;
+    if (d->hit_banks) {
+        uint64_t g[2];
+        g[0] = max64(d->t_col_any, d->t_rd);
+        if (d->bus_free > d->cfg.tCL)
+            g[0] = max64(g[0], d->bus_free - d->cfg.tCL);
+        g[1] = max64(d->t_col_any, d->t_wr);
+        if (d->bus_free > d->cfg.tWL)
+            g[1] = max64(g[1], d->bus_free - d->cfg.tWL);
+        uint64_t gmin = g[0] < g[1] ? g[0] : g[1];
+        if (gmin > now) {
+            /* no column command can go (as right after one): each waits gmin at least */
+            wait = gmin;
+        } else {
+            dram_req *best = NULL;
+            for (uint64_t m = d->hit_banks; m; m &= m - 1) {
+                uint32_t k = (uint32_t)__builtin_ctzll(m);
+                const bank *b = &d->bk[k];
+                uint64_t base = max64(b->t_col, d->t_col_grp[k & d->grp_mask]);
+                for (int w = 0; w < 2; w++) {
+                    const dram_req *r = b->fh[w];
+                    if (!r)
+                        continue;
+                    uint64_t t = max64(max64(base, r->t_arr), g[w]);
+                    if (t <= now) {
+                        if (!best || r->seq < best->seq)
+                            best = b->fh[w];
+                    } else if (t < wait) {
+                        wait = t;
+                    }
+                }
+            }
+            if (best) {
+                d->t_wait = 0;
+                d->wait_ok = 0;
+                issue_col(d, best, now);
+                return 1;
+            }
         }
-    }
-    if (best) {
-        issue_col(d, best, now);
-        return 1;
     }
     /* ... else a row command for the oldest request of a bank, the oldest such bank
-     * first; a bank with queued hits for its open row is not precharged */
+     * first; a bank with queued hits for its open row is not precharged; a closed bank
+     * waits for tRRD and refresh as well */
     uint32_t kb = 0;
     uint64_t seq = UINT64_MAX;
-    /* a closed bank waits for tRRD and refresh as well */
-    uint64_t cand = d->busy_banks & ~d->hit_banks;
-    if (max64(d->t_act_any, d->ref_until) > now)
-        cand &= d->open_banks;
-    for (uint64_t m = cand; m; m &= m - 1) {
+    uint64_t ta = max64(d->t_act_any, d->ref_until);
+    for (uint64_t m = d->busy_banks & ~d->hit_banks; m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
         const bank *b = &d->bk[k];
-        if (b->head_seq < seq && b->rt <= now) {
-            seq = b->head_seq;
-            kb = k;
+        uint64_t t = b->open ? b->rt : max64(b->rt, ta);
+        if (t <= now) {
+            if (b->head_seq < seq) {
+                seq = b->head_seq;
+                kb = k;
+            }
+        } else if (t < wait) {
+            wait = t;
         }
     }
-    if (seq == UINT64_MAX)
+    if (seq == UINT64_MAX) {
+        d->t_wait = wait;
+        d->wait_ok = 1;
         return 0;
+    }
+    d->t_wait = 0;
+    d->wait_ok = 0;
     if (d->bk[kb].open)
         do_pre(d, kb, now);
     else
@@ -445,17 +528,20 @@ uint64_t dram_next(const dram *d, uint64_t now)
         next = d->t_ref;      /* refresh runs on schedule, busy or idle */
     if (d->t_ref <= now)
         return now + 1;
+    if (d->wait_ok) {
+        /* found by the last scan or push, nothing changed since */
+        if (d->qn && d->t_wait < next)
+            next = d->t_wait;
+        return next > now ? next : now + 1;
+    }
     /* per bank: its oldest request's row command, and the column command of its first
      * row hit of each kind (reads and writes differ in turnaround): a lower bound of
      * anything it can issue */
     if (d->cfg.sched == DRAM_FIFO) {
-        /* only bank heads can go, whatever hits are queued */
-        for (uint64_t m = d->busy_banks; m; m &= m - 1) {
-            const bank *b = &d->bk[__builtin_ctzll(m)];
-            uint64_t t = b->open && b->row == b->head_row ? col_time(d, b->qh) : head_row_time(d, b);
-            if (t < next)
-                next = t;
-        }
+        dram_req *r = NULL;
+        uint64_t t = fifo_time(d, &r);
+        if (t < next)
+            next = t;
         return next > now ? next : now + 1;
     }
     for (uint64_t m = d->busy_banks & ~d->hit_banks; m; m &= m - 1) {
