@@ -135,10 +135,17 @@ void amap_runs_make(amap_runs *f, uint64_t mask)
 
 void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *o)
 {
-    o->part = addrmap_part(am, addr);
     /* a mapping without `rank` gives each partition one chunk in n_part, in address order */
-    uint64_t c = amap_div_q(&am->div_chunk, addr);
-    uint64_t rk = am->ops->rank ? am->ops->rank(am, c) : amap_div_q(&am->div_part, c);
+    uint64_t c = is_pow2(am->chunk) ? addr >> am->chunk_bits : amap_div_q(&am->div_chunk, addr);
+    uint64_t rk;
+    if (am->ops == &addrmap_linear) {
+        /* linear's part (c mod n_part) from the same quotient */
+        rk = amap_div_q(&am->div_part, c);
+        o->part = (uint32_t)(c - rk * am->n_part);
+    } else {
+        o->part = addrmap_part(am, addr);
+        rk = am->ops->rank ? am->ops->rank(am, c) : amap_div_q(&am->div_part, c);
+    }
     o->local = rk * am->chunk + (addr - c * am->chunk);
     if (am->bank_bits) {
         o->bank = (uint32_t)amap_runs_pack(&am->f_bank, o->local);
