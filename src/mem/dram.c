@@ -222,6 +222,8 @@ static void push_wait(dram *d, const dram_req *r)
 {
     const bank *b = &d->bk[r->bank];
     uint64_t t;
+    if (d->cfg.scan_always)
+        return;
     if (d->qn == 1) {
         d->wait_ok = 1;
         d->t_wait = UINT64_MAX;
@@ -414,8 +416,10 @@ int dram_cycle(dram *d, uint64_t now)
         dram_req *r = NULL;
         uint64_t t = fifo_time(d, &r);
         if (t > now) {
-            d->t_wait = t;
-            d->wait_ok = 1;
+            if (!d->cfg.scan_always) {
+                d->t_wait = t;
+                d->wait_ok = 1;
+            }
             return 0;
         }
         d->t_wait = 0;
@@ -493,8 +497,10 @@ int dram_cycle(dram *d, uint64_t now)
         }
     }
     if (seq == UINT64_MAX) {
-        d->t_wait = wait;
-        d->wait_ok = 1;
+        if (!d->cfg.scan_always) {
+            d->t_wait = wait;
+            d->wait_ok = 1;
+        }
         return 0;
     }
     d->t_wait = 0;
