@@ -50,6 +50,11 @@ struct dram {
      * does nothing before it and dram_next returns it without scanning again. */
     uint64_t t_wait;
     int wait_ok;
+    /* A lower bound of the row command of every bank that may need one (FR-FCFS: queued
+     * requests, none for its open row): the scan's minimum, lowered when a bank joins
+     * them (a push to an idle bank, a bank's last hit issued, a precharge); commands
+     * only delay the others'. */
+    uint64_t row_wait;
     int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
     dram_stats st;
 };
@@ -94,6 +99,7 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->per_shift = per & (per - 1) ? -1 : __builtin_ctz(per);
     d->mb_shift = d->min_burst & (d->min_burst - 1) ? -1 : __builtin_ctz(d->min_burst);
     d->t_ref = cfg->tREFI ? cfg->tREFI : UINT64_MAX;
+    d->row_wait = UINT64_MAX;
     return d;
 }
 
@@ -140,6 +146,7 @@ uint32_t dram_in_flight(const dram *d) { return d->qn + d->dn; }
 const dram_stats *dram_get_stats(const dram *d) { return &d->st; }
 
 static void push_wait(dram *d, const dram_req *r);
+static void row_join(dram *d, const bank *b);
 
 void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
 {
@@ -169,6 +176,8 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
             b->fh[r->write] = r;
         d->hit_banks |= 1ull << r->bank;
     }
+    if (b->qh == r && !(d->hit_banks >> r->bank & 1))
+        row_join(d, b);
     push_wait(d, r);
 }
 
@@ -211,6 +220,14 @@ static int row_hit(const dram *d, const dram_req *r)
 {
     const bank *b = &d->bk[r->bank];
     return b->open && b->row == r->row;
+}
+
+/* bank b (its oldest request) may need a row command from now on */
+static void row_join(dram *d, const bank *b)
+{
+    uint64_t t = head_row_time(d, b);
+    if (t < d->row_wait)
+        d->row_wait = t;
 }
 
 /* t_wait after r was queued: r adds at most its own command as a candidate (FR-FCFS: if
@@ -305,6 +322,8 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     d->st.busy += (uint64_t)k * Bc;
     d->st.q_lat_sum += r->t_issue - r->t_arr;
     bank_rt(b);
+    if (!b->hits && b->qh)
+        row_join(d, b);
     r->next = NULL;
     if (d->dt)
         d->dt->next = r;
@@ -349,6 +368,8 @@ static void do_pre(dram *d, uint32_t k, uint64_t now)
     b->t_act = max64(b->t_act, now + d->cfg.tRP);
     d->open_banks &= ~(1ull << k);
     bank_rt(b);
+    if (b->qh)
+        row_join(d, b);
     d->st.pres++;
 }
 
@@ -401,6 +422,27 @@ static uint64_t fifo_time(const dram *d, dram_req **rp)
     return row_hit(d, r) ? col_time(d, r) : row_time(d, r);
 }
 
+/* The channel's terms of col_time() of a read [0] and of a write [1] */
+static void col_gates(const dram *d, uint64_t *g)
+{
+    g[0] = max64(d->t_col_any, d->t_rd);
+    if (d->bus_free > d->cfg.tCL)
+        g[0] = max64(g[0], d->bus_free - d->cfg.tCL);
+    g[1] = max64(d->t_col_any, d->t_wr);
+    if (d->bus_free > d->cfg.tWL)
+        g[1] = max64(g[1], d->bus_free - d->cfg.tWL);
+}
+
+/* t_wait = t, and no sooner than the next cycle (after a command at now, or a cycle with
+ * nothing to issue) */
+static void set_wait(dram *d, uint64_t now, uint64_t t)
+{
+    if (d->cfg.scan_always)
+        return;
+    d->t_wait = t > now ? t : now + 1;
+    d->wait_ok = 1;
+}
+
 int dram_cycle(dram *d, uint64_t now)
 {
     if (now >= d->t_ref) {
@@ -435,21 +477,16 @@ int dram_cycle(dram *d, uint64_t now)
     /* FR-FCFS: the oldest row hit whose column command can issue (of a bank, its first
      * read or first write hit: a later hit of the same kind arrived no earlier, so it
      * is no sooner ready) ... The earliest cycle of each candidate is col_time(): the
-     * channel's terms of a read and of a write (g[]) once, then each bank's. wait: the
-     * earliest of all candidates (t_wait if nothing issues). */
-    uint64_t wait = UINT64_MAX;
+     * channel's terms of a read and of a write (g[]) once, then each bank's. hwait: a
+     * lower bound of every hit's column command (all of them if nothing issues). */
+    uint64_t hwait = UINT64_MAX;
     if (d->hit_banks) {
         uint64_t g[2];
-        g[0] = max64(d->t_col_any, d->t_rd);
-        if (d->bus_free > d->cfg.tCL)
-            g[0] = max64(g[0], d->bus_free - d->cfg.tCL);
-        g[1] = max64(d->t_col_any, d->t_wr);
-        if (d->bus_free > d->cfg.tWL)
-            g[1] = max64(g[1], d->bus_free - d->cfg.tWL);
+        col_gates(d, g);
         uint64_t gmin = g[0] < g[1] ? g[0] : g[1];
         if (gmin > now) {
             /* no column command can go (as right after one): each waits gmin at least */
-            wait = gmin;
+            hwait = gmin;
         } else {
             dram_req *best = NULL;
             for (uint64_t m = d->hit_banks; m; m &= m - 1) {
@@ -464,51 +501,66 @@ int dram_cycle(dram *d, uint64_t now)
                     if (t <= now) {
                         if (!best || r->seq < best->seq)
                             best = b->fh[w];
-                    } else if (t < wait) {
-                        wait = t;
+                    } else if (t < hwait) {
+                        hwait = t;
                     }
                 }
             }
             if (best) {
-                d->t_wait = 0;
-                d->wait_ok = 0;
                 issue_col(d, best, now);
+                /* the next: a hit when the channel's terms allow, or a row command */
+                uint64_t t = d->row_wait;
+                if (d->hit_banks) {
+                    col_gates(d, g);
+                    t = t < g[0] ? t : g[0];
+                    t = t < g[1] ? t : g[1];
+                }
+                set_wait(d, now, t);
                 return 1;
             }
         }
     }
     /* ... else a row command for the oldest request of a bank, the oldest such bank
      * first; a bank with queued hits for its open row is not precharged; a closed bank
-     * waits for tRRD and refresh as well */
-    uint32_t kb = 0;
-    uint64_t seq = UINT64_MAX;
+     * waits for tRRD and refresh as well. The two earliest of their cycles (t1, of bank
+     * k1, and t2) give row_wait after one of them issues. */
+    uint32_t kb = 0, k1 = 64;
+    uint64_t seq = UINT64_MAX, t1 = UINT64_MAX, t2 = UINT64_MAX;
     uint64_t ta = max64(d->t_act_any, d->ref_until);
     for (uint64_t m = d->busy_banks & ~d->hit_banks; m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
         const bank *b = &d->bk[k];
         uint64_t t = b->open ? b->rt : max64(b->rt, ta);
-        if (t <= now) {
-            if (b->head_seq < seq) {
-                seq = b->head_seq;
-                kb = k;
-            }
-        } else if (t < wait) {
-            wait = t;
+        if (t <= now && b->head_seq < seq) {
+            seq = b->head_seq;
+            kb = k;
+        }
+        if (t < t1) {
+            t2 = t1;
+            t1 = t;
+            k1 = k;
+        } else if (t < t2) {
+            t2 = t;
         }
     }
     if (seq == UINT64_MAX) {
+        /* nothing issues: every candidate's cycle is later than now */
+        d->row_wait = t1;
         if (!d->cfg.scan_always) {
-            d->t_wait = wait;
+            d->t_wait = hwait < t1 ? hwait : t1;
             d->wait_ok = 1;
         }
         return 0;
     }
-    d->t_wait = 0;
-    d->wait_ok = 0;
-    if (d->bk[kb].open)
+    /* the others', then the bank's own (do_pre) or its new hits' (do_act) */
+    d->row_wait = k1 == kb ? t2 : t1;
+    if (d->bk[kb].open) {
         do_pre(d, kb, now);
-    else
+    } else {
         do_act(d, d->bk[kb].qh, now);
+        hwait = hwait < d->bk[kb].t_col ? hwait : d->bk[kb].t_col;
+    }
+    set_wait(d, now, hwait < d->row_wait ? hwait : d->row_wait);
     return 1;
 }
 
