@@ -44,10 +44,11 @@ struct dram {
     uint64_t t_ref;           /* next refresh due                                   */
     uint64_t ref_until;       /* refresh in progress until                          */
     uint32_t min_burst;       /* cycles of one burst                                */
-    /* No command for a request may issue before t_wait (wait_ok: it is known): found by
-     * the scan of a cycle that issued nothing, lowered by a push, forgotten by every
-     * command and refresh (the only changes of the state it derives from). dram_cycle
-     * does nothing before it and dram_next returns it without scanning again. */
+    /* FR-FCFS: no command for a request may issue before t_wait (wait_ok: it is
+     * known): the earliest candidate found by the scan of a cycle that issued nothing,
+     * a cheap lower bound after a command (the channel's column terms, row_wait),
+     * lowered by a push, forgotten by a refresh. dram_cycle does nothing before it and
+     * dram_next returns it without scanning again. FIFO scans every time (wait_ok 0). */
     uint64_t t_wait;
     int wait_ok;
     /* A lower bound of the row command of every bank that may need one (FR-FCFS: queued
@@ -230,21 +231,20 @@ static void row_join(dram *d, const bank *b)
         d->row_wait = t;
 }
 
-/* t_wait after r was queued: r adds at most its own command as a candidate (FR-FCFS: if
+/* t_wait after r was queued (FR-FCFS): r adds at most its own command as a candidate (if
  * it is its bank's first hit of its kind, or its bank's oldest request with no hits
- * queued; FIFO: if it is the only request, the oldest). Any other change a push makes
- * (a first hit hides its bank's row command) only delays candidates: t_wait stays a
- * lower bound. */
+ * queued). Any other change a push makes (a first hit hides its bank's row command)
+ * only delays candidates: t_wait stays a lower bound. */
 static void push_wait(dram *d, const dram_req *r)
 {
     const bank *b = &d->bk[r->bank];
     uint64_t t;
-    if (d->cfg.scan_always)
+    if (d->cfg.scan_always || d->cfg.sched == DRAM_FIFO)
         return;
     if (d->qn == 1) {
         d->wait_ok = 1;
         d->t_wait = UINT64_MAX;
-    } else if (!d->wait_ok || d->cfg.sched == DRAM_FIFO) {
+    } else if (!d->wait_ok) {
         return;
     }
     if (b->fh[r->write] == r)
@@ -456,16 +456,8 @@ int dram_cycle(dram *d, uint64_t now)
     if (d->cfg.sched == DRAM_FIFO) {
         /* the oldest request overall: the bank head with the lowest sequence number */
         dram_req *r = NULL;
-        uint64_t t = fifo_time(d, &r);
-        if (t > now) {
-            if (!d->cfg.scan_always) {
-                d->t_wait = t;
-                d->wait_ok = 1;
-            }
+        if (fifo_time(d, &r) > now)
             return 0;
-        }
-        d->t_wait = 0;
-        d->wait_ok = 0;
         if (row_hit(d, r))
             issue_col(d, r, now);
         else if (d->bk[r->bank].open)
@@ -596,10 +588,15 @@ uint64_t dram_next(const dram *d, uint64_t now)
      * row hit of each kind (reads and writes differ in turnaround): a lower bound of
      * anything it can issue */
     if (d->cfg.sched == DRAM_FIFO) {
-        dram_req *r = NULL;
-        uint64_t t = fifo_time(d, &r);
-        if (t < next)
-            next = t;
+        /* only bank heads can go, whatever hits are queued (the oldest of them first:
+         * this bound, the earliest of them, may be earlier than the oldest's command,
+         * and is kept as it was) */
+        for (uint64_t m = d->busy_banks; m; m &= m - 1) {
+            const bank *b = &d->bk[__builtin_ctzll(m)];
+            uint64_t t = b->open && b->row == b->head_row ? col_time(d, b->qh) : head_row_time(d, b);
+            if (t < next)
+                next = t;
+        }
         return next > now ? next : now + 1;
     }
     for (uint64_t m = d->busy_banks & ~d->hit_banks; m; m &= m - 1) {

@@ -425,13 +425,14 @@ static void test_sector_interleave(void **state)
         }
 }
 
-/* dram_next after a cycle that issued nothing is the next command's cycle (the scan's
- * bound, t_wait), and a push lowers it to the new request's own command.
+/* dram_next after a cycle that issued nothing is the next command's cycle (FR-FCFS: the
+ * scan's bound, t_wait), and a push lowers it to the new request's own command.
  * FR-FCFS: A (bank 0 row 1) at 0: ACT 0; at 1 nothing can go: next = A's RD at tRCD 12.
  *   B (bank 1 row 1) pushed at 2, ready 2: its ACT waits tRRD: next 6. ACT B at 6; A RD
  *   12 (done 28); B RD at its tRCD, 18 (bus free 28 - tCL = 16 before): done 34.
  * FIFO: only the oldest request may go: after ACT A at 0 the next command is A's RD at
- *   12 (B's ACT, possible from 6, waits for A): ACT B 13, RD 25, done 41. */
+ *   12 (B's ACT, possible from 6, waits for A): ACT B 13, RD 25, done 41. Its bound is
+ *   the earliest bank head's command all the same (B's ACT, 6: a lower bound). */
 static void test_next_bound(void **state)
 {
     (void)state;
@@ -445,7 +446,7 @@ static void test_next_bound(void **state)
         assert_int_equal(dram_cycle(d, 1), 0);
         assert_int_equal(dram_next(d, 1), 12);
         dram_push(d, &b, 2, 2);
-        assert_int_equal(dram_next(d, 2), sched == DRAM_FRFCFS ? 6 : 12);
+        assert_int_equal(dram_next(d, 2), 6);
         assert_int_equal(dram_cycle(d, 5), 0);    /* before the bound: nothing */
         uint64_t t = 6;
         assert_int_equal(run(d, t, 1000, 0, o, 2), 2);
