@@ -443,6 +443,23 @@ static void set_wait(dram *d, uint64_t now, uint64_t t)
     d->wait_ok = 1;
 }
 
+/* The two earliest row command cycles: t1 (of bank k1) and t2 */
+typedef struct {
+    uint64_t t1, t2;
+    uint32_t k1;
+} row_min;
+
+static inline void row_min_add(row_min *e, uint64_t t, uint32_t k)
+{
+    if (t < e->t1) {
+        e->t2 = e->t1;
+        e->t1 = t;
+        e->k1 = k;
+    } else if (t < e->t2) {
+        e->t2 = t;
+    }
+}
+
 int dram_cycle(dram *d, uint64_t now)
 {
     if (now >= d->t_ref) {
@@ -514,38 +531,50 @@ int dram_cycle(dram *d, uint64_t now)
     }
     /* ... else a row command for the oldest request of a bank, the oldest such bank
      * first; a bank with queued hits for its open row is not precharged; a closed bank
-     * waits for tRRD and refresh as well. The two earliest of their cycles (t1, of bank
-     * k1, and t2) give row_wait after one of them issues. */
-    uint32_t kb = 0, k1 = 64;
-    uint64_t seq = UINT64_MAX, t1 = UINT64_MAX, t2 = UINT64_MAX;
-    uint64_t ta = max64(d->t_act_any, d->ref_until);
-    for (uint64_t m = d->busy_banks & ~d->hit_banks; m; m &= m - 1) {
+     * waits for tRRD and refresh (ta) as well. The two earliest of their cycles (e.t1,
+     * of bank e.k1, and e.t2) give row_wait after one of them issues. */
+    row_min e = {UINT64_MAX, UINT64_MAX, 64};
+    uint32_t kb = 0;
+    uint64_t seq = UINT64_MAX;
+    uint64_t cand = d->busy_banks & ~d->hit_banks;
+    for (uint64_t m = cand & d->open_banks; m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
         const bank *b = &d->bk[k];
-        uint64_t t = b->open ? b->rt : max64(b->rt, ta);
-        if (t <= now && b->head_seq < seq) {
+        if (b->rt <= now && b->head_seq < seq) {
             seq = b->head_seq;
             kb = k;
         }
-        if (t < t1) {
-            t2 = t1;
-            t1 = t;
-            k1 = k;
-        } else if (t < t2) {
-            t2 = t;
+        row_min_add(&e, b->rt, k);
+    }
+    uint64_t ta = max64(d->t_act_any, d->ref_until);
+    if (ta > now) {
+        /* no ACT can go: only their cycles, max(rt, ta) */
+        for (uint64_t m = cand & ~d->open_banks; m; m &= m - 1) {
+            uint32_t k = (uint32_t)__builtin_ctzll(m);
+            row_min_add(&e, max64(d->bk[k].rt, ta), k);
+        }
+    } else {
+        for (uint64_t m = cand & ~d->open_banks; m; m &= m - 1) {
+            uint32_t k = (uint32_t)__builtin_ctzll(m);
+            const bank *b = &d->bk[k];
+            if (b->rt <= now && b->head_seq < seq) {
+                seq = b->head_seq;
+                kb = k;
+            }
+            row_min_add(&e, b->rt, k);
         }
     }
     if (seq == UINT64_MAX) {
         /* nothing issues: every candidate's cycle is later than now */
-        d->row_wait = t1;
+        d->row_wait = e.t1;
         if (!d->cfg.scan_always) {
-            d->t_wait = hwait < t1 ? hwait : t1;
+            d->t_wait = hwait < e.t1 ? hwait : e.t1;
             d->wait_ok = 1;
         }
         return 0;
     }
     /* the others', then the bank's own (do_pre) or its new hits' (do_act) */
-    d->row_wait = k1 == kb ? t2 : t1;
+    d->row_wait = e.k1 == kb ? e.t2 : e.t1;
     if (d->bk[kb].open) {
         do_pre(d, kb, now);
     } else {
