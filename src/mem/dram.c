@@ -548,11 +548,9 @@ int dram_cycle(dram *d, uint64_t now)
     }
     uint64_t ta = max64(d->t_act_any, d->ref_until);
     if (ta > now) {
-        /* no ACT can go: only their cycles, max(rt, ta) */
-        for (uint64_t m = cand & ~d->open_banks; m; m &= m - 1) {
-            uint32_t k = (uint32_t)__builtin_ctzll(m);
-            row_min_add(&e, max64(d->bk[k].rt, ta), k);
-        }
+        /* no ACT can go: ta bounds them all (a lower bound, not scanned) */
+        if (cand & ~d->open_banks)
+            row_min_add(&e, ta, 64);
     } else {
         for (uint64_t m = cand & ~d->open_banks; m; m &= m - 1) {
             uint32_t k = (uint32_t)__builtin_ctzll(m);
