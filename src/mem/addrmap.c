@@ -110,35 +110,48 @@ int addrmap_set_local_bits(addrmap *am, const char *layout, char *err, size_t n)
     am->layout_len = bit;
     am->row_bits = (bit < 64 ? (1ull << bit) - 1 : UINT64_MAX) & ~(b | c);
     am->row_low = (uint32_t)__builtin_popcountll(am->row_bits);
+    amap_runs_make(&am->f_bank, b);
+    amap_runs_make(&am->f_col, c);
+    amap_runs_make(&am->f_row, ~(b | c));   /* the layout's R and 0 bits, then all above */
     return 0;
 }
 
-/* The bits of x under mask, packed low bit first (a software PEXT). */
-static uint64_t pack_bits(uint64_t x, uint64_t mask)
+void amap_runs_make(amap_runs *f, uint64_t mask)
 {
-    uint64_t r = 0;
-    for (uint32_t k = 0; mask; k++) {
-        uint64_t low = mask & -mask;
-        if (x & low)
-            r |= 1ull << k;
-        mask ^= low;
+    uint32_t below = 0;   /* mask bits below the run */
+    f->n = 0;
+    while (mask) {
+        uint32_t lo = (uint32_t)__builtin_ctzll(mask);
+        uint64_t rest = mask >> lo;   /* the run is its trailing ones */
+        uint32_t w = ~rest ? (uint32_t)__builtin_ctzll(~rest) : 64 - lo;
+        uint64_t m = (w < 64 ? (1ull << w) - 1 : UINT64_MAX) << lo;
+        f->r[f->n].m = m;
+        f->r[f->n].sh = lo - below;
+        f->n++;
+        below += w;
+        mask &= ~m;
     }
-    return r;
 }
 
 void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *o)
 {
-    o->part = addrmap_part(am, addr);
     /* a mapping without `rank` gives each partition one chunk in n_part, in address order */
-    uint64_t c = amap_div_q(&am->div_chunk, addr);
-    uint64_t rk = am->ops->rank ? am->ops->rank(am, c) : amap_div_q(&am->div_part, c);
+    uint64_t c = is_pow2(am->chunk) ? addr >> am->chunk_bits : amap_div_q(&am->div_chunk, addr);
+    uint64_t rk;
+    if (am->ops == &addrmap_linear) {
+        /* linear's part (c mod n_part) from the same quotient */
+        rk = amap_div_q(&am->div_part, c);
+        o->part = (uint32_t)(c - rk * am->n_part);
+    } else {
+        o->part = addrmap_part(am, addr);
+        rk = am->ops->rank ? am->ops->rank(am, c) : amap_div_q(&am->div_part, c);
+    }
     o->local = rk * am->chunk + (addr - c * am->chunk);
     if (am->bank_bits) {
-        o->bank = (uint32_t)pack_bits(o->local, am->bank_bits);
-        o->col = (uint32_t)pack_bits(o->local, am->col_bits);
+        o->bank = (uint32_t)amap_runs_pack(&am->f_bank, o->local);
+        o->col = (uint32_t)amap_runs_pack(&am->f_col, o->local);
         /* row: the layout's other bits, then every bit above the layout */
-        uint64_t hi = am->layout_len < 64 ? o->local >> am->layout_len : 0;
-        o->row = (uint32_t)(pack_bits(o->local, am->row_bits) | hi << am->row_low);
+        o->row = (uint32_t)amap_runs_pack(&am->f_row, o->local);
     } else {
         uint64_t t = amap_div_q(&am->div_row, o->local);
         o->col = (uint32_t)(o->local - t * am->row_bytes);

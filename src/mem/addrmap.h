@@ -52,6 +52,31 @@ static inline uint64_t amap_div_q(const amap_div *v, uint64_t x)
 
 typedef struct addrmap addrmap;
 
+/* A bit layout field's mask as runs of contiguous bits (addrmap_set_local_bits): the
+ * field is the OR over its runs of (x & m) >> sh, a few shift/and/or in all instead of a
+ * loop over every mask bit. A 64-bit mask has at most 32 runs. */
+typedef struct {
+    uint64_t m;               /* the run's bits, in place                        */
+    uint32_t sh;              /* its lowest bit minus the mask bits below it      */
+} amap_run;
+
+typedef struct {
+    uint32_t n;
+    amap_run r[32];
+} amap_runs;
+
+/* Bits of x under the mask the runs were made from, packed low bit first (PEXT). */
+static inline uint64_t amap_runs_pack(const amap_runs *f, uint64_t x)
+{
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < f->n; i++)
+        v |= (x & f->r[i].m) >> f->r[i].sh;
+    return v;
+}
+
+/* f: the runs of mask (contiguous bits, low to high). */
+void amap_runs_make(amap_runs *f, uint64_t mask);
+
 /* One mapping function (a plug-in). part() picks the partition of an address; the
  * partition-local address is the chunk's rank among the partition's chunks, times
  * chunk, plus the offset, computed by addrmap_map(). A mapping that gives each
@@ -78,6 +103,8 @@ struct addrmap {
     uint64_t bank_bits, col_bits;   /* a bit layout's B and C/S masks (0: divisions) */
     uint64_t row_bits;        /* its other bits (R, 0)                             */
     uint32_t layout_len, row_low;   /* its length in bits; popcount(row_bits)      */
+    amap_runs f_bank, f_col, f_row;  /* runs of bank_bits, col_bits, and row_bits with
+                                        every bit above the layout                   */
     amap_div div_chunk, div_part, div_row, div_banks, div_per;
 };
 

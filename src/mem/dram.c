@@ -44,6 +44,18 @@ struct dram {
     uint64_t t_ref;           /* next refresh due                                   */
     uint64_t ref_until;       /* refresh in progress until                          */
     uint32_t min_burst;       /* cycles of one burst                                */
+    /* FR-FCFS: no command for a request may issue before t_wait (wait_ok: it is
+     * known): the earliest candidate found by the scan of a cycle that issued nothing,
+     * a cheap lower bound after a command (the channel's column terms, row_wait),
+     * lowered by a push, forgotten by a refresh. dram_cycle does nothing before it and
+     * dram_next returns it without scanning again. FIFO scans every time (wait_ok 0). */
+    uint64_t t_wait;
+    int wait_ok;
+    /* A lower bound of the row command of every bank that may need one (FR-FCFS: queued
+     * requests, none for its open row): the scan's minimum, lowered when a bank joins
+     * them (a push to an idle bank, a bank's last hit issued, a precharge); commands
+     * only delay the others'. */
+    uint64_t row_wait;
     int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
     dram_stats st;
 };
@@ -88,6 +100,7 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->per_shift = per & (per - 1) ? -1 : __builtin_ctz(per);
     d->mb_shift = d->min_burst & (d->min_burst - 1) ? -1 : __builtin_ctz(d->min_burst);
     d->t_ref = cfg->tREFI ? cfg->tREFI : UINT64_MAX;
+    d->row_wait = UINT64_MAX;
     return d;
 }
 
@@ -99,7 +112,7 @@ void dram_destroy(dram *d)
     free(d);
 }
 
-uint32_t dram_burst_cycles(const dram *d, uint32_t bytes)
+static inline uint32_t burst_cycles(const dram *d, uint32_t bytes)
 {
     uint32_t per = d->cfg.bus_bytes * d->cfg.beats_per_clk;
     uint32_t c = d->per_shift >= 0 ? (bytes + per - 1) >> d->per_shift : (bytes + per - 1) / per;
@@ -108,6 +121,8 @@ uint32_t dram_burst_cycles(const dram *d, uint32_t bytes)
                          : (c + d->min_burst - 1) / d->min_burst * d->min_burst;
     return c ? c : d->min_burst;
 }
+
+uint32_t dram_burst_cycles(const dram *d, uint32_t bytes) { return burst_cycles(d, bytes); }
 
 uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds)
 {
@@ -130,6 +145,9 @@ int dram_can_push(const dram *d) { return d->qn < d->cfg.queue; }
 uint32_t dram_queued(const dram *d) { return d->qn; }
 uint32_t dram_in_flight(const dram *d) { return d->qn + d->dn; }
 const dram_stats *dram_get_stats(const dram *d) { return &d->st; }
+
+static void push_wait(dram *d, const dram_req *r);
+static void row_join(dram *d, const bank *b);
 
 void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
 {
@@ -159,6 +177,9 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
             b->fh[r->write] = r;
         d->hit_banks |= 1ull << r->bank;
     }
+    if (b->qh == r && !(d->hit_banks >> r->bank & 1))
+        row_join(d, b);
+    push_wait(d, r);
 }
 
 
@@ -202,6 +223,40 @@ static int row_hit(const dram *d, const dram_req *r)
     return b->open && b->row == r->row;
 }
 
+/* bank b (its oldest request) may need a row command from now on */
+static void row_join(dram *d, const bank *b)
+{
+    uint64_t t = head_row_time(d, b);
+    if (t < d->row_wait)
+        d->row_wait = t;
+}
+
+/* t_wait after r was queued (FR-FCFS): r adds at most its own command as a candidate (if
+ * it is its bank's first hit of its kind, or its bank's oldest request with no hits
+ * queued). Any other change a push makes (a first hit hides its bank's row command)
+ * only delays candidates: t_wait stays a lower bound. */
+static void push_wait(dram *d, const dram_req *r)
+{
+    const bank *b = &d->bk[r->bank];
+    uint64_t t;
+    if (d->cfg.scan_always || d->cfg.sched == DRAM_FIFO)
+        return;
+    if (d->qn == 1) {
+        d->wait_ok = 1;
+        d->t_wait = UINT64_MAX;
+    } else if (!d->wait_ok) {
+        return;
+    }
+    if (b->fh[r->write] == r)
+        t = col_time(d, r);
+    else if (b->qh == r && !(d->hit_banks >> r->bank & 1))
+        t = head_row_time(d, b);
+    else
+        return;
+    if (t < d->t_wait)
+        d->t_wait = t;
+}
+
 /* r is a row hit, the first queued one of its kind (b->fh[r->write]): one of its column
  * commands issues. It stays queued (its bank's first hit of its kind) until its last,
  * then leaves the queue for the completion list; between its commands the scheduler may
@@ -210,7 +265,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
 {
     bank *b = &d->bk[r->bank];
     uint32_t k = r->cmds > 1 ? r->cmds : 1;
-    uint32_t Bc = dram_burst_cycles(d, r->bytes / k);
+    uint32_t Bc = burst_cycles(d, r->bytes / k);
     uint32_t per = d->cfg.tCCD > Bc ? d->cfg.tCCD : Bc;
     uint32_t per_g = d->ccdl > Bc ? d->ccdl : Bc;
     uint64_t end = now + (r->write ? d->cfg.tWL : d->cfg.tCL) + Bc;
@@ -267,6 +322,8 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     d->st.busy += (uint64_t)k * Bc;
     d->st.q_lat_sum += r->t_issue - r->t_arr;
     bank_rt(b);
+    if (!b->hits && b->qh)
+        row_join(d, b);
     r->next = NULL;
     if (d->dt)
         d->dt->next = r;
@@ -311,6 +368,8 @@ static void do_pre(dram *d, uint32_t k, uint64_t now)
     b->t_act = max64(b->t_act, now + d->cfg.tRP);
     d->open_banks &= ~(1ull << k);
     bank_rt(b);
+    if (b->qh)
+        row_join(d, b);
     d->st.pres++;
 }
 
@@ -344,37 +403,81 @@ static int refresh(dram *d, uint64_t now)
     return 1;
 }
 
+/* The oldest request's command (FIFO), or UINT64_MAX with none */
+static uint64_t fifo_time(const dram *d, dram_req **rp)
+{
+    uint32_t kb = 0;
+    uint64_t seq = UINT64_MAX;
+    for (uint64_t m = d->busy_banks; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctzll(m);
+        if (d->bk[k].head_seq < seq) {
+            seq = d->bk[k].head_seq;
+            kb = k;
+        }
+    }
+    if (seq == UINT64_MAX)
+        return UINT64_MAX;
+    dram_req *r = d->bk[kb].qh;
+    *rp = r;
+    return row_hit(d, r) ? col_time(d, r) : row_time(d, r);
+}
+
+/* The channel's terms of col_time() of a read [0] and of a write [1] */
+static void col_gates(const dram *d, uint64_t *g)
+{
+    g[0] = max64(d->t_col_any, d->t_rd);
+    if (d->bus_free > d->cfg.tCL)
+        g[0] = max64(g[0], d->bus_free - d->cfg.tCL);
+    g[1] = max64(d->t_col_any, d->t_wr);
+    if (d->bus_free > d->cfg.tWL)
+        g[1] = max64(g[1], d->bus_free - d->cfg.tWL);
+}
+
+/* t_wait = t, and no sooner than the next cycle (after a command at now, or a cycle with
+ * nothing to issue) */
+static void set_wait(dram *d, uint64_t now, uint64_t t)
+{
+    if (d->cfg.scan_always)
+        return;
+    d->t_wait = t > now ? t : now + 1;
+    d->wait_ok = 1;
+}
+
+/* The two earliest row command cycles: t1 (of bank k1) and t2 */
+typedef struct {
+    uint64_t t1, t2;
+    uint32_t k1;
+} row_min;
+
+static inline void row_min_add(row_min *e, uint64_t t, uint32_t k)
+{
+    if (t < e->t1) {
+        e->t2 = e->t1;
+        e->t1 = t;
+        e->k1 = k;
+    } else if (t < e->t2) {
+        e->t2 = t;
+    }
+}
+
 int dram_cycle(dram *d, uint64_t now)
 {
     if (now >= d->t_ref) {
+        d->wait_ok = 0;
+        d->t_wait = 0;
         refresh(d, now);
         return 0;        /* housekeeping, not progress (the deadlock watchdog) */
     }
-    if (!d->qn)
+    if (!d->qn || now < d->t_wait)
         return 0;
     if (d->cfg.sched == DRAM_FIFO) {
         /* the oldest request overall: the bank head with the lowest sequence number */
-        uint32_t kb = 0;
-        uint64_t seq = UINT64_MAX;
-        for (uint64_t m = d->busy_banks; m; m &= m - 1) {
-            uint32_t k = (uint32_t)__builtin_ctzll(m);
-            if (d->bk[k].head_seq < seq) {
-                seq = d->bk[k].head_seq;
-                kb = k;
-            }
-        }
-        dram_req *r = d->bk[kb].qh;
-        if (r->t_arr > now)
+        dram_req *r = NULL;
+        if (fifo_time(d, &r) > now)
             return 0;
-        if (row_hit(d, r)) {
-            if (col_time(d, r) > now)
-                return 0;
+        if (row_hit(d, r))
             issue_col(d, r, now);
-            return 1;
-        }
-        if (row_time(d, r) > now)
-            return 0;
-        if (d->bk[r->bank].open)
+        else if (d->bk[r->bank].open)
             do_pre(d, r->bank, now);
         else
             do_act(d, r, now);
@@ -382,44 +485,101 @@ int dram_cycle(dram *d, uint64_t now)
     }
     /* FR-FCFS: the oldest row hit whose column command can issue (of a bank, its first
      * read or first write hit: a later hit of the same kind arrived no earlier, so it
-     * is no sooner ready) ... */
-    dram_req *best = NULL;
-    for (uint64_t m = d->hit_banks; m; m &= m - 1) {
-        const bank *b = &d->bk[__builtin_ctzll(m)];
-        if (b->t_col > now)
-            continue;
-        for (int w = 0; w < 2; w++) {
-            dram_req *r = b->fh[w];
-            if (r && r->t_arr <= now && (!best || r->seq < best->seq) && col_time(d, r) <= now)
-                best = r;
+     * is no sooner ready) ... The earliest cycle of each candidate is col_time(): the
+     * channel's terms of a read and of a write (g[]) once, then each bank's. hwait: a
+     * lower bound of every hit's column command (all of them if nothing issues). */
+    uint64_t hwait = UINT64_MAX;
+    if (d->hit_banks) {
+        uint64_t g[2];
+        col_gates(d, g);
+        uint64_t gmin = g[0] < g[1] ? g[0] : g[1];
+        if (gmin > now) {
+            /* no column command can go (as right after one): each waits gmin at least */
+            hwait = gmin;
+        } else {
+            dram_req *best = NULL;
+            for (uint64_t m = d->hit_banks; m; m &= m - 1) {
+                uint32_t k = (uint32_t)__builtin_ctzll(m);
+                const bank *b = &d->bk[k];
+                uint64_t base = max64(b->t_col, d->t_col_grp[k & d->grp_mask]);
+                for (int w = 0; w < 2; w++) {
+                    const dram_req *r = b->fh[w];
+                    if (!r)
+                        continue;
+                    uint64_t t = max64(max64(base, r->t_arr), g[w]);
+                    if (t <= now) {
+                        if (!best || r->seq < best->seq)
+                            best = b->fh[w];
+                    } else if (t < hwait) {
+                        hwait = t;
+                    }
+                }
+            }
+            if (best) {
+                issue_col(d, best, now);
+                /* the next: a hit when the channel's terms allow, or a row command */
+                uint64_t t = d->row_wait;
+                if (d->hit_banks) {
+                    col_gates(d, g);
+                    t = t < g[0] ? t : g[0];
+                    t = t < g[1] ? t : g[1];
+                }
+                set_wait(d, now, t);
+                return 1;
+            }
         }
     }
-    if (best) {
-        issue_col(d, best, now);
-        return 1;
-    }
     /* ... else a row command for the oldest request of a bank, the oldest such bank
-     * first; a bank with queued hits for its open row is not precharged */
+     * first; a bank with queued hits for its open row is not precharged; a closed bank
+     * waits for tRRD and refresh (ta) as well. The two earliest of their cycles (e.t1,
+     * of bank e.k1, and e.t2) give row_wait after one of them issues. */
+    row_min e = {UINT64_MAX, UINT64_MAX, 64};
     uint32_t kb = 0;
     uint64_t seq = UINT64_MAX;
-    /* a closed bank waits for tRRD and refresh as well */
     uint64_t cand = d->busy_banks & ~d->hit_banks;
-    if (max64(d->t_act_any, d->ref_until) > now)
-        cand &= d->open_banks;
-    for (uint64_t m = cand; m; m &= m - 1) {
+    for (uint64_t m = cand & d->open_banks; m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
         const bank *b = &d->bk[k];
-        if (b->head_seq < seq && b->rt <= now) {
+        if (b->rt <= now && b->head_seq < seq) {
             seq = b->head_seq;
             kb = k;
         }
+        row_min_add(&e, b->rt, k);
     }
-    if (seq == UINT64_MAX)
+    uint64_t ta = max64(d->t_act_any, d->ref_until);
+    if (ta > now) {
+        /* no ACT can go: ta bounds them all (a lower bound, not scanned) */
+        if (cand & ~d->open_banks)
+            row_min_add(&e, ta, 64);
+    } else {
+        for (uint64_t m = cand & ~d->open_banks; m; m &= m - 1) {
+            uint32_t k = (uint32_t)__builtin_ctzll(m);
+            const bank *b = &d->bk[k];
+            if (b->rt <= now && b->head_seq < seq) {
+                seq = b->head_seq;
+                kb = k;
+            }
+            row_min_add(&e, b->rt, k);
+        }
+    }
+    if (seq == UINT64_MAX) {
+        /* nothing issues: every candidate's cycle is later than now */
+        d->row_wait = e.t1;
+        if (!d->cfg.scan_always) {
+            d->t_wait = hwait < e.t1 ? hwait : e.t1;
+            d->wait_ok = 1;
+        }
         return 0;
-    if (d->bk[kb].open)
+    }
+    /* the others', then the bank's own (do_pre) or its new hits' (do_act) */
+    d->row_wait = e.k1 == kb ? e.t2 : e.t1;
+    if (d->bk[kb].open) {
         do_pre(d, kb, now);
-    else
+    } else {
         do_act(d, d->bk[kb].qh, now);
+        hwait = hwait < d->bk[kb].t_col ? hwait : d->bk[kb].t_col;
+    }
+    set_wait(d, now, hwait < d->row_wait ? hwait : d->row_wait);
     return 1;
 }
 
@@ -445,11 +605,19 @@ uint64_t dram_next(const dram *d, uint64_t now)
         next = d->t_ref;      /* refresh runs on schedule, busy or idle */
     if (d->t_ref <= now)
         return now + 1;
+    if (d->wait_ok) {
+        /* found by the last scan or push, nothing changed since */
+        if (d->qn && d->t_wait < next)
+            next = d->t_wait;
+        return next > now ? next : now + 1;
+    }
     /* per bank: its oldest request's row command, and the column command of its first
      * row hit of each kind (reads and writes differ in turnaround): a lower bound of
      * anything it can issue */
     if (d->cfg.sched == DRAM_FIFO) {
-        /* only bank heads can go, whatever hits are queued */
+        /* only bank heads can go, whatever hits are queued (the oldest of them first:
+         * this bound, the earliest of them, may be earlier than the oldest's command,
+         * and is kept as it was) */
         for (uint64_t m = d->busy_banks; m; m &= m - 1) {
             const bank *b = &d->bk[__builtin_ctzll(m)];
             uint64_t t = b->open && b->row == b->head_row ? col_time(d, b->qh) : head_row_time(d, b);

@@ -48,6 +48,8 @@ typedef struct {
     uint32_t tCCDL;              /* column to column in one bank group (>= tCCD used)  */
     uint32_t tREFI, tRFC;        /* tREFI 0: no refresh                              */
     int sched;                   /* dram_sched                                       */
+    int scan_always;             /* testing: no t_wait, every call scans the queue (the
+                                    reference the skipping must match; dram.c)       */
 } dram_cfg;
 
 typedef struct dram_req dram_req;

@@ -425,6 +425,131 @@ static void test_sector_interleave(void **state)
         }
 }
 
+/* dram_next after a cycle that issued nothing is the next command's cycle (FR-FCFS: the
+ * scan's bound, t_wait), and a push lowers it to the new request's own command.
+ * FR-FCFS: A (bank 0 row 1) at 0: ACT 0; at 1 nothing can go: next = A's RD at tRCD 12.
+ *   B (bank 1 row 1) pushed at 2, ready 2: its ACT waits tRRD: next 6. ACT B at 6; A RD
+ *   12 (done 28); B RD at its tRCD, 18 (bus free 28 - tCL = 16 before): done 34.
+ * FIFO: only the oldest request may go: after ACT A at 0 the next command is A's RD at
+ *   12 (B's ACT, possible from 6, waits for A): ACT B 13, RD 25, done 41. Its bound is
+ *   the earliest bank head's command all the same (B's ACT, 6: a lower bound). */
+static void test_next_bound(void **state)
+{
+    (void)state;
+    for (int sched = 0; sched < 2; sched++) {
+        dram_cfg c = gddr5(sched);
+        dram *d = dram_create(&c, NULL, 0);
+        dram_req a = mk(0, 1, 0), b = mk(1, 1, 0), *o[2];
+        dram_push(d, &a, 0, 0);
+        assert_int_equal(dram_next(d, 0), 1);     /* the bank's ACT, at 0 */
+        assert_int_equal(dram_cycle(d, 0), 1);    /* ACT A */
+        assert_int_equal(dram_cycle(d, 1), 0);
+        assert_int_equal(dram_next(d, 1), 12);
+        dram_push(d, &b, 2, 2);
+        assert_int_equal(dram_next(d, 2), 6);
+        assert_int_equal(dram_cycle(d, 5), 0);    /* before the bound: nothing */
+        uint64_t t = 6;
+        assert_int_equal(run(d, t, 1000, 0, o, 2), 2);
+        assert_ptr_equal(o[0], &a);
+        assert_int_equal(a.t_issue, 12);
+        assert_int_equal(a.t_done, 28);
+        assert_int_equal(b.t_issue, sched == DRAM_FRFCFS ? 18 : 25);
+        assert_int_equal(b.t_done, sched == DRAM_FRFCFS ? 34 : 41);
+        dram_destroy(d);
+    }
+}
+
+/* Requests arriving while the channel runs (as the memory system pushes them): jumping
+ * from event to event as detailed.c does (after a command the next cycle, else
+ * dram_next, lowered to a push's ready cycle) and ticking every cycle give the same
+ * command timing, request by request, and the same statistics as the reference that
+ * ticks every cycle and scans the queue at every call (scan_always: no t_wait): FR-FCFS
+ * and FIFO, each plain and with 4 bank groups (tCCDL 3), multi-command (sector) requests
+ * and refresh. */
+static void pushes_run(const dram_cfg *c, int step, dram_req *q, int n, uint64_t seed,
+                       uint64_t *pop_at, dram_stats *st)
+{
+    dram *d = dram_create(c, NULL, 0);
+    uint64_t x = seed, t_push = 0, ready_min = 0, next = 0;
+    int ip = 0, np = 0;
+    for (uint64_t k = 0; np < n && k < 1000000;) {
+        int blocked = 0;
+        while (ip < n && t_push <= k) {
+            if (!dram_can_push(d)) {
+                blocked = 1;
+                break;
+            }
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t ready = k + (x >> 59);
+            ready_min = ready = ready > ready_min ? ready : ready_min;
+            dram_push(d, &q[ip++], k, ready);
+            if (ready < next)
+                next = ready;
+            t_push += (x >> 40) % 11 == 0 ? 40 : (x >> 45) % 4 * 5;
+        }
+        if (step || next <= k) {
+            int cmd = dram_cycle(d, k);
+            dram_req *r;
+            while ((r = dram_pop(d, k)) != NULL)
+                pop_at[r - q] = k, np++;
+            next = cmd ? k + 1 : dram_next(d, k);
+        }
+        uint64_t nk = k + 1;
+        if (!step && !blocked) {
+            nk = ip < n && t_push < next ? t_push : next;
+            nk = nk > k ? nk : k + 1;
+        }
+        k = nk;
+    }
+    assert_int_equal(np, n);
+    *st = *dram_get_stats(d);
+    dram_destroy(d);
+}
+
+static void test_next_event_pushes(void **state)
+{
+    (void)state;
+    enum { N = 300 };
+    static dram_req q[3][N];
+    for (int cs = 0; cs < 4; cs++) {
+        dram_cfg c = gddr5(cs & 1);
+        c.banks = 16;
+        c.queue = 16;
+        if (cs >> 1) {
+            c.bank_groups = 4;
+            c.tCCDL = 3;
+            c.tREFI = 700;
+            c.tRFC = 40;
+        }
+        uint64_t x = 5 + (uint64_t)cs, pop_at[3][N];
+        dram_stats st[3];
+        for (int i = 0; i < N; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            q[0][i] = mk((uint32_t)(x >> 40) % 16, (uint32_t)(x >> 50) % 4, (x >> 20) % 4 == 0);
+            q[0][i].bytes = (x >> 30) % 2 ? 128 : 32;
+            if ((cs >> 1) && q[0][i].bytes == 128)
+                q[0][i].cmds = (uint8_t)(1 + (x >> 33) % 4);
+            q[1][i] = q[2][i] = q[0][i];
+        }
+        /* 0: the reference, 1: every cycle, 2: event to event */
+        for (int m = 0; m < 3; m++) {
+            c.scan_always = !m;
+            pushes_run(&c, m < 2, q[m], N, 77, pop_at[m], &st[m]);
+        }
+        for (int m = 1; m < 3; m++) {
+            for (int i = 0; i < N; i++) {
+                assert_int_equal(q[0][i].t_issue, q[m][i].t_issue);
+                assert_int_equal(q[0][i].t_done, q[m][i].t_done);
+                assert_int_equal(pop_at[0][i], pop_at[m][i]);
+            }
+            assert_memory_equal(&st[0], &st[m], sizeof st[0]);
+        }
+        assert_int_equal(st[0].reads + st[0].writes, N);
+        if (cs >> 1)
+            assert_true(st[0].refreshes > 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -434,6 +559,8 @@ int main(void)
         cmocka_unit_test(test_frfcfs_order),
         cmocka_unit_test(test_fifo_order),
         cmocka_unit_test(test_next_event_exact),
+        cmocka_unit_test(test_next_bound),
+        cmocka_unit_test(test_next_event_pushes),
         cmocka_unit_test(test_turnaround),
         cmocka_unit_test(test_bank_parallelism),
         cmocka_unit_test(test_refresh),

@@ -774,6 +774,100 @@ static void test_addrmap_local_bits(void **state)
     assert_int_equal(l.col, 0x334);
 }
 
+/* Reference of the bit layout extraction: the bits of x under mask, packed low bit first,
+ * one bit at a time (the definition amap_runs_pack implements with runs). */
+static uint64_t ref_pack(uint64_t x, uint64_t mask)
+{
+    uint64_t r = 0;
+    for (uint32_t k = 0, i = 0; i < 64; i++)
+        if (mask >> i & 1) {
+            r |= (x >> i & 1) << k;
+            k++;
+        }
+    return r;
+}
+
+static uint64_t rnd64(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t a = *s >> 32;
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return a << 32 | *s >> 32;
+}
+
+/* The runs of a mask: hand-worked for GTX480's bank bits (15 14 13 8: runs {8}, {13-15},
+ * shifts 8 and 12), then random masks and random layouts against the bitwise definition:
+ * bank = B bits, column = C/S bits, row = the layout's other bits then every bit above. */
+static void test_addrmap_bit_runs(void **state)
+{
+    (void)state;
+    amap_runs f;
+    amap_runs_make(&f, 0xe100);
+    assert_int_equal(f.n, 2);
+    assert_int_equal(f.r[0].m, 0x100);
+    assert_int_equal(f.r[0].sh, 8);
+    assert_int_equal(f.r[1].m, 0xe000);
+    assert_int_equal(f.r[1].sh, 12);
+    assert_int_equal(amap_runs_pack(&f, 0xa100), 0xb);   /* bits 15, 13, 8 -> 1011 */
+    amap_runs_make(&f, UINT64_MAX);
+    assert_int_equal(f.n, 1);
+    assert_int_equal(amap_runs_pack(&f, 0x123456789abcdef0ull), 0x123456789abcdef0ull);
+    amap_runs_make(&f, 0);
+    assert_int_equal(f.n, 0);
+    amap_runs_make(&f, 0x5555555555555555ull);
+    assert_int_equal(f.n, 32);
+    uint64_t s = 7;
+    for (int i = 0; i < 2000; i++) {
+        uint64_t m = rnd64(&s);
+        m &= rnd64(&s);                 /* sparse, then (odd i) dense masks */
+        if (i & 1)
+            m ^= rnd64(&s);
+        uint64_t x = rnd64(&s);
+        amap_runs_make(&f, m);
+        assert_int_equal(amap_runs_pack(&f, x), ref_pack(x, m));
+    }
+    for (int i = 0; i < 300; i++) {
+        /* (a layout with no B bit is not used: bank_bits 0 means the divisions) */
+        uint32_t nb = 1 + (uint32_t)(rnd64(&s) % 6), nc = 1 + (uint32_t)(rnd64(&s) % 14);
+        uint32_t len = nb + nc + (uint32_t)(rnd64(&s) % (65 - nb - nc));
+        char lay[80];
+        uint64_t bm = 0, cm = 0;
+        for (uint32_t k = 0; k < len; k++)
+            lay[k] = rnd64(&s) & 1 ? 'R' : '0';
+        lay[len] = 0;
+        for (uint32_t placed = 0; placed < nb + nc;) {
+            uint32_t k = (uint32_t)(rnd64(&s) % len);
+            if (lay[k] != 'R' && lay[k] != '0')
+                continue;
+            lay[k] = placed < nb ? 'B' : (rnd64(&s) & 1 ? 'C' : 'S');
+            if (placed < nb)
+                bm |= 1ull << (len - 1 - k);
+            else
+                cm |= 1ull << (len - 1 - k);
+            placed++;
+        }
+        addrmap am;
+        char err[200];
+        assert_int_equal(addrmap_init(&am, "linear", 1 + (uint32_t)(rnd64(&s) % 8), 256, 1u << nb,
+                                      1u << nc, 0, NULL, 0), 0);
+        assert_int_equal(addrmap_set_local_bits(&am, lay, err, sizeof err), 0);
+        uint64_t rm = (len < 64 ? (1ull << len) - 1 : UINT64_MAX) & ~(bm | cm);
+        for (int j = 0; j < 50; j++) {
+            addrmap_loc l;
+            uint64_t a = rnd64(&s);
+            a >>= rnd64(&s) % 64;
+            addrmap_map(&am, a, &l);
+            assert_int_equal(l.part, addrmap_part(&am, a));
+            assert_int_equal(l.local, a / 256 / am.n_part * 256 + a % 256);
+            uint64_t hi = len < 64 ? l.local >> len : 0;
+            assert_int_equal(l.bank, (uint32_t)ref_pack(l.local, bm));
+            assert_int_equal(l.col, (uint32_t)ref_pack(l.local, cm));
+            assert_int_equal(l.row, (uint32_t)(ref_pack(l.local, rm) |
+                                               hi << __builtin_popcountll(rm)));
+        }
+    }
+}
+
 /* superblock, 12 channels = 4 quadrants x 3 (addrmap_superblock.c): c = addr / 256,
  * quadrant q = c bits 1-2, u = c without them (bit 8, then bits 11 up), channel = 3q +
  * u mod 3, rank in the channel = u / 3 (partition-local address = rank x 256 + offset).
@@ -1030,6 +1124,7 @@ int main(void)
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_addrmap_linear),
         cmocka_unit_test(test_addrmap_local_bits),
+        cmocka_unit_test(test_addrmap_bit_runs),
         cmocka_unit_test(test_addrmap_superblock),
         cmocka_unit_test(test_shared_l1c),
         cmocka_unit_test(test_l1_second_coalescer),
