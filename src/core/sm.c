@@ -132,6 +132,8 @@ struct sm {
     uint8_t *fr;                   /* per slot: this turn's examination: verdict   */
     const insn_info **fi;          /* and instruction                               */
     uint8_t ready_only;            /* the policy reads ready candidates only       */
+    uint64_t *age;                 /* per slot: its warp's age (pipe_warp.age), for a
+                                      policy's pick_slot                            */
     sched_memo *memo;              /* per scheduler                                */
     /* The last issue stage issued nothing and left every scheduler's memo valid for
      * the units it saw (stage_units): while no warp is touched (redo empty) and the
@@ -215,7 +217,8 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->fr = calloc(s->n_slots, sizeof *s->fr);
     s->ti = calloc(s->n_slots, sizeof *s->ti);
     s->fi = calloc(s->n_slots, sizeof *s->fi);
-    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->tc ||
+    s->age = calloc(s->n_slots, sizeof *s->age);
+    if (!s->age || !s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->tc ||
         !s->fr || !s->ti || !s->fi || pipe_vsum_init(&s->vs, s->n_slots, KEY__N))
         goto fail;
     s->qmask = calloc((size_t)s->n_sched * s->vs.nw, sizeof *s->qmask);
@@ -304,6 +307,7 @@ void sm_destroy(sm *s)
     free(s->fr);
     free(s->ti);
     free(s->fi);
+    free(s->age);
     free(s->w);
     free(s->fw);
     free(s->cta);
@@ -342,6 +346,7 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
         uint32_t slot = (uint32_t)k * s->cta_warps + i;
         sm_warp *w = &s->w[slot];
         pipe_warp_start(&w->p, cycle);
+        s->age[slot] = cycle;
         w->alt_path = NO_ALT;
         w->last_path = 0;
         w->fetch_extra = 0;
@@ -893,6 +898,22 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
             pending |= redo[k] & qm[k];
         *mm = (sched_memo){units, !pending, best};
         count_slot(s, best);
+        return 0;
+    }
+    /* 3. a policy that chooses from the ready slots (sched_ops.pick_slot): no candidate
+     * list; the chosen warp's path and instruction as step 3 below would record them */
+    if (s->pol->pick_slot) {
+        int sl = s->pol->pick_slot(s->pst[q], ready, nw, s->age, cycle);
+        if (sl >= 0 && (uint32_t)sl < s->n_slots && ready[sl / 64] >> (sl % 64) & 1) {
+            uint32_t slot = (uint32_t)sl;
+            int exd = ex[slot / 64] >> (slot % 64) & 1;
+            uint32_t path = exd ? s->w[slot].p.ibuf_path : s->tc[slot].path;
+            if (issue(s, slot, path, exd ? s->fi[slot] : s->ti[slot], cycle))
+                return -1;
+            count_slot(s, WR_READY);
+            return 1;
+        }
+        count_slot(s, WR_UNIT_BUSY);
         return 0;
     }
     /* 3. the candidates, in slot order: a counted one's reason from its key */
