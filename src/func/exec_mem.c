@@ -283,6 +283,62 @@ void func_defer_commit(func_defer *d)
 }
 
 /* ---- ld / st ---------------------------------------------------------------------------- */
+/* x_ld when every lane reads the same address `ad` (a symbol or an absolute address) in
+ * a space where it is one host location for all lanes (global, const, kernel parameters,
+ * shared; not local memory, which is per lane): resolved once, for the first lane, as
+ * x_ld resolves it (a fault included), its trace record repeated for the others (the
+ * same record x_ld's per-lane resolution writes), and outside deferred device loads each
+ * value loaded once for all lanes. Same results, order of records and faults as x_ld. */
+static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad, const uint32_t *regs,
+                         unsigned n, unsigned esz, int sign, const unsigned *rb, int defer)
+{
+    const ptx_operand *d = &in->ops[0];
+    const uint64_t mask = x->mask;
+    const unsigned l0 = (unsigned)__builtin_ctzll(mask);
+    exec_trace *t = x->trace;
+    const uint32_t t0 = t ? t->n : 0;
+    int dev;
+    uint8_t *p = mem_fast(x, l0, space, ad, esz * n, 0, &dev);
+    if (!p && !(p = mem_at(x, in, l0, space, ad, esz * n, 0, &dev)))
+        return;
+    exec_access rec = {0, 0, 0, 0, 0};
+    if (t && t->n > t0)
+        rec = t->a[t0];   /* (none when the trace is full: it stays full) */
+    if (dev && defer) {
+        EX_FOR_LANES(mask, l) {
+            if (l != l0 && t && t->n < t->cap) {
+                rec.lane = (uint8_t)l;
+                t->a[t->n++] = rec;
+            }
+            for (unsigned i = 0; i < n; i++) {
+                if (d->kind == OK_VEC && regs[i] == UINT32_MAX)
+                    continue;                           /* `_` sink in a vector */
+                func_defer_op *o = defer_rec(x, in, l);
+                if (!o)
+                    return;
+                *o = (func_defer_op){p + i * esz, &x->r[(size_t)regs[i] * x->ws + l], 0, 0, NULL,
+                                     FD_LD, (uint8_t)esz, (uint8_t)sign, (uint8_t)rb[i]};
+            }
+        }
+        return;
+    }
+    uint64_t v[4];
+    for (unsigned i = 0; i < n; i++) {
+        v[i] = load_bytes(p + i * esz, esz);
+        if (sign)
+            v[i] = ex_trunc(sext(v[i], esz), rb[i]);
+    }
+    EX_FOR_LANES(mask, l) {
+        if (l != l0 && t && t->n < t->cap) {
+            rec.lane = (uint8_t)l;
+            t->a[t->n++] = rec;
+        }
+        for (unsigned i = 0; i < n; i++)
+            if (!(d->kind == OK_VEC && regs[i] == UINT32_MAX))   /* `_` sink in a vector */
+                x->r[(size_t)regs[i] * x->ws + l] = v[i];
+    }
+}
+
 static void x_ld(exec_ctx *x, const ptx_insn *in)
 {
     const ptx_operand *d = &in->ops[0], *a = &in->ops[1];
@@ -295,6 +351,11 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
     for (unsigned i = 0; i < n; i++)
         rb[i] = sign ? reg_bytes(x, regs[i]) : 8;
     int defer = x->w->L->defer != NULL;
+    if (a->base != OK_REG && x->mask &&
+        (space == SP_GLOBAL || space == SP_CONST || space == SP_PARAM || space == SP_SHARED)) {
+        x_ld_uniform(x, in, space, base, regs, n, esz, sign, rb, defer);
+        return;
+    }
     EX_FOR_LANES(x->mask, l) {
         int dev;
         uint64_t ad = addr_lane(x, a, base, l);
