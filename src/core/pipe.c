@@ -283,11 +283,14 @@ uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot
                        uint32_t hi, uint32_t line, uint64_t seg[64], uint32_t used[64])
 {
     uint32_t nseg = 0, last = 0;
+    /* line_of, its test once: a power of two shifts */
+    const unsigned sh = (line & (line - 1)) == 0 ? (unsigned)__builtin_ctz(line) : 64;
     for (uint32_t i = 0; i < tr->n; i++) {
         const exec_access *a = &tr->a[i];
         if (a->lane < lo || a->lane >= hi)
             continue;
-        uint64_t sg = line_of(map_addr(sp, a, slot), line);
+        const uint64_t ad = map_addr(sp, a, slot);
+        uint64_t sg = sh < 64 ? ad >> sh : ad / line;
         uint32_t k = last;   /* neighbouring lanes mostly share a line */
         if (k >= nseg || seg[k] != sg)
             for (k = 0; k < nseg && seg[k] != sg; k++)

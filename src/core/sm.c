@@ -132,6 +132,7 @@ struct sm {
     uint8_t *fr;                   /* per slot: this turn's examination: verdict   */
     const insn_info **fi;          /* and instruction                               */
     uint8_t ready_only;            /* the policy reads ready candidates only       */
+    uint8_t pick_slot;             /* the policy has sched_ops.pick_slot: no lists  */
     uint64_t *age;                 /* per slot: its warp's age (pipe_warp.age), for a
                                       policy's pick_slot                            */
     sched_memo *memo;              /* per scheduler                                */
@@ -228,6 +229,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     for (uint32_t i = 0; i < s->n_slots; i++)
         slotset_add(s->qmask + (size_t)(i % s->n_sched) * s->vs.nw, i);
     s->ready_only = pol->ready_only;
+    s->pick_slot = pol->pick_slot != NULL;
     if (!(s->memo = calloc(s->n_sched, sizeof *s->memo)) || !(s->slot_inc = calloc(s->n_sched, 1)))
         goto fail;
     for (uint32_t i = 0; i < s->n_sched; i++)
@@ -872,7 +874,8 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
                 } else {
                     key = w->p.cached == WR_IBUF_EMPTY ? KEY_IBUF : KEY_BAR;
                 }
-                cand_fill(&s->tc[slot], slot, w, WR_DONE, ci);
+                if (!s->pick_slot)   /* (read only to build candidate lists) */
+                    cand_fill(&s->tc[slot], slot, w, WR_DONE, ci);
                 s->ti[slot] = ci;
                 pipe_vsum_count(&s->vs, slot, key);
             }
@@ -902,12 +905,13 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
     }
     /* 3. a policy that chooses from the ready slots (sched_ops.pick_slot): no candidate
      * list; the chosen warp's path and instruction as step 3 below would record them */
-    if (s->pol->pick_slot) {
+    if (s->pick_slot) {
         int sl = s->pol->pick_slot(s->pst[q], ready, nw, s->age, cycle);
         if (sl >= 0 && (uint32_t)sl < s->n_slots && ready[sl / 64] >> (sl % 64) & 1) {
             uint32_t slot = (uint32_t)sl;
             int exd = ex[slot / 64] >> (slot % 64) & 1;
-            uint32_t path = exd ? s->w[slot].p.ibuf_path : s->tc[slot].path;
+            /* (a counted warp's tc path is its buffer's path: fetch keeps them equal) */
+            uint32_t path = s->w[slot].p.ibuf_path;
             if (issue(s, slot, path, exd ? s->fi[slot] : s->ti[slot], cycle))
                 return -1;
             count_slot(s, WR_READY);

@@ -322,20 +322,63 @@ static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad
         }
         return;
     }
-    uint64_t v[4];
-    for (unsigned i = 0; i < n; i++) {
-        v[i] = load_bytes(p + i * esz, esz);
-        if (sign)
-            v[i] = ex_trunc(sext(v[i], esz), rb[i]);
-    }
-    EX_FOR_LANES(mask, l) {
-        if (l != l0 && t && t->n < t->cap) {
-            rec.lane = (uint8_t)l;
-            t->a[t->n++] = rec;
+    if (t && t->n > t0) {
+        /* the other lanes' records, in lane order (as many as the trace takes) */
+        exec_access *ta = t->a;
+        uint32_t tn = t->n, cap = t->cap;
+        for (uint64_t b = mask & (mask - 1); b && tn < cap; b &= b - 1) {
+            rec.lane = (uint8_t)__builtin_ctzll(b);
+            ta[tn++] = rec;
         }
-        for (unsigned i = 0; i < n; i++)
-            if (!(d->kind == OK_VEC && regs[i] == UINT32_MAX))   /* `_` sink in a vector */
-                x->r[(size_t)regs[i] * x->ws + l] = v[i];
+        t->n = tn;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (d->kind == OK_VEC && regs[i] == UINT32_MAX)
+            continue;                                   /* `_` sink in a vector */
+        uint64_t v = load_bytes(p + i * esz, esz);
+        if (sign)
+            v = ex_trunc(sext(v, esz), rb[i]);
+        uint64_t *r = &x->r[(size_t)regs[i] * x->ws];
+        EX_FOR_LANES(mask, l)
+            r[l] = v;
+    }
+}
+
+/* x_ld of one scalar from global memory at a register address: mem_fast's global case
+ * without its dispatch on the space per lane (mem_at for the rest, faults included).
+ * Same results, records and faults as x_ld. */
+static void x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, uint32_t reg,
+                        unsigned esz, int sign, unsigned rb, int defer)
+{
+    func_launch *L = x->w->L;
+    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
+    uint64_t *rd = &x->r[(size_t)reg * x->ws];
+    const uint64_t imm = a->imm;
+    EX_FOR_LANES(x->mask, l) {
+        const uint64_t ad = (ra[l] + imm) & amask;
+        uint8_t *p = NULL;
+        int dev = 1;
+        const devmem *dm = L->mem;
+        if (!(ad & (esz - 1)) && L->mem_last < dm->n) {
+            const devmem_block *b = &dm->b[L->mem_last];
+            if (ad >= b->addr && ad - b->addr <= b->size && esz <= b->size - (ad - b->addr)) {
+                p = b->data + (ad - b->addr);
+                trace_access(x, ad, l, esz, SP_GLOBAL, 0);
+            }
+        }
+        if (!p && !(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 0, &dev)))
+            return;
+        if (dev && defer) {
+            func_defer_op *o = defer_rec(x, in, l);
+            if (!o)
+                return;
+            *o = (func_defer_op){p, &rd[l], 0, 0, NULL, FD_LD, (uint8_t)esz, (uint8_t)sign, (uint8_t)rb};
+            continue;
+        }
+        uint64_t v = load_bytes(p, esz);
+        if (sign)
+            v = ex_trunc(sext(v, esz), rb);
+        rd[l] = v;
     }
 }
 
@@ -354,6 +397,10 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
     if (a->base != OK_REG && x->mask &&
         (space == SP_GLOBAL || space == SP_CONST || space == SP_PARAM || space == SP_SHARED)) {
         x_ld_uniform(x, in, space, base, regs, n, esz, sign, rb, defer);
+        return;
+    }
+    if (a->base == OK_REG && space == SP_GLOBAL && n == 1 && d->kind != OK_VEC) {
+        x_ld_global(x, in, a, base, regs[0], esz, sign, rb[0], defer);
         return;
     }
     EX_FOR_LANES(x->mask, l) {
