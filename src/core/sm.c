@@ -592,26 +592,6 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, c
     return unit_check(ii, units);
 }
 
-/* Operand collection: source registers that share a register-file bank are read in
- * successive cycles (register r of the warp's pool lives in bank r mod banks). */
-static uint32_t rf_extra(const sm *s, uint32_t base, const insn_info *ii)
-{
-    uint32_t banks = s->cfg->core.rf_banks, worst = 0;
-    if (!banks || ii->n_src < 2)
-        return 0;
-    uint32_t bank[8];   /* (n_src <= 8) one division each; a power of two masks */
-    for (uint32_t i = 0; i < ii->n_src; i++)
-        bank[i] = (banks & (banks - 1)) == 0 ? (base + ii->src[i]) & (banks - 1) : (base + ii->src[i]) % banks;
-    for (uint32_t i = 0; i < ii->n_src; i++) {
-        uint32_t n = 0;
-        for (uint32_t k = 0; k < ii->n_src; k++)
-            n += ii->src[k] != ii->src[i] && bank[k] == bank[i];
-        if (n > worst)
-            worst = n;
-    }
-    return worst;
-}
-
 static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint64_t cycle)
 {
     sm_warp *w = &s->w[slot];
@@ -622,7 +602,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     int32_t fn = fw->fr[fw->nfr - 1].func;
     const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
     uint32_t base = reg_base(s, slot);
-    uint32_t rf = rf_extra(s, base, ii);   /* read before the step changes frames */
+    uint32_t rf = ii->rf_extra;   /* operand collection (insn_rf_extra) */
     s->fx.rf_conflict_cycles += rf;
     fw->clock = cycle;
     exec_ctrl rc = func_warp_step_path(fw, path, is_mem_cls(ii->cls) ? &s->tr : NULL);
