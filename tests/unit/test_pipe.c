@@ -200,6 +200,26 @@ static void t_coalesce(void **state)
     trace(&tr, a, 1, 8, 0, SP_PARAM);
     assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
     assert_int_equal(seg[0], (sp.param_base + 8) / 64);
+    /* one address for all 16 lanes (a uniform load): one segment of 16 x 4 bytes; lanes
+     * 6..15 only: 10 x 4; the last lane's size differing (8): still one segment, 68 bytes;
+     * the same local address in every lane: per-lane locations (4-byte interleave over
+     * the 32 threads of 2 slots x 16 lanes: lanes 0..15 of slot 0 in one 64-byte line) */
+    trace(&tr, a, 16, 1000, 0, SP_GLOBAL);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
+    assert_int_equal(seg[0], 15);
+    assert_int_equal(used[0], 64);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 6, 16, 64, seg, used), 1);
+    assert_int_equal(used[0], 40);
+    a[15].size = 8;
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
+    assert_int_equal(used[0], 68);
+    trace(&tr, a, 16, 0, 0, SP_LOCAL);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
+    assert_int_equal(seg[0], sp.local_base / 64);
+    assert_int_equal(used[0], 64);
+    trace(&tr, a, 16, 0, 0, SP_LOCAL);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 1, 0, 16, 64, seg, used), 1);
+    assert_int_equal(seg[0], (sp.local_base + 64) / 64);
 }
 
 static void t_latency(void **state)
