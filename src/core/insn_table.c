@@ -91,6 +91,24 @@ uint8_t insn_class_type(insn_class c)
     return c < IC__COUNT ? type[c] : IT_VALU;
 }
 
+uint32_t insn_rf_extra(const insn_info *ii, uint32_t base, uint32_t banks)
+{
+    uint32_t worst = 0;
+    if (!banks || ii->n_src < 2)
+        return 0;
+    uint32_t bank[8];   /* (n_src <= 8) one division each; a power of two masks */
+    for (uint32_t i = 0; i < ii->n_src; i++)
+        bank[i] = (banks & (banks - 1)) == 0 ? (base + ii->src[i]) & (banks - 1) : (base + ii->src[i]) % banks;
+    for (uint32_t i = 0; i < ii->n_src; i++) {
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < ii->n_src; k++)
+            n += ii->src[k] != ii->src[i] && bank[k] == bank[i];
+        if (n > worst)
+            worst = n;
+    }
+    return worst;
+}
+
 int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg)
 {
     const struct { uint32_t lat, ii; uint8_t fu; } cls[IC__COUNT] = {
@@ -152,6 +170,7 @@ int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg)
             ii->is_long = c == IC_MEM_GLOBAL || c == IC_MEM_LOCAL || c == IC_MEM_GENERIC ||
                           c == IC_ATOM_GLOBAL;
             insn_regs(m, in, ii);
+            ii->rf_extra = (uint8_t)insn_rf_extra(ii, 0, cfg->core.rf_banks);   /* < n_src <= 8 */
         }
     }
     return 0;

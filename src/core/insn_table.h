@@ -35,6 +35,8 @@ typedef struct {
                             core arbitrates by; a function of cls             */
     uint8_t is_mem;      /* cls is a memory class (IC_MEM_SHARED..IC_ATOM_GLOBAL) */
     uint8_t is_long;     /* cls is global/local/generic memory or a global atomic */
+    uint8_t rf_extra;    /* operand collection: cycles beyond the first under the
+                            configuration's core.rf_banks (insn_rf_extra)     */
 } insn_info;
 
 typedef struct {
@@ -51,6 +53,12 @@ void insn_table_free(insn_table *t);
 insn_class insn_classify(const ptx_insn *in);
 /* The issue type (sched.h issue_type) of a class. */
 uint8_t insn_class_type(insn_class c);
+/* Operand collection: extra cycles to read ii's sources from `banks` register-file
+ * banks (0: not modelled) when register 0 of the warp's frame is pool register `base`
+ * (pool register r lives in bank r mod banks): the most other sources that share one
+ * source's bank. Independent of base (two sources share a bank when their slots differ
+ * by a multiple of banks), so the table holds it per instruction (rf_extra). */
+uint32_t insn_rf_extra(const insn_info *ii, uint32_t base, uint32_t banks);
 /* Fills ii's register lists (n_src/src, n_dst/dst) from the operands of `in`. */
 void insn_regs(const ptx_module *m, const ptx_insn *in, insn_info *ii);
 

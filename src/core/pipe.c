@@ -282,12 +282,30 @@ static inline uint64_t line_of(uint64_t addr, uint32_t line)
 uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t lo,
                        uint32_t hi, uint32_t line, uint64_t seg[64], uint32_t used[64])
 {
+    /* every lane at one address (a uniform load: kernel parameters, constants): one
+     * segment of all their bytes, as the loop below finds it */
+    const uint32_t n = tr->n;
+    if (n > 1 && tr->a[0].addr == tr->a[n - 1].addr && tr->a[0].space != SP_LOCAL) {
+        const exec_access *a0 = &tr->a[0];
+        uint32_t i = 0;
+        while (i < n && tr->a[i].addr == a0->addr && tr->a[i].space == a0->space && tr->a[i].size == a0->size &&
+               tr->a[i].lane >= lo && tr->a[i].lane < hi)
+            i++;
+        if (i == n) {
+            seg[0] = line_of(map_addr(sp, a0, slot), line);
+            used[0] = n * a0->size;
+            return 1;
+        }
+    }
     uint32_t nseg = 0, last = 0;
+    /* line_of, its test once: a power of two shifts */
+    const unsigned sh = (line & (line - 1)) == 0 ? (unsigned)__builtin_ctz(line) : 64;
     for (uint32_t i = 0; i < tr->n; i++) {
         const exec_access *a = &tr->a[i];
         if (a->lane < lo || a->lane >= hi)
             continue;
-        uint64_t sg = line_of(map_addr(sp, a, slot), line);
+        const uint64_t ad = map_addr(sp, a, slot);
+        uint64_t sg = sh < 64 ? ad >> sh : ad / line;
         uint32_t k = last;   /* neighbouring lanes mostly share a line */
         if (k >= nseg || seg[k] != sg)
             for (k = 0; k < nseg && seg[k] != sg; k++)

@@ -136,6 +136,14 @@ typedef struct sched_ops {
      * every warp that holds an instruction (MOTRR+Recency's round-robin positions count
      * them all; two-level watches the waiting ones). */
     uint8_t ready_only;
+    /* Optional, for a ready_only policy whose pick() reads of the ready candidates only
+     * their slot and age: the same choice from the set of ready slots instead of a
+     * candidate list. `ready` is a slot set (core/slotset.h: bit s of word s / 64) of
+     * nw words, age[s] the age (sched_cand.age) of each slot in it. Returns the slot
+     * pick() would choose among those candidates in slot order, or -1 when it would
+     * choose none; it may change the policy's state only as pick() would. The Fermi SM
+     * calls it instead of pick() to skip building the candidate list. */
+    int (*pick_slot)(void *st, const uint64_t *ready, uint32_t nw, const uint64_t *age, uint64_t cycle);
 } sched_ops;
 
 /* The parameters of another registered policy within the same launch (NULL when it

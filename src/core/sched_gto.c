@@ -43,6 +43,38 @@ static int oldest_ready(const sched_cand *c, uint32_t n, uint32_t greedy)
     return best;
 }
 
+/* oldest_ready over the ready slot set (sched_ops.pick_slot): the greedy slot when it is
+ * in the set, else the least age, ties to the lower slot. */
+static int oldest_slot(const uint64_t *ready, uint32_t nw, const uint64_t *age, uint32_t greedy)
+{
+    if (greedy / 64 < nw && ready[greedy / 64] >> (greedy % 64) & 1)
+        return (int)greedy;
+    int best = -1;
+    uint64_t ba = 0;
+    for (uint32_t k = 0; k < nw; k++)
+        for (uint64_t b = ready[k]; b; b &= b - 1) {
+            uint32_t slot = k * 64 + (uint32_t)__builtin_ctzll(b);
+            if (best < 0 || age[slot] < ba) {
+                best = (int)slot;
+                ba = age[slot];
+            }
+        }
+    return best;
+}
+
+static int gto_pick_slot(void *st, const uint64_t *ready, uint32_t nw, const uint64_t *age, uint64_t cycle)
+{
+    (void)cycle;
+    return oldest_slot(ready, nw, age, ((const gto_st *)st)->last);
+}
+
+static int oldest_pick_slot(void *st, const uint64_t *ready, uint32_t nw, const uint64_t *age, uint64_t cycle)
+{
+    (void)st;
+    (void)cycle;
+    return oldest_slot(ready, nw, age, NO_SLOT);
+}
+
 static int gto_pick(void *st, const sched_cand *c, uint32_t n, uint64_t cycle)
 {
     (void)cycle;
@@ -71,6 +103,7 @@ const sched_ops sched_gto = {
     .pick = gto_pick,
     .on_issue = gto_on_issue,
     .ready_only = 1,
+    .pick_slot = gto_pick_slot,
 };
 
 const sched_ops sched_oldest = {
@@ -80,4 +113,5 @@ const sched_ops sched_oldest = {
     .destroy = gto_destroy,
     .pick = oldest_pick,
     .ready_only = 1,
+    .pick_slot = oldest_pick_slot,
 };

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "core/sched.h"
+#include "core/slotset.h"
 
 #define NO_SLOT UINT32_MAX
 
@@ -64,6 +65,22 @@ static int lrr_pick(void *st, const sched_cand *c, uint32_t n, uint64_t cycle)
     return first;
 }
 
+/* lrr_pick over the ready slot set (sched_ops.pick_slot). */
+static int lrr_pick_slot(void *st, const uint64_t *ready, uint32_t nw, const uint64_t *age, uint64_t cycle)
+{
+    (void)age;
+    const lrr_st *s = st;
+    int keep = s->quantum && cycle >= s->t_turn && cycle - s->t_turn < s->quantum;
+    if (keep && s->last / 64 < nw && ready[s->last / 64] >> (s->last % 64) & 1)
+        return (int)s->last;
+    uint32_t n = nw * 64, i = UINT32_MAX;
+    if (s->last != NO_SLOT && s->last + 1 < n)
+        i = slotset_next(ready, n, s->last + 1);   /* past `last` */
+    if (i == UINT32_MAX)
+        i = slotset_next(ready, n, 0);             /* wrap around */
+    return i == UINT32_MAX ? -1 : (int)i;
+}
+
 static void lrr_on_issue(void *st, uint32_t slot, int is_mem, uint64_t cycle)
 {
     (void)is_mem;
@@ -83,4 +100,5 @@ const sched_ops sched_lrr = {
     .pick = lrr_pick,
     .on_issue = lrr_on_issue,
     .ready_only = 1,
+    .pick_slot = lrr_pick_slot,
 };

@@ -105,6 +105,13 @@ static int static_pick(void *st, const sched_cand *c, uint32_t n, uint64_t cycle
     return s->in->pick(s->st, c, n, cycle);
 }
 
+/* (the inner policy is LRR or GTO: both have pick_slot) */
+static int static_pick_slot(void *st, const uint64_t *ready, uint32_t nw, const uint64_t *age, uint64_t cycle)
+{
+    static_st *s = st;
+    return s->in->pick_slot(s->st, ready, nw, age, cycle);
+}
+
 static void static_on_issue(void *st, uint32_t slot, int is_mem, uint64_t cycle)
 {
     static_st *s = st;
@@ -148,4 +155,5 @@ const sched_ops sched_static = {
     .on_warp_start = static_on_warp_start,
     .on_warp_end = static_on_warp_end,
     .ready_only = 1,
+    .pick_slot = static_pick_slot,
 };

@@ -132,6 +132,9 @@ struct sm {
     uint8_t *fr;                   /* per slot: this turn's examination: verdict   */
     const insn_info **fi;          /* and instruction                               */
     uint8_t ready_only;            /* the policy reads ready candidates only       */
+    uint8_t pick_slot;             /* the policy has sched_ops.pick_slot: no lists  */
+    uint64_t *age;                 /* per slot: its warp's age (pipe_warp.age), for a
+                                      policy's pick_slot                            */
     sched_memo *memo;              /* per scheduler                                */
     /* The last issue stage issued nothing and left every scheduler's memo valid for
      * the units it saw (stage_units): while no warp is touched (redo empty) and the
@@ -215,7 +218,8 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->fr = calloc(s->n_slots, sizeof *s->fr);
     s->ti = calloc(s->n_slots, sizeof *s->ti);
     s->fi = calloc(s->n_slots, sizeof *s->fi);
-    if (!s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->tc ||
+    s->age = calloc(s->n_slots, sizeof *s->age);
+    if (!s->age || !s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->tc ||
         !s->fr || !s->ti || !s->fi || pipe_vsum_init(&s->vs, s->n_slots, KEY__N))
         goto fail;
     s->qmask = calloc((size_t)s->n_sched * s->vs.nw, sizeof *s->qmask);
@@ -225,6 +229,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     for (uint32_t i = 0; i < s->n_slots; i++)
         slotset_add(s->qmask + (size_t)(i % s->n_sched) * s->vs.nw, i);
     s->ready_only = pol->ready_only;
+    s->pick_slot = pol->pick_slot != NULL;
     if (!(s->memo = calloc(s->n_sched, sizeof *s->memo)) || !(s->slot_inc = calloc(s->n_sched, 1)))
         goto fail;
     for (uint32_t i = 0; i < s->n_sched; i++)
@@ -304,6 +309,7 @@ void sm_destroy(sm *s)
     free(s->fr);
     free(s->ti);
     free(s->fi);
+    free(s->age);
     free(s->w);
     free(s->fw);
     free(s->cta);
@@ -342,6 +348,7 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
         uint32_t slot = (uint32_t)k * s->cta_warps + i;
         sm_warp *w = &s->w[slot];
         pipe_warp_start(&w->p, cycle);
+        s->age[slot] = cycle;
         w->alt_path = NO_ALT;
         w->last_path = 0;
         w->fetch_extra = 0;
@@ -585,26 +592,6 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, c
     return unit_check(ii, units);
 }
 
-/* Operand collection: source registers that share a register-file bank are read in
- * successive cycles (register r of the warp's pool lives in bank r mod banks). */
-static uint32_t rf_extra(const sm *s, uint32_t base, const insn_info *ii)
-{
-    uint32_t banks = s->cfg->core.rf_banks, worst = 0;
-    if (!banks || ii->n_src < 2)
-        return 0;
-    uint32_t bank[8];   /* (n_src <= 8) one division each; a power of two masks */
-    for (uint32_t i = 0; i < ii->n_src; i++)
-        bank[i] = (banks & (banks - 1)) == 0 ? (base + ii->src[i]) & (banks - 1) : (base + ii->src[i]) % banks;
-    for (uint32_t i = 0; i < ii->n_src; i++) {
-        uint32_t n = 0;
-        for (uint32_t k = 0; k < ii->n_src; k++)
-            n += ii->src[k] != ii->src[i] && bank[k] == bank[i];
-        if (n > worst)
-            worst = n;
-    }
-    return worst;
-}
-
 static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint64_t cycle)
 {
     sm_warp *w = &s->w[slot];
@@ -615,7 +602,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     int32_t fn = fw->fr[fw->nfr - 1].func;
     const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
     uint32_t base = reg_base(s, slot);
-    uint32_t rf = rf_extra(s, base, ii);   /* read before the step changes frames */
+    uint32_t rf = ii->rf_extra;   /* operand collection (insn_rf_extra) */
     s->fx.rf_conflict_cycles += rf;
     fw->clock = cycle;
     exec_ctrl rc = func_warp_step_path(fw, path, is_mem_cls(ii->cls) ? &s->tr : NULL);
@@ -867,7 +854,8 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
                 } else {
                     key = w->p.cached == WR_IBUF_EMPTY ? KEY_IBUF : KEY_BAR;
                 }
-                cand_fill(&s->tc[slot], slot, w, WR_DONE, ci);
+                if (!s->pick_slot)   /* (read only to build candidate lists) */
+                    cand_fill(&s->tc[slot], slot, w, WR_DONE, ci);
                 s->ti[slot] = ci;
                 pipe_vsum_count(&s->vs, slot, key);
             }
@@ -893,6 +881,23 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
             pending |= redo[k] & qm[k];
         *mm = (sched_memo){units, !pending, best};
         count_slot(s, best);
+        return 0;
+    }
+    /* 3. a policy that chooses from the ready slots (sched_ops.pick_slot): no candidate
+     * list; the chosen warp's path and instruction as step 3 below would record them */
+    if (s->pick_slot) {
+        int sl = s->pol->pick_slot(s->pst[q], ready, nw, s->age, cycle);
+        if (sl >= 0 && (uint32_t)sl < s->n_slots && ready[sl / 64] >> (sl % 64) & 1) {
+            uint32_t slot = (uint32_t)sl;
+            int exd = ex[slot / 64] >> (slot % 64) & 1;
+            /* (a counted warp's tc path is its buffer's path: fetch keeps them equal) */
+            uint32_t path = s->w[slot].p.ibuf_path;
+            if (issue(s, slot, path, exd ? s->fi[slot] : s->ti[slot], cycle))
+                return -1;
+            count_slot(s, WR_READY);
+            return 1;
+        }
+        count_slot(s, WR_UNIT_BUSY);
         return 0;
     }
     /* 3. the candidates, in slot order: a counted one's reason from its key */

@@ -954,6 +954,54 @@ DEF_MOVI(2)
 DEF_MOVI(4)
 DEF_MOVI(8)
 
+/* mov from a source that is the same in every lane (a symbol's address; a special
+ * register other than the thread index, lane id and lane masks): read once, for the
+ * first lane, as ex_src reads it. */
+static int sreg_uniform(uint32_t r)
+{
+    switch ((ptx_sreg)r) {
+    case SR_TID: case SR_TID_Y: case SR_TID_Z: case SR_LANEID:
+    case SR_LANEMASK_EQ: case SR_LANEMASK_LT: case SR_LANEMASK_LE: case SR_LANEMASK_GT:
+    case SR_LANEMASK_GE:
+        return 0;
+    default:
+        return 1;
+    }
+}
+#define DEF_MOVU(W)                                                                    \
+    static void movu_w##W(exec_ctx *x, const ptx_insn *in)                             \
+    {                                                                                  \
+        const ptx_operand *od = &in->ops[0];                                           \
+        if (od->kind != OK_REG || !x->mask)                                            \
+            return;                                                                    \
+        uint64_t *d = REGP(x, od);                                                     \
+        const uint64_t v = ex_trunc(ex_src(x, &in->ops[1], (unsigned)__builtin_ctzll(x->mask)), W); \
+        LANE_LOOP(x, l, d[l] = v;);                                                    \
+    }
+DEF_MOVU(1)
+DEF_MOVU(2)
+DEF_MOVU(4)
+DEF_MOVU(8)
+
+/* mov from %tid.x: ex_src_slow's thread index of lane l, without a call per lane. */
+#define DEF_MOVTID(W)                                                                  \
+    static void movtid_w##W(exec_ctx *x, const ptx_insn *in)                           \
+    {                                                                                  \
+        const ptx_operand *od = &in->ops[0];                                           \
+        if (od->kind != OK_REG)                                                        \
+            return;                                                                    \
+        uint64_t *d = REGP(x, od);                                                     \
+        const uint32_t b0 = x->w->L->block[0], t0 = x->w->wid * x->w->L->ws;          \
+        if (b0 & (b0 - 1))                                                             \
+            LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) % b0, W););             \
+        else                                                                           \
+            LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) & (b0 - 1), W););       \
+    }
+DEF_MOVTID(1)
+DEF_MOVTID(2)
+DEF_MOVTID(4)
+DEF_MOVTID(8)
+
 /* mov with a {vector} operand: its registers are pool[o->r .. o->r + o->n) of the
  * module (UINT32_MAX is the sink "_"), packed lowest element first:
  * {a, b} <-> a | b << width. */
@@ -1537,6 +1585,14 @@ static exec_fn bind_mov(const ptx_module *m, const ptx_func *f, const ptx_insn *
         return refuse(why, n, "mov is not supported for .%s", tname(t));
     if (oa->kind == OK_IMM) {
         static const exec_fn tab[4] = {movi_w1, movi_w2, movi_w4, movi_w8};
+        return tab[w == 1 ? 0 : 1 + wix(w)];
+    }
+    if (oa->kind == OK_SYM || (oa->kind == OK_SREG && sreg_uniform(oa->r))) {
+        static const exec_fn tab[4] = {movu_w1, movu_w2, movu_w4, movu_w8};
+        return tab[w == 1 ? 0 : 1 + wix(w)];
+    }
+    if (oa->kind == OK_SREG && oa->r == SR_TID) {
+        static const exec_fn tab[4] = {movtid_w1, movtid_w2, movtid_w4, movtid_w8};
         return tab[w == 1 ? 0 : 1 + wix(w)];
     }
     static const exec_fn tab[4] = {mov_w1, mov_w2, mov_w4, mov_w8};

@@ -283,6 +283,105 @@ void func_defer_commit(func_defer *d)
 }
 
 /* ---- ld / st ---------------------------------------------------------------------------- */
+/* x_ld when every lane reads the same address `ad` (a symbol or an absolute address) in
+ * a space where it is one host location for all lanes (global, const, kernel parameters,
+ * shared; not local memory, which is per lane): resolved once, for the first lane, as
+ * x_ld resolves it (a fault included), its trace record repeated for the others (the
+ * same record x_ld's per-lane resolution writes), and outside deferred device loads each
+ * value loaded once for all lanes. Same results, order of records and faults as x_ld. */
+static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad, const uint32_t *regs,
+                         unsigned n, unsigned esz, int sign, const unsigned *rb, int defer)
+{
+    const ptx_operand *d = &in->ops[0];
+    const uint64_t mask = x->mask;
+    const unsigned l0 = (unsigned)__builtin_ctzll(mask);
+    exec_trace *t = x->trace;
+    const uint32_t t0 = t ? t->n : 0;
+    int dev;
+    uint8_t *p = mem_fast(x, l0, space, ad, esz * n, 0, &dev);
+    if (!p && !(p = mem_at(x, in, l0, space, ad, esz * n, 0, &dev)))
+        return;
+    exec_access rec = {0, 0, 0, 0, 0};
+    if (t && t->n > t0)
+        rec = t->a[t0];   /* (none when the trace is full: it stays full) */
+    if (dev && defer) {
+        EX_FOR_LANES(mask, l) {
+            if (l != l0 && t && t->n < t->cap) {
+                rec.lane = (uint8_t)l;
+                t->a[t->n++] = rec;
+            }
+            for (unsigned i = 0; i < n; i++) {
+                if (d->kind == OK_VEC && regs[i] == UINT32_MAX)
+                    continue;                           /* `_` sink in a vector */
+                func_defer_op *o = defer_rec(x, in, l);
+                if (!o)
+                    return;
+                *o = (func_defer_op){p + i * esz, &x->r[(size_t)regs[i] * x->ws + l], 0, 0, NULL,
+                                     FD_LD, (uint8_t)esz, (uint8_t)sign, (uint8_t)rb[i]};
+            }
+        }
+        return;
+    }
+    if (t && t->n > t0) {
+        /* the other lanes' records, in lane order (as many as the trace takes) */
+        exec_access *ta = t->a;
+        uint32_t tn = t->n, cap = t->cap;
+        for (uint64_t b = mask & (mask - 1); b && tn < cap; b &= b - 1) {
+            rec.lane = (uint8_t)__builtin_ctzll(b);
+            ta[tn++] = rec;
+        }
+        t->n = tn;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (d->kind == OK_VEC && regs[i] == UINT32_MAX)
+            continue;                                   /* `_` sink in a vector */
+        uint64_t v = load_bytes(p + i * esz, esz);
+        if (sign)
+            v = ex_trunc(sext(v, esz), rb[i]);
+        uint64_t *r = &x->r[(size_t)regs[i] * x->ws];
+        EX_FOR_LANES(mask, l)
+            r[l] = v;
+    }
+}
+
+/* x_ld of one scalar from global memory at a register address: mem_fast's global case
+ * without its dispatch on the space per lane (mem_at for the rest, faults included).
+ * Same results, records and faults as x_ld. */
+static void x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, uint32_t reg,
+                        unsigned esz, int sign, unsigned rb, int defer)
+{
+    func_launch *L = x->w->L;
+    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
+    uint64_t *rd = &x->r[(size_t)reg * x->ws];
+    const uint64_t imm = a->imm;
+    EX_FOR_LANES(x->mask, l) {
+        const uint64_t ad = (ra[l] + imm) & amask;
+        uint8_t *p = NULL;
+        int dev = 1;
+        const devmem *dm = L->mem;
+        if (!(ad & (esz - 1)) && L->mem_last < dm->n) {
+            const devmem_block *b = &dm->b[L->mem_last];
+            if (ad >= b->addr && ad - b->addr <= b->size && esz <= b->size - (ad - b->addr)) {
+                p = b->data + (ad - b->addr);
+                trace_access(x, ad, l, esz, SP_GLOBAL, 0);
+            }
+        }
+        if (!p && !(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 0, &dev)))
+            return;
+        if (dev && defer) {
+            func_defer_op *o = defer_rec(x, in, l);
+            if (!o)
+                return;
+            *o = (func_defer_op){p, &rd[l], 0, 0, NULL, FD_LD, (uint8_t)esz, (uint8_t)sign, (uint8_t)rb};
+            continue;
+        }
+        uint64_t v = load_bytes(p, esz);
+        if (sign)
+            v = ex_trunc(sext(v, esz), rb);
+        rd[l] = v;
+    }
+}
+
 static void x_ld(exec_ctx *x, const ptx_insn *in)
 {
     const ptx_operand *d = &in->ops[0], *a = &in->ops[1];
@@ -295,6 +394,15 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
     for (unsigned i = 0; i < n; i++)
         rb[i] = sign ? reg_bytes(x, regs[i]) : 8;
     int defer = x->w->L->defer != NULL;
+    if (a->base != OK_REG && x->mask &&
+        (space == SP_GLOBAL || space == SP_CONST || space == SP_PARAM || space == SP_SHARED)) {
+        x_ld_uniform(x, in, space, base, regs, n, esz, sign, rb, defer);
+        return;
+    }
+    if (a->base == OK_REG && space == SP_GLOBAL && n == 1 && d->kind != OK_VEC) {
+        x_ld_global(x, in, a, base, regs[0], esz, sign, rb[0], defer);
+        return;
+    }
     EX_FOR_LANES(x->mask, l) {
         int dev;
         uint64_t ad = addr_lane(x, a, base, l);

@@ -1090,6 +1090,84 @@ static void test_mov(void **st)
 }
 
 /* mov.b64 d, {lo, hi} packs lowest element first; mov.b64 {lo, hi}, d unpacks. */
+/* mov from special registers (the binder's per-lane %tid.x path and its read-once path
+ * for lane-uniform sources). Warp 1 of a CTA (ctaid 3, 5, 7) of a 2x2x1 grid; lanes
+ * 0 .. 31 are threads 32 .. 63.
+ *  block (8, 8, 1): %tid.x = t mod 8 -> lane l: (32 + l) mod 8 = l mod 8; %tid.y = t / 8
+ *  -> 4 + l / 8; %ctaid.y = 5, %ntid.x = 8, %nctaid.x = 2 in every lane.
+ *  block (48, 2, 1) (not a power of two): %tid.x = (32 + l) mod 48 -> 32 + l for l < 16,
+ *  l - 16 from lane 16; the same as .u16. Lanes off the mask keep their old value. */
+static void test_mov_sreg(void **st)
+{
+    (void)st;
+    func_launch L;
+    memset(&L, 0, sizeof L);
+    L.ws = WS;
+    L.block[0] = 8;
+    L.block[1] = 8;
+    L.block[2] = 1;
+    L.grid[0] = 2;
+    L.grid[1] = 2;
+    L.grid[2] = 1;
+    func_cta cta;
+    memset(&cta, 0, sizeof cta);
+    cta.L = &L;
+    cta.ctaid[0] = 3;
+    cta.ctaid[1] = 5;
+    cta.ctaid[2] = 7;
+    func_warp w;
+    memset(&w, 0, sizeof w);
+    w.L = &L;
+    w.cta = &cta;
+    w.wid = 1;
+    rig g;
+    rig_init(&g);
+    g.x.w = &w;
+    const ptx_operand tid = {.kind = OK_SREG, .r = SR_TID}, tidy = {.kind = OK_SREG, .r = SR_TID_Y},
+                      cy = {.kind = OK_SREG, .r = SR_CTAID_Y}, nt = {.kind = OK_SREG, .r = SR_NTID},
+                      nc = {.kind = OK_SREG, .r = SR_NCTAID};
+    uint64_t want[WS];
+    ptx_insn in = MK(OP_MOV, PT_U32, D0, tid);
+    run(&g, &in);
+    for (unsigned l = 0; l < WS; l++)
+        want[l] = l % 8;
+    expect(&g, 0, WS, want);
+    in = MK(OP_MOV, PT_U32, D0, tidy);
+    run(&g, &in);
+    for (unsigned l = 0; l < WS; l++)
+        want[l] = 4 + l / 8;
+    expect(&g, 0, WS, want);
+    in = MK(OP_MOV, PT_U32, D0, cy);
+    run(&g, &in);
+    for (unsigned l = 0; l < WS; l++)
+        want[l] = 5;
+    expect(&g, 0, WS, want);
+    in = MK(OP_MOV, PT_U32, D0, nt);
+    run(&g, &in);
+    for (unsigned l = 0; l < WS; l++)
+        want[l] = 8;
+    expect(&g, 0, WS, want);
+    /* a partial mask: lanes 0 .. 3 only, the others keep 8 */
+    g.x.mask = 0xF;
+    in = MK(OP_MOV, PT_U64, D0, nc);
+    run(&g, &in);
+    for (unsigned l = 0; l < WS; l++)
+        want[l] = l < 4 ? 2 : 8;
+    expect(&g, 0, WS, want);
+    g.x.mask = ALL;
+    L.block[0] = 48;
+    L.block[1] = 2;
+    in = MK(OP_MOV, PT_U32, D0, tid);
+    run(&g, &in);
+    for (unsigned l = 0; l < WS; l++)
+        want[l] = l < 16 ? 32 + l : l - 16;
+    expect(&g, 0, WS, want);
+    in = MK(OP_MOV, PT_U16, D0, tid);
+    fill(&g, 0, SENT);
+    run(&g, &in);
+    expect(&g, 0, WS, want);
+}
+
 static void test_mov_vector(void **st)
 {
     (void)st;
@@ -1295,7 +1373,7 @@ int main(void)
         cmocka_unit_test(test_setp_float),     cmocka_unit_test(test_setp_int),
         cmocka_unit_test(test_setp_bool),      cmocka_unit_test(test_set_dtypes),
         cmocka_unit_test(test_selp_slct),      cmocka_unit_test(test_mov),
-        cmocka_unit_test(test_mov_vector),     cmocka_unit_test(test_inactive_lanes),
+        cmocka_unit_test(test_mov_vector),     cmocka_unit_test(test_mov_sreg),     cmocka_unit_test(test_inactive_lanes),
         cmocka_unit_test(test_full_warp),      cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

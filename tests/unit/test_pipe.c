@@ -200,6 +200,26 @@ static void t_coalesce(void **state)
     trace(&tr, a, 1, 8, 0, SP_PARAM);
     assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
     assert_int_equal(seg[0], (sp.param_base + 8) / 64);
+    /* one address for all 16 lanes (a uniform load): one segment of 16 x 4 bytes; lanes
+     * 6..15 only: 10 x 4; the last lane's size differing (8): still one segment, 68 bytes;
+     * the same local address in every lane: per-lane locations (4-byte interleave over
+     * the 32 threads of 2 slots x 16 lanes: lanes 0..15 of slot 0 in one 64-byte line) */
+    trace(&tr, a, 16, 1000, 0, SP_GLOBAL);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
+    assert_int_equal(seg[0], 15);
+    assert_int_equal(used[0], 64);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 6, 16, 64, seg, used), 1);
+    assert_int_equal(used[0], 40);
+    a[15].size = 8;
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
+    assert_int_equal(used[0], 68);
+    trace(&tr, a, 16, 0, 0, SP_LOCAL);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
+    assert_int_equal(seg[0], sp.local_base / 64);
+    assert_int_equal(used[0], 64);
+    trace(&tr, a, 16, 0, 0, SP_LOCAL);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 1, 0, 16, 64, seg, used), 1);
+    assert_int_equal(seg[0], (sp.local_base + 64) / 64);
 }
 
 static void t_latency(void **state)
@@ -285,13 +305,55 @@ static void t_vsum(void **state)
     assert_true(pipe_warp_countable(&w, 12));
 }
 
+/* insn_rf_extra (operand collection, core.rf_banks). Sources %r1, %r9, %r17, %r2 with
+ * 8 banks: 1, 9, 17 share bank 1 (each meets 2 others), 2 is alone -> 2 extra cycles;
+ * with 16 banks only 1 and 17 share -> 1; with 0 banks (not modelled) -> 0; a repeated
+ * register does not conflict with itself (sources 5, 5 -> 0); 3 banks (not a power of
+ * two): 1, 4 (= 1 mod 3) and 7 -> 2. The frame's base register moves every source alike,
+ * so any base gives the same count (checked over random sources and bases). */
+static void t_rf_extra(void **state)
+{
+    (void)state;
+    insn_info ii;
+    memset(&ii, 0, sizeof ii);
+    ii.n_src = 4;
+    ii.src[0] = 1;
+    ii.src[1] = 9;
+    ii.src[2] = 17;
+    ii.src[3] = 2;
+    assert_int_equal(insn_rf_extra(&ii, 0, 8), 2);
+    assert_int_equal(insn_rf_extra(&ii, 0, 16), 1);
+    assert_int_equal(insn_rf_extra(&ii, 0, 0), 0);
+    ii.n_src = 2;
+    ii.src[0] = 5;
+    ii.src[1] = 5;
+    assert_int_equal(insn_rf_extra(&ii, 0, 4), 0);
+    ii.n_src = 3;
+    ii.src[0] = 1;
+    ii.src[1] = 4;
+    ii.src[2] = 7;
+    assert_int_equal(insn_rf_extra(&ii, 0, 3), 2);
+    uint64_t x = 99;
+    for (int it = 0; it < 20000; it++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        ii.n_src = (uint8_t)(x >> 60) % 9;
+        for (uint32_t i = 0; i < ii.n_src; i++) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            ii.src[i] = (uint32_t)(x >> 40) % 64;
+        }
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t banks = (uint32_t)(x >> 59), base = (uint32_t)(x >> 20) % 100000;
+        assert_int_equal(insn_rf_extra(&ii, base, banks), insn_rf_extra(&ii, 0, banks));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_wheel_order), cmocka_unit_test(t_scoreboard),
         cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce),
         cmocka_unit_test(t_latency),     cmocka_unit_test(t_retire),
-        cmocka_unit_test(t_vsum),
+        cmocka_unit_test(t_vsum),        cmocka_unit_test(t_rf_extra),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

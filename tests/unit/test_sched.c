@@ -827,6 +827,100 @@ static void test_ready_only(void **state)
     assert_true(checked > 10000);
 }
 
+/* sched_ops.pick_slot: the choice from a ready slot set and per-slot ages.
+ * Hand-worked: ready slots {1, 6, 70} (two words), ages by slot 1: 9, 6: 5, 70: 5.
+ *  GTO, no warp issued: oldest is age 5, slots 6 and 70 tie -> the lower, 6; after
+ *  on_issue(70) the greedy warp 70 is ready -> 70; ready {1, 6} -> oldest 6.
+ *  oldest: 6 (no greedy warp, whatever issued).
+ *  LRR after issuing 6: the first ready after 6 -> 70; after 70: wrap -> 1; empty -> -1.
+ *  LRR with a quantum of 3 after issuing 6 at cycle 10: kept at cycle 12 -> 6; at
+ *  cycle 13 the quantum ended -> 70.
+ * Then, for every policy that has it (static-select with either inner policy), two
+ * instances driven alike over random ready sets of up to 128 slots, one asked with
+ * pick() on the ready candidates in slot order (ages from the same array), one with
+ * pick_slot(): the same slot each time (-1 alike). */
+static void test_pick_slot(void **state)
+{
+    (void)state;
+    tparams tp;
+    uint64_t age[128] = {0};
+    age[1] = 9;
+    age[6] = 5;
+    age[70] = 5;
+    uint64_t rs[2] = {1ull << 1 | 1ull << 6, 1ull << 6};
+    const sched_ops *gto = sched_find("gto"), *old = sched_find("oldest"), *lrr = sched_find("lrr");
+    assert_non_null(gto->pick_slot);
+    assert_non_null(old->pick_slot);
+    assert_non_null(lrr->pick_slot);
+    assert_non_null(sched_find("static-select")->pick_slot);
+    void *st = gto->create(128, mkp(&tp, "gto", NULL));
+    assert_int_equal(gto->pick_slot(st, rs, 2, age, 1), 6);
+    gto->on_issue(st, 70, 0, 1);
+    assert_int_equal(gto->pick_slot(st, rs, 2, age, 2), 70);
+    assert_int_equal(gto->pick_slot(st, rs, 1, age, 2), 6);   /* one word: 70 not in it */
+    gto->destroy(st);
+    st = old->create(128, mkp(&tp, "oldest", NULL));
+    assert_int_equal(old->pick_slot(st, rs, 2, age, 1), 6);
+    old->destroy(st);
+    st = lrr->create(128, mkp(&tp, "lrr", NULL));
+    lrr->on_issue(st, 6, 0, 1);
+    assert_int_equal(lrr->pick_slot(st, rs, 2, age, 2), 70);
+    lrr->on_issue(st, 70, 0, 2);
+    assert_int_equal(lrr->pick_slot(st, rs, 2, age, 3), 1);
+    uint64_t none[2] = {0, 0};
+    assert_int_equal(lrr->pick_slot(st, none, 2, age, 3), -1);
+    lrr->destroy(st);
+    st = lrr->create(128, mkp(&tp, "lrr", "sched.lrr_quantum=3"));
+    lrr->on_issue(st, 6, 0, 10);
+    assert_int_equal(lrr->pick_slot(st, rs, 2, age, 12), 6);
+    assert_int_equal(lrr->pick_slot(st, rs, 2, age, 13), 70);
+    lrr->destroy(st);
+
+    uint64_t x = 9191;
+    uint32_t checked = 0;
+    for (size_t k = 0; sched_at(k); k++) {
+        const sched_ops *o = sched_at(k);
+        if (!o->pick_slot)
+            continue;
+        assert_true(o->ready_only);
+        for (uint64_t choice = 0; choice < 2; choice++) {
+            const sched_params *sp = mkp(&tp, o->name, "sched.lrr_quantum=3");
+            tp.sp.choice = choice;   /* static-select: GTO, then LRR inside */
+            void *a = o->create(128, sp), *b = o->create(128, sp);
+            assert_non_null(a);
+            assert_non_null(b);
+            for (uint32_t i = 0; i < 128; i++)
+                age[i] = rnd(&x) % 8;   /* ties are common: warps of one CTA */
+            for (uint64_t cyc = 1; cyc < 3000; cyc++) {
+                if (cyc % 50 == 0)
+                    age[rnd(&x) % 128] = cyc;   /* a new warp in some slot */
+                uint32_t nw = 1 + rnd(&x) % 2, n = 0;
+                uint64_t set[2] = {0, 0};
+                sched_cand c[128];
+                uint32_t density = 1 + rnd(&x) % 8;
+                for (uint32_t w = 0; w < nw * 64; w++)
+                    if (rnd(&x) % density == 0) {
+                        set[w / 64] |= 1ull << (w % 64);
+                        c[n++] = (sched_cand){w, age[w], WR_READY, rnd(&x) % 2, rnd(&x) % 2,
+                                              rnd(&x) % 2, (uint8_t)(rnd(&x) % IT__COUNT), 0};
+                    }
+                int i = o->pick(a, c, n, cyc), j = o->pick_slot(b, set, nw, age, cyc);
+                assert_int_equal(i < 0 ? -1 : (int)c[i].slot, j);
+                if (i < 0)
+                    continue;
+                checked++;
+                if (o->on_issue && rnd(&x) % 4) {
+                    o->on_issue(a, c[i].slot, c[i].is_mem, cyc);
+                    o->on_issue(b, c[i].slot, c[i].is_mem, cyc);
+                }
+            }
+            o->destroy(a);
+            o->destroy(b);
+        }
+    }
+    assert_true(checked > 20000);
+}
+
 /* ---- multi-candidate issue (sched_order) ------------------------------------------ */
 
 /* A multi-issue core as SPEC section 6 describes GCN's: walks the policy's order and
@@ -1105,6 +1199,7 @@ int main(void)
         cmocka_unit_test(test_recency_per_sm),
         cmocka_unit_test(test_all_policies_random),
         cmocka_unit_test(test_ready_only),
+        cmocka_unit_test(test_pick_slot),
         cmocka_unit_test(test_order_default),
         cmocka_unit_test(test_two_level_order),
         cmocka_unit_test(test_order_by_type),
