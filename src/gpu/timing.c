@@ -662,12 +662,9 @@ done:
         cm->stats(cores[i], t);
     st->cycles = t->cycles;
     if (mem) {
-        cJSON *o = cJSON_CreateObject();
-        if (o) {
-            mem->ops->stats_json(mem, o);
-            t->mem_json = cJSON_PrintUnformatted(o);
-            cJSON_Delete(o);
-        }
+        /* kept as a tree: the report reads it and copies it into its JSON */
+        if ((t->mem = cJSON_CreateObject()) != NULL)
+            mem->ops->stats_json(mem, t->mem);
     }
     if (om.in) {
         if (rc == WS_OK) {
