@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/sched.h"
+#include "util/json_out.h"
 #include "util/stats.h"
 
 typedef struct {
@@ -792,9 +793,10 @@ cJSON *ws_report_json(const ws_report *r)
             if (a)
                 cJSON_AddItemToObject(o, "mem_lat_hist", a);
         }
-        cJSON *mem = r->names[i].mem ? cJSON_Duplicate(r->names[i].mem, 1) : NULL;
-        if (mem)
-            cJSON_AddItemToObject(o, "mem", mem);
+        /* a reference: the report's own tree is printed as it is, not copied (deleting
+         * the returned JSON leaves it to the report) */
+        if (r->names[i].mem)
+            cJSON_AddItemReferenceToObject(o, "mem", r->names[i].mem);
         cJSON_AddItemToArray(arr, o);
     }
     cJSON *t = ws_stats_json(total);
@@ -807,7 +809,7 @@ cJSON *ws_report_json(const ws_report *r)
 int ws_report_write_json(const ws_report *r, const char *path, char *err, size_t n)
 {
     cJSON *j = ws_report_json(r);
-    char *txt = j ? cJSON_Print(j) : NULL;
+    char *txt = j ? json_print(j) : NULL;   /* cJSON_Print's text, faster */
     cJSON_Delete(j);
     if (!txt) {
         snprintf(err, n, "%s: out of memory", path);
