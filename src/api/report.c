@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/sched.h"
+#include "util/json_out.h"
 #include "util/stats.h"
 
 typedef struct {
@@ -129,7 +130,7 @@ _Static_assert(sizeof t_counters / sizeof t_counters[0] <= 32, "rep_defs.tc is t
  * the time the report prints, so the report keeps its own copies. */
 typedef struct {
     char mode[16], policy[64], limiter[32], regs_source[16];
-    char *mem_json;           /* owned copy of ls.t.mem_json                   */
+    cJSON *mem;               /* owned copy of ls.t.mem                        */
 } rep_names;
 
 struct ws_report {
@@ -490,7 +491,7 @@ void ws_report_destroy(ws_report *r)
     ws_stats_destroy(r->d.s);
     free(r->source);
     for (size_t i = 0; i < r->n; i++)
-        free(r->names[i].mem_json);
+        cJSON_Delete(r->names[i].mem);
     free(r->ls);
     free(r->names);
     free(r);
@@ -517,11 +518,11 @@ int ws_report_add(ws_report *r, const ws_launch_stats *ls)
              ls->t.occupancy_limiter ? ls->t.occupancy_limiter : "");
     snprintf(nm->regs_source, sizeof nm->regs_source, "%s",
              ls->t.regs_source ? ls->t.regs_source : "");
-    nm->mem_json = ls->t.mem_json ? strdup(ls->t.mem_json) : NULL;
+    nm->mem = ls->t.mem ? cJSON_Duplicate(ls->t.mem, 1) : NULL;
     r->ls[r->n] = *ls;
     r->ls[r->n].mode = r->ls[r->n].policy = NULL;
     r->ls[r->n].t.occupancy_limiter = r->ls[r->n].t.regs_source = NULL;
-    r->ls[r->n].t.mem_json = NULL;
+    r->ls[r->n].t.mem = NULL;
     r->n++;
     return 0;
 }
@@ -534,7 +535,7 @@ int ws_report_merge(ws_report *dst, const ws_report *src)
         ls.policy = src->names[i].policy[0] ? src->names[i].policy : NULL;
         ls.t.occupancy_limiter = src->names[i].limiter[0] ? src->names[i].limiter : NULL;
         ls.t.regs_source = src->names[i].regs_source[0] ? src->names[i].regs_source : NULL;
-        ls.t.mem_json = src->names[i].mem_json;
+        ls.t.mem = src->names[i].mem;
         if (ws_report_add(dst, &ls))
             return -1;
     }
@@ -575,7 +576,7 @@ static void fill_timing(const ws_report *r, ws_stats_group *g, size_t i)
         ws_stats_set(g, d->tc[k], *(const uint64_t *)((const char *)t + t_counters[k].off));
     ws_stats_set(g, d->warp_slots, (uint64_t)t->max_warps_per_sm * t->active_sm_cycles);
     /* the memory model's own statistics (detailed model: per cache level, DRAM) */
-    cJSON *mem = r->names[i].mem_json ? cJSON_Parse(r->names[i].mem_json) : NULL;
+    const cJSON *mem = r->names[i].mem;
     if (mem) {
         static const char *const what[3] = {"accesses", "hits", "misses"};
         for (int k = 0; k < 4; k++) {
@@ -608,7 +609,6 @@ static void fill_timing(const ws_report *r, ws_stats_group *g, size_t i)
         const cJSON *dc = dr ? cJSON_GetObjectItemCaseSensitive(dr, "cycles") : NULL;
         if (cJSON_IsNumber(dc))
             ws_stats_set(g, d->dram_slots, (uint64_t)dc->valuedouble * r->cfg.dram.channels);
-        cJSON_Delete(mem);
     }
     if (t->multi_issue) {
         uint64_t cyc = 0;
@@ -793,9 +793,10 @@ cJSON *ws_report_json(const ws_report *r)
             if (a)
                 cJSON_AddItemToObject(o, "mem_lat_hist", a);
         }
-        cJSON *mem = r->names[i].mem_json ? cJSON_Parse(r->names[i].mem_json) : NULL;
-        if (mem)
-            cJSON_AddItemToObject(o, "mem", mem);
+        /* a reference: the report's own tree is printed as it is, not copied (deleting
+         * the returned JSON leaves it to the report) */
+        if (r->names[i].mem)
+            cJSON_AddItemReferenceToObject(o, "mem", r->names[i].mem);
         cJSON_AddItemToArray(arr, o);
     }
     cJSON *t = ws_stats_json(total);
@@ -808,7 +809,7 @@ cJSON *ws_report_json(const ws_report *r)
 int ws_report_write_json(const ws_report *r, const char *path, char *err, size_t n)
 {
     cJSON *j = ws_report_json(r);
-    char *txt = j ? cJSON_Print(j) : NULL;
+    char *txt = j ? json_print(j) : NULL;   /* cJSON_Print's text, faster */
     cJSON_Delete(j);
     if (!txt) {
         snprintf(err, n, "%s: out of memory", path);

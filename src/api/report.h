@@ -43,7 +43,9 @@ const char *ws_report_partial(const ws_report *r);
  * unless `all`. */
 #define WS_REPORT_TEXT_LAUNCHES 8
 void ws_report_print_text(const ws_report *r, FILE *f, int all);
-/* {"config_source": ..., "config": {...}, "launches": [{...}], "total": {...}} */
+/* {"config_source": ..., "config": {...}, "launches": [{...}], "total": {...}}. Each
+ * launch's "mem" refers to the report's own tree (not a copy): use the result while the
+ * report lives; cJSON_Delete of it leaves the report's trees alone. */
 cJSON *ws_report_json(const ws_report *r);
 int ws_report_write_json(const ws_report *r, const char *path, char *err, size_t n);
 

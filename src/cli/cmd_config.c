@@ -4,6 +4,7 @@
 
 #include "api/report.h"
 #include "cli/cli.h"
+#include "util/json_out.h"
 
 void cli_config_help(FILE *f)
 {
@@ -54,7 +55,7 @@ int cli_config(int argc, char **argv)
         return rc;
     if (json) {
         cJSON *j = ws_config_json(&cfg);
-        char *txt = j ? cJSON_Print(j) : NULL;
+        char *txt = j ? json_print(j) : NULL;
         if (!txt) {
             cJSON_Delete(j);
             fprintf(stderr, "%s: out of memory\n", a.cmd);

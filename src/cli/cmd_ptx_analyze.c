@@ -11,6 +11,7 @@
 #include "ptx/ir.h"
 #include "ptx/locality.h"
 #include "ptx/uniform.h"
+#include "util/json_out.h"
 
 int cli_ptx_analyze(int argc, char **argv);
 int cli_ptx_annotate(int argc, char **argv);
@@ -392,7 +393,7 @@ int cli_ptx_analyze(int argc, char **argv)
             rc = CLI_FAIL;
     }
     if (root) {
-        char *txt = cJSON_Print(root);
+        char *txt = json_print(root);
         if (txt) {
             puts(txt);
             free(txt);

@@ -34,7 +34,8 @@ typedef struct {
     uint64_t issued_type[8];     /* instructions issued per issue_type (sched.h IT_*) */
     uint64_t issue_hist[6];      /* core cycles that issued 0, 1, ... 5 instructions  */
     uint64_t lane_accesses;      /* lane accesses of vector memory instructions       */
-    char *mem_json;              /* the memory model's own statistics (JSON text)   */
+    struct cJSON *mem;           /* the memory model's own statistics (a cJSON tree,
+                                    owned by whoever owns this record)             */
 } ws_timing_stats;
 
 #endif

@@ -82,7 +82,7 @@ void ws_sim_destroy(ws_sim *s)
     devmem_fini(&s->mem);
     timing_keep_free(&s->keep);
     for (size_t i = 0; i < s->n_launches; i++)
-        free(s->launches[i].t.mem_json);
+        cJSON_Delete(s->launches[i].t.mem);
     free(s->launches);
     free(s);
 }

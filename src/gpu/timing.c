@@ -447,13 +447,13 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     }
     /* host time of the SM phase, sampled every 8th iteration of the loop (the share of
      * the SM phase in the sampled iterations, times the loop's time) */
-    double t_loop = now_s(), t_ph0 = 0, s_phase = 0, s_iter = 0;
+    double t_loop = now_s(), t_it0 = 0, s_phase = 0, s_iter = 0;
     uint32_t iter = 0;
     for (;;) {
-        if (t_ph0 > 0) {
-            s_iter += now_s() - t_ph0;
-            t_ph0 = 0;
-        }
+        /* a sampled iteration runs from here (memsys_tick included) to the next one */
+        if (t_it0 > 0)
+            s_iter += now_s() - t_it0;
+        t_it0 = !(++iter & 7u) ? now_s() : 0;
         if (L->progress && !(++polls & 4095u)) {
             fold_counters(L, Ls, n_sm, 1);
             L->progress(L->progress_ctx, cycle);
@@ -470,8 +470,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
          * hand-over costs about as much as a few SM cycles (which thread runs a group
          * changes nothing in the results) */
         ph.cycle = cycle;
-        if (!(++iter & 7u))
-            t_ph0 = now_s();
+        const double t_ph0 = t_it0 > 0 ? now_s() : 0;
         uint32_t due = PAR_MIN_DUE;
         if (n_thr > 1 && cfg->sim.host_threads_adapt) {
             due = 0;
@@ -663,12 +662,9 @@ done:
         cm->stats(cores[i], t);
     st->cycles = t->cycles;
     if (mem) {
-        cJSON *o = cJSON_CreateObject();
-        if (o) {
-            mem->ops->stats_json(mem, o);
-            t->mem_json = cJSON_PrintUnformatted(o);
-            cJSON_Delete(o);
-        }
+        /* kept as a tree: the report reads it and copies it into its JSON */
+        if ((t->mem = cJSON_CreateObject()) != NULL)
+            mem->ops->stats_json(mem, t->mem);
     }
     if (om.in) {
         if (rc == WS_OK) {

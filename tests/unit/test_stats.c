@@ -374,9 +374,10 @@ static void test_report_timing(void **state)
     a.cycles = a.t.cycles = 1400;            /* 2 us at 700 MHz */
     a.t.n_sm = 15;
     a.t.ctas_per_sm = 8;
-    char limiter[16] = "warps", mem[64] = "{\"l2_hits\": 7}";
+    char limiter[16] = "warps";
+    cJSON *mem = cJSON_Parse("{\"l2_hits\": 7}");
     a.t.occupancy_limiter = limiter;
-    a.t.mem_json = mem;
+    a.t.mem = mem;
     a.t.slot[0] = 500;                       /* issued */
     a.t.slot[2] = 300;                       /* scoreboard */
     a.t.idle_slots = 200;                    /* 1000 slots */
@@ -392,7 +393,7 @@ static void test_report_timing(void **state)
     a.t.active_sm_cycles = 1000;
     assert_int_equal(ws_report_add(r, &a), 0);
     strcpy(limiter, "XXX");   /* copied at add time */
-    strcpy(mem, "garbage");
+    cJSON_Delete(mem);        /* the report keeps its own copy of the tree */
     cJSON *j = ws_report_json(r);
     cJSON *l0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "launches"), 0);
 #define NUM(o, k) (cJSON_GetObjectItemCaseSensitive((o), (k))->valuedouble)

@@ -466,7 +466,7 @@ static void t_skip_idle_equivalence(void **state)
         ws_sim *s = launch(sets, ptx, 5, 96, &rc, NULL);
         assert_int_equal(rc, WS_OK);
         a[k] = last_launch(s)->t;
-        a[k].mem_json = NULL;
+        a[k].mem = NULL;
         a[k].occupancy_limiter = NULL;
         ws_sim_destroy(s);
     }
@@ -536,7 +536,7 @@ static void t_core_model(void **state)
                            ptx, 3, 64, &rc, NULL);
         assert_int_equal(rc, WS_OK);
         a[i] = last_launch(s)->t;
-        a[i].mem_json = NULL;
+        a[i].mem = NULL;
         ws_sim_destroy(s);
     }
     assert_true(a[0].cycles > 16);
