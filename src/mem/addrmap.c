@@ -75,6 +75,7 @@ int addrmap_set_local_bits(addrmap *am, const char *layout, char *err, size_t n)
     uint32_t bit = 0, nb = 0, nc = 0;
     size_t len = strlen(layout);
     am->bank_bits = am->col_bits = am->row_bits = 0;
+    am->layout_len = 0;
     if (!len)
         return 0;
     for (size_t i = len; i-- > 0;) {
@@ -147,7 +148,7 @@ void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *o)
         rk = am->ops->rank ? am->ops->rank(am, c) : amap_div_q(&am->div_part, c);
     }
     o->local = rk * am->chunk + (addr - c * am->chunk);
-    if (am->bank_bits) {
+    if (am->layout_len) {   /* a bit layout (one bank: no B bits, bank 0) */
         o->bank = (uint32_t)amap_runs_pack(&am->f_bank, o->local);
         o->col = (uint32_t)amap_runs_pack(&am->f_col, o->local);
         /* row: the layout's other bits, then every bit above the layout */

@@ -100,9 +100,10 @@ struct addrmap {
     uint32_t n_part, chunk, banks, row_bytes;
     int bank_xor;
     uint32_t chunk_bits;      /* log2(chunk) when a power of two                 */
-    uint64_t bank_bits, col_bits;   /* a bit layout's B and C/S masks (0: divisions) */
+    uint64_t bank_bits, col_bits;   /* a bit layout's B and C/S masks                */
     uint64_t row_bits;        /* its other bits (R, 0)                             */
-    uint32_t layout_len, row_low;   /* its length in bits; popcount(row_bits)      */
+    uint32_t layout_len, row_low;   /* its length in bits (0: no layout, divisions);
+                                       popcount(row_bits)                           */
     amap_runs f_bank, f_col, f_row;  /* runs of bank_bits, col_bits, and row_bits with
                                         every bit above the layout                   */
     amap_div div_chunk, div_part, div_row, div_banks, div_per;

@@ -772,6 +772,18 @@ static void test_addrmap_local_bits(void **state)
     addrmap_map(&am, 0x1234, &l);
     assert_int_equal(l.bank, 0);
     assert_int_equal(l.col, 0x334);
+    /* one bank: a layout without B bits is still the layout (it was ignored: the
+     * divisions gave col 0x34, row 3 for local 0x334 with 256-byte rows) */
+    assert_int_equal(addrmap_init(&am, "linear", 1, 256, 1, 256, 0, NULL, 0), 0);
+    assert_int_equal(addrmap_set_local_bits(&am, "RRRRCCCCRRRRCCCC", err, sizeof err), 0);
+    addrmap_map(&am, 0x334, &l);
+    assert_int_equal(l.local, 0x334);
+    assert_int_equal(l.bank, 0);
+    assert_int_equal(l.col, 0x34);   /* C bits 0-3 (4) and 8-11 (3) */
+    assert_int_equal(l.row, 0x03);   /* R bits 4-7 (3) and 12-15 (0) */
+    addrmap_map(&am, 0xa5c3, &l);
+    assert_int_equal(l.col, 0x53);   /* bits 0-3: 3, bits 8-11: 5 */
+    assert_int_equal(l.row, 0xac);   /* bits 4-7: c, bits 12-15: a */
 }
 
 /* Reference of the bit layout extraction: the bits of x under mask, packed low bit first,
