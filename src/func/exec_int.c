@@ -955,19 +955,7 @@ DEF_MOVI(4)
 DEF_MOVI(8)
 
 /* mov from a source that is the same in every lane (a symbol's address; a special
- * register other than the thread index, lane id and lane masks): read once, for the
- * first lane, as ex_src reads it. */
-static int sreg_uniform(uint32_t r)
-{
-    switch ((ptx_sreg)r) {
-    case SR_TID: case SR_TID_Y: case SR_TID_Z: case SR_LANEID:
-    case SR_LANEMASK_EQ: case SR_LANEMASK_LT: case SR_LANEMASK_LE: case SR_LANEMASK_GT:
-    case SR_LANEMASK_GE:
-        return 0;
-    default:
-        return 1;
-    }
-}
+ * register ptx_sreg_warp_uniform): read once, for the first lane, as ex_src reads it. */
 #define DEF_MOVU(W)                                                                    \
     static void movu_w##W(exec_ctx *x, const ptx_insn *in)                             \
     {                                                                                  \
@@ -1587,7 +1575,7 @@ static exec_fn bind_mov(const ptx_module *m, const ptx_func *f, const ptx_insn *
         static const exec_fn tab[4] = {movi_w1, movi_w2, movi_w4, movi_w8};
         return tab[w == 1 ? 0 : 1 + wix(w)];
     }
-    if (oa->kind == OK_SYM || (oa->kind == OK_SREG && sreg_uniform(oa->r))) {
+    if (oa->kind == OK_SYM || (oa->kind == OK_SREG && ptx_sreg_warp_uniform(oa->r))) {
         static const exec_fn tab[4] = {movu_w1, movu_w2, movu_w4, movu_w8};
         return tab[w == 1 ? 0 : 1 + wix(w)];
     }

@@ -460,6 +460,22 @@ static inline void row_min_add(row_min *e, uint64_t t, uint32_t k)
     }
 }
 
+/* Banks m (a mask) as row-command candidates: the oldest ready one's head (*seq, *kb),
+ * and every one's row-command cycle into e. */
+static inline void row_scan(const dram *d, uint64_t m, uint64_t now, uint64_t *seq, uint32_t *kb,
+                            row_min *e)
+{
+    for (; m; m &= m - 1) {
+        uint32_t k = (uint32_t)__builtin_ctzll(m);
+        const bank *b = &d->bk[k];
+        if (b->rt <= now && b->head_seq < *seq) {
+            *seq = b->head_seq;
+            *kb = k;
+        }
+        row_min_add(e, b->rt, k);
+    }
+}
+
 int dram_cycle(dram *d, uint64_t now)
 {
     if (now >= d->t_ref) {
@@ -537,30 +553,14 @@ int dram_cycle(dram *d, uint64_t now)
     uint32_t kb = 0;
     uint64_t seq = UINT64_MAX;
     uint64_t cand = d->busy_banks & ~d->hit_banks;
-    for (uint64_t m = cand & d->open_banks; m; m &= m - 1) {
-        uint32_t k = (uint32_t)__builtin_ctzll(m);
-        const bank *b = &d->bk[k];
-        if (b->rt <= now && b->head_seq < seq) {
-            seq = b->head_seq;
-            kb = k;
-        }
-        row_min_add(&e, b->rt, k);
-    }
+    row_scan(d, cand & d->open_banks, now, &seq, &kb, &e);
     uint64_t ta = max64(d->t_act_any, d->ref_until);
     if (ta > now) {
         /* no ACT can go: ta bounds them all (a lower bound, not scanned) */
         if (cand & ~d->open_banks)
             row_min_add(&e, ta, 64);
     } else {
-        for (uint64_t m = cand & ~d->open_banks; m; m &= m - 1) {
-            uint32_t k = (uint32_t)__builtin_ctzll(m);
-            const bank *b = &d->bk[k];
-            if (b->rt <= now && b->head_seq < seq) {
-                seq = b->head_seq;
-                kb = k;
-            }
-            row_min_add(&e, b->rt, k);
-        }
+        row_scan(d, cand & ~d->open_banks, now, &seq, &kb, &e);
     }
     if (seq == UINT64_MAX) {
         /* nothing issues: every candidate's cycle is later than now */

@@ -39,6 +39,18 @@ const char *const ptx_sreg_name[SR__COUNT] = {
     "%dynamic_smem_size", "%total_smem_size", "WARP_SZ", "%envreg",
 };
 
+int ptx_sreg_warp_uniform(uint32_t sr)
+{
+    switch (sr) {
+    case SR_TID: case SR_TID_Y: case SR_TID_Z: case SR_LANEID:
+    case SR_LANEMASK_EQ: case SR_LANEMASK_LT: case SR_LANEMASK_LE: case SR_LANEMASK_GT:
+    case SR_LANEMASK_GE:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
 void ptx_module_free(ptx_module *m)
 {
     if (!m)

@@ -182,6 +182,9 @@ typedef enum {
     SR_DYNAMIC_SMEM_SIZE, SR_TOTAL_SMEM_SIZE, SR_WARPSZ, SR_ENVREG, SR__COUNT
 } ptx_sreg;
 extern const char *const ptx_sreg_name[SR__COUNT];
+/* 1 when special register sr has the same value in every lane of a warp (all but the
+ * thread index, the lane id and the lane masks). */
+int ptx_sreg_warp_uniform(uint32_t sr);
 
 typedef struct {
     uint8_t kind;     /* ptx_opkind                                                  */

@@ -15,18 +15,6 @@
 const char *const uni_class_name[UC__COUNT] = {"vector", "salu", "smem", "branch-uniform",
                                                "branch-divergent"};
 
-static int sreg_uniform(uint32_t sr)
-{
-    switch (sr) {
-    case SR_TID: case SR_TID_Y: case SR_TID_Z: case SR_LANEID:
-    case SR_LANEMASK_EQ: case SR_LANEMASK_LT: case SR_LANEMASK_LE: case SR_LANEMASK_GT:
-    case SR_LANEMASK_GE:
-        return 0;
-    default:
-        return 1;
-    }
-}
-
 static int is_ctrl(const ptx_insn *in)
 {
     switch (in->op) {
@@ -67,7 +55,7 @@ static int sources_uniform(const ptx_module *m, const ptx_insn *in, const uint8_
         if (var[src[i]])
             return 0;
     for (uint32_t i = 0; i < in->nops; i++)
-        if (in->ops[i].kind == OK_SREG && !sreg_uniform(in->ops[i].r))
+        if (in->ops[i].kind == OK_SREG && !ptx_sreg_warp_uniform(in->ops[i].r))
             return 0;
     return 1;
 }
