@@ -348,7 +348,7 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
         uint32_t slot = (uint32_t)k * s->cta_warps + i;
         sm_warp *w = &s->w[slot];
         pipe_warp_start(&w->p, cycle);
-        s->age[slot] = cycle;
+        s->age[slot] = w->p.age;   /* a copy, contiguous for pick_slot */
         w->alt_path = NO_ALT;
         w->last_path = 0;
         w->fetch_extra = 0;

@@ -2,6 +2,7 @@
  * and the miss queue. Every access is decided by plan() without side effects and then
  * carried out by cache_access(), so probing and accessing can never disagree. */
 #include "mem/cache.h"
+#include "util/bits.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -304,16 +305,6 @@ static int line_dirty(const cache *c, uint32_t h)
         if (d[i])
             return 1;
     return 0;
-}
-
-/* Bits set in x (without -mpopcnt __builtin_popcount is a library call; this runs
- * for every fetch) */
-static inline uint32_t pop32(uint32_t x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0fu;
-    return (x * 0x01010101u) >> 24;
 }
 
 static uint32_t dirty_bytes(const cache *c, uint32_t h)
@@ -781,7 +772,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
             c->pend[h] |= p.fetch;
             c->st.sector_misses++;
             mq_push(c, CM_FETCH, c->tag[h] * c->cfg.line,
-                    pop32(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
+                    ws_pop32(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
         }
         break;
     case P_SECTOR_MISS:
@@ -797,7 +788,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         c->pend[h] |= p.fetch;
         set_flags(c, h, CF_VALID | CF_RESERVED);
         mq_push(c, CM_FETCH, c->tag[h] * c->cfg.line,
-                pop32(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
+                ws_pop32(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
         break;
     case P_LAZY_ALLOC:
         install(c, h, a->addr, t, p.wb);

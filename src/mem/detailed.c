@@ -44,6 +44,7 @@
 #include "mem/repl.h"
 #include "mem/setidx.h"
 #include "ptx/ir.h"
+#include "util/bits.h"
 
 enum { D_ICNT, D_L2, D_DRAM, D__N, C_CORE = D__N };   /* clocks: the domains, then core */
 enum { L1D, L1C, L1I, L1__N };
@@ -1467,15 +1468,6 @@ static void coh_ack(det *m, part *pt, pkt *a, uint64_t k)
     pkt_free(m, a);
 }
 
-/* Bits set in x (__builtin_popcount is a library call without -mpopcnt). */
-static inline uint32_t pop32(uint32_t x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0fu;
-    return (x * 0x01010101u) >> 24;
-}
-
 /* One L2 cycle of bank b; *hp: the head of its miss queue afterwards (bank_next). */
 static int run_bank(det *m, part *pt, l2bank *b, uint64_t k, const cache_miss **hp)
 {
@@ -1623,7 +1615,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k, const cache_miss **
                 .bank = loc.bank, .row = loc.row, .bytes = r->size,
                 /* l2.sector_requests: each fetched sector is a column command of its own */
                 .cmds = m->sector_req && r->type == CM_FETCH && r->sectors
-                            ? (uint8_t)pop32(r->sectors) : 1,
+                            ? (uint8_t)ws_pop32(r->sectors) : 1,
                 .write = r->type == CM_WRITE || r->type == CM_WRITEBACK};
             uint64_t ready = after(m, D_L2, D_DRAM, k);
             dram_push(pt->ch[sub], &r->d, m->k[D_DRAM], ready);
