@@ -107,6 +107,20 @@ static uint8_t *mem_at(exec_ctx *x, const ptx_insn *in, unsigned lane, int space
  * always touch one allocation), a load from the kernel parameter buffer, or an access
  * inside shared or local memory. The host pointer, traced as mem_at() traces it; NULL
  * when not that case (mem_at() then decides, faults included). */
+/* The host bytes of device range [addr, addr + size) when it lies in the block of the
+ * last lookup (func_launch.mem_last: the hint is the SM's own, never shared between the
+ * host threads of a parallel simulation), else NULL (mem_at finds it). */
+static inline uint8_t *dev_hint(const func_launch *L, uint64_t addr, unsigned size)
+{
+    const devmem *d = L->mem;
+    if (L->mem_last >= d->n)
+        return NULL;
+    const devmem_block *b = &d->b[L->mem_last];
+    if (addr < b->addr || addr - b->addr > b->size || size > b->size - (addr - b->addr))
+        return NULL;
+    return b->data + (addr - b->addr);
+}
+
 static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t addr, unsigned size,
                                 int write, int *dev)
 {
@@ -117,15 +131,8 @@ static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t 
     const func_launch *L = x->w->L;
     uint8_t *p;
     if (space == SP_GLOBAL || space == SP_CONST) {
-        /* the lookup hint is the SM's own (func_launch.mem_last), never shared between
-         * the host threads of a parallel simulation */
-        const devmem *d = L->mem;
-        if (L->mem_last >= d->n)
+        if (!(p = dev_hint(L, addr, size)))
             return NULL;
-        const devmem_block *b = &d->b[L->mem_last];
-        if (addr < b->addr || addr - b->addr > b->size || size > b->size - (addr - b->addr))
-            return NULL;
-        p = b->data + (addr - b->addr);
         *dev = 1;
     } else if (space == SP_PARAM) {
         /* the kernel parameter buffer (frame .params are SP_LOCAL) */
@@ -350,22 +357,16 @@ static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad
 static void x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, uint32_t reg,
                         unsigned esz, int sign, unsigned rb, int defer)
 {
-    func_launch *L = x->w->L;
+    const func_launch *L = x->w->L;
     const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
     uint64_t *rd = &x->r[(size_t)reg * x->ws];
     const uint64_t imm = a->imm;
     EX_FOR_LANES(x->mask, l) {
         const uint64_t ad = (ra[l] + imm) & amask;
-        uint8_t *p = NULL;
         int dev = 1;
-        const devmem *dm = L->mem;
-        if (!(ad & (esz - 1)) && L->mem_last < dm->n) {
-            const devmem_block *b = &dm->b[L->mem_last];
-            if (ad >= b->addr && ad - b->addr <= b->size && esz <= b->size - (ad - b->addr)) {
-                p = b->data + (ad - b->addr);
-                trace_access(x, ad, l, esz, SP_GLOBAL, 0);
-            }
-        }
+        uint8_t *p = !(ad & (esz - 1)) ? dev_hint(L, ad, esz) : NULL;
+        if (p)
+            trace_access(x, ad, l, esz, SP_GLOBAL, 0);
         if (!p && !(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 0, &dev)))
             return;
         if (dev && defer) {
