@@ -232,6 +232,22 @@ static void grant(icnt *ic, uint32_t o, uint32_t i, uint64_t now)
     ic->st.grants++;
 }
 
+/* Whether input i's head can go to output op now; if not, and only time stands in the
+ * way, the cycle it could go lowers *until (a head that does not fit op's buffer waits
+ * for a pop at op instead, which clears idle_until). */
+static inline int can_grant(const icnt *ic, const port *op, uint32_t i, uint64_t now, uint64_t *until)
+{
+    const port *ip = &ic->in[i];
+    if (op->used + ip->head_flits > ic->cfg.out_buf)
+        return 0;
+    if (ip->head_t <= now && ip->busy <= now)
+        return 1;
+    uint64_t t = ip->head_t > ip->busy ? ip->head_t : ip->busy;
+    if (t < *until)
+        *until = t;
+    return 0;
+}
+
 int icnt_cycle(icnt *ic, uint64_t now)
 {
     if (now < ic->idle_until)
@@ -257,17 +273,11 @@ int icnt_cycle(icnt *ic, uint64_t now)
             for (uint32_t pass = 0; pass < 2 && !got; pass++)
                 for (uint64_t x = part[pass]; x; x &= x - 1) {
                     uint32_t i = (uint32_t)__builtin_ctzll(x);
-                    const port *ip = &ic->in[i];
-                    if (op->used + ip->head_flits <= ic->cfg.out_buf) {
-                        if (ip->head_t <= now && ip->busy <= now) {
-                            grant(ic, o, i, now);
-                            granted++;
-                            got = 1;
-                            break;
-                        }
-                        uint64_t t = ip->head_t > ip->busy ? ip->head_t : ip->busy;
-                        if (t < until)
-                            until = t;
+                    if (can_grant(ic, op, i, now, &until)) {
+                        grant(ic, o, i, now);
+                        granted++;
+                        got = 1;
+                        break;
                     }
                 }
             continue;
@@ -275,17 +285,9 @@ int icnt_cycle(icnt *ic, uint64_t now)
         for (uint32_t pass = 0; pass < 2; pass++) {
             uint32_t lo = pass ? 0 : start, hi = pass ? start : ns;
             uint32_t i;
-            for (i = next_bit(w, hi, lo); i < hi; i = bit_after(w, hi, i)) {
-                const port *ip = &ic->in[i];
-                if (op->used + ip->head_flits <= ic->cfg.out_buf) {
-                    if (ip->head_t <= now && ip->busy <= now)
-                        break;
-                    uint64_t t = ip->head_t > ip->busy ? ip->head_t : ip->busy;
-                    if (t < until)
-                        until = t;
-                }
-                /* else: only a pop at o makes room (it clears idle_until) */
-            }
+            for (i = next_bit(w, hi, lo); i < hi; i = bit_after(w, hi, i))
+                if (can_grant(ic, op, i, now, &until))
+                    break;
             if (i < hi) {
                 grant(ic, o, i, now);
                 granted++;
