@@ -185,21 +185,23 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
 
 
 /* Earliest cycle the column command of r may issue (its row open). */
+/* The channel's own term of a column command's earliest cycle: any column command, the
+ * read/write turnaround and the data bus (write: a write's). */
+static inline uint64_t col_gate(const dram *d, int write)
+{
+    uint64_t t = max64(d->t_col_any, write ? d->t_wr : d->t_rd);
+    uint32_t lat = write ? d->cfg.tWL : d->cfg.tCL;
+    if (d->bus_free > lat)
+        t = max64(t, d->bus_free - lat);
+    return t;
+}
+
 static uint64_t col_time(const dram *d, const dram_req *r)
 {
     const bank *b = &d->bk[r->bank];
-    uint64_t t = max64(max64(b->t_col, d->t_col_any), r->t_arr);
+    uint64_t t = max64(b->t_col, r->t_arr);
     t = max64(t, d->t_col_grp[r->bank & d->grp_mask]);
-    if (r->write) {
-        t = max64(t, d->t_wr);
-        if (d->bus_free > d->cfg.tWL)
-            t = max64(t, d->bus_free - d->cfg.tWL);
-    } else {
-        t = max64(t, d->t_rd);
-        if (d->bus_free > d->cfg.tCL)
-            t = max64(t, d->bus_free - d->cfg.tCL);
-    }
-    return t;
+    return max64(t, col_gate(d, r->write));
 }
 
 /* Earliest cycle of the row command r needs (PRE if another row is open, else ACT). */
@@ -425,12 +427,8 @@ static uint64_t fifo_time(const dram *d, dram_req **rp)
 /* The channel's terms of col_time() of a read [0] and of a write [1] */
 static void col_gates(const dram *d, uint64_t *g)
 {
-    g[0] = max64(d->t_col_any, d->t_rd);
-    if (d->bus_free > d->cfg.tCL)
-        g[0] = max64(g[0], d->bus_free - d->cfg.tCL);
-    g[1] = max64(d->t_col_any, d->t_wr);
-    if (d->bus_free > d->cfg.tWL)
-        g[1] = max64(g[1], d->bus_free - d->cfg.tWL);
+    g[0] = col_gate(d, 0);
+    g[1] = col_gate(d, 1);
 }
 
 /* t_wait = t, and no sooner than the next cycle (after a command at now, or a cycle with
