@@ -662,7 +662,7 @@ done:
         cm->stats(cores[i], t);
     st->cycles = t->cycles;
     if (mem) {
-        /* kept as a tree: the report reads it and copies it into its JSON */
+        /* kept as a tree: a report copies it once (ws_report_add) and prints that copy */
         if ((t->mem = cJSON_CreateObject()) != NULL)
             mem->ops->stats_json(mem, t->mem);
     }
