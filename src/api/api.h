@@ -27,7 +27,8 @@ int ws_api_set_config(const ws_config *cfg, const char *source, char *err, size_
 
 /* Called with a context's simulation just before it is destroyed (cuCtxDestroy, the
  * last cuDevicePrimaryCtxRelease, ws_api_shutdown), e.g. to collect its launch
- * statistics. The callback must not call the Driver API. NULL removes it. */
+ * statistics (it may take their memory-statistics trees: ws_report_take). The callback
+ * must not call the Driver API. NULL removes it. */
 typedef void (*ws_api_sim_fn)(ws_sim *sim, void *user);
 void ws_api_on_destroy(ws_api_sim_fn fn, void *user);
 

@@ -248,9 +248,9 @@ static CUresult ctx_activate(drv_ctx *c)
 /* Releases everything c holds; the struct itself is freed unless it is the primary. */
 static void ctx_deactivate(drv_ctx *c)
 {
+    retire_launches(c);   /* copies: before on_destroy, which may take the trees (cmd_run.c) */
     if (ws_drv.on_destroy)
         ws_drv.on_destroy(c->sim, ws_drv.on_destroy_user);
-    retire_launches(c);
     for (drv_mod *m = c->mods, *nx; m; m = nx) {
         nx = m->next;
         ws_module_unload(c->sim, m->m);

@@ -497,17 +497,22 @@ void ws_report_destroy(ws_report *r)
     free(r);
 }
 
-int ws_report_add(ws_report *r, const ws_launch_stats *ls)
+/* ws_report_add (mem: a copy of ls->t.mem) and ws_report_take (mem: ls->t.mem itself) */
+static int report_add(ws_report *r, const ws_launch_stats *ls, cJSON *mem)
 {
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 16;
         ws_launch_stats *p = realloc(r->ls, cap * sizeof *p);
-        if (!p)
+        if (!p) {
+            cJSON_Delete(mem);
             return -1;
+        }
         r->ls = p;
         rep_names *q = realloc(r->names, cap * sizeof *q);
-        if (!q)
+        if (!q) {
+            cJSON_Delete(mem);
             return -1;
+        }
         r->names = q;
         r->cap = cap;
     }
@@ -518,13 +523,25 @@ int ws_report_add(ws_report *r, const ws_launch_stats *ls)
              ls->t.occupancy_limiter ? ls->t.occupancy_limiter : "");
     snprintf(nm->regs_source, sizeof nm->regs_source, "%s",
              ls->t.regs_source ? ls->t.regs_source : "");
-    nm->mem = ls->t.mem ? cJSON_Duplicate(ls->t.mem, 1) : NULL;
+    nm->mem = mem;
     r->ls[r->n] = *ls;
     r->ls[r->n].mode = r->ls[r->n].policy = NULL;
     r->ls[r->n].t.occupancy_limiter = r->ls[r->n].t.regs_source = NULL;
     r->ls[r->n].t.mem = NULL;
     r->n++;
     return 0;
+}
+
+int ws_report_add(ws_report *r, const ws_launch_stats *ls)
+{
+    return report_add(r, ls, ls->t.mem ? cJSON_Duplicate(ls->t.mem, 1) : NULL);
+}
+
+int ws_report_take(ws_report *r, ws_launch_stats *ls)
+{
+    cJSON *mem = ls->t.mem;
+    ls->t.mem = NULL;
+    return report_add(r, ls, mem);
 }
 
 int ws_report_merge(ws_report *dst, const ws_report *src)

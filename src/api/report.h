@@ -25,6 +25,11 @@ void ws_report_destroy(ws_report *r);
 
 /* Adds one launch (copied, strings included). Returns 0, or -1 when out of memory. */
 int ws_report_add(ws_report *r, const ws_launch_stats *ls);
+/* The same, but the memory-statistics tree ls->t.mem moves into the report (ls->t.mem is
+ * NULL afterwards, also on failure: then it was deleted): for a caller about to discard
+ * ls, e.g. a simulation being destroyed (a copy of a large tree per launch is most of a
+ * short launch's host time). */
+int ws_report_take(ws_report *r, ws_launch_stats *ls);
 /* Adds every launch of src to dst. */
 int ws_report_merge(ws_report *dst, const ws_report *src);
 size_t ws_report_count(const ws_report *r);

@@ -50,9 +50,9 @@ static void collect(ws_sim *sim, void *user)
 {
     ws_report *r = user;
     size_t n = 0;
-    const ws_launch_stats *ls = ws_sim_launches(sim, &n);
+    ws_launch_stats *ls = ws_sim_launches_mut(sim, &n);   /* the simulation is being destroyed */
     for (size_t i = 0; i < n; i++)
-        if (ws_report_add(r, &ls[i]))
+        if (ws_report_take(r, &ls[i]))
             fprintf(stderr, "warpsim run: out of memory collecting statistics\n");
 }
 

@@ -167,11 +167,11 @@ static void report_collect(ws_sim *sim, void *user)
 {
     ws_report **r = user;
     size_t n = 0;
-    const ws_launch_stats *ls = ws_sim_launches(sim, &n);
+    ws_launch_stats *ls = ws_sim_launches_mut(sim, &n);   /* the simulation is being destroyed */
     if (!*r)
         *r = ws_report_create(ws_sim_config(sim), ws_rt.report_source);
     for (size_t i = 0; *r && i < n; i++)
-        ws_report_add(*r, &ls[i]);
+        ws_report_take(*r, &ls[i]);
 }
 
 static void report_at_exit(void)

@@ -534,3 +534,9 @@ const ws_launch_stats *ws_sim_launches(const ws_sim *s, size_t *n)
     *n = s->n_launches;
     return s->launches;
 }
+
+ws_launch_stats *ws_sim_launches_mut(ws_sim *s, size_t *n)
+{
+    *n = s->n_launches;
+    return s->launches;
+}

@@ -122,5 +122,8 @@ const char *ws_sim_stopped(const ws_sim *s);
 
 /* Statistics of every launch so far, in order. */
 const ws_launch_stats *ws_sim_launches(const ws_sim *s, size_t *n);
+/* The same records, for a caller that takes their memory-statistics trees (ws_report_take
+ * sets t.mem to NULL: the simulation no longer deletes what was taken). */
+ws_launch_stats *ws_sim_launches_mut(ws_sim *s, size_t *n);
 
 #endif
