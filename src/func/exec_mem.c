@@ -391,7 +391,7 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
     const uint32_t *regs = d->kind == OK_VEC ? &x->w->L->prog->pool[d->r] : &d->r;
     unsigned rb[4];
     for (unsigned i = 0; i < n; i++)
-        rb[i] = sign ? reg_bytes(x, regs[i]) : 8;
+        rb[i] = sign && regs[i] != UINT32_MAX ? reg_bytes(x, regs[i]) : 8;
     int defer = x->w->L->defer != NULL;
     if (a->base != OK_REG && x->mask &&
         (space == SP_GLOBAL || space == SP_CONST || space == SP_PARAM || space == SP_SHARED)) {
