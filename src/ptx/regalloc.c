@@ -16,12 +16,14 @@ void ptx_regalloc_insn_regs(const ptx_module *m, const ptx_insn *in, uint32_t *d
     ptx_insn_regs(m, in, dst, n_dst, src, n_src);
     int red = in->sub == BAR_RED_POPC || in->sub == BAR_RED_AND || in->sub == BAR_RED_OR;
     if (in->op == OP_BARRIER && red && in->nops && in->ops[0].kind == OK_REG) {
-        /* ptx_insn_regs lists barrier.red's destination with the sources */
-        uint32_t r = in->ops[0].r, k = 0;
-        for (uint32_t i = 0; i < *n_src; i++)
-            if (src[i] != r || (in->guard >= 0 && (uint32_t)in->guard == r))
-                src[k++] = src[i];
-        *n_src = k;
+        /* ptx_insn_regs lists barrier.red's destination with the sources, first after
+         * the guard */
+        uint32_t r = in->ops[0].r, at = in->guard >= 0 ? 1 : 0;
+        if (at < *n_src && src[at] == r) {
+            for (uint32_t i = at + 1; i < *n_src; i++)
+                src[i - 1] = src[i];
+            (*n_src)--;
+        }
         if (*n_dst < dcap)
             dst[(*n_dst)++] = r;
     }
@@ -79,6 +81,8 @@ int ptx_regalloc_build(const ptx_module *m, const ptx_func *f, int compact, ptx_
             return 0;
 
     const size_t W = ((size_t)n + 63) / 64, nb = c->n_blocks;
+    if (nb * W > RA_MAX_WORDS)
+        return 0;
     uint64_t *use = calloc(nb * W, sizeof *use), *def = calloc(nb * W, sizeof *def);
     uint64_t *lin = calloc(nb * W, sizeof *lin), *lout = calloc(nb * W, sizeof *lout);
     uint64_t *mat = calloc((size_t)n * W, sizeof *mat), *live = calloc(W, sizeof *live);

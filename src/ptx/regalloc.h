@@ -28,8 +28,9 @@
  * destination at the end of the cycle; a warp issues at most one instruction per cycle,
  * so nothing of the warp runs in between.
  *
- * Functions without a CFG, with an indirect branch (brx), or with more than
- * RA_MAX_REGS registers keep the identity mapping (slot = register). The timing model
+ * Functions without a CFG, with an indirect branch (brx), with more than RA_MAX_REGS
+ * registers, or whose per-block register sets would exceed RA_MAX_WORDS words keep the
+ * identity mapping (slot = register). The timing model
  * keeps seeing the original register numbers (the module's instructions are not
  * changed); only the functional emulator's copy is renumbered (func/bind.c).
  */
@@ -40,7 +41,8 @@
 
 #include "ptx/ir.h"
 
-#define RA_MAX_REGS 8192u   /* beyond: identity (the interference matrix is n^2 bits) */
+#define RA_MAX_REGS 8192u         /* beyond: identity (the interference matrix is n^2 bits) */
+#define RA_MAX_WORDS (1u << 20)   /* blocks x 64-bit words of a register set, at most      */
 
 typedef struct {
     uint32_t n_regs;        /* the function's virtual registers                         */

@@ -282,6 +282,26 @@ static void t_shfl_dead(void **state)
     kern_free(&k);
 }
 
+/* barrier.red writes its destination at the barrier's release (ptx_insn_regs lists it
+ * with the sources): %r2 is defined there, not live from the entry, so it takes the slot
+ * of %r0, which died at the add (%r1 reads %r0, so it has a slot of its own). */
+static void want_bred(uint32_t t, uint32_t *a, uint32_t *b) { *a = 10; *b = t + 1; }
+static void t_barrier_red(void **state)
+{
+    (void)state;
+    kern k;
+    kern_build(&k, "setp.lt.u32 %p1, %r0, 10;\n"
+                   "add.u32 %r1, %r0, 1;\n"
+                   "st.global.u32 [%rd3+4], %r1;\n"
+                   "barrier.red.popc.u32 %r2, 0, %p1;\n"
+                   "st.global.u32 [%rd3], %r2;\n"
+                   "ret;");
+    SAME(&k, "%r0", "%r2");
+    DIFF(&k, "%r0", "%r1");
+    check_results(&k, want_bred);
+    kern_free(&k);
+}
+
 /* Off: the identity mapping. */
 static void t_off(void **state)
 {
@@ -304,7 +324,7 @@ int main(void)
         cmocka_unit_test(t_straight),       cmocka_unit_test(t_loop),
         cmocka_unit_test(t_pred),           cmocka_unit_test(t_use_before_def),
         cmocka_unit_test(t_ifelse),         cmocka_unit_test(t_shfl_dead),
-        cmocka_unit_test(t_off),
+        cmocka_unit_test(t_barrier_red),    cmocka_unit_test(t_off),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
