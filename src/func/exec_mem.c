@@ -219,7 +219,7 @@ static inline uint64_t sext(uint64_t v, unsigned bytes)
     return (uint64_t)((int64_t)(v << sh) >> sh);
 }
 
-/* Width in bytes of the registers storage slot r of the executing function holds. */
+/* Width in bytes of the registers that storage slot r of the executing function holds. */
 static unsigned reg_bytes(const exec_ctx *x, uint32_t r)
 {
     const func_warp *w = x->w;
