@@ -6,8 +6,10 @@
  * makes the load fail with its PTX position, so nothing unsupported runs silently. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "func/func.h"
+#include "ptx/regalloc.h"
 
 static int is_float_family(const ptx_insn *in)
 {
@@ -64,22 +66,82 @@ static uint8_t mix_of(const ptx_insn *in)
     }
 }
 
-int func_prog_bind(func_prog *p, const ptx_module *m, char *why, size_t n)
+/* The handlers' copy of function i's instructions with registers renumbered to the
+ * slots of ra; vector lists go to p->pool from *pool_len on. */
+static int copy_insns(func_prog *p, const ptx_module *m, uint32_t i, const ptx_regalloc *ra,
+                      size_t *pool_len)
 {
+    const ptx_func *f = &m->funcs[i];
+    ptx_insn *c = malloc((f->n_insns ? f->n_insns : 1) * sizeof *c);
+    if (!c)
+        return -1;
+    if (f->n_insns)
+        memcpy(c, f->insns, f->n_insns * sizeof *c);
+    for (uint32_t k = 0; k < f->n_insns; k++) {
+        ptx_insn *in = &c[k];
+        if (in->guard >= 0 && (uint32_t)in->guard < ra->n_regs)
+            in->guard = (int32_t)ra->slot[in->guard];
+        for (uint32_t j = 0; j < in->nops && j < PTX_MAX_OPS; j++) {
+            ptx_operand *o = &in->ops[j];
+            if ((o->kind == OK_REG || (o->kind == OK_ADDR && o->base == OK_REG)) && o->r < ra->n_regs)
+                o->r = ra->slot[o->r];
+            else if (o->kind == OK_VEC && (size_t)o->r + o->n <= m->pool_len) {
+                for (uint32_t e = 0; e < o->n; e++) {
+                    uint32_t r = m->pool[o->r + e];
+                    p->pool[*pool_len + e] = r < ra->n_regs ? ra->slot[r] : r;
+                }
+                o->r = (uint32_t)*pool_len;
+                *pool_len += o->n;
+            }
+        }
+    }
+    p->insns[i] = c;
+    return 0;
+}
+
+int func_prog_bind(func_prog *p, const ptx_module *m, int compact, char *why, size_t n)
+{
+    memset(p, 0, sizeof *p);
     p->m = m;
-    p->fns = calloc(m->n_funcs ? m->n_funcs : 1, sizeof *p->fns);
-    p->mix = calloc(m->n_funcs ? m->n_funcs : 1, sizeof *p->mix);
-    if (!p->fns || !p->mix) {
+    uint32_t nf = m->n_funcs ? m->n_funcs : 1;
+    size_t vec = 0;
+    for (uint32_t i = 0; i < m->n_funcs; i++)
+        for (uint32_t k = 0; !m->funcs[i].is_decl && k < m->funcs[i].n_insns; k++)
+            for (uint32_t j = 0; j < m->funcs[i].insns[k].nops && j < PTX_MAX_OPS; j++)
+                if (m->funcs[i].insns[k].ops[j].kind == OK_VEC)
+                    vec += m->funcs[i].insns[k].ops[j].n;
+    p->fns = calloc(nf, sizeof *p->fns);
+    p->mix = calloc(nf, sizeof *p->mix);
+    p->insns = calloc(nf, sizeof *p->insns);
+    p->n_slots = calloc(nf, sizeof *p->n_slots);
+    p->slot_bytes = calloc(nf, sizeof *p->slot_bytes);
+    p->pool = malloc((m->pool_len + vec + 1) * sizeof *p->pool);
+    if (!p->fns || !p->mix || !p->insns || !p->n_slots || !p->slot_bytes || !p->pool) {
         snprintf(why, n, "out of memory");
         return -1;
     }
+    if (m->pool_len)
+        memcpy(p->pool, m->pool, m->pool_len * sizeof *p->pool);
+    size_t pool_len = m->pool_len;
     for (uint32_t i = 0; i < m->n_funcs; i++) {
         const ptx_func *f = &m->funcs[i];
         if (f->is_decl)
             continue;
         p->fns[i] = calloc(f->n_insns ? f->n_insns : 1, sizeof **p->fns);
         p->mix[i] = calloc(f->n_insns ? f->n_insns : 1, 1);
-        if (!p->fns[i] || !p->mix[i]) {
+        ptx_regalloc ra;
+        if (!p->fns[i] || !p->mix[i] || ptx_regalloc_build(m, f, compact, &ra)) {
+            snprintf(why, n, "out of memory");
+            return -1;
+        }
+        int bad = copy_insns(p, m, i, &ra, &pool_len);
+        p->n_slots[i] = ra.n_slots;
+        p->slot_bytes[i] = ra.slot_bytes;   /* taken over */
+        ra.slot_bytes = NULL;
+        p->regs += ra.n_regs;
+        p->slots += ra.n_slots;
+        ptx_regalloc_free(&ra);
+        if (bad) {
             snprintf(why, n, "out of memory");
             return -1;
         }
@@ -107,26 +169,35 @@ void func_prog_free(func_prog *p)
         for (uint32_t i = 0; i < p->m->n_funcs; i++) {
             if (p->fns) free(p->fns[i]);
             if (p->mix) free(p->mix[i]);
+            if (p->insns) free(p->insns[i]);
+            if (p->slot_bytes) free(p->slot_bytes[i]);
         }
     }
     free(p->fns);
     free(p->mix);
+    free(p->insns);
+    free(p->n_slots);
+    free(p->slot_bytes);
+    free(p->pool);
     p->fns = NULL;
     p->mix = NULL;
+    p->insns = NULL;
+    p->n_slots = NULL;
+    p->slot_bytes = NULL;
+    p->pool = NULL;
 }
 
 int exec_bind_module(const ptx_module *m, exec_fn **fns, char *why, size_t n)
 {
-    func_prog p = {0};
-    if (func_prog_bind(&p, m, why, n)) {
+    func_prog p;
+    if (func_prog_bind(&p, m, 0, why, n)) {
         func_prog_free(&p);
         return -1;
     }
     for (uint32_t i = 0; i < m->n_funcs; i++) {
-        fns[i] = p.fns[i];
-        free(p.mix[i]);
+        fns[i] = p.fns[i];   /* taken over */
+        p.fns[i] = NULL;
     }
-    free(p.fns);
-    free(p.mix);
+    func_prog_free(&p);
     return 0;
 }

@@ -250,7 +250,7 @@ static uint64_t sync_need(const func_warp *w, const func_path *p)
     const ptx_func *f = &L->prog->m->funcs[fr->func];
     if (p->pc >= f->n_insns)
         return 0;
-    const ptx_insn *in = &f->insns[p->pc];
+    const ptx_insn *in = &L->prog->insns[fr->func][p->pc];   /* registers as slots */
     const ptx_operand *mm;
     switch (in->op) {
     case OP_SHFL: mm = (in->flags & MF_SYNC) ? &in->ops[5] : NULL; break;

@@ -8,7 +8,10 @@
  * Register file: slot s of lane l is x->r[s * x->ws + l], a uint64_t holding the
  * value zero-extended from its width (b8..b64, f16 in the low 16 bits, f32 bits in
  * the low 32, predicates as 0/1). Handlers write results zero-extended from the
- * instruction type's width (ex_dst_w does that).
+ * instruction type's width (ex_dst_w does that). Handlers see storage slots, not PTX
+ * registers: they run func_prog.insns, whose register operands ptx/regalloc.c
+ * renumbered (registers never live at once share a slot; func.host_reg_compact), and
+ * must write only the lanes of x->mask (regalloc.h relies on it).
  *
  * Families (one file each, each with a binder):
  *   exec_int.c    integer arithmetic, logic, bit ops, setp/set/selp/slct, mov

@@ -991,12 +991,12 @@ DEF_MOVTID(4)
 DEF_MOVTID(8)
 
 /* mov with a {vector} operand: its registers are pool[o->r .. o->r + o->n) of the
- * module (UINT32_MAX is the sink "_"), packed lowest element first:
- * {a, b} <-> a | b << width. */
+ * bound program (func_prog.pool, storage slots; UINT32_MAX is the sink "_"), packed
+ * lowest element first: {a, b} <-> a | b << width. */
 #define VEC_SINK UINT32_MAX
 static inline const uint32_t *vec_regs(const exec_ctx *x, const ptx_operand *o)
 {
-    return x->w->L->prog->m->pool + o->r;
+    return x->w->L->prog->pool + o->r;
 }
 
 static void mov_pack(exec_ctx *x, const ptx_insn *in)

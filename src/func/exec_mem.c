@@ -219,13 +219,11 @@ static inline uint64_t sext(uint64_t v, unsigned bytes)
     return (uint64_t)((int64_t)(v << sh) >> sh);
 }
 
-/* Width in bytes of the register slot r of the executing function. */
+/* Width in bytes of the registers that storage slot r of the executing function holds. */
 static unsigned reg_bytes(const exec_ctx *x, uint32_t r)
 {
     const func_warp *w = x->w;
-    const ptx_func *f = &w->L->prog->m->funcs[w->fr[w->nfr - 1].func];
-    unsigned s = ptx_type_size[f->regs[r].type];
-    return s ? s : 8;
+    return w->L->prog->slot_bytes[w->fr[w->nfr - 1].func][r];
 }
 
 /* Effective space of an access: call-site and .func parameters live in the frame. */
@@ -390,10 +388,10 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
     int space = eff_space(x, in, a);
     uint64_t base = addr_base(x, a);
     int sign = ptx_type_is_signed((ptx_type)in->type) && esz < 8;
-    const uint32_t *regs = d->kind == OK_VEC ? &x->w->L->prog->m->pool[d->r] : &d->r;
+    const uint32_t *regs = d->kind == OK_VEC ? &x->w->L->prog->pool[d->r] : &d->r;
     unsigned rb[4];
     for (unsigned i = 0; i < n; i++)
-        rb[i] = sign ? reg_bytes(x, regs[i]) : 8;
+        rb[i] = sign && regs[i] != UINT32_MAX ? reg_bytes(x, regs[i]) : 8;
     int defer = x->w->L->defer != NULL;
     if (a->base != OK_REG && x->mask &&
         (space == SP_GLOBAL || space == SP_CONST || space == SP_PARAM || space == SP_SHARED)) {
@@ -435,7 +433,7 @@ static void x_st(exec_ctx *x, const ptx_insn *in)
     unsigned esz = ptx_type_size[in->type], n = in->vec ? in->vec : 1;
     int space = eff_space(x, in, a);
     uint64_t base = addr_base(x, a);
-    const uint32_t *pool = x->w->L->prog->m->pool;
+    const uint32_t *pool = x->w->L->prog->pool;
     int defer = x->w->L->defer != NULL;
     EX_FOR_LANES(x->mask, l) {
         int dev;

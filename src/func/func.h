@@ -63,13 +63,25 @@ typedef enum {
     MIX_WARP, MIX_OTHER, MIX__COUNT
 } ws_mix;
 
+/* Register storage (ptx/regalloc.h, func.host_reg_compact): the handlers run a copy of
+ * each function's instructions whose register operands (guards, address bases and
+ * vector lists included) are storage slots, so a frame has n_slots rows instead of
+ * n_regs; the module's instructions, which the timing model reads, keep the PTX
+ * registers. With compaction off the slots are the registers. */
 typedef struct {
     const ptx_module *m;
     exec_fn **fns;          /* [function][insn]                                    */
     uint8_t **mix;          /* [function][insn] ws_mix bucket                      */
+    ptx_insn **insns;       /* [function][insn] the handlers' copy (slots)         */
+    uint32_t *n_slots;      /* [function] register rows of a frame                 */
+    uint8_t **slot_bytes;   /* [function][slot] width of the registers it holds    */
+    uint32_t *pool;         /* the module's pool, plus the copies' vector lists    */
+    uint64_t regs, slots;   /* sums over the defined functions (reports, tests)    */
 } func_prog;
 
-int func_prog_bind(func_prog *p, const ptx_module *m, char *why, size_t n);
+/* Binds every instruction of m and builds the handlers' copies; compact = 0 keeps one
+ * slot per register (func.host_reg_compact = false). */
+int func_prog_bind(func_prog *p, const ptx_module *m, int compact, char *why, size_t n);
 void func_prog_free(func_prog *p);
 
 /* ---- a launch ------------------------------------------------------------------------ */

@@ -223,12 +223,11 @@ static int push_frame(func_warp *w, int32_t func, uint32_t call_pc)
     func_frame fr = {func, call_pc, 0, 0, 0};
     if (w->nfr) {
         const func_frame *up = &w->fr[w->nfr - 1];
-        const ptx_func *uf = &m->funcs[up->func];
         uint32_t align = f->frame_align > 8 ? f->frame_align : 8;
-        fr.reg_off = up->reg_off + (size_t)uf->n_regs * w->L->ws;
-        fr.local_base = (up->local_base + uf->frame_size + align - 1) & ~(align - 1);
+        fr.reg_off = up->reg_off + (size_t)w->L->prog->n_slots[up->func] * w->L->ws;
+        fr.local_base = (up->local_base + m->funcs[up->func].frame_size + align - 1) & ~(align - 1);
     }
-    size_t nregs = (size_t)f->n_regs * w->L->ws;
+    size_t nregs = (size_t)w->L->prog->n_slots[func] * w->L->ws;
     if (ensure_regs(w, fr.reg_off + nregs + 1))   /* never NULL, even with no registers */
         return -1;
     memset(w->regpool + fr.reg_off, 0, nregs * sizeof *w->regpool);
@@ -534,7 +533,7 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
                  "execution ran past the end of function '%s'", ptx_str(p->m, f->name));
         return EX_FAULT;
     }
-    const ptx_insn *in = &f->insns[pc];
+    const ptx_insn *in = &p->insns[fr->func][pc];   /* registers as storage slots */
     uint64_t mask = lanes;
     if (in->guard >= 0) {
         const uint64_t *g = x.r + (size_t)in->guard * x.ws;

@@ -200,7 +200,7 @@ ws_err ws_module_load(ws_sim *s, const char *ptx, size_t len, const char *file, 
         if (sym->init != UINT32_MAX && sym->size)
             memcpy(devmem_ptr(&s->mem, a, sym->size), pm->init + sym->init, sym->size);
     }
-    if (rc == WS_OK && func_prog_bind(&m->prog, pm, err, errlen))
+    if (rc == WS_OK && func_prog_bind(&m->prog, pm, s->cfg.func.host_reg_compact, err, errlen))
         rc = WS_E_INVALID_PTX;
     if (rc != WS_OK) {
         m->next = NULL;

@@ -70,7 +70,8 @@ typedef enum { WS_REGS_PTXAS, WS_REGS_ESTIMATE } ws_regs_source;
     X(func, divergence, STR, "simt-stack", 1, 63, "", "divergence policy: which lanes run which instruction next (simt-stack, path-table)") \
     X(func, stack_bytes, UINT, "1024", 0, 16777216, "bytes", "per-thread local memory (frames, stack) limit") \
     X(func, max_call_depth, UINT, "64", 1, 65536, "calls", "deepest call nesting before a fault")  \
-    X(func, watchdog_insts, U64, "0", 0, 18446744073709551615.0, "warp insts", "per-launch cap on warp instructions; 0 = none")
+    X(func, watchdog_insts, U64, "0", 0, 18446744073709551615.0, "warp insts", "per-launch cap on warp instructions; 0 = none") \
+    X(func, host_reg_compact, BOOL, "true", 0, 0, "", "store a function's PTX registers in fewer rows per warp: registers never live at once share a row (liveness over the CFG, read when a module loads); results and statistics are identical either way, only host memory and time change")
 
 #define WS_CONFIG_SIM(X)                                                                         \
     X(sim, mode, ENUM, "functional", 0, 0, "", "functional (results only) or timing (cycles)")   \

@@ -156,7 +156,8 @@ static void rig_up(rig *g, const div_ops *d, uint32_t threads)
     if (!g->m)
         fail_msg("parse error %u:%u: %s", dg.line, dg.col, dg.msg);
     char why[256];
-    if (func_prog_bind(&g->prog, g->m, why, sizeof why))
+    /* one slot per register (no compaction): the checks read registers by IR number */
+    if (func_prog_bind(&g->prog, g->m, 0, why, sizeof why))
         fail_msg("bind: %s", why);
     func_launch *L = &g->L;
     L->prog = &g->prog;

@@ -1190,7 +1190,7 @@ static void test_mov_vector(void **st)
     ptx_insn sink = MK(OP_MOV, PT_B32, vs, R(14));
     char why[256] = "";
     /* handlers reach the module's pool through the warp */
-    func_prog prog = {.m = &m};
+    func_prog prog = {.m = &m, .pool = pool};
     func_launch L;
     memset(&L, 0, sizeof L);
     L.prog = &prog;
