@@ -6,6 +6,7 @@
 
 #include "core/insn_table.h"
 #include "ptx/cfg.h"
+#include "ptx/live.h"
 
 /* Registers per thread of kernel k and where the count came from: the config's
  * core.regs_per_thread for every kernel, else (core.regs_source = ptxas) the count
@@ -74,63 +75,26 @@ static uint32_t reg_units(const ptx_func *f, uint32_t r)
 
 uint32_t estimate_regs(const ptx_module *m, const ptx_func *f)
 {
-    (void)m;
     const ptx_cfg *c = f->cfg;
     if (!c || c->n_blocks == 0 || f->n_regs == 0)
         return 8;
-    uint32_t words = (f->n_regs + 63) / 64, nb = c->n_blocks;
-    uint64_t *live_in = calloc((size_t)nb * words, 8), *use = calloc((size_t)nb * words, 8);
-    uint64_t *def = calloc((size_t)nb * words, 8), *cur = calloc(words, 8);
-    insn_table one = {0};
-    (void)one;
+    const uint32_t nb = c->n_blocks;
     uint32_t best = 0;
-    if (!live_in || !use || !def || !cur)
-        goto out;
-    /* per block use (read before written) and def sets, from the operand layout */
-    for (uint32_t b = 0; b < nb; b++) {
-        uint64_t *u = use + (size_t)b * words, *d = def + (size_t)b * words;
-        for (uint32_t i = c->blocks[b].first; i <= c->blocks[b].last; i++) {
-            insn_info ii;
-            const ptx_insn *in = &f->insns[i];
-            insn_regs(m, in, &ii);
-            for (uint32_t s = 0; s < ii.n_src; s++)
-                if (ii.src[s] < f->n_regs && !(d[ii.src[s] / 64] >> (ii.src[s] % 64) & 1))
-                    u[ii.src[s] / 64] |= 1ull << (ii.src[s] % 64);
-            for (uint32_t s = 0; s < ii.n_dst; s++)
-                if (ii.dst[s] < f->n_regs)
-                    d[ii.dst[s] / 64] |= 1ull << (ii.dst[s] % 64);
-        }
-    }
-    /* live_in(b) = use(b) | (live_out(b) & ~def(b)), iterated to a fixed point */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (uint32_t b = nb; b-- > 0;) {
-            memset(cur, 0, words * 8);
-            for (uint32_t s = 0; s < c->blocks[b].n_succ; s++) {
-                const uint64_t *li = live_in + (size_t)c->blocks[b].succ[s] * words;
-                for (uint32_t w = 0; w < words; w++)
-                    cur[w] |= li[w];
-            }
-            uint64_t *li = live_in + (size_t)b * words;
-            for (uint32_t w = 0; w < words; w++) {
-                uint64_t v = use[(size_t)b * words + w] | (cur[w] & ~def[(size_t)b * words + w]);
-                if (v != li[w]) {
-                    li[w] = v;
-                    changed = 1;
-                }
-            }
-        }
-    }
+    ptx_live lv;   /* a guarded definition kills at block level here (the estimate's rule) */
+    if (ptx_live_build(m, f, ptx_insn_regs, 4, 8, 0, &lv))
+        return best + 2;
     /* peak pressure: walk each block backwards from its live-out set; after an
      * instruction its definitions die and its sources become live */
     uint8_t *live = calloc(f->n_regs, 1);
-    if (!live)
-        goto out;
+    if (!live) {
+        ptx_live_free(&lv);
+        return best + 2;
+    }
     for (uint32_t b = 0; b < nb; b++) {
         memset(live, 0, f->n_regs);
         uint32_t n = 0;
         for (uint32_t sidx = 0; sidx < c->blocks[b].n_succ; sidx++) {
-            const uint64_t *li = live_in + (size_t)c->blocks[b].succ[sidx] * words;
+            const uint64_t *li = ptx_live_in(&lv, c->blocks[b].succ[sidx]);
             for (uint32_t r = 0; r < f->n_regs; r++)
                 if ((li[r / 64] >> (r % 64) & 1) && !live[r]) {
                     live[r] = 1;
@@ -165,11 +129,7 @@ uint32_t estimate_regs(const ptx_module *m, const ptx_func *f)
         }
     }
     free(live);
-out:
-    free(live_in);
-    free(use);
-    free(def);
-    free(cur);
+    ptx_live_free(&lv);
     return best + 2;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ptx/cfg.h"
+#include "ptx/live.h"
 
 #define RA_CAP 64   /* registers one instruction names, at most (ld.v4 plus an address ...) */
 
@@ -39,24 +40,6 @@ static inline void bset(uint64_t *b, uint32_t i) { b[i >> 6] |= 1ull << (i & 63)
 static inline void bclr(uint64_t *b, uint32_t i) { b[i >> 6] &= ~(1ull << (i & 63)); }
 static inline int btest(const uint64_t *b, uint32_t i) { return (int)(b[i >> 6] >> (i & 63) & 1); }
 
-/* The instruction's registers, out-of-range numbers dropped. */
-static void insn_regs(const ptx_module *m, const ptx_func *f, const ptx_insn *in, uint32_t *d,
-                      uint32_t *nd, uint32_t *s, uint32_t *ns)
-{
-    *nd = *ns = RA_CAP;
-    ptx_regalloc_insn_regs(m, in, d, nd, s, ns);
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < *nd; i++)
-        if (d[i] < f->n_regs)
-            d[k++] = d[i];
-    *nd = k;
-    k = 0;
-    for (uint32_t i = 0; i < *ns; i++)
-        if (s[i] < f->n_regs)
-            s[k++] = s[i];
-    *ns = k;
-}
-
 int ptx_regalloc_build(const ptx_module *m, const ptx_func *f, int compact, ptx_regalloc *ra)
 {
     memset(ra, 0, sizeof *ra);
@@ -83,70 +66,39 @@ int ptx_regalloc_build(const ptx_module *m, const ptx_func *f, int compact, ptx_
     const size_t W = ((size_t)n + 63) / 64, nb = c->n_blocks;
     if (nb * W > RA_MAX_WORDS)
         return 0;
-    uint64_t *use = calloc(nb * W, sizeof *use), *def = calloc(nb * W, sizeof *def);
-    uint64_t *lin = calloc(nb * W, sizeof *lin), *lout = calloc(nb * W, sizeof *lout);
+    /* 1. liveness per block (a guarded definition is a use and keeps the old value) */
+    ptx_live lv;
+    if (ptx_live_build(m, f, ptx_regalloc_insn_regs, RA_CAP, RA_CAP, PTX_LIVE_GUARD_KEEPS, &lv)) {
+        ptx_regalloc_free(ra);
+        return -1;
+    }
     uint64_t *mat = calloc((size_t)n * W, sizeof *mat), *live = calloc(W, sizeof *live);
     uint64_t *forbid = calloc(W, sizeof *forbid);
     uint8_t *pinned = calloc(n, 1), *slot_pin = calloc(n, 1);
     uint32_t *slot = malloc(n * sizeof *slot);
     uint8_t *sbytes = malloc(n);
     int rc = -1;
-    if (!use || !def || !lin || !lout || !mat || !live || !forbid || !pinned || !slot_pin || !slot ||
-        !sbytes)
+    if (!mat || !live || !forbid || !pinned || !slot_pin || !slot || !sbytes)
         goto out;
 
     uint32_t d[RA_CAP], s[RA_CAP], nd, ns;
-    /* 1. per block: upward-exposed uses and killing definitions */
-    for (size_t b = 0; b < nb; b++) {
-        const cfg_block *bl = &c->blocks[b];
-        uint64_t *u = use + b * W, *k = def + b * W;
-        for (uint32_t i = bl->first; i <= bl->last && i < f->n_insns; i++) {
-            const ptx_insn *in = &f->insns[i];
-            insn_regs(m, f, in, d, &nd, s, &ns);
-            for (uint32_t j = 0; j < ns; j++)
-                if (!btest(k, s[j]))
-                    bset(u, s[j]);
-            for (uint32_t j = 0; j < nd; j++) {
-                if (in->guard < 0)
-                    bset(k, d[j]);
-                else if (!btest(k, d[j]))
-                    bset(u, d[j]);   /* a guarded definition keeps the old value */
-            }
-            if (in->op == OP_SHFL && in->nops > 2 && in->ops[2].kind == OK_REG && in->ops[2].r < n)
-                pinned[in->ops[2].r] = 1;   /* read in other lanes, inactive ones too */
-        }
-    }
-    /* 2. live-in / live-out to a fixed point (backward, blocks in reverse order) */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (size_t b = nb; b-- > 0;) {
-            const cfg_block *bl = &c->blocks[b];
-            uint64_t *o = lout + b * W, *li = lin + b * W;
-            const uint64_t *u = use + b * W, *k = def + b * W;
-            for (size_t w = 0; w < W; w++) {
-                uint64_t v = 0;
-                for (uint32_t e = 0; e < bl->n_succ; e++)
-                    if (bl->succ[e] < nb)
-                        v |= lin[bl->succ[e] * W + w];
-                o[w] = v;
-                uint64_t ni = u[w] | (v & ~k[w]);
-                if (ni != li[w]) {
-                    li[w] = ni;
-                    changed = 1;
-                }
-            }
-        }
+    /* 2. a register shfl reads in other lanes (inactive ones too) keeps its own slot */
+    for (uint32_t b = 0; b < nb; b++)
+        for (uint32_t i = c->blocks[b].first; i <= c->blocks[b].last && i < f->n_insns; i++) {
+        const ptx_insn *in = &f->insns[i];
+        if (in->op == OP_SHFL && in->nops > 2 && in->ops[2].kind == OK_REG && in->ops[2].r < n)
+            pinned[in->ops[2].r] = 1;
     }
     /* 3. interference: each definition with what is live after it, the instruction's
      * other destinations and its sources */
     for (size_t b = 0; b < nb; b++) {
         const cfg_block *bl = &c->blocks[b];
-        memcpy(live, lout + b * W, W * sizeof *live);
+        memcpy(live, ptx_live_out(&lv, (uint32_t)b), W * sizeof *live);
         for (uint32_t i = bl->last + 1; i-- > bl->first;) {
             if (i >= f->n_insns)
                 continue;
             const ptx_insn *in = &f->insns[i];
-            insn_regs(m, f, in, d, &nd, s, &ns);
+            ptx_live_insn(m, f, in, ptx_regalloc_insn_regs, RA_CAP, RA_CAP, d, &nd, s, &ns);
             for (uint32_t j = 0; j < nd; j++) {
                 uint64_t *row = mat + (size_t)d[j] * W;
                 for (size_t w = 0; w < W; w++)
@@ -208,10 +160,7 @@ int ptx_regalloc_build(const ptx_module *m, const ptx_func *f, int compact, ptx_
     ra->compacted = 1;
     rc = 0;
 out:
-    free(use);
-    free(def);
-    free(lin);
-    free(lout);
+    ptx_live_free(&lv);
     free(mat);
     free(live);
     free(forbid);
