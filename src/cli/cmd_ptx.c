@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "core/occupancy.h"
+#include "ptx/regalloc.h"
 #include "util/err.h"
 #include "ptx/cfg.h"
 #include "ptx/ir.h"
@@ -17,7 +18,8 @@ void cli_ptx_help(FILE *f)
           "analyze: the static LRR/GTO choice of seed 001 per kernel (docs/STATIC_SELECT.md);\n"
           "annotate: writes that choice into the PTX for the static-select scheduler.\n\n"
           "check: parses each file as the simulator does and prints, per kernel (.entry) and\n"
-          "function (.func): parameters (name, size, offset), registers by type, static\n"
+          "function (.func): parameters (name, size, offset), registers by type, their\n"
+          "storage slots in the functional emulator (func.host_reg_compact), static\n"
           "shared memory, per-thread local frame, basic blocks and natural loops (count\n"
           "and deepest nesting). A parse error is printed as file:line:col: message.\n\n"
           "Exit code 1 when a file does not parse or cannot be read.\n" CLI_EXIT_HELP,
@@ -68,6 +70,13 @@ static void describe_func(const ptx_module *m, const ptx_func *f)
             printf("  per thread   %u registers (.maxnreg)\n", f->maxnreg);
         else
             printf("  per thread   %u registers (estimate: PTX liveness)\n", estimate_regs(m, f));
+        /* the functional emulator's storage rows per warp (func.host_reg_compact) */
+        ptx_regalloc ra;
+        if (!ptx_regalloc_build(m, f, 1, &ra)) {
+            printf("  reg storage  %u slots of %u registers%s\n", ra.n_slots, ra.n_regs,
+                   ra.compacted ? "" : " (not compacted)");
+            ptx_regalloc_free(&ra);
+        }
     }
     printf("  shared       %llu bytes static", (unsigned long long)f->shared_static);
     if (m->shared_static)
