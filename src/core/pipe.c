@@ -1,6 +1,7 @@
 /* pipe.c - the core-pipeline parts both core models share (see pipe.h). */
 #include "core/pipe.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,12 +286,19 @@ uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot
     /* every lane at one address (a uniform load: kernel parameters, constants): one
      * segment of all their bytes, as the loop below finds it */
     const uint32_t n = tr->n;
-    if (n > 1 && tr->a[0].addr == tr->a[n - 1].addr && tr->a[0].space != SP_LOCAL) {
+    if (n > 1 && hi > lo && tr->a[0].addr == tr->a[n - 1].addr && tr->a[0].space != SP_LOCAL) {
         const exec_access *a0 = &tr->a[0];
+        /* (size and space side by side, compared as one; lo <= lane < hi as one test) */
+        uint16_t ss0, ss;
+        _Static_assert(offsetof(exec_access, space) == offsetof(exec_access, size) + 1, "size, space adjacent");
+        memcpy(&ss0, &a0->size, sizeof ss0);
         uint32_t i = 0;
-        while (i < n && tr->a[i].addr == a0->addr && tr->a[i].space == a0->space && tr->a[i].size == a0->size &&
-               tr->a[i].lane >= lo && tr->a[i].lane < hi)
-            i++;
+        for (; i < n; i++) {
+            const exec_access *a = &tr->a[i];
+            memcpy(&ss, &a->size, sizeof ss);
+            if (a->addr != a0->addr || ss != ss0 || (uint32_t)a->lane - lo >= hi - lo)
+                break;
+        }
         if (i == n) {
             seg[0] = line_of(map_addr(sp, a0, slot), line);
             used[0] = n * a0->size;

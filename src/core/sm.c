@@ -472,25 +472,29 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
 
 static uint32_t distinct_addrs(const sm *s)
 {
-    /* the common cases in one pass: strictly increasing addresses (all distinct), or
-     * one address for all */
+    /* the common cases first, each pass stopping at its first miss: one address for
+     * all, or strictly increasing addresses (all distinct) */
     if (s->tr.n <= 1)
         return 1;
-    int inc = 1, same = 1;
-    for (uint32_t i = 1; i < s->tr.n; i++) {
-        inc &= s->tr.a[i].addr > s->tr.a[i - 1].addr;
-        same &= s->tr.a[i].addr == s->tr.a[0].addr;
-    }
-    if (inc)
-        return s->tr.n;
-    if (same)
+    const exec_access *a = s->tr.a;
+    const uint32_t m = s->tr.n;
+    uint32_t i = 1;
+    while (i < m && a[i].addr == a[0].addr)
+        i++;
+    if (i == m)
         return 1;
+    if (i == 1) {   /* (else a[1] == a[0]: not increasing) */
+        while (i < m && a[i].addr > a[i - 1].addr)
+            i++;
+        if (i == m)
+            return m;
+    }
     uint32_t n = 0;
-    for (uint32_t i = 0; i < s->tr.n; i++) {
+    for (uint32_t j = 0; j < m; j++) {
         uint32_t k = 0;
-        while (k < i && s->tr.a[k].addr != s->tr.a[i].addr)
+        while (k < j && a[k].addr != a[j].addr)
             k++;
-        n += k == i;
+        n += k == j;
     }
     return n ? n : 1;
 }
