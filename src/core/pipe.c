@@ -1,6 +1,7 @@
 /* pipe.c - the core-pipeline parts both core models share (see pipe.h). */
 #include "core/pipe.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,12 +286,19 @@ uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot
     /* every lane at one address (a uniform load: kernel parameters, constants): one
      * segment of all their bytes, as the loop below finds it */
     const uint32_t n = tr->n;
-    if (n > 1 && tr->a[0].addr == tr->a[n - 1].addr && tr->a[0].space != SP_LOCAL) {
+    if (n > 1 && hi > lo && tr->a[0].addr == tr->a[n - 1].addr && tr->a[0].space != SP_LOCAL) {
         const exec_access *a0 = &tr->a[0];
+        /* (size and space side by side, compared as one; lo <= lane < hi as one test) */
+        uint16_t ss0, ss;
+        _Static_assert(offsetof(exec_access, space) == offsetof(exec_access, size) + 1, "size, space adjacent");
+        memcpy(&ss0, &a0->size, sizeof ss0);
         uint32_t i = 0;
-        while (i < n && tr->a[i].addr == a0->addr && tr->a[i].space == a0->space && tr->a[i].size == a0->size &&
-               tr->a[i].lane >= lo && tr->a[i].lane < hi)
-            i++;
+        for (; i < n; i++) {
+            const exec_access *a = &tr->a[i];
+            memcpy(&ss, &a->size, sizeof ss);
+            if (a->addr != a0->addr || ss != ss0 || (uint32_t)a->lane - lo >= hi - lo)
+                break;
+        }
         if (i == n) {
             seg[0] = line_of(map_addr(sp, a0, slot), line);
             used[0] = n * a0->size;
@@ -394,14 +402,14 @@ uint8_t pipe_req_space(uint8_t sp0)
 
 /* One pass per group: each access walks the list of distinct words already seen in
  * its bank, so the cost is lanes x conflict degree, not lanes squared. */
-uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t grp, uint32_t banks, int atomic)
+/* pipe_bank_cycles of a trace of more than 64 accesses: its first 64, an atomic's
+ * equal addresses counted over the whole trace */
+static uint32_t bank_cycles_long(const exec_trace *tr, uint32_t ws, uint32_t grp, uint32_t banks, int atomic)
 {
-    uint32_t total = 0, n = tr->n < 64 ? tr->n : 64;
+    uint32_t total = 0, n = 64;
     int8_t head[256], next[64];
     uint8_t cnt[256], bank[64];
     uint64_t word[64];
-    if (!grp)
-        grp = ws;
     /* every access's bank, and all banks touched reset (once: each group resets its
      * own below only when there are several) */
     for (uint32_t i = 0; i < n; i++) {
@@ -440,6 +448,67 @@ uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t grp, uint3
                     same += tr->a[j].addr == a->addr && tr->a[j].lane >= g0 && tr->a[j].lane < g0 + grp;
                 if (same > worst)
                     worst = same;
+            }
+        }
+        total += any ? (worst ? worst : 1) : 0;
+    }
+    return total ? total : 1;
+}
+
+/* pipe_bank_cycles' probe tables: 128 slots (twice the most accesses), a key's home
+ * from its Fibonacci hash */
+enum { BANK_TAB = 128 };
+static inline uint32_t bank_home(uint64_t key) { return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 57); }
+
+/* Slot of key in the table (keys k, used u): its slot, or the free slot where it goes
+ * (*fresh set). */
+static inline uint32_t bank_probe(const uint64_t *k, const uint8_t *u, uint64_t key, int *fresh)
+{
+    uint32_t h = bank_home(key);
+    while (u[h] && k[h] != key)
+        h = (h + 1) & (BANK_TAB - 1);
+    *fresh = !u[h];
+    return h;
+}
+
+uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t grp, uint32_t banks, int atomic)
+{
+    uint32_t total = 0, n = tr->n < 64 ? tr->n : 64;
+    if (!grp)
+        grp = ws;
+    if (tr->n > 64)   /* (an atomic's equal addresses count over the whole trace) */
+        return bank_cycles_long(tr, ws, grp, banks, atomic);
+    /* per group: the distinct words (a table of them), each counted in its bank; with
+     * atomics the equal addresses too (a table of addresses with their counts) */
+    const int pow2 = (banks & (banks - 1)) == 0;
+    uint64_t wk[BANK_TAB], ak[BANK_TAB];
+    uint8_t wu[BANK_TAB], au[BANK_TAB], cnt[256];
+    for (uint32_t g0 = 0; g0 < ws; g0 += grp) {
+        uint32_t worst = 0, any = 0;
+        memset(wu, 0, sizeof wu);
+        memset(cnt, 0, banks);
+        if (atomic)
+            memset(au, 0, sizeof au);
+        for (uint32_t i = 0; i < n; i++) {
+            const exec_access *a = &tr->a[i];
+            if (a->lane < g0 || a->lane >= g0 + grp)
+                continue;
+            any = 1;
+            const uint64_t wd = a->addr >> 2;
+            int fresh;
+            uint32_t h = bank_probe(wk, wu, wd, &fresh);
+            if (fresh) {
+                wk[h] = wd;
+                wu[h] = 1;
+                const uint32_t b = pow2 ? (uint32_t)(wd & (banks - 1)) : (uint32_t)(wd % banks);
+                if (++cnt[b] > worst)
+                    worst = cnt[b];
+            }
+            if (atomic) {
+                h = bank_probe(ak, au, a->addr, &fresh);
+                ak[h] = a->addr;
+                if (++au[h] > worst)   /* equal addresses in the group so far */
+                    worst = au[h];
             }
         }
         total += any ? (worst ? worst : 1) : 0;

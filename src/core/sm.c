@@ -114,6 +114,8 @@ struct sm {
     uint32_t fetch_rr;
     uint32_t warps_inflight;       /* warps with inflight != 0                   */
     uint32_t maybe_done;           /* warps may have finished: check retirement   */
+    uint64_t *gone;                /* those warps (a superset of the warps that can
+                                      leave: retire_warps looks at these only)    */
     pipe_space space;              /* parameter and local memory addresses       */
     uint32_t coalesce;             /* coalescing granularity: the L1D sector size  */
     pipe_stats st;
@@ -213,13 +215,14 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->cand = calloc(s->n_slots, sizeof *s->cand);
     s->infos = calloc(s->n_slots, sizeof *s->infos);
     s->want = calloc((s->n_slots + 63) / 64, sizeof *s->want);
+    s->gone = calloc((s->n_slots + 63) / 64, sizeof *s->gone);
     s->pst = calloc(s->n_sched, sizeof *s->pst);
     s->tc = calloc(s->n_slots, sizeof *s->tc);
     s->fr = calloc(s->n_slots, sizeof *s->fr);
     s->ti = calloc(s->n_slots, sizeof *s->ti);
     s->fi = calloc(s->n_slots, sizeof *s->fi);
     s->age = calloc(s->n_slots, sizeof *s->age);
-    if (!s->age || !s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->pst || !s->tc ||
+    if (!s->age || !s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->gone || !s->pst || !s->tc ||
         !s->fr || !s->ti || !s->fi || pipe_vsum_init(&s->vs, s->n_slots, KEY__N))
         goto fail;
     s->qmask = calloc((size_t)s->n_sched * s->vs.nw, sizeof *s->qmask);
@@ -316,6 +319,7 @@ void sm_destroy(sm *s)
     free(s->cand);
     free(s->infos);
     free(s->want);
+    free(s->gone);
     pipe_wheel_fini(&s->wh);
     pipe_minsts_fini(&s->mi);
     free(s->tr.a);
@@ -375,8 +379,10 @@ static void instruction_done(void *c, uint32_t slot, const uint32_t *regs, uint3
     warp_touch(s, w);
     if (pipe_warp_complete(&w->p, regs, n, is_mem)) {
         s->warps_inflight--;
-        if (s->fw[slot].state == WARP_DONE)
+        if (s->fw[slot].state == WARP_DONE) {
             s->maybe_done++;   /* drained after its exit: retire_warps frees it */
+            slotset_add(s->gone, slot);
+        }
     }
     if (is_mem) {
         /* the policy hears of global/local completions only: shared and constant
@@ -466,25 +472,29 @@ static int issue_global(sm *s, uint32_t slot, const insn_info *ii, uint32_t base
 
 static uint32_t distinct_addrs(const sm *s)
 {
-    /* the common cases in one pass: strictly increasing addresses (all distinct), or
-     * one address for all */
+    /* the common cases first, each pass stopping at its first miss: one address for
+     * all, or strictly increasing addresses (all distinct) */
     if (s->tr.n <= 1)
         return 1;
-    int inc = 1, same = 1;
-    for (uint32_t i = 1; i < s->tr.n; i++) {
-        inc &= s->tr.a[i].addr > s->tr.a[i - 1].addr;
-        same &= s->tr.a[i].addr == s->tr.a[0].addr;
-    }
-    if (inc)
-        return s->tr.n;
-    if (same)
+    const exec_access *a = s->tr.a;
+    const uint32_t m = s->tr.n;
+    uint32_t i = 1;
+    while (i < m && a[i].addr == a[0].addr)
+        i++;
+    if (i == m)
         return 1;
+    if (i == 1) {   /* (else a[1] == a[0]: not increasing) */
+        while (i < m && a[i].addr > a[i - 1].addr)
+            i++;
+        if (i == m)
+            return m;
+    }
     uint32_t n = 0;
-    for (uint32_t i = 0; i < s->tr.n; i++) {
+    for (uint32_t j = 0; j < m; j++) {
         uint32_t k = 0;
-        while (k < i && s->tr.a[k].addr != s->tr.a[i].addr)
+        while (k < j && a[k].addr != a[j].addr)
             k++;
-        n += k == i;
+        n += k == j;
     }
     return n ? n : 1;
 }
@@ -616,8 +626,10 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     warp_touch(s, w);
     if (w->p.inflight++ == 0)
         s->warps_inflight++;
-    if (fw->state == WARP_DONE)
+    if (fw->state == WARP_DONE) {
         s->maybe_done++;
+        slotset_add(s->gone, slot);
+    }
     if (s->pol->on_issue)
         s->pol->on_issue(s->pst[slot % s->n_sched], slot, is_mem_cls(ii->cls), cycle);
     /* the instruction buffer: consumed; dropped when the warp's next path is another
@@ -683,8 +695,11 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     }
     if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
         func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps))
-        for (uint32_t i = 0; i < s->cta_warps; i++)
+        for (uint32_t i = 0; i < s->cta_warps; i++) {
             warp_touch(s, &s->w[(slot / s->cta_warps) * s->cta_warps + i]);
+            /* (a released warp's paths settle: looked at when retire_warps runs) */
+            slotset_add(s->gone, (slot / s->cta_warps) * s->cta_warps + i);
+        }
     return rcode;
 }
 
@@ -1039,12 +1054,28 @@ static int leave(void *c, uint32_t slot, uint64_t cycle)
     return 1;
 }
 
+/* pipe_cta_retire's scan over the warps in `gone` only, in the same order (slot order:
+ * CTA by CTA, its warps in order): a warp leaves only after it finished (its exit's
+ * issue, or a barrier release settles it) and drained (its last completion), each of
+ * which puts it in `gone`; the others' leave() would return 0. */
 static void retire_warps(sm *s, uint64_t cycle)
 {
     if (!s->maybe_done)
         return;
     s->maybe_done = 0;
-    s->ctas_live -= pipe_cta_retire(s->cta, s->max_ctas, s->cta_warps, leave, s, cycle, &s->st);
+    for (uint32_t k = 0; k < (s->n_slots + 63) / 64; k++) {
+        uint64_t x = s->gone[k];
+        s->gone[k] = 0;
+        for (; x; x &= x - 1) {
+            const uint32_t slot = k * 64 + (uint32_t)__builtin_ctzll(x);
+            pipe_cta *c = &s->cta[slot / s->cta_warps];
+            if (c->used && leave(s, slot, cycle) && --c->warps_left == 0) {
+                c->used = 0;
+                s->st.ctas_done++;
+                s->ctas_live--;
+            }
+        }
+    }
 }
 
 int sm_cycle(sm *s, uint64_t cycle)

@@ -155,6 +155,36 @@ static void t_bank_cycles(void **state)
     assert_int_equal(pipe_bank_cycles(&tr, 64, 32, 32, 1), 64);
     trace(&tr, a, 32, 0, 8, SP_SHARED);
     assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 0), 2);
+    /* lanes 0-15 at 128-byte steps (16 words of bank 0), lanes 16-31 at 0 (word 0
+     * again: a broadcast): 16 cycles */
+    trace(&tr, a, 32, 0, 128, SP_SHARED);
+    for (uint32_t i = 16; i < 32; i++)
+        a[i].addr = 0;
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 0), 16);
+    /* 4 words (banks 0-3), 8 lanes each: 1 cycle; as atomics 8 (equal addresses) */
+    trace(&tr, a, 32, 0, 0, SP_SHARED);
+    for (uint32_t i = 0; i < 32; i++)
+        a[i].addr = 4 * (i % 4);
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 0), 1);
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 1), 8);
+    /* 3 banks (not a power of two): words 0-5 in banks 0, 1, 2, 0, 1, 2: 2 cycles */
+    trace(&tr, a, 6, 0, 4, SP_SHARED);
+    assert_int_equal(pipe_bank_cycles(&tr, 6, 6, 3, 0), 2);
+    /* two groups of 16 lanes: group 0 two words of bank 0 (0, 128), group 1 one word
+     * of bank 1 (4): 2 + 1 cycles */
+    trace(&tr, a, 32, 0, 0, SP_SHARED);
+    for (uint32_t i = 0; i < 32; i++)
+        a[i].addr = i < 16 ? (i & 1) * 128 : 4;
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 16, 32, 0), 3);
+    /* more than 64 accesses (70 at address 0, lanes 0-31 again and again): the first
+     * 64 are one word (1 cycle); as atomics all 70 are equal addresses */
+    exec_access b[70];
+    for (uint32_t i = 0; i < 70; i++)
+        b[i] = (exec_access){.addr = 0, .lane = (uint8_t)(i % 32), .size = 4, .space = SP_SHARED};
+    tr.a = b;
+    tr.n = tr.cap = 70;
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 0), 1);
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 1), 70);
 }
 
 static void t_coalesce(void **state)
