@@ -115,8 +115,11 @@ int func_prog_bind(func_prog *p, const ptx_module *m, int compact, char *why, si
     p->insns = calloc(nf, sizeof *p->insns);
     p->n_slots = calloc(nf, sizeof *p->n_slots);
     p->slot_bytes = calloc(nf, sizeof *p->slot_bytes);
+    p->clear = calloc(nf, sizeof *p->clear);
+    p->n_clear = calloc(nf, sizeof *p->n_clear);
     p->pool = malloc((m->pool_len + vec + 1) * sizeof *p->pool);
-    if (!p->fns || !p->mix || !p->insns || !p->n_slots || !p->slot_bytes || !p->pool) {
+    if (!p->fns || !p->mix || !p->insns || !p->n_slots || !p->slot_bytes || !p->clear || !p->n_clear ||
+        !p->pool) {
         snprintf(why, n, "out of memory");
         return -1;
     }
@@ -138,6 +141,9 @@ int func_prog_bind(func_prog *p, const ptx_module *m, int compact, char *why, si
         p->n_slots[i] = ra.n_slots;
         p->slot_bytes[i] = ra.slot_bytes;   /* taken over */
         ra.slot_bytes = NULL;
+        p->clear[i] = ra.clear;
+        p->n_clear[i] = ra.n_clear;
+        ra.clear = NULL;
         p->regs += ra.n_regs;
         p->slots += ra.n_slots;
         ptx_regalloc_free(&ra);
@@ -171,6 +177,7 @@ void func_prog_free(func_prog *p)
             if (p->mix) free(p->mix[i]);
             if (p->insns) free(p->insns[i]);
             if (p->slot_bytes) free(p->slot_bytes[i]);
+            if (p->clear) free(p->clear[i]);
         }
     }
     free(p->fns);
@@ -178,12 +185,16 @@ void func_prog_free(func_prog *p)
     free(p->insns);
     free(p->n_slots);
     free(p->slot_bytes);
+    free(p->clear);
+    free(p->n_clear);
     free(p->pool);
     p->fns = NULL;
     p->mix = NULL;
     p->insns = NULL;
     p->n_slots = NULL;
     p->slot_bytes = NULL;
+    p->clear = NULL;
+    p->n_clear = NULL;
     p->pool = NULL;
 }
 

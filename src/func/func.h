@@ -75,6 +75,8 @@ typedef struct {
     ptx_insn **insns;       /* [function][insn] the handlers' copy (slots)         */
     uint32_t *n_slots;      /* [function] register rows of a frame                 */
     uint8_t **slot_bytes;   /* [function][slot] width of the registers it holds    */
+    uint32_t **clear;       /* [function] the slots a new frame zeroes (regalloc.h) */
+    uint32_t *n_clear;      /* [function] how many: n_slots = all of them           */
     uint32_t *pool;         /* the module's pool, plus the copies' vector lists    */
     uint64_t regs, slots;   /* sums over the defined functions (reports, tests)    */
 } func_prog;

@@ -230,7 +230,15 @@ static int push_frame(func_warp *w, int32_t func, uint32_t call_pc)
     size_t nregs = (size_t)w->L->prog->n_slots[func] * w->L->ws;
     if (ensure_regs(w, fr.reg_off + nregs + 1))   /* never NULL, even with no registers */
         return -1;
-    memset(w->regpool + fr.reg_off, 0, nregs * sizeof *w->regpool);
+    /* only the rows some lane can read before writing (regalloc.h clear) */
+    const func_prog *pg = w->L->prog;
+    if (pg->n_clear[func] == pg->n_slots[func]) {
+        memset(w->regpool + fr.reg_off, 0, nregs * sizeof *w->regpool);
+    } else {
+        const uint32_t *cl = pg->clear[func], ws = w->L->ws;
+        for (uint32_t k = 0; k < pg->n_clear[func]; k++)
+            memset(w->regpool + fr.reg_off + (size_t)cl[k] * ws, 0, ws * sizeof *w->regpool);
+    }
     w->local_top = fr.local_base + f->frame_size;
     if (w->local_top > w->L->stack_bytes)
         return -2;

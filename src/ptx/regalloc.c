@@ -56,6 +56,14 @@ int ptx_regalloc_build(const ptx_module *m, const ptx_func *f, int compact, ptx_
         ra->slot_bytes[r] = (uint8_t)reg_width(f, r);
     }
     ra->n_slots = n;
+    ra->clear = malloc((n ? n : 1) * sizeof *ra->clear);
+    if (!ra->clear) {
+        ptx_regalloc_free(ra);
+        return -1;
+    }
+    for (uint32_t r = 0; r < n; r++)
+        ra->clear[r] = r;
+    ra->n_clear = n;
     const ptx_cfg *c = f->cfg;
     if (!compact || !c || !n || n > RA_MAX_REGS || f->is_decl || !c->n_blocks)
         return 0;
@@ -157,6 +165,16 @@ int ptx_regalloc_build(const ptx_module *m, const ptx_func *f, int compact, ptx_
     memcpy(ra->slot, slot, n * sizeof *slot);
     memcpy(ra->slot_bytes, sbytes, ns_used);
     ra->n_slots = ns_used;
+    /* 5. the slots a frame must zero: live at the entry (block 0), or pinned */
+    memset(forbid, 0, W * sizeof *forbid);   /* reused: the set of those slots */
+    const uint64_t *entry = ptx_live_in(&lv, 0);
+    for (uint32_t r = 0; r < n; r++)
+        if (btest(entry, r) || pinned[r])
+            bset(forbid, slot[r]);
+    ra->n_clear = 0;
+    for (uint32_t k = 0; k < ns_used; k++)
+        if (btest(forbid, k))
+            ra->clear[ra->n_clear++] = k;
     ra->compacted = 1;
     rc = 0;
 out:
@@ -177,7 +195,9 @@ void ptx_regalloc_free(ptx_regalloc *ra)
 {
     free(ra->slot);
     free(ra->slot_bytes);
+    free(ra->clear);
     ra->slot = NULL;
     ra->slot_bytes = NULL;
-    ra->n_slots = ra->n_regs = 0;
+    ra->clear = NULL;
+    ra->n_slots = ra->n_regs = ra->n_clear = 0;
 }

@@ -50,6 +50,12 @@ typedef struct {
     uint32_t *slot;         /* [n_regs] register -> slot                                 */
     uint8_t *slot_bytes;    /* [n_slots] width of the registers in each slot (1,2,4,8)   */
     uint8_t compacted;      /* 0 when the identity mapping was kept                      */
+    /* The slots a new frame must zero, ascending: those of the registers some path reads
+     * before writing them (live at the entry: they read 0) and the slots of registers
+     * read in other lanes (shfl); every other slot is written before it is read, lane by
+     * lane, so its old contents are never observed. Identity mapping: every slot. */
+    uint32_t *clear;
+    uint32_t n_clear;
 } ptx_regalloc;
 
 /* Assigns slots for f (its CFG built: ptx_cfg_build). compact = 0 asks for the identity

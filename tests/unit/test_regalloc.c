@@ -140,6 +140,7 @@ static void t_straight(void **state)
     DIFF(&k, "%rd3", "%rd2");
     DIFF(&k, "%r1", "%p1");   /* widths never share */
     assert_int_equal(k.ra.n_slots, 7);
+    assert_int_equal(k.ra.n_clear, 0);   /* every register is written before it is read */
     check_results(&k, want_straight);
     kern_free(&k);
 }
@@ -218,6 +219,9 @@ static void t_use_before_def(void **state)
     DIFF(&k, "%r5", "%r4");
     DIFF(&k, "%r5", "%r6");
     DIFF(&k, "%r5", "%r0");
+    /* %r5 alone is read before any write (threads that branch): its slot alone is zeroed */
+    assert_int_equal(k.ra.n_clear, 1);
+    assert_int_equal(k.ra.clear[0], slot_of(&k, "%r5"));
     check_results(&k, want_ubd);
     kern_free(&k);
 }
@@ -278,6 +282,9 @@ static void t_shfl_dead(void **state)
         shared += k.ra.slot[r] == s1;
     assert_int_equal(shared, 1);
     DIFF(&k, "%r7", "%r1");
+    /* shfl's source is read in other lanes: its slot is zeroed, nothing else is */
+    assert_int_equal(k.ra.n_clear, 1);
+    assert_int_equal(k.ra.clear[0], s1);
     check_results(&k, want_shfl);
     kern_free(&k);
 }
@@ -312,6 +319,7 @@ static void t_off(void **state)
     assert_int_equal(ptx_regalloc_build(k.m, &k.m->funcs[0], 0, &ra), 0);
     assert_false(ra.compacted);
     assert_int_equal(ra.n_slots, 18);
+    assert_int_equal(ra.n_clear, 18);   /* identity: a new frame zeroes every row */
     for (uint32_t r = 0; r < ra.n_slots; r++)
         assert_int_equal(ra.slot[r], r);
     ptx_regalloc_free(&ra);
