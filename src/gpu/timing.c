@@ -117,7 +117,7 @@ static void off_destroy(memsys *m) { (void)m; }   /* the simulation owns the kep
 static const mem_model off_model = {
     "offset", "a kept memory system seen from one launch", NULL, off_destroy, off_access,
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
-    NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late,
+    NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late, NULL, NULL, NULL, NULL,
 };
 
 void timing_keep_free(timing_keep *k)
@@ -204,6 +204,11 @@ typedef struct {
     sm_slot *S;
     sm_group *g;
     uint64_t cycle;
+    /* the memory partitions in the phase (memsys.h par_parts): thread k runs partitions
+     * k, k + n, ... of pm at its cycle pcyc, before its SMs */
+    memsys *pm;
+    uint32_t n_jobs, n_thr;   /* partitions with work in this cycle's phase */
+    uint64_t pcyc;
 } sm_phase;
 
 static void run_group(void *ctx, uint32_t k)
@@ -215,6 +220,8 @@ static void run_group(void *ctx, uint32_t k)
     int skip = ph->cfg->core.skip_idle;
     g->busy = g->progress = g->fault = 0;
     g->n_slept = g->n_ran = g->opened = 0;
+    for (uint32_t j = k; j < ph->n_jobs; j += ph->n_thr)
+        ph->pm->ops->tick_part(ph->pm, j, ph->pcyc);
     const uint32_t nw = (g->n + 63) / 64;
     for (uint32_t w = 0; w < nw; w++)
         for (uint64_t x = g->act[w]; x; x &= x - 1) {
@@ -457,7 +464,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     gof = calloc(2 * (size_t)n_sm, sizeof *gof);
     cur = calloc(2 * (size_t)n_thr, sizeof *cur);
     actw = zalloc64((n_sm / 64 + n_thr) * 64);   /* each group's words: (its SMs + 63) / 64, then a line */
-    sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0};
+    /* the memory system's own cycle (a kept one directly: the offset view adds a call),
+     * and its partitions in the parallel phase when it can */
+    memsys *pmem = om.in ? om.in : mem;
+    const uint32_t n_part = pmem && pmem->ops->par_parts ? pmem->ops->par_parts(pmem) : 0;
+    sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, 0, n_thr, 0};
     if (!S || !groups || !slept || !ran || !gsm || !gof || !cur || !actw ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
         rc = WS_E_OUT_OF_MEMORY;
@@ -499,7 +510,13 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             stop_report(cm, cores, n_sm, L, cycle);
             goto done;
         }
-        int progress = memsys_tick(mem, cycle);
+        int progress, wchg = 0;
+        ph.pcyc = cycle + (om.in ? om.off : 0);
+        ph.n_jobs = 0;
+        if (n_part)
+            progress = pmem->ops->tick_serial(pmem, ph.pcyc, &ph.n_jobs);
+        else
+            progress = memsys_tick(mem, cycle);
         /* the SM phase, on the pool's threads when there is enough to share: the
          * hand-over costs about as much as a few SM cycles (which thread runs a group
          * changes nothing in the results) */
@@ -507,7 +524,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         const double t_ph0 = t_it0 > 0 ? now_s() : 0;
         uint32_t due = PAR_MIN_DUE;
         if (n_thr > 1 && cfg->sim.host_threads_adapt) {
-            due = 0;
+            due = ph.n_jobs;   /* (a partition's cycles cost about as much as an SM's) */
             for (uint32_t i = 0; i < n_sm; i++)
                 due += S[i].active && S[i].wake <= cycle;
         }
@@ -526,6 +543,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 par_skip--;
             for (uint32_t k = 0; k < n_thr; k++)
                 run_group(&ph, k);
+        }
+        if (n_part) {
+            const int j = pmem->ops->tick_join(pmem, ph.pcyc);
+            progress |= j & 1;
+            wchg = j >> 1 & 1;   /* the sleeping SMs' wakes: asked again at their commit */
         }
         if (t_ph0 > 0)
             s_phase += now_s() - t_ph0;
@@ -549,7 +571,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
              * (merged here: the groups interleave), and a unit never spans two groups. */
             memsys *cmem = om.in ? om.in : mem;
             const uint64_t ccyc = cycle + (om.in ? om.off : 0);
-            int chg = 0;
+            int chg = wchg;
             uint32_t next = 0;   /* SMs below it committed */
             memset(cur, 0, 2 * n_thr * sizeof *cur);
             for (;;) {
