@@ -204,10 +204,13 @@ typedef struct {
     sm_slot *S;
     sm_group *g;
     uint64_t cycle;
-    /* the memory partitions in the phase (memsys.h par_parts): thread k runs partitions
-     * k, k + n, ... of pm at its cycle pcyc, before its SMs */
+    /* the memory partitions in the phase (memsys.h par_parts): thread k runs those of
+     * parts[0 .. n_jobs) (the partitions with work) that are k mod n, always the same
+     * thread for a partition (its state stays in one core's cache), at pm's cycle pcyc,
+     * before its SMs */
     memsys *pm;
-    uint32_t n_jobs, n_thr;   /* partitions with work in this cycle's phase */
+    const uint32_t *parts;
+    uint32_t n_jobs, n_thr;
     uint64_t pcyc;
 } sm_phase;
 
@@ -220,8 +223,9 @@ static void run_group(void *ctx, uint32_t k)
     int skip = ph->cfg->core.skip_idle;
     g->busy = g->progress = g->fault = 0;
     g->n_slept = g->n_ran = g->opened = 0;
-    for (uint32_t j = k; j < ph->n_jobs; j += ph->n_thr)
-        ph->pm->ops->tick_part(ph->pm, j, ph->pcyc);
+    for (uint32_t j = 0; j < ph->n_jobs; j++)
+        if (ph->parts[j] % ph->n_thr == k)
+            ph->pm->ops->tick_part(ph->pm, ph->parts[j], ph->pcyc);
     const uint32_t nw = (g->n + 63) / 64;
     for (uint32_t w = 0; w < nw; w++)
         for (uint64_t x = g->act[w]; x; x &= x - 1) {
@@ -468,7 +472,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * and its partitions in the parallel phase when it can */
     memsys *pmem = om.in ? om.in : mem;
     const uint32_t n_part = pmem && pmem->ops->par_parts ? pmem->ops->par_parts(pmem) : 0;
-    sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, 0, n_thr, 0};
+    sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, NULL, 0, n_thr, 0};
     if (!S || !groups || !slept || !ran || !gsm || !gof || !cur || !actw ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
         rc = WS_E_OUT_OF_MEMORY;
@@ -514,7 +518,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         ph.pcyc = cycle + (om.in ? om.off : 0);
         ph.n_jobs = 0;
         if (n_part)
-            progress = pmem->ops->tick_serial(pmem, ph.pcyc, &ph.n_jobs);
+            progress = pmem->ops->tick_serial(pmem, ph.pcyc, &ph.parts, &ph.n_jobs);
         else
             progress = memsys_tick(mem, cycle);
         /* the SM phase, on the pool's threads when there is enough to share: the

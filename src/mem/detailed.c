@@ -181,7 +181,8 @@ static inline void req_key(const mem_req *r, uint64_t *sizes, uint32_t *kinds)
 }
 
 typedef struct {
-    cache *l1[L1__N];
+    _Alignas(64) cache *l1[L1__N];   /* (SMs on cache lines of their own: neighbours
+                                        run on different host threads) */
     refmemo rm[L1__N];
     rq done[L1__N + 1];    /* hits of each L1 (t_done monotonic), then replies          */
     uint64_t done_t;       /* the earliest of their heads' t_done (pop_done's fast path) */
@@ -759,7 +760,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
 
     cache_cfg cc[4];
     lvl_keys lk[4] = {LVL_KEYS(cfg, l1d), LVL_KEYS(cfg, l1c), LVL_KEYS(cfg, l1i), LVL_KEYS(cfg, l2)};
-    m->sm = calloc(n_sm, sizeof *m->sm);
+    if ((m->sm = aligned_alloc(64, n_sm * sizeof *m->sm)) != NULL)
+        memset(m->sm, 0, n_sm * sizeof *m->sm);
     if ((m->pt = aligned_alloc(64, m->n_part * sizeof *m->pt)) != NULL)
         memset(m->pt, 0, m->n_part * sizeof *m->pt);
     m->inj_set = calloc((n_sm + 63) / 64, sizeof *m->inj_set);
@@ -1906,11 +1908,12 @@ static uint32_t det_par_parts(const memsys *ms)
     return m->par_ok && !m->exhaustive ? m->n_part : 0;
 }
 
-static int det_tick_serial(memsys *ms, uint64_t cycle, uint32_t *n_jobs)
+static int det_tick_serial(memsys *ms, uint64_t cycle, const uint32_t **parts, uint32_t *n)
 {
     det *m = (det *)ms;
     m->pon = 0;
-    *n_jobs = 0;
+    *parts = m->pdue;
+    *n = 0;
     uint64_t lim[D__N];
     for (int d = 0; d < D__N; d++)
         lim[d] = m->cq[C_CORE][d].d == 1 ? cycle * m->cp[C_CORE][d]
@@ -1967,16 +1970,16 @@ static int det_tick_serial(memsys *ms, uint64_t cycle, uint32_t *n_jobs)
         }
     }
     m->pon = 1;
-    *n_jobs = m->n_pdue;
+    *n = m->n_pdue;
     nsm_refresh(m);
     return did;
 }
 
-static void det_tick_part(memsys *ms, uint32_t j, uint64_t cycle)
+static void det_tick_part(memsys *ms, uint32_t p, uint64_t cycle)
 {
     det *m = (det *)ms;
     (void)cycle;
-    part *pt = &m->pt[m->pdue[j]];
+    part *pt = &m->pt[p];
     pt->ph = 1;
     pt->n_seg = 0;
     pt->did = 0;

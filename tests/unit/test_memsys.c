@@ -412,9 +412,10 @@ static void run_script(const ws_config *cfg, script *s, int jump)
         assert_true(c < 2000000);
         if (split) {
             uint32_t nj = 0;
-            mem_model_detailed.tick_serial(m, c, &nj);
+            const uint32_t *parts;
+            mem_model_detailed.tick_serial(m, c, &parts, &nj);
             for (uint32_t j = nj; j-- > 0;)
-                mem_model_detailed.tick_part(m, j, c);
+                mem_model_detailed.tick_part(m, parts[j], c);
         } else {
             memsys_tick(m, c);
         }
