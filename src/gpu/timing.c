@@ -178,8 +178,12 @@ static void *zalloc64(size_t n)
 }
 
 /* SMs due in a cycle below which the SM phase runs on one thread; phases run on one
- * thread after a slow hand-over (first, at most) */
-enum { PAR_MIN_DUE = 4, PAR_MIN_BACKOFF = 16, PAR_MAX_BACKOFF = 1 << 14 };
+ * thread after a slow hand-over (first, at most). And by epochs of PAR_EPOCH loop
+ * iterations, rounds of PAR_ROUND epochs: the first runs its phases on the team, the
+ * second on the calling thread, the others the way that took less time (a host whose
+ * hand-overs cost more than the phase's work gains, costs at most one epoch a round). */
+enum { PAR_MIN_DUE = 4, PAR_MIN_BACKOFF = 16, PAR_MAX_BACKOFF = 1 << 14, PAR_EPOCH = 2048,
+       PAR_ROUND = 16 };
 
 typedef struct {
     _Alignas(64) uint32_t n;  /* its SMs: sm[0 .. n), in SM order                        */
@@ -497,6 +501,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     /* host time of the SM phase, sampled every 8th iteration of the loop (the share of
      * the SM phase in the sampled iterations, times the loop's time) */
     double t_loop = now_s(), t_it0 = 0, s_phase = 0, s_iter = 0;
+    /* the epochs (PAR_EPOCH): iterations in this one, its index in the round, whether
+     * its phases run on the calling thread, the round's winner, the times */
+    uint32_t ep_n = 0, ep_i = 0;
+    int ep_ser = 0, ep_win = 0;
+    double ep_t0 = t_loop, ep_tp = 0;
     uint32_t iter = 0;
     for (;;) {
         /* a sampled iteration runs from here (memsys_tick included) to the next one */
@@ -531,8 +540,19 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             due = ph.n_jobs;   /* (a partition's cycles cost about as much as an SM's) */
             for (uint32_t i = 0; i < n_sm; i++)
                 due += S[i].active && S[i].wake <= cycle;
+            if (++ep_n == PAR_EPOCH) {   /* an epoch ends: time it */
+                const double t = now_s();
+                if (ep_i == 0)
+                    ep_tp = t - ep_t0;
+                else if (ep_i == 1)
+                    ep_win = t - ep_t0 < ep_tp;   /* the calling thread alone was faster */
+                ep_i = (ep_i + 1) % PAR_ROUND;
+                ep_ser = ep_i == 0 ? 0 : ep_i == 1 ? 1 : ep_win;
+                ep_n = 0;
+                ep_t0 = t;
+            }
         }
-        if (due >= PAR_MIN_DUE && !par_skip) {
+        if (due >= PAR_MIN_DUE && !par_skip && !ep_ser) {
             /* a slow hand-over (the host's cores are busy with other work): the next
              * phases run on this thread, more of them after each slow one */
             if (ws_pool_run(pool) && cfg->sim.host_threads_adapt) {
@@ -548,13 +568,13 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             for (uint32_t k = 0; k < n_thr; k++)
                 run_group(&ph, k);
         }
+        if (t_ph0 > 0)
+            s_phase += now_s() - t_ph0;
         if (n_part) {
             const int j = pmem->ops->tick_join(pmem, ph.pcyc);
             progress |= j & 1;
             wchg = j >> 1 & 1;   /* the sleeping SMs' wakes: asked again at their commit */
         }
-        if (t_ph0 > 0)
-            s_phase += now_s() - t_ph0;
         int busy = 0, fault = 0;
         for (uint32_t k = 0; k < n_thr; k++) {
             busy |= groups[k].busy;
