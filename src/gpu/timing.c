@@ -475,7 +475,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     /* the memory system's own cycle (a kept one directly: the offset view adds a call),
      * and its partitions in the parallel phase when it can */
     memsys *pmem = om.in ? om.in : mem;
-    const uint32_t n_part = pmem && pmem->ops->par_parts ? pmem->ops->par_parts(pmem) : 0;
+    const uint32_t n_part = n_thr > 1 && pmem && pmem->ops->par_parts ? pmem->ops->par_parts(pmem) : 0;
     sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, NULL, 0, n_thr, 0};
     if (!S || !groups || !slept || !ran || !gsm || !gof || !cur || !actw ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
