@@ -273,7 +273,7 @@ typedef struct {
      * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
      * cycle's own stretch of packet allocations (pseg, kind D_ICNT) */
     int par_ok;            /* the clocks allow it (det_create)                          */
-    uint64_t plim[D__N], psnap[D__N];
+    uint64_t plim[D__N];
     pseg iseg;
     int iseg_on;
     int pon;               /* a partition phase follows det_tick_serial                 */
@@ -1951,10 +1951,8 @@ static int det_tick_serial(memsys *ms, uint64_t cycle, const uint32_t **parts, u
         m->pkts_live = l0;
         m->pkts_max = m0;
     }
-    for (int d = 0; d < D__N; d++) {
+    for (int d = 0; d < D__N; d++)
         m->plim[d] = lim[d];
-        m->psnap[d] = m->wake[d];
-    }
     /* the partitions with an L2 or DRAM cycle due; the others change nothing */
     m->n_pdue = 0;
     m->prest_l2 = m->prest_dr = UINT64_MAX;
@@ -2094,10 +2092,11 @@ static int det_tick_join(memsys *ms, uint64_t cycle)
     m->wake[D_DRAM] = wdr;
     if (pki != UINT64_MAX)
         poke(m, D_ICNT, pki);
-    int chg = 0;
-    for (int d = 0; d < D__N; d++)
-        chg |= m->wake[d] != m->psnap[d];
+    /* next_event_sm read the wakes only through next_sm_from's terms (the SMs' phase
+     * saw those of tick_serial's wakes): asked again only when these changed */
+    const uint64_t w0 = m->nsm_w, t0 = m->nsm_t, a0 = m->nsm_aw;
     nsm_refresh(m);
+    const int chg = m->nsm_w != w0 || m->nsm_t != t0 || m->nsm_aw != a0;
     return did | chg << 1;
 }
 
