@@ -523,10 +523,26 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             stop_report(cm, cores, n_sm, L, cycle);
             goto done;
         }
+        if (n_thr > 1 && cfg->sim.host_threads_adapt && ++ep_n == PAR_EPOCH) {
+            /* an epoch ends: time it */
+            const double t = now_s();
+            if (ep_i == 0)
+                ep_tp = t - ep_t0;
+            else if (ep_i == 1)
+                ep_win = t - ep_t0 < ep_tp;   /* the calling thread alone was faster */
+            ep_i = (ep_i + 1) % PAR_ROUND;
+            ep_ser = ep_i == 0 ? 0 : ep_i == 1 ? 1 : ep_win;
+            ep_n = 0;
+            ep_t0 = t;
+        }
+        /* the memory system's tick: split (partitions in the phase) unless this cycle's
+         * phase will run on the calling thread anyway (the serial tick costs less; the
+         * two give the same results, so they may alternate) */
         int progress, wchg = 0;
+        const int split = n_part && !ep_ser && !par_skip;
         ph.pcyc = cycle + (om.in ? om.off : 0);
         ph.n_jobs = 0;
-        if (n_part)
+        if (split)
             progress = pmem->ops->tick_serial(pmem, ph.pcyc, &ph.parts, &ph.n_jobs);
         else
             progress = memsys_tick(mem, cycle);
@@ -540,17 +556,6 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             due = ph.n_jobs;   /* (a partition's cycles cost about as much as an SM's) */
             for (uint32_t i = 0; i < n_sm; i++)
                 due += S[i].active && S[i].wake <= cycle;
-            if (++ep_n == PAR_EPOCH) {   /* an epoch ends: time it */
-                const double t = now_s();
-                if (ep_i == 0)
-                    ep_tp = t - ep_t0;
-                else if (ep_i == 1)
-                    ep_win = t - ep_t0 < ep_tp;   /* the calling thread alone was faster */
-                ep_i = (ep_i + 1) % PAR_ROUND;
-                ep_ser = ep_i == 0 ? 0 : ep_i == 1 ? 1 : ep_win;
-                ep_n = 0;
-                ep_t0 = t;
-            }
         }
         if (due >= PAR_MIN_DUE && !par_skip && !ep_ser) {
             /* a slow hand-over (the host's cores are busy with other work): the next
@@ -570,7 +575,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         }
         if (t_ph0 > 0)
             s_phase += now_s() - t_ph0;
-        if (n_part) {
+        if (split) {
             const int j = pmem->ops->tick_join(pmem, ph.pcyc);
             progress |= j & 1;
             wchg = j >> 1 & 1;   /* the sleeping SMs' wakes: asked again at their commit */
