@@ -117,7 +117,7 @@ static void off_destroy(memsys *m) { (void)m; }   /* the simulation owns the kep
 static const mem_model off_model = {
     "offset", "a kept memory system seen from one launch", NULL, off_destroy, off_access,
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
-    NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late,
+    NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late, NULL, NULL, NULL, NULL,
 };
 
 void timing_keep_free(timing_keep *k)
@@ -146,17 +146,48 @@ void timing_host_write(const ws_config *cfg, timing_keep *keep, uint64_t addr, u
 /* ---- the SM phase of a cycle, on sim.host_threads threads --------------------------------
  * Each host thread runs a contiguous group of SMs in SM order (a group never splits SMs
  * that share an L1: l1c/l1i.shared_by). An SM's cycle touches only its own state: its
- * launch view Ls[i] (counters, fault, divergence-policy state) and its own part of the
+ * launch view Ls[i].v (counters, fault, divergence-policy state) and its own part of the
  * memory system; global-memory data accesses (func.h func_defer) and the memory
  * system's shared state (memsys.h commit) wait for the serial commit that follows, in SM
  * order. So the results are the same for any number of threads, and the same as the
  * serial model's (docs/ARCHITECTURE.md, parallel simulation). */
+/* What the SM phase writes per SM lies on cache lines of its own (the groups interleave
+ * SMs, so neighbours run on different threads): an SM's loop state, its launch view
+ * and its deferred accesses, one 64-byte-aligned slot each. */
+typedef struct {
+    _Alignas(64) uint64_t wake;   /* next cycle the SM may do anything                */
+    uint64_t last;                /* last cycle it ran (UINT64_MAX: none yet)          */
+    uint8_t active;               /* cm->busy, refreshed whenever the SM runs          */
+    uint8_t full;                 /* it could not take a CTA and cannot yet (below)    */
+} sm_slot;
+typedef struct {
+    _Alignas(64) func_launch v;
+} sm_view;
+typedef struct {
+    _Alignas(64) func_defer d;
+} sm_defer;
+
+/* Zeroed, 64-byte aligned (the slots above, the groups) */
+static void *zalloc64(size_t n)
+{
+    size_t r = (n + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, r ? r : 64);
+    if (p)
+        memset(p, 0, r ? r : 64);
+    return p;
+}
+
 /* SMs due in a cycle below which the SM phase runs on one thread; phases run on one
- * thread after a slow hand-over (first, at most) */
-enum { PAR_MIN_DUE = 4, PAR_MIN_BACKOFF = 16, PAR_MAX_BACKOFF = 1 << 14 };
+ * thread after a slow hand-over (first, at most). And by epochs of PAR_EPOCH loop
+ * iterations, rounds of PAR_ROUND epochs: the first runs its phases on the team, the
+ * second on the calling thread, the others the way that took less time (a host whose
+ * hand-overs cost more than the phase's work gains, costs at most one epoch a round). */
+enum { PAR_MIN_DUE = 4, PAR_MIN_BACKOFF = 16, PAR_MAX_BACKOFF = 1 << 14, PAR_EPOCH = 2048,
+       PAR_ROUND = 16 };
 
 typedef struct {
-    uint32_t lo, hi;          /* SMs [lo, hi)                                            */
+    _Alignas(64) uint32_t n;  /* its SMs: sm[0 .. n), in SM order                        */
+    const uint32_t *sm;
     int busy, progress, fault;
     uint32_t n_slept;         /* SMs that went to sleep this cycle (their next_event)    */
     uint32_t *slept;
@@ -164,7 +195,7 @@ typedef struct {
                                  CTA: only their own cycle frees a CTA slot)            */
     uint32_t n_ran;           /* SMs whose cycle ran in this SM phase, in SM order (the  */
     uint32_t *ran;            /* commit needs only them: memsys.h commit)               */
-    uint64_t *act;            /* bit i - lo: active[i] (the phase visits only these; the
+    uint64_t *act;            /* bit j: S[sm[j]].active (the phase visits only these; the
                                  group's own words, so each thread writes its own)      */
 } sm_group;
 
@@ -173,11 +204,18 @@ typedef struct {
     const core_model *cm;
     void **cores;
     memsys *mem;
-    func_launch *Ls;
-    uint64_t *wake, *last;
-    uint8_t *active, *full;
+    sm_view *Ls;
+    sm_slot *S;
     sm_group *g;
     uint64_t cycle;
+    /* the memory partitions in the phase (memsys.h par_parts): thread k runs those of
+     * parts[0 .. n_jobs) (the partitions with work) that are k mod n, always the same
+     * thread for a partition (its state stays in one core's cache), at pm's cycle pcyc,
+     * before its SMs */
+    memsys *pm;
+    const uint32_t *parts;
+    uint32_t n_jobs, n_thr;
+    uint64_t pcyc;
 } sm_phase;
 
 static void run_group(void *ctx, uint32_t k)
@@ -189,38 +227,41 @@ static void run_group(void *ctx, uint32_t k)
     int skip = ph->cfg->core.skip_idle;
     g->busy = g->progress = g->fault = 0;
     g->n_slept = g->n_ran = g->opened = 0;
-    const uint32_t nw = (g->hi - g->lo + 63) / 64;
+    for (uint32_t j = 0; j < ph->n_jobs; j++)
+        if (ph->parts[j] % ph->n_thr == k)
+            ph->pm->ops->tick_part(ph->pm, ph->parts[j], ph->pcyc);
+    const uint32_t nw = (g->n + 63) / 64;
     for (uint32_t w = 0; w < nw; w++)
         for (uint64_t x = g->act[w]; x; x &= x - 1) {
-            const uint32_t i = g->lo + w * 64 + (uint32_t)__builtin_ctzll(x);
+            const uint32_t i = g->sm[w * 64 + (uint32_t)__builtin_ctzll(x)];
             g->busy = 1;
-            if (ph->wake[i] > cycle)
+            if (ph->S[i].wake > cycle)
                 continue;
-            if (cycle > ph->last[i] + 1 && ph->last[i] != UINT64_MAX)
-                cm->repeat_cycle_stats(ph->cores[i], cycle - ph->last[i] - 1);
+            if (cycle > ph->S[i].last + 1 && ph->S[i].last != UINT64_MAX)
+                cm->repeat_cycle_stats(ph->cores[i], cycle - ph->S[i].last - 1);
             int r = cm->cycle(ph->cores[i], cycle);
             g->ran[g->n_ran++] = i;
-            if (r < 0 || ph->Ls[i].fault.code) {
+            if (r < 0 || ph->Ls[i].v.fault.code) {
                 g->fault = 1;          /* the SM stops here; the launch at the end of the cycle */
-                ph->active[i] = 0;
+                ph->S[i].active = 0;
                 g->act[w] &= ~(x & (0 - x));
                 continue;
             }
-            ph->last[i] = cycle;
-            if (ph->full[i] && cm->can_take_cta(ph->cores[i])) {
-                ph->full[i] = 0;   /* it retired a CTA: the dispatcher asks it again */
+            ph->S[i].last = cycle;
+            if (ph->S[i].full && cm->can_take_cta(ph->cores[i])) {
+                ph->S[i].full = 0;   /* it retired a CTA: the dispatcher asks it again */
                 g->opened++;
             }
-            if (!(ph->active[i] = (uint8_t)cm->busy(ph->cores[i])))
+            if (!(ph->S[i].active = (uint8_t)cm->busy(ph->cores[i])))
                 g->act[w] &= ~(x & (0 - x));
             g->progress |= r;
             if (r || !skip) {
-                ph->wake[i] = cycle + 1;
+                ph->S[i].wake = cycle + 1;
             } else {
                 /* next_event_sm also bounds when a refused request can be accepted
                  * (a fill of this SM's L1, a drain of its miss queue) */
                 uint64_t me = memsys_next_event_sm(ph->mem, i, cycle);
-                ph->wake[i] = cm->next_event(ph->cores[i], cycle, me);
+                ph->S[i].wake = cm->next_event(ph->cores[i], cycle, me);
                 g->slept[g->n_slept++] = i;
             }
         }
@@ -228,21 +269,21 @@ static void run_group(void *ctx, uint32_t k)
 
 /* The launch's counters: the SMs' views summed into L (all of them, or, for the cycle
  * loop's budget checks, the warp instructions only). */
-static void fold_counters(func_launch *L, const func_launch *Ls, uint32_t n_sm, int all)
+static void fold_counters(func_launch *L, const sm_view *Ls, uint32_t n_sm, int all)
 {
     uint64_t w = 0;
     for (uint32_t i = 0; i < n_sm; i++)
-        w += Ls[i].warp_insts;
+        w += Ls[i].v.warp_insts;
     L->warp_insts = w;
     if (!all)
         return;
     L->thread_insts = L->ctas_done = 0;
     memset(L->mix, 0, sizeof L->mix);
     for (uint32_t i = 0; i < n_sm; i++) {
-        L->thread_insts += Ls[i].thread_insts;
-        L->ctas_done += Ls[i].ctas_done;
+        L->thread_insts += Ls[i].v.thread_insts;
+        L->ctas_done += Ls[i].v.ctas_done;
         for (size_t k = 0; k < sizeof L->mix / sizeof L->mix[0]; k++)
-            L->mix[k] += Ls[i].mix[k];
+            L->mix[k] += Ls[i].v.mix[k];
     }
 }
 
@@ -317,10 +358,13 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     void **cores = calloc(n_sm, sizeof *cores);
     void **pol_params = NULL;   /* [i]: parameters of sched_at(i), or NULL */
     void **mem_params = NULL;   /* [i]: parameters of mem_model_at(i), or NULL */
-    func_launch *Ls = NULL;     /* [i]: SM i's view of the launch                */
-    func_defer *defer = NULL;   /* [i]: SM i's deferred global-memory accesses   */
+    sm_view *Ls = NULL;         /* [i]: SM i's view of the launch                */
+    sm_defer *defer = NULL;     /* [i]: SM i's deferred global-memory accesses   */
     sm_group *groups = NULL;
-    uint32_t *slept = NULL, *ran = NULL, *gof = NULL;   /* gof[i]: SM i's group */
+    uint32_t *slept = NULL, *ran = NULL, *gsm = NULL;   /* gsm: the groups' SM lists */
+    uint32_t *gof = NULL;       /* [i]: SM i's group, and [n_sm + i]: its index there */
+    uint32_t *cur = NULL;       /* the commit's cursors: [k] in g[k].ran, [n_thr + k] in slept */
+    sm_slot *S = NULL;          /* [i]: SM i's loop state                        */
     uint64_t *actw = NULL;      /* the groups' act words                          */
     ws_pool *pool = NULL;
     ws_err rc = WS_OK;
@@ -374,18 +418,18 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     if (pol->label)
         st->policy = pol->label(&sp);
     /* every SM's own view of the launch (see sm_phase above) */
-    if (!(Ls = calloc(n_sm, sizeof *Ls)) || !(defer = calloc(n_sm, sizeof *defer))) {
+    if (!(Ls = zalloc64(n_sm * sizeof *Ls)) || !(defer = zalloc64(n_sm * sizeof *defer))) {
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
     for (uint32_t i = 0; i < n_sm; i++) {
-        func_launch *v = &Ls[i];
+        func_launch *v = &Ls[i].v;
         *v = *L;
         v->warp_insts = v->thread_insts = v->ctas_done = 0;
         memset(v->mix, 0, sizeof v->mix);
         memset(&v->fault, 0, sizeof v->fault);
         v->progress = NULL;
-        v->defer = &defer[i];
+        v->defer = &defer[i].d;
         v->mem_last = 0;
         v->dstate = NULL;
         if (func_launch_div_init(v)) {
@@ -395,7 +439,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     }
     core_launch cl = {cfg, L, mem, pol, &sp, oc.ctas_per_sm, shared};
     for (uint32_t i = 0; i < n_sm; i++) {
-        cl.L = &Ls[i];
+        cl.L = &Ls[i].v;
         if (!(cores[i] = cm->create(i, &cl))) {
             rc = WS_E_OUT_OF_MEMORY;
             goto out;
@@ -407,47 +451,61 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     uint32_t rr = 0, polls = 0, par_skip = 0, par_backoff = 0;
     /* An SM whose cycle changed nothing sleeps until its next event (tick only what
      * is active); on waking, the skipped cycles count as copies of its idle one. */
-    uint64_t *wake = calloc(n_sm, sizeof *wake), *last = calloc(n_sm, sizeof *last);
-    uint8_t *active = calloc(n_sm, 1);   /* cm->busy, refreshed whenever the SM runs */
-    /* full[i]: SM i could not take a CTA and cannot yet (only its own cycle retires
-     * CTAs: run_group clears it when the SM can take one), so the dispatcher need not
-     * ask it again */
-    uint8_t *full = calloc(n_sm, 1);
-    uint32_t n_open = n_sm;   /* SMs with full[i] clear: the dispatcher looks only then */
-    /* the SM groups: whole units of SMs that share an L1, split evenly over the threads */
+    /* S[i]: SM i's loop state. S[i].full: SM i could not take a CTA and cannot yet (only
+     * its own cycle retires CTAs: run_group clears it when the SM can take one), so the
+     * dispatcher need not ask it again */
+    uint32_t n_open = n_sm;   /* SMs with S[i].full clear: the dispatcher looks only then */
+    /* the SM groups: whole units of SMs that share an L1, dealt out to the threads in
+     * turn (unit u to thread u mod n: the few CTAs of a small grid, dispatched round
+     * robin from SM 0, spread over every thread); each group's lists start on a cache
+     * line of their own */
     uint32_t unit = share_unit(cfg), n_units = (n_sm + unit - 1) / unit;
     uint32_t n_thr = cfg->sim.host_threads ? cfg->sim.host_threads : 1;
     if (n_thr > n_units)
         n_thr = n_units;
-    groups = calloc(n_thr, sizeof *groups);
-    slept = calloc(n_sm, sizeof *slept);
-    ran = calloc(n_sm, sizeof *ran);
-    gof = calloc(n_sm, sizeof *gof);
-    actw = calloc(n_sm / 64 + n_thr, sizeof *actw);   /* each group's words: (its SMs + 63) / 64 */
-    sm_phase ph = {cfg, cm, cores, mem, Ls, wake, last, active, full, groups, 0};
-    if (!wake || !last || !active || !full || !groups || !slept || !ran || !gof || !actw ||
+    const uint32_t lpad = 16 * n_thr;   /* 64 bytes of uint32_t per group */
+    S = zalloc64(n_sm * sizeof *S);
+    groups = zalloc64(n_thr * sizeof *groups);
+    slept = zalloc64((n_sm + lpad) * sizeof *slept);
+    ran = zalloc64((n_sm + lpad) * sizeof *ran);
+    gsm = calloc(n_sm, sizeof *gsm);
+    gof = calloc(2 * (size_t)n_sm, sizeof *gof);
+    cur = calloc(2 * (size_t)n_thr, sizeof *cur);
+    actw = zalloc64((n_sm / 64 + n_thr) * 64);   /* each group's words: (its SMs + 63) / 64, then a line */
+    /* the memory system's own cycle (a kept one directly: the offset view adds a call),
+     * and its partitions in the parallel phase when it can */
+    memsys *pmem = om.in ? om.in : mem;
+    const uint32_t n_part = n_thr > 1 && pmem && pmem->ops->par_parts ? pmem->ops->par_parts(pmem) : 0;
+    sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, NULL, 0, n_thr, 0};
+    if (!S || !groups || !slept || !ran || !gsm || !gof || !cur || !actw ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
-        free(wake);
-        free(last);
-        free(active);
-        free(full);
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
-    for (uint32_t k = 0, aw = 0; k < n_thr; k++) {
-        uint32_t u0 = (uint32_t)((uint64_t)n_units * k / n_thr), u1 = (uint32_t)((uint64_t)n_units * (k + 1) / n_thr);
-        groups[k].lo = u0 * unit;
-        groups[k].hi = u1 * unit < n_sm ? u1 * unit : n_sm;
-        groups[k].slept = slept + groups[k].lo;
-        groups[k].ran = ran + groups[k].lo;
-        groups[k].act = actw + aw;
-        aw += (groups[k].hi - groups[k].lo + 63) / 64;
-        for (uint32_t i = groups[k].lo; i < groups[k].hi; i++)
-            gof[i] = k;
+    for (uint32_t k = 0, aw = 0, o = 0, lo = 0; k < n_thr; k++) {
+        sm_group *g = &groups[k];
+        g->sm = gsm + lo;
+        for (uint32_t u = k; u < n_units; u += n_thr)
+            for (uint32_t i = u * unit; i < (u + 1) * unit && i < n_sm; i++) {
+                gof[i] = k;
+                gof[n_sm + i] = g->n;
+                gsm[lo + g->n++] = i;
+            }
+        lo += g->n;
+        g->slept = slept + o;
+        g->ran = ran + o;
+        o += (g->n + 15) / 16 * 16;
+        g->act = actw + aw;
+        aw += (g->n + 63) / 64 * 8;
     }
     /* host time of the SM phase, sampled every 8th iteration of the loop (the share of
      * the SM phase in the sampled iterations, times the loop's time) */
     double t_loop = now_s(), t_it0 = 0, s_phase = 0, s_iter = 0;
+    /* the epochs (PAR_EPOCH): iterations in this one, its index in the round, whether
+     * its phases run on the calling thread, the round's winner, the times */
+    uint32_t ep_n = 0, ep_i = 0;
+    int ep_ser = 0, ep_win = 0;
+    double ep_t0 = t_loop, ep_tp = 0;
     uint32_t iter = 0;
     for (;;) {
         /* a sampled iteration runs from here (memsys_tick included) to the next one */
@@ -465,7 +523,29 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             stop_report(cm, cores, n_sm, L, cycle);
             goto done;
         }
-        int progress = memsys_tick(mem, cycle);
+        if (n_thr > 1 && cfg->sim.host_threads_adapt && ++ep_n == PAR_EPOCH) {
+            /* an epoch ends: time it */
+            const double t = now_s();
+            if (ep_i == 0)
+                ep_tp = t - ep_t0;
+            else if (ep_i == 1)
+                ep_win = t - ep_t0 < ep_tp;   /* the calling thread alone was faster */
+            ep_i = (ep_i + 1) % PAR_ROUND;
+            ep_ser = ep_i == 0 ? 0 : ep_i == 1 ? 1 : ep_win;
+            ep_n = 0;
+            ep_t0 = t;
+        }
+        /* the memory system's tick: split (partitions in the phase) unless this cycle's
+         * phase will run on the calling thread anyway (the serial tick costs less; the
+         * two give the same results, so they may alternate) */
+        int progress, wchg = 0;
+        const int split = n_part && !ep_ser && !par_skip;
+        ph.pcyc = cycle + (om.in ? om.off : 0);
+        ph.n_jobs = 0;
+        if (split)
+            progress = pmem->ops->tick_serial(pmem, ph.pcyc, &ph.parts, &ph.n_jobs);
+        else
+            progress = memsys_tick(mem, cycle);
         /* the SM phase, on the pool's threads when there is enough to share: the
          * hand-over costs about as much as a few SM cycles (which thread runs a group
          * changes nothing in the results) */
@@ -473,11 +553,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         const double t_ph0 = t_it0 > 0 ? now_s() : 0;
         uint32_t due = PAR_MIN_DUE;
         if (n_thr > 1 && cfg->sim.host_threads_adapt) {
-            due = 0;
+            due = ph.n_jobs;   /* (a partition's cycles cost about as much as an SM's) */
             for (uint32_t i = 0; i < n_sm; i++)
-                due += active[i] && wake[i] <= cycle;
+                due += S[i].active && S[i].wake <= cycle;
         }
-        if (due >= PAR_MIN_DUE && !par_skip) {
+        if (due >= PAR_MIN_DUE && !par_skip && !ep_ser) {
             /* a slow hand-over (the host's cores are busy with other work): the next
              * phases run on this thread, more of them after each slow one */
             if (ws_pool_run(pool) && cfg->sim.host_threads_adapt) {
@@ -495,6 +575,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         }
         if (t_ph0 > 0)
             s_phase += now_s() - t_ph0;
+        if (split) {
+            const int j = pmem->ops->tick_join(pmem, ph.pcyc);
+            progress |= j & 1;
+            wchg = j >> 1 & 1;   /* the sleeping SMs' wakes: asked again at their commit */
+        }
         int busy = 0, fault = 0;
         for (uint32_t k = 0; k < n_thr; k++) {
             busy |= groups[k].busy;
@@ -511,28 +596,36 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
              * Only the SMs whose cycle ran have anything to commit, and the SMs before
              * them in their unit (an access to a shared L1 defers its changes to the
              * L1's owner, the first SM of its group); the last SM's commit ends the
-             * phase (memsys.h commit). The groups' ran and slept lists are in SM order,
-             * groups in SM order, and a unit never spans two groups. */
+             * phase (memsys.h commit). The groups' ran and slept lists are in SM order
+             * (merged here: the groups interleave), and a unit never spans two groups. */
             memsys *cmem = om.in ? om.in : mem;
             const uint64_t ccyc = cycle + (om.in ? om.off : 0);
-            int chg = 0;
+            int chg = wchg;
             uint32_t next = 0;   /* SMs below it committed */
-            for (uint32_t k = 0; k < n_thr; k++) {
+            memset(cur, 0, 2 * n_thr * sizeof *cur);
+            for (;;) {
+                uint32_t i = UINT32_MAX, k = 0;   /* the least SM of the groups' ran heads */
+                for (uint32_t h = 0; h < n_thr; h++)
+                    if (cur[h] < groups[h].n_ran && groups[h].ran[cur[h]] < i)
+                        i = groups[h].ran[cur[h]], k = h;
+                if (i == UINT32_MAX)
+                    break;
                 const sm_group *g = &groups[k];
-                uint32_t j = 0;   /* g's next slept SM */
-                for (uint32_t x = 0; x < g->n_ran; x++) {
-                    uint32_t i = g->ran[x], s = i;
+                uint32_t *j = &cur[n_thr + k];   /* g's next slept SM */
+                cur[k]++;
+                {
+                    uint32_t s = i;
                     if (unit > 1 && (s = i / unit * unit) < next)
                         s = next;
                     for (; s < i; s++)   /* the SMs before it in its unit (they did not run) */
                         chg |= memsys_commit(cmem, s, ccyc);
-                    if (defer[i].n)
-                        func_defer_commit(&defer[i]);
+                    if (defer[i].d.n)
+                        func_defer_commit(&defer[i].d);
                     chg |= memsys_commit(cmem, i, ccyc);
-                    if (j < g->n_slept && g->slept[j] == i) {
+                    if (*j < g->n_slept && g->slept[*j] == i) {
                         if (chg)
-                            wake[i] = cm->next_event(cores[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
-                        j++;
+                            S[i].wake = cm->next_event(cores[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
+                        ++*j;
                     }
                     next = i + 1;
                 }
@@ -541,15 +634,15 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 (void)memsys_commit(cmem, n_sm - 1, ccyc);   /* nothing to commit: ends the phase */
         } else {
             for (uint32_t i = 0; i < n_sm; i++)
-                if (defer[i].n)
-                    func_defer_commit(&defer[i]);
+                if (defer[i].d.n)
+                    func_defer_commit(&defer[i].d);
         }
         if (fault) {
             /* the lowest SM's fault, whatever the threads */
             for (uint32_t i = 0; i < n_sm; i++)
-                if (Ls[i].fault.code) {
+                if (Ls[i].v.fault.code) {
                     if (!L->fault.code)
-                        L->fault = Ls[i].fault;
+                        L->fault = Ls[i].v.fault;
                     break;
                 }
             goto done;
@@ -557,19 +650,19 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         /* CTA dispatch: one CTA per SM per cycle, round robin */
         for (uint32_t k = 0, start = rr; n_open && k < n_sm && next_cta < n_cta; k++) {
             uint32_t i = (start + k) % n_sm;
-            if (full[i])
+            if (S[i].full)
                 continue;
             if (!cm->can_take_cta(cores[i])) {
-                full[i] = 1;
+                S[i].full = 1;
                 n_open--;
             } else {
-                if (!active[i]) {
-                    last[i] = UINT64_MAX;   /* was empty: nothing to account */
-                    const sm_group *gi = &groups[gof[i]];
-                    gi->act[(i - gi->lo) / 64] |= 1ull << ((i - gi->lo) % 64);
+                if (!S[i].active) {
+                    S[i].last = UINT64_MAX;   /* was empty: nothing to account */
+                    const uint32_t j = gof[n_sm + i];
+                    groups[gof[i]].act[j / 64] |= 1ull << (j % 64);
                 }
-                active[i] = 1;
-                wake[i] = cycle + 1;
+                S[i].active = 1;
+                S[i].wake = cycle + 1;
                 if (cm->take_cta(cores[i], (uint32_t)next_cta++, cycle)) {
                     func_fault_set(L, WS_E_OUT_OF_RESOURCES, "out of host memory for warp state");
                     goto done;
@@ -606,11 +699,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         uint64_t next = memsys_next_event(mem, cycle);
         for (uint32_t k = 0; k < n_thr; k++) {   /* the active SMs (act bits) */
             const sm_group *g = &groups[k];
-            for (uint32_t w = 0; w < (g->hi - g->lo + 63) / 64; w++)
+            for (uint32_t w = 0; w < (g->n + 63) / 64; w++)
                 for (uint64_t x = g->act[w]; x; x &= x - 1) {
-                    const uint32_t i = g->lo + w * 64 + (uint32_t)__builtin_ctzll(x);
-                    if (wake[i] < next)
-                        next = wake[i];
+                    const uint32_t i = g->sm[w * 64 + (uint32_t)__builtin_ctzll(x)];
+                    if (S[i].wake < next)
+                        next = S[i].wake;
                 }
         }
         /* an idle skip never jumps over the cycle budget: the launch stops exactly there */
@@ -632,15 +725,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
 done:
     if (s_iter > 0)
         st->host_sm_seconds = (now_s() - t_loop) * (s_phase / s_iter);
-    free(wake);
-    free(last);
-    free(active);
-    free(full);
     fold_counters(L, Ls, n_sm, 1);
     if (!L->fault.code)
         for (uint32_t i = 0; i < n_sm; i++)
-            if (Ls[i].fault.code) {
-                L->fault = Ls[i].fault;
+            if (Ls[i].v.fault.code) {
+                L->fault = Ls[i].v.fault;
                 break;
             }
     if (L->fault.code)
@@ -648,8 +737,8 @@ done:
     /* the divergence policy's statistics, SM by SM (sim.c adds L's own, unused here) */
     if (L->div->stats) {
         for (uint32_t i = 0; i < n_sm; i++)
-            if (Ls[i].dstate)
-                L->div->stats(Ls[i].dstate, &st->div);
+            if (Ls[i].v.dstate)
+                L->div->stats(Ls[i].v.dstate, &st->div);
     }
     /* statistics */
     ws_timing_stats *t = &st->t;
@@ -676,19 +765,22 @@ done:
     }
 out:
     ws_pool_destroy(pool);
+    free(S);
     free(groups);
     free(slept);
     free(ran);
+    free(gsm);
     free(gof);
+    free(cur);
     free(actw);
     for (uint32_t i = 0; cores && i < n_sm; i++)
         cm->destroy(cores[i]);
     free(cores);
     for (uint32_t i = 0; Ls && i < n_sm; i++)
-        func_launch_div_fini(&Ls[i]);
+        func_launch_div_fini(&Ls[i].v);
     free(Ls);
     for (uint32_t i = 0; defer && i < n_sm; i++)
-        free(defer[i].a);
+        free(defer[i].d.a);
     free(defer);
     if (mem)
         mem->ops->destroy(mem);

@@ -124,12 +124,38 @@ typedef struct {
     uint32_t gid;          /* part_id * l2.banks + its bank: its bit in bank_set        */
 } l2bank;
 
+/* A stretch of one partition's packet allocations and frees in the partition phase
+ * (det_tick_part): one L2 or DRAM cycle of it. The count of packets in flight changes
+ * by dl and peaks at mx above where it began (packets_max_in_flight: det_tick_join
+ * replays the stretches of every partition in the serial model's order). */
 typedef struct {
-    l2bank *b;
+    uint64_t k;            /* the domain's cycle                                        */
+    int64_t dl, mx;
+    int d;                 /* D_L2 or D_DRAM                                            */
+} pseg;
+enum { PSEG_MAX = 8 };     /* stretches per partition per core cycle (det_par_parts)   */
+
+typedef struct {
+    _Alignas(64) l2bank *b;   /* (partitions on cache lines of their own: a partition
+                                 phase writes its own only)                             */
     dram **ch;             /* its dram.channels_per_l2 DRAM channels                    */
     uint64_t next;         /* next DRAM cycle with work of any of them (lower bound)    */
     uint64_t out_t;        /* earliest head of its banks' reply queues (UINT64_MAX: none) */
+    uint64_t bmin;         /* the earliest of its banks' next (kept with par_ok only)   */
     uint32_t rr;           /* reply injection: bank served last                         */
+    /* its packets: every packet belongs to the partition it is for (pkt.part), and is
+     * taken from and returned to that partition's pool */
+    pkt *free;
+    pkt **chunks;
+    uint32_t n_chunks, cap_chunks;
+    uint64_t coh_st[6];    /* its directory counters (det.coh_st's meaning)             */
+    /* the partition phase (det_tick_part): while ph is set, what it would write in
+     * state shared with other partitions waits here for det_tick_join */
+    int ph, did;
+    uint64_t pk_icnt;      /* the earliest interconnect wake it poked                   */
+    uint64_t k_l2, k_dram; /* the last L2 / DRAM cycle it ran (0: none in this phase)   */
+    uint32_t n_seg;
+    pseg seg[PSEG_MAX];
 } part;
 
 /* An SM's request its L1 refused last (the fields the access is built from) and the
@@ -155,7 +181,8 @@ static inline void req_key(const mem_req *r, uint64_t *sizes, uint32_t *kinds)
 }
 
 typedef struct {
-    cache *l1[L1__N];
+    _Alignas(64) cache *l1[L1__N];   /* (SMs on cache lines of their own: neighbours
+                                        run on different host threads) */
     refmemo rm[L1__N];
     rq done[L1__N + 1];    /* hits of each L1 (t_done monotonic), then replies          */
     uint64_t done_t;       /* the earliest of their heads' t_done (pop_done's fast path) */
@@ -238,13 +265,22 @@ typedef struct {
     int dir;               /* the protocol keeps a directory (on_dir): transactions     */
     int l1d_adaptive;      /* l1d.mshr_policy = adaptive                                */
     uint32_t l1d_lat, l2_lat;
-    uint64_t coh_st[6];    /* transactions, invalidations, forwards, acks, ack data
-                              bytes, requests that waited for a busy line            */
+    /* the directory counters (transactions, invalidations, forwards, acks, ack data
+       bytes, requests that waited for a busy line) are the partitions' (part.coh_st) */
     uint32_t header, atom_lat, dram_lat, in_cap, out_cap, l2_pipe;
-    pkt *free;
-    pkt **chunks;
-    uint32_t n_chunks, cap_chunks;
     uint64_t pkts_live, pkts_max;
+    /* the partition-parallel tick (det_par_parts): the limits of the partitions' L2 and
+     * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
+     * cycle's own stretch of packet allocations (pseg, kind D_ICNT) */
+    int par_ok;            /* the clocks allow it (det_create)                          */
+    uint64_t plim[D__N];
+    pseg iseg;
+    int iseg_on;
+    int pon;               /* a partition phase follows det_tick_serial                 */
+    uint32_t *pdue, n_pdue;   /* the partitions with work in it, in partition order     */
+    uint64_t prest_l2, prest_dr;   /* the others' earliest bank and DRAM cycles         */
+    uint64_t pl0;          /* packets in flight before the interconnect cycle           */
+    pseg **segv;           /* det_tick_join's order of the stretches                    */
     uint64_t outstanding;  /* SM requests accepted and not yet popped (as of the last
                               commit)                                                   */
     FILE *trace;           /* mem.trace_l1d, or NULL                                    */
@@ -291,49 +327,78 @@ static void poke(det *m, int d, uint64_t t)
         m->wake[d] = t;
 }
 
-/* ---- packets and queues ------------------------------------------------------------------ */
-static int pool_grow(det *m)
+/* poke from partition pt's L2 or DRAM (in its phase: kept for det_tick_join, which
+ * sets the L2 and DRAM wakes from the banks and partitions themselves) */
+static void poke_p(det *m, part *pt, int d, uint64_t t)
 {
-    const uint32_t per = 1024;
-    if (m->n_chunks == m->cap_chunks) {
-        uint32_t nc = m->cap_chunks ? m->cap_chunks * 2 : 8;
-        pkt **c = realloc(m->chunks, nc * sizeof *c);
+    if (!pt->ph)
+        poke(m, d, t);
+    else if (d == D_ICNT && t < pt->pk_icnt)
+        pt->pk_icnt = t;
+}
+
+/* ---- packets and queues ------------------------------------------------------------------ */
+static int pool_grow(part *pt)
+{
+    const uint32_t per = 256;
+    if (pt->n_chunks == pt->cap_chunks) {
+        uint32_t nc = pt->cap_chunks ? pt->cap_chunks * 2 : 8;
+        pkt **c = realloc(pt->chunks, nc * sizeof *c);
         if (!c)
             return -1;
-        m->chunks = c;
-        m->cap_chunks = nc;
+        pt->chunks = c;
+        pt->cap_chunks = nc;
     }
     pkt *p = calloc(per, sizeof *p);
     if (!p)
         return -1;
-    m->chunks[m->n_chunks++] = p;
+    pt->chunks[pt->n_chunks++] = p;
     for (uint32_t i = 0; i < per; i++) {
-        p[i].next = m->free;
-        m->free = &p[i];
+        p[i].next = pt->free;
+        pt->free = &p[i];
     }
     return 0;
 }
 
-static pkt *pkt_new(det *m)
+/* A packet in flight more (d = 1) or less (d = -1): counted at once, or in the current
+ * stretch of a partition in its phase (pseg) */
+static inline void pkts_count(det *m, part *pt, int d)
 {
-    if (!m->free && pool_grow(m))
+    if (pt->ph) {
+        pseg *g = &pt->seg[pt->n_seg - 1];
+        if ((g->dl += d) > g->mx)
+            g->mx = g->dl;
+    } else if (d > 0) {
+        if (++m->pkts_live > m->pkts_max)
+            m->pkts_max = m->pkts_live;
+    } else {
+        m->pkts_live--;
+    }
+}
+
+/* A packet for partition p (its pool) */
+static pkt *pkt_new(det *m, uint32_t p)
+{
+    part *pt = &m->pt[p];
+    if (!pt->free && pool_grow(pt))
         return NULL;
-    pkt *p = m->free;
-    m->free = p->next;
+    pkt *q = pt->free;
+    pt->free = q->next;
     /* everything after the crossbar and DRAM views: icnt_push fills the crossbar view
      * (the caller sets its kind), and the one packet that goes to DRAM gets its DRAM
      * view whole (run_bank); zeroing both on every packet cost more than the rest */
-    memset((char *)p + offsetof(pkt, next), 0, sizeof *p - offsetof(pkt, next));
-    if (++m->pkts_live > m->pkts_max)
-        m->pkts_max = m->pkts_live;
-    return p;
+    memset((char *)q + offsetof(pkt, next), 0, sizeof *q - offsetof(pkt, next));
+    q->part = (uint16_t)p;
+    pkts_count(m, pt, 1);
+    return q;
 }
 
-static void pkt_free(det *m, pkt *p)
+static void pkt_free(det *m, pkt *q)
 {
-    p->next = m->free;
-    m->free = p;
-    m->pkts_live--;
+    part *pt = &m->pt[q->part];
+    q->next = pt->free;
+    pt->free = q;
+    pkts_count(m, pt, -1);
 }
 
 static void pq_init(pq *q)
@@ -397,15 +462,20 @@ static inline uint32_t next_bit(const uint64_t *b, uint32_t n, uint32_t from)
 static inline void bank_lower(det *m, l2bank *b, uint64_t t)
 {
     if (t < b->next) {
+        part *pt = &m->pt[b->part_id];
         b->next = t;
-        bit_set(m->bank_set, b->gid);
+        if (t < pt->bmin)
+            pt->bmin = t;
+        if (!pt->ph)   /* in the partition phase: set by det_tick_join */
+            bit_set(m->bank_set, b->gid);
     }
 }
 static inline void out_lower(det *m, uint32_t p, uint64_t t)
 {
     if (t < m->pt[p].out_t) {
         m->pt[p].out_t = t;
-        bit_set(m->out_set, p);
+        if (!m->pt[p].ph)
+            bit_set(m->out_set, p);
     }
 }
 
@@ -690,8 +760,10 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
 
     cache_cfg cc[4];
     lvl_keys lk[4] = {LVL_KEYS(cfg, l1d), LVL_KEYS(cfg, l1c), LVL_KEYS(cfg, l1i), LVL_KEYS(cfg, l2)};
-    m->sm = calloc(n_sm, sizeof *m->sm);
-    m->pt = calloc(m->n_part, sizeof *m->pt);
+    if ((m->sm = aligned_alloc(64, n_sm * sizeof *m->sm)) != NULL)
+        memset(m->sm, 0, n_sm * sizeof *m->sm);
+    if ((m->pt = aligned_alloc(64, m->n_part * sizeof *m->pt)) != NULL)
+        memset(m->pt, 0, m->n_part * sizeof *m->pt);
     m->inj_set = calloc((n_sm + 63) / 64, sizeof *m->inj_set);
     m->out_set = calloc((m->n_part + 63) / 64, sizeof *m->out_set);
     m->bank_set = calloc(((size_t)m->n_part * m->n_bank + 63) / 64, sizeof *m->bank_set);
@@ -801,8 +873,19 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         goto fail;
     ic.n_src = m->n_part * m->ppp;
     ic.n_dst = n_sm;
-    if (!(m->rep = icnt_create(&ic, err, sizeof err)) || pool_grow(m))
+    if (!(m->rep = icnt_create(&ic, err, sizeof err)))
         goto fail;
+    if (!(m->segv = calloc((size_t)m->n_part * PSEG_MAX + 1, sizeof *m->segv)) ||
+        !(m->pdue = calloc(m->n_part, sizeof *m->pdue)))
+        goto fail;
+    for (uint32_t p = 0; p < m->n_part; p++)
+        m->pt[p].bmin = UINT64_MAX;
+    /* the partition-parallel tick (det_par_parts): at most one interconnect cycle per
+     * core cycle, every L2 cycle at the time of an interconnect cycle (the two then come
+     * in the order interconnect, L2), and the stretches of a core cycle within pseg */
+    m->par_ok = m->f[D_ICNT] <= m->f_core && m->f[D_L2] <= m->f[D_ICNT] &&
+                m->f[D_ICNT] % m->f[D_L2] == 0 &&
+                (m->f[D_DRAM] + m->f_core - 1) / m->f_core + 2 <= PSEG_MAX;
     m->req_out = icnt_out_set(m->req);
     m->rep_out = icnt_out_set(m->rep);
     m->req_t = icnt_out_times(m->req);
@@ -840,14 +923,18 @@ static void det_destroy(memsys *ms)
         }
     icnt_destroy(m->req);
     icnt_destroy(m->rep);
-    for (uint32_t i = 0; i < m->n_chunks; i++)
-        free(m->chunks[i]);
-    free(m->chunks);
+    for (uint32_t p = 0; m->pt && p < m->n_part; p++) {
+        for (uint32_t i = 0; i < m->pt[p].n_chunks; i++)
+            free(m->pt[p].chunks[i]);
+        free(m->pt[p].chunks);
+    }
     free(m->sm);
     free(m->inj_set);
     free(m->out_set);
     free(m->bank_set);
     free(m->bk);
+    free(m->segv);
+    free(m->pdue);
     free(m->pt);
     if (m->coh_p)
         m->coh->destroy(m->coh_p);
@@ -1147,9 +1234,14 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
             return 0;        /* the input buffer is shared by the three L1s */
         }
         const cache_miss *h = cache_mq_head(sm->l1[l]);
-        pkt *p = pkt_new(m);
+        addrmap_loc loc;
+        uint32_t part, bank;
+        uint64_t idx;
+        l2_where(m, h->addr, &loc, &part, &bank, &idx);
+        pkt *p = pkt_new(m, part);
         if (!p)
             return 0;
+        p->idx = idx;
         p->addr = h->addr;
         p->size = h->size;
         p->sectors = h->sectors;
@@ -1160,10 +1252,6 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
         p->sm = (uint16_t)s;
         p->l1 = (uint8_t)l;
         p->m.kind = h->type == CM_WRITEBACK ? MSG_WRITEBACK : MSG_REQUEST;
-        addrmap_loc loc;
-        uint32_t part, bank;
-        l2_where(m, p->addr, &loc, &part, &bank, &p->idx);
-        p->part = (uint16_t)part;
         p->bank = (uint8_t)bank;
         icnt_push(m->req, &p->m, s, part * m->ppp + (m->ppp > 1 ? p->bank : 0), bytes, k, k);
         cache_mq_pop(sm->l1[l]);
@@ -1340,7 +1428,7 @@ static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
     q->t_ready = after(m, D_L2, D_ICNT, t);
     pq_push(&b->out[fill ? Q_FILL : Q_HIT], q);
     out_lower(m, q->part, q->t_ready);
-    poke(m, D_ICNT, q->t_ready);
+    poke_p(m, &m->pt[q->part], D_ICNT, q->t_ready);
 }
 
 static void l2_fill_done(void *ctx, void *tok, uint64_t t)
@@ -1358,7 +1446,8 @@ static void l2_fill_done(void *ctx, void *tok, uint64_t t)
 static void coh_send(det *m, l2bank *b, uint8_t type, uint64_t addr, uint32_t s, pkt *tx,
                      uint64_t k)
 {
-    pkt *p = pkt_new(m);
+    part *pt = &m->pt[b->part_id];
+    pkt *p = pkt_new(m, b->part_id);
     if (!p)
         return;
     p->addr = addr;
@@ -1366,13 +1455,12 @@ static void coh_send(det *m, l2bank *b, uint8_t type, uint64_t addr, uint32_t s,
     p->tok = tx;
     p->sm = (uint16_t)s;
     p->l1 = L1D;
-    p->part = b->part_id;
-    p->bank = (uint8_t)(b - m->pt[b->part_id].b);
+    p->bank = (uint8_t)(b - pt->b);
     p->t_ready = after(m, D_L2, D_ICNT, k + m->l2_lat);
     pq_push(&b->out[Q_HIT], p);
     out_lower(m, p->part, p->t_ready);
-    poke(m, D_ICNT, p->t_ready);
-    m->coh_st[type == PT_INV ? 1 : 2]++;
+    poke_p(m, pt, D_ICNT, p->t_ready);
+    pt->coh_st[type == PT_INV ? 1 : 2]++;
     if (tx)
         tx->acks++;
 }
@@ -1446,8 +1534,8 @@ static void coh_ack(det *m, part *pt, pkt *a, uint64_t k)
     l2bank *b = &pt->b[a->bank];
     uint64_t lk = after(m, D_ICNT, D_L2, k);
     pkt *tx = a->tok;
-    m->coh_st[3]++;
-    m->coh_st[4] += a->size;
+    pt->coh_st[3]++;
+    pt->coh_st[4] += a->size;
     if (tx && tx->acks && !--tx->acks && tx->t_data != UINT64_MAX)
         l2_reply(m, b, tx, tx->t_data > lk ? tx->t_data : lk, tx->tx_fill);
     if (a->size && a->mkind == PT_INV) {
@@ -1504,7 +1592,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k, const cache_miss **
                 else
                     busy->wh = q;
                 busy->wt = q;
-                m->coh_st[5]++;
+                pt->coh_st[5]++;
                 did = 1;
                 continue;
             }
@@ -1578,7 +1666,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k, const cache_miss **
                 q->wh = q->wt = NULL;
                 q->txn = b->tx;
                 b->tx = q;
-                m->coh_st[0]++;
+                pt->coh_st[0]++;
                 uint64_t inv = o.inv;
                 for (uint32_t s = 0; inv && s < m->n_sm; s++, inv >>= 1)
                     if (inv & 1)
@@ -1602,7 +1690,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k, const cache_miss **
     if (h && h->t_ready <= k && dram_can_push(pt->ch[sub])) {
         if (m->cpl == 1)
             addrmap_map(&m->am, h->addr, &loc);
-        pkt *r = pkt_new(m);
+        pkt *r = pkt_new(m, b->part_id);
         if (r) {
             r->addr = h->addr;
             r->size = h->size;
@@ -1623,7 +1711,7 @@ static int run_bank(det *m, part *pt, l2bank *b, uint64_t k, const cache_miss **
             h = cache_mq_head(b->c);
             if (ready < pt->next)
                 pt->next = ready;
-            poke(m, D_DRAM, ready);
+            poke_p(m, pt, D_DRAM, ready);
             did = 1;
         }
     }
@@ -1666,48 +1754,63 @@ static int run_l2(det *m, uint64_t k)
                 w = b->next;
         }
     m->wake[D_L2] = w;
+    if (m->par_ok)   /* the partitions' bmin (a serial tick in a split run) */
+        for (uint32_t p = 0; p < m->n_part; p++) {
+            part *pt = &m->pt[p];
+            pt->bmin = UINT64_MAX;
+            for (uint32_t i = 0; i < m->n_bank; i++)
+                if (pt->b[i].next < pt->bmin)
+                    pt->bmin = pt->b[i].next;
+        }
     return did;
 }
 
 /* ---- DRAM domain ----------------------------------------------------------------------------- */
+/* DRAM cycle k of partition pt's channels: a channel with nothing to do changes nothing */
+static int dram_part(det *m, part *pt, uint64_t k)
+{
+    int did = 0;
+    uint64_t nx = UINT64_MAX;
+    const uint32_t cpl = m->cpl;
+    for (uint32_t c = 0; c < cpl; c++) {
+        dram *ch = pt->ch[c];
+        int cmd = dram_cycle(ch, k);
+        did |= cmd;
+        dram_req *d;
+        while ((d = dram_pop(ch, k)) != NULL) {
+            pkt *r = PKT_OF_DREQ(d);
+            did = 1;
+            if (r->type == CM_WRITEBACK || (r->type == CM_WRITE && !r->tok)) {
+                pkt_free(m, r);
+                continue;
+            }
+            uint64_t t = d->t_done + (d->write ? 0 : m->dram_lat);
+            r->t_ready = after(m, D_DRAM, D_L2, t);
+            l2bank *b = &pt->b[r->bank];
+            pq_push(&b->ret, r);
+            bank_lower(m, b, r->t_ready);
+            poke_p(m, pt, D_L2, r->t_ready);
+        }
+        /* as for the interconnect: exact only after an idle cycle */
+        uint64_t t = cmd ? k + 1 : dram_next(ch, k);
+        if (t < nx)
+            nx = t;
+    }
+    pt->next = nx;
+    return did;
+}
+
 static int run_dram(det *m, uint64_t k)
 {
     int did = 0;
     uint64_t w = UINT64_MAX;
     /* (read once: the calls below could change *m as far as the compiler knows) */
-    const uint32_t np = m->n_part, cpl = m->cpl;
+    const uint32_t np = m->n_part;
     const int ex = m->exhaustive;
     for (uint32_t p = 0; p < np; p++) {
         part *pt = &m->pt[p];
-        if (pt->next <= k || ex) {
-            /* the partition's channels: a channel with nothing to do changes nothing */
-            uint64_t nx = UINT64_MAX;
-            for (uint32_t c = 0; c < cpl; c++) {
-                dram *ch = pt->ch[c];
-                int cmd = dram_cycle(ch, k);
-                did |= cmd;
-                dram_req *d;
-                while ((d = dram_pop(ch, k)) != NULL) {
-                    pkt *r = PKT_OF_DREQ(d);
-                    did = 1;
-                    if (r->type == CM_WRITEBACK || (r->type == CM_WRITE && !r->tok)) {
-                        pkt_free(m, r);
-                        continue;
-                    }
-                    uint64_t t = d->t_done + (d->write ? 0 : m->dram_lat);
-                    r->t_ready = after(m, D_DRAM, D_L2, t);
-                    l2bank *b = &pt->b[r->bank];
-                    pq_push(&b->ret, r);
-                    bank_lower(m, b, r->t_ready);
-                    poke(m, D_L2, r->t_ready);
-                }
-                /* as for the interconnect: exact only after an idle cycle */
-                uint64_t t = cmd ? k + 1 : dram_next(ch, k);
-                if (t < nx)
-                    nx = t;
-            }
-            pt->next = nx;
-        }
+        if (pt->next <= k || ex)
+            did |= dram_part(m, pt, k);
         if (pt->next < w)
             w = pt->next;
     }
@@ -1781,6 +1884,220 @@ static int det_tick(memsys *ms, uint64_t cycle)
     }
     nsm_refresh(m);
     return did;
+}
+
+/* ---- the partition-parallel tick (memsys.h par_parts) -----------------------------------------
+ * With the clocks det_create checks (par_ok), a core cycle holds at most one
+ * interconnect cycle, and an L2 cycle only at the time of an interconnect cycle, which
+ * the serial order (ties: interconnect, L2, DRAM) runs first. So det_tick's work splits:
+ * the interconnect cycle (det_tick_serial), then every partition's L2 and DRAM cycles up
+ * to the core cycle, in the serial order within the partition (det_tick_part: one
+ * partition touches only its banks, channels, reply queues and packet pool), then
+ * det_tick_join. The DRAM cycles that came before the interconnect's in time now come
+ * after it: they touch nothing it reads (the L2 banks' DRAM returns, the partition's
+ * next DRAM cycle) and it nothing they read (the channels). What a partition would
+ * write in shared state waits in its part: the interconnect wake it pokes, its packet
+ * counts (pseg, replayed by the join in the serial order for packets_max_in_flight);
+ * the L2 and DRAM wakes and the bank and reply bits are set by the join from the banks
+ * and partitions (wake[D_L2] is the earliest bank's next and wake[D_DRAM] the earliest
+ * partition's next at the end of every serial tick too: every poke of either comes with
+ * the lowering of a bank's or partition's next to the same cycle). */
+static uint32_t det_par_parts(const memsys *ms)
+{
+    const det *m = (const det *)ms;
+    return m->par_ok && !m->exhaustive ? m->n_part : 0;
+}
+
+static int det_tick_serial(memsys *ms, uint64_t cycle, const uint32_t **parts, uint32_t *n)
+{
+    det *m = (det *)ms;
+    m->pon = 0;
+    *parts = m->pdue;
+    *n = 0;
+    uint64_t lim[D__N];
+    for (int d = 0; d < D__N; d++)
+        lim[d] = m->cq[C_CORE][d].d == 1 ? cycle * m->cp[C_CORE][d]
+                                          : cycle * m->cp[C_CORE][d] / m->cq[C_CORE][d].d;
+    /* the cases the split does not cover run serially: a re-tick, an interconnect
+     * cycle due from before this core cycle's (two could run), an L2 cycle due before
+     * the interconnect's */
+    const uint64_t ki = m->wake[D_ICNT];
+    if (!(m->ticked && cycle < m->now) && ki <= lim[D_ICNT] &&
+        (ki < lim[D_ICNT] || (m->wake[D_L2] <= lim[D_L2] && m->wake[D_L2] * m->f[D_ICNT] < ki * m->f[D_L2])))
+        return det_tick(ms, cycle);
+    if (!m->committed)
+        for (uint32_t i = 0; i < m->n_sm; i++)
+            det_commit(ms, i, cycle);
+    m->committed = 0;
+    if (m->ticked && cycle < m->now)
+        return 0;
+    m->ticked = 1;
+    m->now = cycle;
+    int did = 0;
+    m->pl0 = m->pkts_live;
+    m->iseg_on = ki <= lim[D_ICNT];
+    if (m->iseg_on) {
+        /* its packet counts as a stretch of its own (the join orders them) */
+        const uint64_t l0 = m->pkts_live, m0 = m->pkts_max;
+        m->pkts_max = l0;
+        m->k[D_ICNT] = ki;
+        if (run_icnt(m, ki)) {
+            did = 1;
+            m->wake[D_ICNT] = ki + 1;
+        } else {
+            m->wake[D_ICNT] = wake_icnt(m, ki);
+        }
+        m->iseg = (pseg){ki, (int64_t)(m->pkts_live - l0), (int64_t)(m->pkts_max - l0), D_ICNT};
+        m->pkts_live = l0;
+        m->pkts_max = m0;
+    }
+    for (int d = 0; d < D__N; d++)
+        m->plim[d] = lim[d];
+    /* the partitions with an L2 or DRAM cycle due; the others change nothing */
+    m->n_pdue = 0;
+    m->prest_l2 = m->prest_dr = UINT64_MAX;
+    for (uint32_t p = 0; p < m->n_part; p++) {
+        const part *pt = &m->pt[p];
+        if (pt->bmin <= lim[D_L2] || pt->next <= lim[D_DRAM]) {
+            m->pdue[m->n_pdue++] = p;
+        } else {
+            if (pt->bmin < m->prest_l2)
+                m->prest_l2 = pt->bmin;
+            if (pt->next < m->prest_dr)
+                m->prest_dr = pt->next;
+        }
+    }
+    m->pon = 1;
+    *n = m->n_pdue;
+    nsm_refresh(m);
+    return did;
+}
+
+static void det_tick_part(memsys *ms, uint32_t p, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    (void)cycle;
+    part *pt = &m->pt[p];
+    pt->ph = 1;
+    pt->n_seg = 0;
+    pt->did = 0;
+    pt->pk_icnt = UINT64_MAX;
+    pt->k_l2 = pt->k_dram = 0;
+    const uint64_t l2lim = m->plim[D_L2], drlim = m->plim[D_DRAM];
+    const uint32_t nb = m->n_bank;
+    for (;;) {
+        uint64_t bn = UINT64_MAX;
+        for (uint32_t i = 0; i < nb; i++)
+            if (pt->b[i].next < bn)
+                bn = pt->b[i].next;
+        const uint64_t dn = pt->next;
+        int l2 = bn <= l2lim;
+        const int dr = dn <= drlim;
+        if (!l2 && !dr) {
+            pt->bmin = bn;
+            break;
+        }
+        if (l2 && dr && dn * m->f[D_L2] < bn * m->f[D_DRAM])
+            l2 = 0;   /* the DRAM cycle comes first (ties: L2) */
+        const uint64_t k = l2 ? bn : dn;
+        if (pt->n_seg < PSEG_MAX)   /* (par_ok: always) */
+            pt->seg[pt->n_seg++] = (pseg){k, 0, 0, l2 ? D_L2 : D_DRAM};
+        if (l2) {
+            for (uint32_t i = 0; i < nb; i++) {
+                l2bank *b = &pt->b[i];
+                if (b->next <= k) {
+                    const cache_miss *h;
+                    pt->did |= run_bank(m, pt, b, k, &h);
+                    b->next = bank_next(b, k, h);
+                }
+            }
+            pt->k_l2 = k;
+        } else {
+            pt->did |= dram_part(m, pt, k);
+            pt->k_dram = k;
+        }
+    }
+}
+
+/* a's cycle before b's in the serial order (time, then interconnect, L2, DRAM) */
+static int seg_before(const det *m, const pseg *a, const pseg *b)
+{
+    const uint64_t x = a->k * m->f[b->d], y = b->k * m->f[a->d];
+    return x < y || (x == y && a->d < b->d);
+}
+
+static int det_tick_join(memsys *ms, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    (void)cycle;
+    if (!m->pon)
+        return 0;
+    m->pon = 0;
+    int did = 0;
+    uint64_t wl2 = m->prest_l2, wdr = m->prest_dr, pki = UINT64_MAX;
+    int64_t bound = (int64_t)m->pl0 + (m->iseg_on ? m->iseg.mx : 0), dl = m->iseg_on ? m->iseg.dl : 0;
+    uint32_t ns = 0;
+    for (uint32_t x = 0; x < m->n_pdue; x++) {
+        const uint32_t p = m->pdue[x];
+        part *pt = &m->pt[p];
+        did |= pt->did;
+        pt->ph = 0;
+        if (pt->pk_icnt < pki)
+            pki = pt->pk_icnt;
+        if (pt->k_l2 > m->k[D_L2])
+            m->k[D_L2] = pt->k_l2;
+        if (pt->k_dram > m->k[D_DRAM])
+            m->k[D_DRAM] = pt->k_dram;
+        for (uint32_t i = 0; i < m->n_bank; i++) {
+            const l2bank *b = &pt->b[i];
+            if (b->next != UINT64_MAX)
+                bit_set(m->bank_set, b->gid);
+            else
+                bit_clr(m->bank_set, b->gid);
+        }
+        if (pt->bmin < wl2)
+            wl2 = pt->bmin;
+        if (pt->out_t != UINT64_MAX)
+            bit_set(m->out_set, p);
+        if (pt->next < wdr)
+            wdr = pt->next;
+        for (uint32_t j = 0; j < pt->n_seg; j++) {
+            bound += pt->seg[j].mx;
+            dl += pt->seg[j].dl;
+        }
+    }
+    /* packets_max_in_flight: the stretches in the serial order, when they could reach it */
+    if (bound > (int64_t)m->pkts_max) {
+        if (m->iseg_on)
+            m->segv[ns++] = &m->iseg;
+        for (uint32_t y = 0; y < m->n_pdue; y++)
+            for (uint32_t j = 0; j < m->pt[m->pdue[y]].n_seg; j++) {
+                pseg *g = &m->pt[m->pdue[y]].seg[j];
+                uint32_t x = ns++;   /* insertion: stable, so partition order on ties */
+                while (x > 0 && seg_before(m, g, m->segv[x - 1])) {
+                    m->segv[x] = m->segv[x - 1];
+                    x--;
+                }
+                m->segv[x] = g;
+            }
+        int64_t run = (int64_t)m->pl0;
+        for (uint32_t x = 0; x < ns; x++) {
+            if (run + m->segv[x]->mx > (int64_t)m->pkts_max)
+                m->pkts_max = (uint64_t)(run + m->segv[x]->mx);
+            run += m->segv[x]->dl;
+        }
+    }
+    m->pkts_live = (uint64_t)((int64_t)m->pl0 + dl);
+    m->wake[D_L2] = wl2;
+    m->wake[D_DRAM] = wdr;
+    if (pki != UINT64_MAX)
+        poke(m, D_ICNT, pki);
+    /* next_event_sm read the wakes only through next_sm_from's terms (the SMs' phase
+     * saw those of tick_serial's wakes): asked again only when these changed */
+    const uint64_t w0 = m->nsm_w, t0 = m->nsm_t, a0 = m->nsm_aw;
+    nsm_refresh(m);
+    const int chg = m->nsm_w != w0 || m->nsm_t != t0 || m->nsm_aw != a0;
+    return did | chg << 1;
 }
 
 static uint64_t det_next(const memsys *ms, uint64_t cycle)
@@ -2152,8 +2469,12 @@ static void det_stats(const memsys *ms, cJSON *o)
                                           "ack_data_bytes", "waited_busy_line"};
         cJSON *co = cJSON_AddObjectToObject(o, "coherence");
         cJSON_AddStringToObject(co, "protocol", m->coh->name);
-        for (int i = 0; i < 6; i++)
-            num(co, ck[i], (double)m->coh_st[i]);
+        for (int i = 0; i < 6; i++) {
+            uint64_t v = 0;
+            for (uint32_t p = 0; p < m->n_part; p++)
+                v += m->pt[p].coh_st[i];
+            num(co, ck[i], (double)v);
+        }
     }
     {
         cJSON *dr = cJSON_AddObjectToObject(o, "dram");
@@ -2295,4 +2616,5 @@ const mem_model mem_model_detailed = {
     det_next, det_busy, det_stats, det_dump, det_next_sm, det_check,
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
     det_launch_begin, det_launch_end, det_host_write, det_commit, det_next_sm_late,
+    det_par_parts, det_tick_serial, det_tick_part, det_tick_join,
 };

@@ -147,6 +147,24 @@ typedef struct {
      * NULL: next_event_sm itself (a model whose answer for sm reads nothing that other
      * SMs change in the SM phase). */
     uint64_t (*next_event_sm_late)(const memsys *m, uint32_t sm, uint64_t cycle);
+    /* Optional, with commit: tick in three steps, so that the memory partitions run in
+     * the parallel phase with the SMs (docs/ARCHITECTURE.md, "Parallel simulation").
+     * par_parts: the number of partitions when the model can split its ticks (its
+     * clocks allow it), else 0 (or NULL): tick then. tick_serial(cycle, &parts, &n):
+     * the serial part, before the SM phase (the SMs' next_event_sm may then read what it
+     * left), and parts[0 .. n), the partitions with work (valid until tick_join);
+     * tick_part(p, cycle) for each of them, once, on any threads, in the parallel phase
+     * beside the SMs' cycles: partition p's work, which touches nothing an SM or another
+     * partition reads or writes in that phase; tick_join(cycle) after the
+     * phase, before the commits: bit 0 set when anything changed (tick's return), bit 1
+     * when next_event_sm's shared terms changed since tick_serial (the GPU then asks
+     * again, with next_event_sm_late, for every SM that went to sleep). tick_serial may
+     * do the whole tick itself (a cycle the split does not cover): tick_part and
+     * tick_join then do nothing. The results are those of tick. */
+    uint32_t (*par_parts)(const memsys *m);
+    int (*tick_serial)(memsys *m, uint64_t cycle, const uint32_t **parts, uint32_t *n);
+    void (*tick_part)(memsys *m, uint32_t p, uint64_t cycle);
+    int (*tick_join)(memsys *m, uint64_t cycle);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */

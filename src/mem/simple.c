@@ -276,4 +276,5 @@ const mem_model mem_model_simple = {
     &simple_table, simple_launch,
     NULL, NULL, NULL,   /* created for every launch: no state kept */
     simple_commit, NULL,   /* its next_event_sm reads only the SM's own queues */
+    NULL, NULL, NULL, NULL,   /* no partitions of its own: ticks whole */
 };

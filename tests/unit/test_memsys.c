@@ -386,7 +386,11 @@ static void make_script(script *s)
 }
 
 /* jump = 0: tick every cycle; 1: jump to the next event (memory or script); 2: tick
- * every cycle, and the memory system runs every cycle of every domain.
+ * every cycle, and the memory system runs every cycle of every domain; 3: tick every
+ * cycle in the three steps of the parallel timing model (memsys.h par_parts): the
+ * serial step, the partitions (last first: their order must not matter), the SMs'
+ * calls, then the join, after which an SM that had an event asks again when the join
+ * says the shared terms changed (as the GPU's commit does).
  * When ticking, each SM also checks memsys_next_event_sm: the bound is taken when the
  * SM has an event (a pop, an accepted request, or a first refusal) and the SM then
  * "sleeps": no pop, and no success of a refused request, may come before it. */
@@ -398,12 +402,23 @@ static void run_script(const ws_config *cfg, script *s, int jump)
         mem_detailed_exhaustive(m, 1);
         jump = 0;
     }
-    int next[NSM] = {0}, blocked[NSM] = {0}, left = NSM * NREQ;
+    const int split = jump == 3;
+    if (split)
+        jump = 0;
+    int next[NSM] = {0}, blocked[NSM] = {0}, left = NSM * NREQ, ev[NSM];
     uint64_t pred[NSM] = {0};
     uint64_t c = 0;
     while (left > 0) {
         assert_true(c < 2000000);
-        memsys_tick(m, c);
+        if (split) {
+            uint32_t nj = 0;
+            const uint32_t *parts;
+            mem_model_detailed.tick_serial(m, c, &parts, &nj);
+            for (uint32_t j = nj; j-- > 0;)
+                mem_model_detailed.tick_part(m, parts[j], c);
+        } else {
+            memsys_tick(m, c);
+        }
         uint64_t want = UINT64_MAX;
         int again = 0;
         for (uint32_t sm = 0; sm < NSM; sm++) {
@@ -438,9 +453,13 @@ static void run_script(const ws_config *cfg, script *s, int jump)
             }
             if (next[sm] < NREQ && s->at[sm][next[sm]] > c && s->at[sm][next[sm]] < want)
                 want = s->at[sm][next[sm]];
-            if (event)
+            if ((ev[sm] = event) != 0)
                 pred[sm] = memsys_next_event_sm(m, sm, c);
         }
+        if (split && mem_model_detailed.tick_join(m, c) & 2)
+            for (uint32_t sm = 0; sm < NSM; sm++)
+                if (ev[sm])
+                    pred[sm] = memsys_next_event_sm_late(m, sm, c);
         if (!jump) {
             c++;
             continue;
@@ -461,7 +480,7 @@ static void run_script(const ws_config *cfg, script *s, int jump)
     mem_model_detailed.destroy(m);
 }
 
-static void equivalence(const char *overrides, int coverage)
+static void equivalence(const char *overrides, int coverage, int splits)
 {
     ws_config cfg;
     ws_config_defaults(&cfg);
@@ -474,24 +493,37 @@ static void equivalence(const char *overrides, int coverage)
               "icnt.mhz=700");
     if (overrides)
         set(&cfg, overrides);
-    script *a = malloc(sizeof *a), *b = malloc(sizeof *b), *e = malloc(sizeof *e);
+    script *a = malloc(sizeof *a), *b = malloc(sizeof *b), *e = malloc(sizeof *e),
+           *p = malloc(sizeof *p);
     make_script(a);
     make_script(b);
     make_script(e);
+    make_script(p);
     run_script(&cfg, a, 0);
     run_script(&cfg, b, 1);
     run_script(&cfg, e, 2);
+    run_script(&cfg, p, 3);
     for (int sm = 0; sm < NSM; sm++)
         for (int i = 0; i < NREQ; i++) {
             assert_int_equal(a->accepted[sm][i], b->accepted[sm][i]);
             assert_int_equal(a->done[sm][i], b->done[sm][i]);
             assert_int_equal(a->accepted[sm][i], e->accepted[sm][i]);
             assert_int_equal(a->done[sm][i], e->done[sm][i]);
+            assert_int_equal(a->accepted[sm][i], p->accepted[sm][i]);
+            assert_int_equal(a->done[sm][i], p->done[sm][i]);
         }
-    /* running every domain cycle changes nothing at all */
+    /* running every domain cycle changes nothing at all, nor do the split ticks (the
+     * statistics included: packets_max_in_flight is replayed in the serial order) */
     assert_true(cJSON_Compare(a->stats, e->stats, 1));
+    assert_true(cJSON_Compare(a->stats, p->stats, 1));
     cJSON_Delete(e->stats);
+    cJSON_Delete(p->stats);
     free(e);
+    free(p);
+    /* whether these clocks split the ticks (det_create's par_ok) */
+    memsys *m = mem_model_detailed.create(&cfg, NSM);
+    assert_true((mem_model_detailed.par_parts(m) != 0) == splits);
+    mem_model_detailed.destroy(m);
     /* everything below the L1s is identical (the L1s' refusal counters differ: the
      * ticking driver retries every cycle) */
     static const char *const same[] = {"l2", "icnt", "dram", "load_latency_mean"};
@@ -520,7 +552,7 @@ out:
 static void test_idle_skip_equivalence(void **state)
 {
     (void)state;
-    equivalence(NULL, 1);
+    equivalence(NULL, 1, 1);
 }
 
 /* Same with other clocks, FIFO DRAM scheduling, sectored caches, fetch-on-write, the
@@ -530,12 +562,16 @@ static void test_idle_skip_equivalence_variants(void **state)
     (void)state;
     equivalence("gpu.core_mhz=1000,icnt.mhz=733,l2.mhz=650,gpu.mem_mhz=1375,dram.sched=fifo,"
                 "l1d.sector=32,l2.sector=32,l2.write_alloc=fetch,l1d.repl=random,"
-                "dram.refresh=true,dram.trefi=700", 0);
+                "dram.refresh=true,dram.trefi=700", 0, 0);
+    /* an interconnect at twice the L2's clock, both below the core's: split */
+    equivalence("gpu.core_mhz=1000,icnt.mhz=800,l2.mhz=400,gpu.mem_mhz=1375", 0, 1);
+    /* an interconnect faster than the core: serial ticks */
+    equivalence("icnt.mhz=1400", 0, 0);
     equivalence("dram.channels=4,gpu.mem_bus_bits=256,addr.map=superblock,l2.banks=2,"
-                "l2.repl=fifo,l1d.global_store=through,addr.bank_xor=true", 0);
+                "l2.repl=fifo,l1d.global_store=through,addr.bank_xor=true", 0, 1);
     /* the SI topology: shared L1C and L1I, 2 channels per L2 partition, no coalescers */
     equivalence("dram.channels=8,dram.channels_per_l2=2,gpu.mem_bus_bits=256,addr.map=superblock,"
-                "l1c.shared_by=2,l1i.shared_by=4,l1d.coalesce=false,l2.coalesce=false", 0);
+                "l1c.shared_by=2,l1i.shared_by=4,l1d.coalesce=false,l2.coalesce=false", 0, 1);
 }
 
 /* A kernel's worth of streaming misses from one SM through tiny queues: the L1 sees MQF
