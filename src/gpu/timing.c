@@ -605,9 +605,14 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             memset(cur, 0, 2 * n_thr * sizeof *cur);
             for (;;) {
                 uint32_t i = UINT32_MAX, k = 0;   /* the least SM of the groups' ran heads */
-                for (uint32_t h = 0; h < n_thr; h++)
-                    if (cur[h] < groups[h].n_ran && groups[h].ran[cur[h]] < i)
-                        i = groups[h].ran[cur[h]], k = h;
+                if (n_thr == 1) {   /* (one group: its list) */
+                    if (cur[0] < groups[0].n_ran)
+                        i = groups[0].ran[cur[0]];
+                } else {
+                    for (uint32_t h = 0; h < n_thr; h++)
+                        if (cur[h] < groups[h].n_ran && groups[h].ran[cur[h]] < i)
+                            i = groups[h].ran[cur[h]], k = h;
+                }
                 if (i == UINT32_MAX)
                     break;
                 const sm_group *g = &groups[k];

@@ -377,7 +377,7 @@ static inline void pkts_count(det *m, part *pt, int d)
 }
 
 /* A packet for partition p (its pool) */
-static pkt *pkt_new(det *m, uint32_t p)
+static inline __attribute__((always_inline)) pkt *pkt_new(det *m, uint32_t p)
 {
     part *pt = &m->pt[p];
     if (!pt->free && pool_grow(pt))
@@ -1208,7 +1208,7 @@ static void sm_reply(det *m, uint32_t s, pkt *p, uint64_t k)
 }
 
 /* One miss record of SM s into the request crossbar, round-robin over its L1s. */
-static int sm_inject(det *m, uint32_t s, uint64_t k)
+static inline __attribute__((always_inline)) int sm_inject(det *m, uint32_t s, uint64_t k)
 {
     smside *sm = &m->sm[s];
     if (sm->cout.ht <= k) {
@@ -1270,7 +1270,7 @@ static int sm_inject(det *m, uint32_t s, uint64_t k)
 static void coh_ack(det *m, part *pt, pkt *a, uint64_t k);
 static void tx_close(det *m, part *pt, pkt *r, uint64_t k);
 
-static int run_icnt(det *m, uint64_t k)
+static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
 {
     int did = 0;
     /* only the ports with traffic; the SMs' bits are read a word at a time (what an SM
@@ -1557,7 +1557,7 @@ static void coh_ack(det *m, part *pt, pkt *a, uint64_t k)
 }
 
 /* One L2 cycle of bank b; *hp: the head of its miss queue afterwards (bank_next). */
-static int run_bank(det *m, part *pt, l2bank *b, uint64_t k, const cache_miss **hp)
+static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2bank *b, uint64_t k, const cache_miss **hp)
 {
     int did = 0;
     /* 1. one DRAM return */
@@ -1739,7 +1739,12 @@ static int run_l2(det *m, uint64_t k)
      * (exhaustive: every bank, all bits set); read a word at a time (a bank's cycle
      * changes no other bank's bit) */
     const uint32_t nw = (m->n_part * m->n_bank + 63) / 64;
-    const int ex = m->exhaustive;
+    const int ex = m->exhaustive, par = m->par_ok;
+    /* the partitions' bmin (a serial tick in a split run): the earliest next of their
+     * banks in bank_set (the others' next is UINT64_MAX) */
+    if (par)
+        for (uint32_t p = 0; p < m->n_part; p++)
+            m->pt[p].bmin = UINT64_MAX;
     for (uint32_t wd = 0; wd < nw; wd++)
         for (uint64_t bits = m->bank_set[wd]; bits; bits &= bits - 1) {
             uint32_t g = wd * 64 + (uint32_t)__builtin_ctzll(bits);
@@ -1752,22 +1757,16 @@ static int run_l2(det *m, uint64_t k)
             }
             if (b->next < w)
                 w = b->next;
+            if (par && b->next < m->pt[b->part_id].bmin)
+                m->pt[b->part_id].bmin = b->next;
         }
     m->wake[D_L2] = w;
-    if (m->par_ok)   /* the partitions' bmin (a serial tick in a split run) */
-        for (uint32_t p = 0; p < m->n_part; p++) {
-            part *pt = &m->pt[p];
-            pt->bmin = UINT64_MAX;
-            for (uint32_t i = 0; i < m->n_bank; i++)
-                if (pt->b[i].next < pt->bmin)
-                    pt->bmin = pt->b[i].next;
-        }
     return did;
 }
 
 /* ---- DRAM domain ----------------------------------------------------------------------------- */
 /* DRAM cycle k of partition pt's channels: a channel with nothing to do changes nothing */
-static int dram_part(det *m, part *pt, uint64_t k)
+static inline __attribute__((always_inline)) int dram_part(det *m, part *pt, uint64_t k)
 {
     int did = 0;
     uint64_t nx = UINT64_MAX;
