@@ -1836,23 +1836,38 @@ static int first_due(const det *m, const uint64_t *lim)
 
 static int det_commit(memsys *ms, uint32_t i, uint64_t cycle);
 
-static int det_tick(memsys *ms, uint64_t cycle)
+/* lim[d]: the last cycle of domain d at or before core cycle `cycle` (a domain is due
+ * when wake[d] x f_core <= cycle x f[d]: wake[d] <= lim[d]) */
+static void due_limits(const det *m, uint64_t cycle, uint64_t *lim)
 {
-    det *m = (det *)ms;
+    for (int d = 0; d < D__N; d++)
+        lim[d] = m->cq[C_CORE][d].d == 1 ? cycle * m->cp[C_CORE][d]
+                                          : cycle * m->cp[C_CORE][d] / m->cq[C_CORE][d].d;
+}
+
+/* A tick's start: the commits of a caller that has not (unit tests), then 0 for a
+ * re-tick of a cycle already ticked (nothing to do), else 1 with now = cycle. */
+static int tick_begin(memsys *ms, det *m, uint64_t cycle)
+{
     if (!m->committed)
         for (uint32_t i = 0; i < m->n_sm; i++)
-            det_commit(ms, i, cycle);   /* a caller that has not (unit tests) */
+            det_commit(ms, i, cycle);
     m->committed = 0;
     if (m->ticked && cycle < m->now)
         return 0;
     m->ticked = 1;
     m->now = cycle;
+    return 1;
+}
+
+static int det_tick(memsys *ms, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    if (!tick_begin(ms, m, cycle))
+        return 0;
     int did = 0;
-    /* a domain is due when wake[d] x f_core <= cycle x f[d]: wake[d] <= lim[d] */
     uint64_t lim[D__N];
-    for (int d = 0; d < D__N; d++)
-        lim[d] = m->cq[C_CORE][d].d == 1 ? cycle * m->cp[C_CORE][d]
-                                          : cycle * m->cp[C_CORE][d] / m->cq[C_CORE][d].d;
+    due_limits(m, cycle, lim);
     for (;;) {
         int d = first_due(m, lim);
         if (d < 0)
@@ -1914,9 +1929,7 @@ static int det_tick_serial(memsys *ms, uint64_t cycle, const uint32_t **parts, u
     *parts = m->pdue;
     *n = 0;
     uint64_t lim[D__N];
-    for (int d = 0; d < D__N; d++)
-        lim[d] = m->cq[C_CORE][d].d == 1 ? cycle * m->cp[C_CORE][d]
-                                          : cycle * m->cp[C_CORE][d] / m->cq[C_CORE][d].d;
+    due_limits(m, cycle, lim);
     /* the cases the split does not cover run serially: a re-tick, an interconnect
      * cycle due from before this core cycle's (two could run), an L2 cycle due before
      * the interconnect's */
@@ -1924,14 +1937,8 @@ static int det_tick_serial(memsys *ms, uint64_t cycle, const uint32_t **parts, u
     if (!(m->ticked && cycle < m->now) && ki <= lim[D_ICNT] &&
         (ki < lim[D_ICNT] || (m->wake[D_L2] <= lim[D_L2] && m->wake[D_L2] * m->f[D_ICNT] < ki * m->f[D_L2])))
         return det_tick(ms, cycle);
-    if (!m->committed)
-        for (uint32_t i = 0; i < m->n_sm; i++)
-            det_commit(ms, i, cycle);
-    m->committed = 0;
-    if (m->ticked && cycle < m->now)
+    if (!tick_begin(ms, m, cycle))
         return 0;
-    m->ticked = 1;
-    m->now = cycle;
     int did = 0;
     m->pl0 = m->pkts_live;
     m->iseg_on = ki <= lim[D_ICNT];
