@@ -188,14 +188,7 @@ void func_prog_free(func_prog *p)
     free(p->clear);
     free(p->n_clear);
     free(p->pool);
-    p->fns = NULL;
-    p->mix = NULL;
-    p->insns = NULL;
-    p->n_slots = NULL;
-    p->slot_bytes = NULL;
-    p->clear = NULL;
-    p->n_clear = NULL;
-    p->pool = NULL;
+    memset(p, 0, sizeof *p);   /* a second free frees nothing */
 }
 
 int exec_bind_module(const ptx_module *m, exec_fn **fns, char *why, size_t n)

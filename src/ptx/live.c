@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ptx/cfg.h"
+#include "util/bits.h"
 
 void ptx_live_insn(const ptx_module *m, const ptx_func *f, const ptx_insn *in, ptx_live_regs_fn regs,
                    uint32_t dcap, uint32_t scap, uint32_t *dst, uint32_t *n_dst, uint32_t *src,
@@ -25,8 +26,6 @@ void ptx_live_insn(const ptx_module *m, const ptx_func *f, const ptx_insn *in, p
     *n_src = k;
 }
 
-static inline void bset(uint64_t *b, uint32_t i) { b[i >> 6] |= 1ull << (i & 63); }
-static inline int btest(const uint64_t *b, uint32_t i) { return (int)(b[i >> 6] >> (i & 63) & 1); }
 
 int ptx_live_build(const ptx_module *m, const ptx_func *f, ptx_live_regs_fn regs, uint32_t dcap,
                    uint32_t scap, unsigned flags, ptx_live *lv)
@@ -55,13 +54,13 @@ int ptx_live_build(const ptx_module *m, const ptx_func *f, ptx_live_regs_fn regs
             const ptx_insn *in = &f->insns[i];
             ptx_live_insn(m, f, in, regs, dcap, scap, d, &nd, s, &ns);
             for (uint32_t j = 0; j < ns; j++)
-                if (!btest(k, s[j]))
-                    bset(u, s[j]);
+                if (!ws_bit_test(k, s[j]))
+                    ws_bit_set(u, s[j]);
             for (uint32_t j = 0; j < nd; j++) {
                 if (in->guard < 0 || !(flags & PTX_LIVE_GUARD_KEEPS))
-                    bset(k, d[j]);
-                else if (!btest(k, d[j]))
-                    bset(u, d[j]);   /* a guarded definition keeps the old value */
+                    ws_bit_set(k, d[j]);
+                else if (!ws_bit_test(k, d[j]))
+                    ws_bit_set(u, d[j]);   /* a guarded definition keeps the old value */
             }
         }
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ptx/cfg.h"
+#include "util/bits.h"
 #include "ptx/live.h"
 
 #define RA_CAP 64   /* registers one instruction names, at most (ld.v4 plus an address ...) */
@@ -36,9 +37,6 @@ static uint32_t reg_width(const ptx_func *f, uint32_t r)
     return s ? s : 8;
 }
 
-static inline void bset(uint64_t *b, uint32_t i) { b[i >> 6] |= 1ull << (i & 63); }
-static inline void bclr(uint64_t *b, uint32_t i) { b[i >> 6] &= ~(1ull << (i & 63)); }
-static inline int btest(const uint64_t *b, uint32_t i) { return (int)(b[i >> 6] >> (i & 63) & 1); }
 
 int ptx_regalloc_build(const ptx_module *m, const ptx_func *f, int compact, ptx_regalloc *ra)
 {
@@ -112,18 +110,18 @@ int ptx_regalloc_build(const ptx_module *m, const ptx_func *f, int compact, ptx_
                 for (size_t w = 0; w < W; w++)
                     row[w] |= live[w];
                 for (uint32_t k = 0; k < nd; k++)
-                    bset(row, d[k]);
+                    ws_bit_set(row, d[k]);
                 for (uint32_t k = 0; k < ns; k++)
-                    bset(row, s[k]);
+                    ws_bit_set(row, s[k]);
             }
             if (in->guard < 0)
                 for (uint32_t j = 0; j < nd; j++)
-                    bclr(live, d[j]);
+                    ws_bit_clr(live, d[j]);
             for (uint32_t j = 0; j < ns; j++)
-                bset(live, s[j]);
+                ws_bit_set(live, s[j]);
             if (in->guard >= 0)
                 for (uint32_t j = 0; j < nd; j++)
-                    bset(live, d[j]);
+                    ws_bit_set(live, d[j]);
         }
     }
     /* symmetric */
@@ -132,7 +130,7 @@ int ptx_regalloc_build(const ptx_module *m, const ptx_func *f, int compact, ptx_
         for (size_t w = 0; w < W; w++)
             for (uint64_t v = row[w]; v; v &= v - 1) {
                 uint32_t q = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(v));
-                bset(mat + (size_t)q * W, r);
+                ws_bit_set(mat + (size_t)q * W, r);
             }
     }
     /* 4. greedy assignment in register order: the lowest slot of the same width that
@@ -147,10 +145,10 @@ int ptx_regalloc_build(const ptx_module *m, const ptx_func *f, int compact, ptx_
                 for (uint64_t v = row[w]; v; v &= v - 1) {
                     uint32_t q = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(v));
                     if (q < r)
-                        bset(forbid, slot[q]);
+                        ws_bit_set(forbid, slot[q]);
                 }
             for (uint32_t k = 0; k < ns_used; k++)
-                if (sbytes[k] == wd && !slot_pin[k] && !btest(forbid, k)) {
+                if (sbytes[k] == wd && !slot_pin[k] && !ws_bit_test(forbid, k)) {
                     pick = k;
                     break;
                 }
@@ -169,11 +167,11 @@ int ptx_regalloc_build(const ptx_module *m, const ptx_func *f, int compact, ptx_
     memset(forbid, 0, W * sizeof *forbid);   /* reused: the set of those slots */
     const uint64_t *entry = ptx_live_in(&lv, 0);
     for (uint32_t r = 0; r < n; r++)
-        if (btest(entry, r) || pinned[r])
-            bset(forbid, slot[r]);
+        if (ws_bit_test(entry, r) || pinned[r])
+            ws_bit_set(forbid, slot[r]);
     ra->n_clear = 0;
     for (uint32_t k = 0; k < ns_used; k++)
-        if (btest(forbid, k))
+        if (ws_bit_test(forbid, k))
             ra->clear[ra->n_clear++] = k;
     ra->compacted = 1;
     rc = 0;

@@ -1,4 +1,4 @@
-/* bits.h - small bit-counting helpers shared by the hot paths. */
+/* bits.h - small bit helpers shared by the hot paths and the analyses. */
 #ifndef WS_UTIL_BITS_H
 #define WS_UTIL_BITS_H
 
@@ -13,5 +13,10 @@ static inline uint32_t ws_pop32(uint32_t x)
     x = (x + (x >> 4)) & 0x0f0f0f0fu;
     return (x * 0x01010101u) >> 24;
 }
+
+/* Bit i of a set stored as 64-bit words (register sets of the liveness analyses). */
+static inline void ws_bit_set(uint64_t *b, uint32_t i) { b[i >> 6] |= 1ull << (i & 63); }
+static inline void ws_bit_clr(uint64_t *b, uint32_t i) { b[i >> 6] &= ~(1ull << (i & 63)); }
+static inline int ws_bit_test(const uint64_t *b, uint32_t i) { return (int)(b[i >> 6] >> (i & 63) & 1); }
 
 #endif
