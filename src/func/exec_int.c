@@ -438,8 +438,7 @@ static uint64_t pred_mask(const exec_ctx *x, const ptx_operand *o)
 {
     uint64_t c = 0;
     if (o->kind == OK_REG) {
-        const uint64_t *p = REGP(x, o);
-        EX_FOR_LANES(x->mask, l) c |= (uint64_t)(p[l] != 0) << l;
+        c = ex_nz_mask(REGP(x, o), x->mask, x->ws);
     } else {
         EX_FOR_LANES(x->mask, l) c |= (uint64_t)(ex_src(x, o, l) != 0) << l;
     }

@@ -234,7 +234,7 @@ static int eff_space(const exec_ctx *x, const ptx_insn *in, const ptx_operand *a
     const func_warp *w = x->w;
     const ptx_module *m = w->L->prog->m;
     if (a->base == OK_SYM)
-        return func_is_kernel_param(m, a->r) ? SP_PARAM : SP_LOCAL;
+        return w->L->prog->kparam[a->r] ? SP_PARAM : SP_LOCAL;
     return m->funcs[w->fr[w->nfr - 1].func].is_entry ? SP_PARAM : SP_LOCAL;
 }
 
@@ -344,8 +344,7 @@ static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad
         if (sign)
             v = ex_trunc(sext(v, esz), rb[i]);
         uint64_t *r = &x->r[(size_t)regs[i] * x->ws];
-        EX_FOR_LANES(mask, l)
-            r[l] = v;
+        EX_LANE_LOOP(x, l, r[l] = v;);
     }
 }
 
@@ -381,6 +380,67 @@ static void x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, u
     }
 }
 
+/* The host bytes of shared or local memory at a register address: the CTA's shared
+ * memory (lane stride 0) or the lanes' local memory (stride local_cap), lim bytes of
+ * it addressable (mem_fast's bounds). */
+typedef struct {
+    uint8_t *base;
+    size_t stride;
+    uint64_t lim;
+} direct_space;
+
+static inline direct_space direct_of(const exec_ctx *x, int space)
+{
+    const func_warp *w = x->w;
+    if (space == SP_SHARED)
+        return (direct_space){w->cta->shared, 0, w->L->shared_bytes};
+    return (direct_space){w->local, w->local_cap, w->local_top};
+}
+
+/* x_ld from shared or local memory (not generic) at a register address: mem_fast's
+ * case of that space without its dispatch per lane, the trace test and the vector
+ * walk hoisted (mem_at for the rest, faults included). Same results, records and
+ * faults as x_ld's loop. */
+static inline __attribute__((always_inline)) void
+x_ld_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, const uint32_t *regs,
+            unsigned n, unsigned esz, int sign, const unsigned *rb, int space)
+{
+    const direct_space ds = direct_of(x, space);
+    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
+    const uint64_t imm = a->imm;
+    const unsigned size = esz * n;
+    exec_trace *t = x->trace;
+    const int vec = in->ops[0].kind == OK_VEC;
+    EX_FOR_LANES(x->mask, l) {
+        const uint64_t ad = (ra[l] + imm) & amask;
+        uint8_t *p;
+        if (!(ad & (size - 1)) && ad < ds.lim && size <= ds.lim - ad) {
+            p = ds.base + (size_t)l * ds.stride + ad;
+            if (t && t->n < t->cap)
+                t->a[t->n++] = (exec_access){ad, (uint8_t)l, (uint8_t)size, (uint8_t)space, 0};
+        } else {
+            int dev;
+            if (!(p = mem_at(x, in, l, space, ad, size, 0, &dev)))
+                return;
+        }
+        if (!vec && n == 1) {
+            uint64_t v = load_bytes(p, esz);
+            if (sign)
+                v = ex_trunc(sext(v, esz), rb[0]);
+            x->r[(size_t)regs[0] * x->ws + l] = v;
+            continue;
+        }
+        for (unsigned i = 0; i < n; i++) {
+            if (vec && regs[i] == UINT32_MAX)
+                continue;                           /* `_` sink in a vector */
+            uint64_t v = load_bytes(p + i * esz, esz);
+            if (sign)
+                v = ex_trunc(sext(v, esz), rb[i]);
+            x->r[(size_t)regs[i] * x->ws + l] = v;
+        }
+    }
+}
+
 static void x_ld(exec_ctx *x, const ptx_insn *in)
 {
     const ptx_operand *d = &in->ops[0], *a = &in->ops[1];
@@ -400,6 +460,14 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
     }
     if (a->base == OK_REG && space == SP_GLOBAL && n == 1 && d->kind != OK_VEC) {
         x_ld_global(x, in, a, base, regs[0], esz, sign, rb[0], defer);
+        return;
+    }
+    if (a->base == OK_REG && space == SP_SHARED) {
+        x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_SHARED);
+        return;
+    }
+    if (a->base == OK_REG && space == SP_LOCAL) {
+        x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_LOCAL);
         return;
     }
     EX_FOR_LANES(x->mask, l) {
@@ -427,12 +495,62 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
     }
 }
 
+/* x_st to shared or local memory (not generic) at a register address, as x_ld_direct
+ * (the value a register or an immediate, or a vector). Same effects as x_st's loop. */
+static inline __attribute__((always_inline)) void
+x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, unsigned n,
+            unsigned esz, int space)
+{
+    const direct_space ds = direct_of(x, space);
+    const ptx_operand *v = &in->ops[1];
+    const uint32_t *pool = x->w->L->prog->pool;
+    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
+    const uint64_t imm = a->imm;
+    const unsigned size = esz * n;
+    exec_trace *t = x->trace;
+    ex_rd rv = {&v->imm, 0};
+    const int vec = v->kind == OK_VEC, scalar = !vec && n == 1 && ex_rd_init(x, v, &rv);
+    EX_FOR_LANES(x->mask, l) {
+        const uint64_t ad = (ra[l] + imm) & amask;
+        uint8_t *p;
+        if (!(ad & (size - 1)) && ad < ds.lim && size <= ds.lim - ad) {
+            p = ds.base + (size_t)l * ds.stride + ad;
+            if (t && t->n < t->cap)
+                t->a[t->n++] = (exec_access){ad, (uint8_t)l, (uint8_t)size, (uint8_t)space, 1};
+        } else {
+            int dev;
+            if (!(p = mem_at(x, in, l, space, ad, size, 1, &dev)))
+                return;
+        }
+        if (scalar) {
+            store_bytes(p, EX_RD(rv, l), esz);
+            continue;
+        }
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t val;
+            if (vec)
+                val = pool[v->r + i] == UINT32_MAX ? 0 : x->r[(size_t)pool[v->r + i] * x->ws + l];
+            else
+                val = ex_src(x, v, l);
+            store_bytes(p + i * esz, val, esz);
+        }
+    }
+}
+
 static void x_st(exec_ctx *x, const ptx_insn *in)
 {
     const ptx_operand *a = &in->ops[0], *v = &in->ops[1];
     unsigned esz = ptx_type_size[in->type], n = in->vec ? in->vec : 1;
     int space = eff_space(x, in, a);
     uint64_t base = addr_base(x, a);
+    if (a->base == OK_REG && space == SP_SHARED) {
+        x_st_direct(x, in, a, base, n, esz, SP_SHARED);
+        return;
+    }
+    if (a->base == OK_REG && space == SP_LOCAL) {
+        x_st_direct(x, in, a, base, n, esz, SP_LOCAL);
+        return;
+    }
     const uint32_t *pool = x->w->L->prog->pool;
     int defer = x->w->L->defer != NULL;
     EX_FOR_LANES(x->mask, l) {
@@ -550,6 +668,13 @@ static void x_cvta(exec_ctx *x, const ptx_insn *in)
     uint64_t win = win_of(in->space);
     unsigned sz = ptx_type_size[in->type];
     int to = (in->flags & MF_TO) != 0;
+    ex_rd ra;
+    if (in->ops[0].kind == OK_REG && ex_rd_init(x, &in->ops[1], &ra)) {
+        uint64_t *d = &x->r[(size_t)in->ops[0].r * x->ws];
+        const uint64_t add = to ? 0 - win : win;
+        EX_LANE_LOOP(x, l, d[l] = ex_trunc(EX_RD(ra, l) + add, sz););
+        return;
+    }
     EX_FOR_LANES(x->mask, l) {
         uint64_t v = ex_src(x, &in->ops[1], l);
         ex_dst_w(x, &in->ops[0], l, to ? v - win : v + win, sz);

@@ -78,6 +78,7 @@ typedef struct {
     uint32_t **clear;       /* [function] the slots a new frame zeroes (regalloc.h) */
     uint32_t *n_clear;      /* [function] how many: n_slots = all of them           */
     uint32_t *pool;         /* the module's pool, plus the copies' vector lists    */
+    uint8_t *kparam;        /* [symbol] func_is_kernel_param, computed once        */
     uint64_t regs, slots;   /* sums over the defined functions (reports, tests)    */
 } func_prog;
 

@@ -93,7 +93,7 @@ uint64_t func_sym_value(const func_warp *w, uint32_t sym)
     case SP_LOCAL:
         return w->fr[w->nfr - 1].local_base + s->addr;
     case SP_PARAM:
-        if (func_is_kernel_param(m, sym))
+        if (w->L->prog->kparam[sym])
             return s->addr;                       /* kernel parameter buffer offset */
         return w->fr[w->nfr - 1].local_base + s->addr;
     default:
@@ -544,10 +544,8 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     const ptx_insn *in = &p->insns[fr->func][pc];   /* registers as storage slots */
     uint64_t mask = lanes;
     if (in->guard >= 0) {
-        const uint64_t *g = x.r + (size_t)in->guard * x.ws;
-        uint64_t m = 0;
-        EX_FOR_LANES(mask, l) m |= (uint64_t)((g[l] != 0) ^ in->guard_neg) << l;
-        mask = m;
+        uint64_t m = ex_nz_mask(x.r + (size_t)in->guard * x.ws, mask, x.ws);
+        mask = in->guard_neg ? ~m & mask : m;
     }
     x.mask = mask;
     L->warp_insts++;
@@ -719,8 +717,11 @@ int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
                 progress = 1;
                 if (r == EX_FAULT || L->fault.code)
                     return -1;
-                /* inside the loop: a warp looping forever never reaches a barrier */
-                if (func_launch_check(L, warps, n, 0))
+                /* inside the loop: a warp looping forever never reaches a barrier
+                 * (func_launch_check's three conditions, tested here without a call) */
+                if (((L->watchdog && L->warp_insts > L->watchdog) ||
+                     (L->budget_insts && L->warp_insts >= L->budget_insts) || (L->stop && *L->stop)) &&
+                    func_launch_check(L, warps, n, 0))
                     return -1;
                 if (r == EX_BARRIER || r == EX_EXIT)
                     break;
