@@ -410,8 +410,9 @@ x_ld_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     const uint64_t imm = a->imm;
     const unsigned size = esz * n;
     exec_trace *t = x->trace;
-    const int vec = in->ops[0].kind == OK_VEC;
-    EX_FOR_LANES(x->mask, l) {
+    const int vec = in->ops[0].kind == OK_VEC, scalar = !vec && n == 1;
+    uint64_t *r0 = scalar ? &x->r[(size_t)regs[0] * x->ws] : NULL;
+    EX_LANE_LOOP(x, l, {
         const uint64_t ad = (ra[l] + imm) & amask;
         uint8_t *p;
         if (!(ad & (size - 1)) && ad < ds.lim && size <= ds.lim - ad) {
@@ -423,11 +424,11 @@ x_ld_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
             if (!(p = mem_at(x, in, l, space, ad, size, 0, &dev)))
                 return;
         }
-        if (!vec && n == 1) {
+        if (scalar) {
             uint64_t v = load_bytes(p, esz);
             if (sign)
                 v = ex_trunc(sext(v, esz), rb[0]);
-            x->r[(size_t)regs[0] * x->ws + l] = v;
+            r0[l] = v;
             continue;
         }
         for (unsigned i = 0; i < n; i++) {
@@ -438,7 +439,7 @@ x_ld_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
                 v = ex_trunc(sext(v, esz), rb[i]);
             x->r[(size_t)regs[i] * x->ws + l] = v;
         }
-    }
+    });
 }
 
 static void x_ld(exec_ctx *x, const ptx_insn *in)
@@ -462,12 +463,14 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
         x_ld_global(x, in, a, base, regs[0], esz, sign, rb[0], defer);
         return;
     }
-    if (a->base == OK_REG && space == SP_SHARED) {
-        x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_SHARED);
-        return;
-    }
-    if (a->base == OK_REG && space == SP_LOCAL) {
-        x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_LOCAL);
+    if (a->base == OK_REG && (space == SP_SHARED || space == SP_LOCAL)) {
+        /* the common 32-bit scalar load of shared memory specialised */
+        if (space == SP_SHARED && d->kind != OK_VEC && n == 1 && esz == 4 && !sign)
+            x_ld_direct(x, in, a, base, regs, 1, 4, 0, rb, SP_SHARED);
+        else if (space == SP_SHARED)
+            x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_SHARED);
+        else
+            x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_LOCAL);
         return;
     }
     EX_FOR_LANES(x->mask, l) {
@@ -510,7 +513,7 @@ x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     exec_trace *t = x->trace;
     ex_rd rv = {&v->imm, 0};
     const int vec = v->kind == OK_VEC, scalar = !vec && n == 1 && ex_rd_init(x, v, &rv);
-    EX_FOR_LANES(x->mask, l) {
+    EX_LANE_LOOP(x, l, {
         const uint64_t ad = (ra[l] + imm) & amask;
         uint8_t *p;
         if (!(ad & (size - 1)) && ad < ds.lim && size <= ds.lim - ad) {
@@ -534,7 +537,7 @@ x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
                 val = ex_src(x, v, l);
             store_bytes(p + i * esz, val, esz);
         }
-    }
+    });
 }
 
 static void x_st(exec_ctx *x, const ptx_insn *in)
@@ -543,12 +546,13 @@ static void x_st(exec_ctx *x, const ptx_insn *in)
     unsigned esz = ptx_type_size[in->type], n = in->vec ? in->vec : 1;
     int space = eff_space(x, in, a);
     uint64_t base = addr_base(x, a);
-    if (a->base == OK_REG && space == SP_SHARED) {
-        x_st_direct(x, in, a, base, n, esz, SP_SHARED);
-        return;
-    }
-    if (a->base == OK_REG && space == SP_LOCAL) {
-        x_st_direct(x, in, a, base, n, esz, SP_LOCAL);
+    if (a->base == OK_REG && (space == SP_SHARED || space == SP_LOCAL)) {
+        if (space == SP_SHARED && n == 1 && esz == 4)
+            x_st_direct(x, in, a, base, 1, 4, SP_SHARED);
+        else if (space == SP_SHARED)
+            x_st_direct(x, in, a, base, n, esz, SP_SHARED);
+        else
+            x_st_direct(x, in, a, base, n, esz, SP_LOCAL);
         return;
     }
     const uint32_t *pool = x->w->L->prog->pool;
