@@ -220,7 +220,8 @@ static int push_frame(func_warp *w, int32_t func, uint32_t call_pc)
         w->fr = nf;
         w->fr_cap = cap;
     }
-    func_frame fr = {func, call_pc, 0, 0, 0};
+    const func_prog *pg = w->L->prog;
+    func_frame fr = {func, call_pc, 0, 0, 0, f, pg->insns[func], pg->fns[func], pg->mix[func]};
     if (w->nfr) {
         const func_frame *up = &w->fr[w->nfr - 1];
         uint32_t align = f->frame_align > 8 ? f->frame_align : 8;
@@ -231,7 +232,6 @@ static int push_frame(func_warp *w, int32_t func, uint32_t call_pc)
     if (ensure_regs(w, fr.reg_off + nregs + 1))   /* never NULL, even with no registers */
         return -1;
     /* only the rows some lane can read before writing (regalloc.h clear) */
-    const func_prog *pg = w->L->prog;
     if (pg->n_clear[func] == pg->n_slots[func]) {
         memset(w->regpool + fr.reg_off, 0, nregs * sizeof *w->regpool);
     } else {
@@ -521,9 +521,8 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
                                                                exec_trace *tr)
 {
     func_launch *L = w->L;
-    const func_prog *p = L->prog;
-    func_frame *fr = &w->fr[w->nfr - 1];
-    const ptx_func *f = &p->m->funcs[fr->func];
+    const func_frame *fr = &w->fr[w->nfr - 1];
+    const ptx_func *f = fr->f;
     uint32_t path = e->id;
     uint32_t pc = e->pc;
     uint64_t lanes = e->mask;
@@ -538,10 +537,10 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     if (pc >= f->n_insns) {
         x.mask = lanes;
         ex_fault(&x, f->n_insns ? &f->insns[f->n_insns - 1] : NULL, (unsigned)__builtin_ctzll(lanes),
-                 "execution ran past the end of function '%s'", ptx_str(p->m, f->name));
+                 "execution ran past the end of function '%s'", ptx_str(L->prog->m, f->name));
         return EX_FAULT;
     }
-    const ptx_insn *in = &p->insns[fr->func][pc];   /* registers as storage slots */
+    const ptx_insn *in = &fr->insns[pc];   /* registers as storage slots */
     uint64_t mask = lanes;
     if (in->guard >= 0) {
         uint64_t m = ex_nz_mask(x.r + (size_t)in->guard * x.ws, mask, x.ws);
@@ -550,11 +549,11 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     x.mask = mask;
     L->warp_insts++;
     L->thread_insts += func_lane_count(lanes);
-    L->mix[p->mix[fr->func][pc]]++;
+    L->mix[fr->mix[pc]]++;
     w->clock++;
     if (tr)
         tr->n = 0;
-    p->fns[fr->func][pc](&x, in);
+    fr->fns[pc](&x, in);
 
     switch (x.ctrl) {
     case EX_NEXT:
@@ -713,7 +712,8 @@ int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
         for (uint32_t i = 0; i < n; i++) {
             func_warp *w = &warps[i];
             while (w->state == WARP_READY) {
-                exec_ctrl r = func_warp_step(w, NULL);
+                const func_path *pa = L->div->select(w);   /* func_warp_step, inline */
+                exec_ctrl r = pa ? step_at(w, pa, NULL) : no_path(w, 0);
                 progress = 1;
                 if (r == EX_FAULT || L->fault.code)
                     return -1;
