@@ -916,26 +916,41 @@ DEF_SLCT(8)
 
 /* ---- predicate logic and moves -------------------------------------------------------- */
 
-static void and_pred(exec_ctx *x, const ptx_insn *in)
-{
-    put_pred(x, &in->ops[0], pred_mask(x, &in->ops[1]) & pred_mask(x, &in->ops[2]));
-}
-static void or_pred(exec_ctx *x, const ptx_insn *in)
-{
-    put_pred(x, &in->ops[0], pred_mask(x, &in->ops[1]) | pred_mask(x, &in->ops[2]));
-}
-static void xor_pred(exec_ctx *x, const ptx_insn *in)
-{
-    put_pred(x, &in->ops[0], pred_mask(x, &in->ops[1]) ^ pred_mask(x, &in->ops[2]));
-}
-static void not_pred(exec_ctx *x, const ptx_insn *in)
-{
-    put_pred(x, &in->ops[0], ~pred_mask(x, &in->ops[1]));
-}
-static void mov_pred(exec_ctx *x, const ptx_insn *in)
-{
-    put_pred(x, &in->ops[0], pred_mask(x, &in->ops[1]));
-}
+/* Predicate logic on register operands lane by lane, in one pass (what put_pred of the
+ * pred_mask combination writes); other operand kinds through the masks. */
+#define DEF_PRED2(name, OP)                                                            \
+    static void name(exec_ctx *x, const ptx_insn *in)                                  \
+    {                                                                                  \
+        const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2];     \
+        if (od->kind == OK_REG && oa->kind == OK_REG && ob->kind == OK_REG) {          \
+            uint64_t *d = REGP(x, od);                                                 \
+            const uint64_t *pa = REGP(x, oa), *pb = REGP(x, ob);                       \
+            const uint64_t na = oa->neg != 0, nb = ob->neg != 0;                       \
+            LANE_LOOP(x, l, d[l] = (((pa[l] != 0) ^ na) OP ((pb[l] != 0) ^ nb)););     \
+            return;                                                                    \
+        }                                                                              \
+        put_pred(x, od, pred_mask(x, oa) OP pred_mask(x, ob));                         \
+    }
+DEF_PRED2(and_pred, &)
+DEF_PRED2(or_pred, |)
+DEF_PRED2(xor_pred, ^)
+
+/* not / mov of a predicate; inv: not. */
+#define DEF_PRED1(name, INV)                                                           \
+    static void name(exec_ctx *x, const ptx_insn *in)                                  \
+    {                                                                                  \
+        const ptx_operand *od = &in->ops[0], *oa = &in->ops[1];                        \
+        if (od->kind == OK_REG && oa->kind == OK_REG) {                                \
+            uint64_t *d = REGP(x, od);                                                 \
+            const uint64_t *pa = REGP(x, oa);                                          \
+            const uint64_t na = (oa->neg != 0) ^ (INV);                                \
+            LANE_LOOP(x, l, d[l] = (pa[l] != 0) ^ na;);                                \
+            return;                                                                    \
+        }                                                                              \
+        put_pred(x, od, (INV) ? ~pred_mask(x, oa) : pred_mask(x, oa));                 \
+    }
+DEF_PRED1(not_pred, 1)
+DEF_PRED1(mov_pred, 0)
 
 /* mov from an immediate: the same value in every lane. */
 #define DEF_MOVI(W)                                                                    \

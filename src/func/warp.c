@@ -702,6 +702,14 @@ int func_launch_check(func_launch *L, const func_warp *warps, uint32_t n_warps, 
 int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
 {
     uint32_t n = L->cta_warps;
+    /* func_launch_check's conditions: the first instruction count at which the watchdog
+     * or the budget is due (both set before the launch), and the stop request */
+    uint64_t due = UINT64_MAX;
+    if (L->watchdog && L->watchdog < UINT64_MAX)
+        due = L->watchdog + 1;
+    if (L->budget_insts && L->budget_insts < due)
+        due = L->budget_insts;
+    const volatile sig_atomic_t *stop = L->stop;
     for (uint32_t i = 0; i < n; i++)
         if (func_warp_init(&warps[i], L, c, i)) {
             func_fault_set(L, WS_E_OUT_OF_RESOURCES, "out of host memory for warp state");
@@ -719,9 +727,7 @@ int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
                     return -1;
                 /* inside the loop: a warp looping forever never reaches a barrier
                  * (func_launch_check's three conditions, tested here without a call) */
-                if (((L->watchdog && L->warp_insts > L->watchdog) ||
-                     (L->budget_insts && L->warp_insts >= L->budget_insts) || (L->stop && *L->stop)) &&
-                    func_launch_check(L, warps, n, 0))
+                if ((L->warp_insts >= due || (stop && *stop)) && func_launch_check(L, warps, n, 0))
                     return -1;
                 if (r == EX_BARRIER || r == EX_EXIT)
                     break;
