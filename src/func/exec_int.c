@@ -1004,6 +1004,38 @@ DEF_MOVTID(2)
 DEF_MOVTID(4)
 DEF_MOVTID(8)
 
+/* mov from %tid.y / %tid.z: ex_src_slow's values of lane l, without a call per lane. */
+#define DEF_MOVTIDYZ(W)                                                                \
+    static void movtidy_w##W(exec_ctx *x, const ptx_insn *in)                          \
+    {                                                                                  \
+        const ptx_operand *od = &in->ops[0];                                           \
+        if (od->kind != OK_REG)                                                        \
+            return;                                                                    \
+        uint64_t *d = REGP(x, od);                                                     \
+        const uint32_t b0 = x->w->L->block[0], b1 = x->w->L->block[1];                \
+        const uint32_t t0 = x->w->wid * x->w->L->ws;                                   \
+        if (!(b0 & (b0 - 1)) && !(b1 & (b1 - 1))) {                                   \
+            const unsigned sh = (unsigned)__builtin_ctz(b0);                           \
+            LANE_LOOP(x, l, d[l] = ex_trunc(((uint32_t)(t0 + l) >> sh) & (b1 - 1), W););\
+        } else {                                                                       \
+            LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) / b0 % b1, W););        \
+        }                                                                              \
+    }                                                                                  \
+    static void movtidz_w##W(exec_ctx *x, const ptx_insn *in)                          \
+    {                                                                                  \
+        const ptx_operand *od = &in->ops[0];                                           \
+        if (od->kind != OK_REG)                                                        \
+            return;                                                                    \
+        uint64_t *d = REGP(x, od);                                                     \
+        const uint32_t b01 = x->w->L->block[0] * x->w->L->block[1];                    \
+        const uint32_t t0 = x->w->wid * x->w->L->ws;                                   \
+        LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) / b01, W););                \
+    }
+DEF_MOVTIDYZ(1)
+DEF_MOVTIDYZ(2)
+DEF_MOVTIDYZ(4)
+DEF_MOVTIDYZ(8)
+
 /* mov with a {vector} operand: its registers are pool[o->r .. o->r + o->n) of the
  * bound program (func_prog.pool, storage slots; UINT32_MAX is the sink "_"), packed
  * lowest element first: {a, b} <-> a | b << width. */
@@ -1595,6 +1627,14 @@ static exec_fn bind_mov(const ptx_module *m, const ptx_func *f, const ptx_insn *
     }
     if (oa->kind == OK_SREG && oa->r == SR_TID) {
         static const exec_fn tab[4] = {movtid_w1, movtid_w2, movtid_w4, movtid_w8};
+        return tab[w == 1 ? 0 : 1 + wix(w)];
+    }
+    if (oa->kind == OK_SREG && oa->r == SR_TID_Y) {
+        static const exec_fn tab[4] = {movtidy_w1, movtidy_w2, movtidy_w4, movtidy_w8};
+        return tab[w == 1 ? 0 : 1 + wix(w)];
+    }
+    if (oa->kind == OK_SREG && oa->r == SR_TID_Z) {
+        static const exec_fn tab[4] = {movtidz_w1, movtidz_w2, movtidz_w4, movtidz_w8};
         return tab[w == 1 ? 0 : 1 + wix(w)];
     }
     static const exec_fn tab[4] = {mov_w1, mov_w2, mov_w4, mov_w8};

@@ -121,6 +121,34 @@ static inline uint8_t *dev_hint(const func_launch *L, uint64_t addr, unsigned si
     return b->data + (addr - b->addr);
 }
 
+/* dev_hint's block read once for a warp instruction's lanes (reloaded after mem_at,
+ * which may move the hint): the lanes' stores into registers or device bytes could
+ * otherwise alias the block's fields and make the compiler read them per lane. */
+typedef struct {
+    uint64_t addr, size;
+    uint8_t *data;
+    int ok;
+} dev_blk;
+
+static inline void dev_blk_load(const func_launch *L, dev_blk *h)
+{
+    const devmem *d = L->mem;
+    *h = (dev_blk){0, 0, NULL, L->mem_last < d->n};
+    if (h->ok) {
+        const devmem_block *b = &d->b[L->mem_last];
+        h->addr = b->addr;
+        h->size = b->size;
+        h->data = b->data;
+    }
+}
+
+static inline uint8_t *dev_blk_at(const dev_blk *h, uint64_t addr, unsigned size)
+{
+    if (!h->ok || addr < h->addr || addr - h->addr > h->size || size > h->size - (addr - h->addr))
+        return NULL;
+    return h->data + (addr - h->addr);
+}
+
 static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t addr, unsigned size,
                                 int write, int *dev)
 {
@@ -358,14 +386,19 @@ static void x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, u
     const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
     uint64_t *rd = &x->r[(size_t)reg * x->ws];
     const uint64_t imm = a->imm;
+    dev_blk h;
+    dev_blk_load(L, &h);
     EX_FOR_LANES(x->mask, l) {
         const uint64_t ad = (ra[l] + imm) & amask;
         int dev = 1;
-        uint8_t *p = !(ad & (esz - 1)) ? dev_hint(L, ad, esz) : NULL;
+        uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(&h, ad, esz) : NULL;
         if (p)
             trace_access(x, ad, l, esz, SP_GLOBAL, 0);
-        if (!p && !(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 0, &dev)))
-            return;
+        if (!p) {
+            if (!(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 0, &dev)))
+                return;
+            dev_blk_load(L, &h);
+        }
         if (dev && defer) {
             func_defer_op *o = defer_rec(x, in, l);
             if (!o)
@@ -540,12 +573,50 @@ x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     });
 }
 
+/* x_st of one scalar (a register or an immediate) to global memory at a register
+ * address, as x_ld_global: same results, records and faults as x_st's loop. */
+static void x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask,
+                        const ex_rd *rv, unsigned esz, int defer)
+{
+    const func_launch *L = x->w->L;
+    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
+    const uint64_t imm = a->imm;
+    dev_blk h;
+    dev_blk_load(L, &h);
+    EX_FOR_LANES(x->mask, l) {
+        const uint64_t ad = (ra[l] + imm) & amask;
+        int dev = 1;
+        uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(&h, ad, esz) : NULL;
+        if (p)
+            trace_access(x, ad, l, esz, SP_GLOBAL, 1);
+        if (!p) {
+            if (!(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 1, &dev)))
+                return;
+            dev_blk_load(L, &h);
+        }
+        const uint64_t val = EX_RD(*rv, l);
+        if (dev && defer) {
+            func_defer_op *o = defer_rec(x, in, l);
+            if (!o)
+                return;
+            *o = (func_defer_op){p, NULL, val, 0, NULL, FD_ST, (uint8_t)esz, 0, 0};
+            continue;
+        }
+        store_bytes(p, val, esz);
+    }
+}
+
 static void x_st(exec_ctx *x, const ptx_insn *in)
 {
     const ptx_operand *a = &in->ops[0], *v = &in->ops[1];
     unsigned esz = ptx_type_size[in->type], n = in->vec ? in->vec : 1;
     int space = eff_space(x, in, a);
     uint64_t base = addr_base(x, a);
+    ex_rd rv;
+    if (a->base == OK_REG && space == SP_GLOBAL && n == 1 && v->kind != OK_VEC && ex_rd_init(x, v, &rv)) {
+        x_st_global(x, in, a, base, &rv, esz, x->w->L->defer != NULL);
+        return;
+    }
     if (a->base == OK_REG && (space == SP_SHARED || space == SP_LOCAL)) {
         if (space == SP_SHARED && n == 1 && esz == 4)
             x_st_direct(x, in, a, base, 1, 4, SP_SHARED);
