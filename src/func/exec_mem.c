@@ -130,23 +130,21 @@ typedef struct {
     int ok;
 } dev_blk;
 
-static inline void dev_blk_load(const func_launch *L, dev_blk *h)
+static inline dev_blk dev_blk_load(const func_launch *L)
 {
     const devmem *d = L->mem;
-    *h = (dev_blk){0, 0, NULL, L->mem_last < d->n};
-    if (h->ok) {
-        const devmem_block *b = &d->b[L->mem_last];
-        h->addr = b->addr;
-        h->size = b->size;
-        h->data = b->data;
-    }
+    if (L->mem_last >= d->n)
+        return (dev_blk){0, 0, NULL, 0};
+    const devmem_block *b = &d->b[L->mem_last];
+    return (dev_blk){b->addr, b->size, b->data, 1};
 }
 
-static inline uint8_t *dev_blk_at(const dev_blk *h, uint64_t addr, unsigned size)
+/* (by value: a local whose address is never taken stays in registers) */
+static inline uint8_t *dev_blk_at(dev_blk h, uint64_t addr, unsigned size)
 {
-    if (!h->ok || addr < h->addr || addr - h->addr > h->size || size > h->size - (addr - h->addr))
+    if (!h.ok || addr < h.addr || addr - h.addr > h.size || size > h.size - (addr - h.addr))
         return NULL;
-    return h->data + (addr - h->addr);
+    return h.data + (addr - h.addr);
 }
 
 static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t addr, unsigned size,
@@ -379,25 +377,25 @@ static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad
 /* x_ld of one scalar from global memory at a register address: mem_fast's global case
  * without its dispatch on the space per lane (mem_at for the rest, faults included).
  * Same results, records and faults as x_ld. */
-static void x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, uint32_t reg,
-                        unsigned esz, int sign, unsigned rb, int defer)
+static inline __attribute__((always_inline)) void
+x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, uint32_t reg,
+            unsigned esz, int sign, unsigned rb, int defer)
 {
     const func_launch *L = x->w->L;
     const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
     uint64_t *rd = &x->r[(size_t)reg * x->ws];
     const uint64_t imm = a->imm;
-    dev_blk h;
-    dev_blk_load(L, &h);
+    dev_blk h = dev_blk_load(L);
     EX_FOR_LANES(x->mask, l) {
         const uint64_t ad = (ra[l] + imm) & amask;
         int dev = 1;
-        uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(&h, ad, esz) : NULL;
+        uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(h, ad, esz) : NULL;
         if (p)
             trace_access(x, ad, l, esz, SP_GLOBAL, 0);
         if (!p) {
             if (!(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 0, &dev)))
                 return;
-            dev_blk_load(L, &h);
+            h = dev_blk_load(L);
         }
         if (dev && defer) {
             func_defer_op *o = defer_rec(x, in, l);
@@ -493,7 +491,18 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
         return;
     }
     if (a->base == OK_REG && space == SP_GLOBAL && n == 1 && d->kind != OK_VEC) {
-        x_ld_global(x, in, a, base, regs[0], esz, sign, rb[0], defer);
+        /* the common unsigned 32- and 64-bit loads specialised, with and without the
+         * deferred accesses of a timing run */
+        if (esz == 4 && !sign && !defer)
+            x_ld_global(x, in, a, base, regs[0], 4, 0, 8, 0);
+        else if (esz == 8 && !defer)
+            x_ld_global(x, in, a, base, regs[0], 8, 0, 8, 0);
+        else if (esz == 4 && !sign)
+            x_ld_global(x, in, a, base, regs[0], 4, 0, 8, 1);
+        else if (esz == 8)
+            x_ld_global(x, in, a, base, regs[0], 8, 0, 8, 1);
+        else
+            x_ld_global(x, in, a, base, regs[0], esz, sign, rb[0], defer);
         return;
     }
     if (a->base == OK_REG && (space == SP_SHARED || space == SP_LOCAL)) {
@@ -575,24 +584,24 @@ x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
 
 /* x_st of one scalar (a register or an immediate) to global memory at a register
  * address, as x_ld_global: same results, records and faults as x_st's loop. */
-static void x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask,
-                        const ex_rd *rv, unsigned esz, int defer)
+static inline __attribute__((always_inline)) void
+x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, const ex_rd *rv,
+            unsigned esz, int defer)
 {
     const func_launch *L = x->w->L;
     const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
     const uint64_t imm = a->imm;
-    dev_blk h;
-    dev_blk_load(L, &h);
+    dev_blk h = dev_blk_load(L);
     EX_FOR_LANES(x->mask, l) {
         const uint64_t ad = (ra[l] + imm) & amask;
         int dev = 1;
-        uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(&h, ad, esz) : NULL;
+        uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(h, ad, esz) : NULL;
         if (p)
             trace_access(x, ad, l, esz, SP_GLOBAL, 1);
         if (!p) {
             if (!(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 1, &dev)))
                 return;
-            dev_blk_load(L, &h);
+            h = dev_blk_load(L);
         }
         const uint64_t val = EX_RD(*rv, l);
         if (dev && defer) {
@@ -614,7 +623,13 @@ static void x_st(exec_ctx *x, const ptx_insn *in)
     uint64_t base = addr_base(x, a);
     ex_rd rv;
     if (a->base == OK_REG && space == SP_GLOBAL && n == 1 && v->kind != OK_VEC && ex_rd_init(x, v, &rv)) {
-        x_st_global(x, in, a, base, &rv, esz, x->w->L->defer != NULL);
+        const int defer = x->w->L->defer != NULL;
+        if (esz == 4 && !defer)
+            x_st_global(x, in, a, base, &rv, 4, 0);
+        else if (esz == 4)
+            x_st_global(x, in, a, base, &rv, 4, 1);
+        else
+            x_st_global(x, in, a, base, &rv, esz, defer);
         return;
     }
     if (a->base == OK_REG && (space == SP_SHARED || space == SP_LOCAL)) {
