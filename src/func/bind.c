@@ -118,13 +118,16 @@ int func_prog_bind(func_prog *p, const ptx_module *m, int compact, char *why, si
     p->clear = calloc(nf, sizeof *p->clear);
     p->n_clear = calloc(nf, sizeof *p->n_clear);
     p->pool = malloc((m->pool_len + vec + 1) * sizeof *p->pool);
+    p->kparam = calloc(m->n_syms ? m->n_syms : 1, 1);
     if (!p->fns || !p->mix || !p->insns || !p->n_slots || !p->slot_bytes || !p->clear || !p->n_clear ||
-        !p->pool) {
+        !p->pool || !p->kparam) {
         snprintf(why, n, "out of memory");
         return -1;
     }
     if (m->pool_len)
         memcpy(p->pool, m->pool, m->pool_len * sizeof *p->pool);
+    for (uint32_t i = 0; i < m->n_syms; i++)
+        p->kparam[i] = (uint8_t)func_is_kernel_param(m, i);
     size_t pool_len = m->pool_len;
     for (uint32_t i = 0; i < m->n_funcs; i++) {
         const ptx_func *f = &m->funcs[i];
@@ -188,6 +191,7 @@ void func_prog_free(func_prog *p)
     free(p->clear);
     free(p->n_clear);
     free(p->pool);
+    free(p->kparam);
     memset(p, 0, sizeof *p);   /* a second free frees nothing */
 }
 

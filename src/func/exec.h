@@ -73,6 +73,27 @@ struct exec_ctx {
     for (uint64_t m_##l = (mask); m_##l; m_##l &= m_##l - 1)                           \
         for (unsigned l = (unsigned)__builtin_ctzll(m_##l), o_##l = 1; o_##l; o_##l = 0)
 
+/* The mask of all lanes of a warp of ws lanes. */
+#define EX_FULL(ws) ((ws) >= 64 ? ~0ull : (1ull << (ws)) - 1)
+
+/* Bit l set where lane l of `mask` holds a nonzero value in p[l] (a predicate row).
+ * A full warp of 32 lanes (the common case) by a counted loop over the lanes, without
+ * the dependence of one lane's index on the previous one's; other lanes' bits are 0. */
+static inline uint64_t ex_nz_mask(const uint64_t *p, uint64_t mask, uint32_t ws)
+{
+    uint64_t c = 0;
+    if (ws == 32 && mask == 0xffffffffull) {
+        uint32_t c0 = 0, c1 = 0;
+        for (unsigned l = 0; l < 16; l++) {
+            c0 |= (uint32_t)(p[l] != 0) << l;
+            c1 |= (uint32_t)(p[l + 16] != 0) << l;
+        }
+        return c0 | (uint64_t)c1 << 16;
+    }
+    EX_FOR_LANES(mask, l) c |= (uint64_t)(p[l] != 0) << l;
+    return c;
+}
+
 /* Slow path of operand reads: special registers and symbol addresses (func/warp.c). */
 uint64_t ex_src_slow(const exec_ctx *x, const ptx_operand *o, unsigned lane);
 
@@ -85,6 +106,41 @@ static inline uint64_t ex_src(const exec_ctx *x, const ptx_operand *o, unsigned 
         return o->imm;
     return ex_src_slow(x, o, lane);
 }
+
+/* A source operand resolved once per instruction: lane l's value is p[l & m] (a
+ * register row, m = ~0; an immediate, p = &o->imm and m = 0). ex_rd_init returns 0
+ * for other kinds (special registers, symbols), which take ex_src per lane. */
+typedef struct {
+    const uint64_t *p;
+    uint64_t m;
+} ex_rd;
+
+static inline int ex_rd_init(const exec_ctx *x, const ptx_operand *o, ex_rd *rd)
+{
+    if (o->kind == OK_REG) {
+        rd->p = x->r + (size_t)o->r * x->ws;
+        rd->m = ~0ull;
+        return 1;
+    }
+    if (o->kind == OK_IMM) {
+        rd->p = &o->imm;
+        rd->m = 0;
+        return 1;
+    }
+    return 0;
+}
+#define EX_RD(rd, l) ((rd).p[(l) & (rd).m])
+
+/* Runs the body for every lane of x->mask: a counted loop when all lanes are on. */
+#define EX_LANE_LOOP(x, l, ...)                                                        \
+    do {                                                                               \
+        const unsigned n_ws = (x)->ws;                                                 \
+        if ((x)->mask == EX_FULL(n_ws)) {                                              \
+            for (unsigned l = 0; l < n_ws; l++) { __VA_ARGS__ }                        \
+        } else {                                                                       \
+            EX_FOR_LANES((x)->mask, l) { __VA_ARGS__ }                                 \
+        }                                                                              \
+    } while (0)
 
 /* Predicate source (honours !%p). */
 static inline int ex_pred(const exec_ctx *x, const ptx_operand *o, unsigned lane)

@@ -163,6 +163,29 @@ AI void run32(exec_ctx *x, const ptx_insn *in, int op, int ns, unsigned fl)
 {
     const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2],
                       *oc = &in->ops[3];
+    ex_rd ra, rb = {&od->imm, 0}, rc = {&od->imm, 0};
+    if (od->kind == OK_REG && ex_rd_init(x, oa, &ra) && (ns < 2 || ex_rd_init(x, ob, &rb)) &&
+        (ns < 3 || ex_rd_init(x, oc, &rc))) {
+        /* register and immediate sources: resolved once, not per lane */
+        uint64_t *d = x->r + (size_t)od->r * x->ws;
+        EX_LANE_LOOP(x, l, {
+            uint32_t a = (uint32_t)EX_RD(ra, l);
+            uint32_t b = ns > 1 ? (uint32_t)EX_RD(rb, l) : 0;
+            uint32_t c = ns > 2 ? (uint32_t)EX_RD(rc, l) : 0;
+            if (fl & FL_FTZ) {
+                a = ftz32(a);
+                b = ftz32(b);
+                c = ftz32(c);
+            }
+            uint32_t r = op32(op, a, b, c);
+            if (fl & FL_FTZ)
+                r = ftz32(r);
+            if (fl & FL_SAT)
+                r = sat32(r);
+            d[l] = r;
+        });
+        return;
+    }
     EX_FOR_LANES(x->mask, l) {
         uint32_t a = (uint32_t)ex_src(x, oa, l);
         uint32_t b = ns > 1 ? (uint32_t)ex_src(x, ob, l) : 0;
@@ -296,6 +319,18 @@ AI void run64(exec_ctx *x, const ptx_insn *in, int op, int ns)
 {
     const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2],
                       *oc = &in->ops[3];
+    ex_rd ra, rb = {&od->imm, 0}, rc = {&od->imm, 0};
+    if (od->kind == OK_REG && ex_rd_init(x, oa, &ra) && (ns < 2 || ex_rd_init(x, ob, &rb)) &&
+        (ns < 3 || ex_rd_init(x, oc, &rc))) {
+        uint64_t *d = x->r + (size_t)od->r * x->ws;
+        EX_LANE_LOOP(x, l, {
+            uint64_t a = EX_RD(ra, l);
+            uint64_t b = ns > 1 ? EX_RD(rb, l) : 0;
+            uint64_t c = ns > 2 ? EX_RD(rc, l) : 0;
+            d[l] = op64(op, a, b, c);
+        });
+        return;
+    }
     EX_FOR_LANES(x->mask, l) {
         uint64_t a = ex_src(x, oa, l);
         uint64_t b = ns > 1 ? ex_src(x, ob, l) : 0;

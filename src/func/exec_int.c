@@ -438,8 +438,7 @@ static uint64_t pred_mask(const exec_ctx *x, const ptx_operand *o)
 {
     uint64_t c = 0;
     if (o->kind == OK_REG) {
-        const uint64_t *p = REGP(x, o);
-        EX_FOR_LANES(x->mask, l) c |= (uint64_t)(p[l] != 0) << l;
+        c = ex_nz_mask(REGP(x, o), x->mask, x->ws);
     } else {
         EX_FOR_LANES(x->mask, l) c |= (uint64_t)(ex_src(x, o, l) != 0) << l;
     }
@@ -917,26 +916,41 @@ DEF_SLCT(8)
 
 /* ---- predicate logic and moves -------------------------------------------------------- */
 
-static void and_pred(exec_ctx *x, const ptx_insn *in)
-{
-    put_pred(x, &in->ops[0], pred_mask(x, &in->ops[1]) & pred_mask(x, &in->ops[2]));
-}
-static void or_pred(exec_ctx *x, const ptx_insn *in)
-{
-    put_pred(x, &in->ops[0], pred_mask(x, &in->ops[1]) | pred_mask(x, &in->ops[2]));
-}
-static void xor_pred(exec_ctx *x, const ptx_insn *in)
-{
-    put_pred(x, &in->ops[0], pred_mask(x, &in->ops[1]) ^ pred_mask(x, &in->ops[2]));
-}
-static void not_pred(exec_ctx *x, const ptx_insn *in)
-{
-    put_pred(x, &in->ops[0], ~pred_mask(x, &in->ops[1]));
-}
-static void mov_pred(exec_ctx *x, const ptx_insn *in)
-{
-    put_pred(x, &in->ops[0], pred_mask(x, &in->ops[1]));
-}
+/* Predicate logic on register operands lane by lane, in one pass (what put_pred of the
+ * pred_mask combination writes); other operand kinds through the masks. */
+#define DEF_PRED2(name, OP)                                                            \
+    static void name(exec_ctx *x, const ptx_insn *in)                                  \
+    {                                                                                  \
+        const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2];     \
+        if (od->kind == OK_REG && oa->kind == OK_REG && ob->kind == OK_REG) {          \
+            uint64_t *d = REGP(x, od);                                                 \
+            const uint64_t *pa = REGP(x, oa), *pb = REGP(x, ob);                       \
+            const uint64_t na = oa->neg != 0, nb = ob->neg != 0;                       \
+            LANE_LOOP(x, l, d[l] = (((pa[l] != 0) ^ na) OP ((pb[l] != 0) ^ nb)););     \
+            return;                                                                    \
+        }                                                                              \
+        put_pred(x, od, pred_mask(x, oa) OP pred_mask(x, ob));                         \
+    }
+DEF_PRED2(and_pred, &)
+DEF_PRED2(or_pred, |)
+DEF_PRED2(xor_pred, ^)
+
+/* not / mov of a predicate; inv: not. */
+#define DEF_PRED1(name, INV)                                                           \
+    static void name(exec_ctx *x, const ptx_insn *in)                                  \
+    {                                                                                  \
+        const ptx_operand *od = &in->ops[0], *oa = &in->ops[1];                        \
+        if (od->kind == OK_REG && oa->kind == OK_REG) {                                \
+            uint64_t *d = REGP(x, od);                                                 \
+            const uint64_t *pa = REGP(x, oa);                                          \
+            const uint64_t na = (oa->neg != 0) ^ (INV);                                \
+            LANE_LOOP(x, l, d[l] = (pa[l] != 0) ^ na;);                                \
+            return;                                                                    \
+        }                                                                              \
+        put_pred(x, od, (INV) ? ~pred_mask(x, oa) : pred_mask(x, oa));                 \
+    }
+DEF_PRED1(not_pred, 1)
+DEF_PRED1(mov_pred, 0)
 
 /* mov from an immediate: the same value in every lane. */
 #define DEF_MOVI(W)                                                                    \
@@ -989,6 +1003,38 @@ DEF_MOVTID(1)
 DEF_MOVTID(2)
 DEF_MOVTID(4)
 DEF_MOVTID(8)
+
+/* mov from %tid.y / %tid.z: ex_src_slow's values of lane l, without a call per lane. */
+#define DEF_MOVTIDYZ(W)                                                                \
+    static void movtidy_w##W(exec_ctx *x, const ptx_insn *in)                          \
+    {                                                                                  \
+        const ptx_operand *od = &in->ops[0];                                           \
+        if (od->kind != OK_REG)                                                        \
+            return;                                                                    \
+        uint64_t *d = REGP(x, od);                                                     \
+        const uint32_t b0 = x->w->L->block[0], b1 = x->w->L->block[1];                \
+        const uint32_t t0 = x->w->wid * x->w->L->ws;                                   \
+        if (!(b0 & (b0 - 1)) && !(b1 & (b1 - 1))) {                                   \
+            const unsigned sh = (unsigned)__builtin_ctz(b0);                           \
+            LANE_LOOP(x, l, d[l] = ex_trunc(((uint32_t)(t0 + l) >> sh) & (b1 - 1), W););\
+        } else {                                                                       \
+            LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) / b0 % b1, W););        \
+        }                                                                              \
+    }                                                                                  \
+    static void movtidz_w##W(exec_ctx *x, const ptx_insn *in)                          \
+    {                                                                                  \
+        const ptx_operand *od = &in->ops[0];                                           \
+        if (od->kind != OK_REG)                                                        \
+            return;                                                                    \
+        uint64_t *d = REGP(x, od);                                                     \
+        const uint32_t b01 = x->w->L->block[0] * x->w->L->block[1];                    \
+        const uint32_t t0 = x->w->wid * x->w->L->ws;                                   \
+        LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) / b01, W););                \
+    }
+DEF_MOVTIDYZ(1)
+DEF_MOVTIDYZ(2)
+DEF_MOVTIDYZ(4)
+DEF_MOVTIDYZ(8)
 
 /* mov with a {vector} operand: its registers are pool[o->r .. o->r + o->n) of the
  * bound program (func_prog.pool, storage slots; UINT32_MAX is the sink "_"), packed
@@ -1581,6 +1627,14 @@ static exec_fn bind_mov(const ptx_module *m, const ptx_func *f, const ptx_insn *
     }
     if (oa->kind == OK_SREG && oa->r == SR_TID) {
         static const exec_fn tab[4] = {movtid_w1, movtid_w2, movtid_w4, movtid_w8};
+        return tab[w == 1 ? 0 : 1 + wix(w)];
+    }
+    if (oa->kind == OK_SREG && oa->r == SR_TID_Y) {
+        static const exec_fn tab[4] = {movtidy_w1, movtidy_w2, movtidy_w4, movtidy_w8};
+        return tab[w == 1 ? 0 : 1 + wix(w)];
+    }
+    if (oa->kind == OK_SREG && oa->r == SR_TID_Z) {
+        static const exec_fn tab[4] = {movtidz_w1, movtidz_w2, movtidz_w4, movtidz_w8};
         return tab[w == 1 ? 0 : 1 + wix(w)];
     }
     static const exec_fn tab[4] = {mov_w1, mov_w2, mov_w4, mov_w8};

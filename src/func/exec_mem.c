@@ -121,6 +121,32 @@ static inline uint8_t *dev_hint(const func_launch *L, uint64_t addr, unsigned si
     return b->data + (addr - b->addr);
 }
 
+/* dev_hint's block read once for a warp instruction's lanes (reloaded after mem_at,
+ * which may move the hint): the lanes' stores into registers or device bytes could
+ * otherwise alias the block's fields and make the compiler read them per lane. */
+typedef struct {
+    uint64_t addr, size;
+    uint8_t *data;
+    int ok;
+} dev_blk;
+
+static inline dev_blk dev_blk_load(const func_launch *L)
+{
+    const devmem *d = L->mem;
+    if (L->mem_last >= d->n)
+        return (dev_blk){0, 0, NULL, 0};
+    const devmem_block *b = &d->b[L->mem_last];
+    return (dev_blk){b->addr, b->size, b->data, 1};
+}
+
+/* (by value: a local whose address is never taken stays in registers) */
+static inline uint8_t *dev_blk_at(dev_blk h, uint64_t addr, unsigned size)
+{
+    if (!h.ok || addr < h.addr || addr - h.addr > h.size || size > h.size - (addr - h.addr))
+        return NULL;
+    return h.data + (addr - h.addr);
+}
+
 static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t addr, unsigned size,
                                 int write, int *dev)
 {
@@ -234,7 +260,7 @@ static int eff_space(const exec_ctx *x, const ptx_insn *in, const ptx_operand *a
     const func_warp *w = x->w;
     const ptx_module *m = w->L->prog->m;
     if (a->base == OK_SYM)
-        return func_is_kernel_param(m, a->r) ? SP_PARAM : SP_LOCAL;
+        return w->L->prog->kparam[a->r] ? SP_PARAM : SP_LOCAL;
     return m->funcs[w->fr[w->nfr - 1].func].is_entry ? SP_PARAM : SP_LOCAL;
 }
 
@@ -344,29 +370,33 @@ static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad
         if (sign)
             v = ex_trunc(sext(v, esz), rb[i]);
         uint64_t *r = &x->r[(size_t)regs[i] * x->ws];
-        EX_FOR_LANES(mask, l)
-            r[l] = v;
+        EX_LANE_LOOP(x, l, r[l] = v;);
     }
 }
 
 /* x_ld of one scalar from global memory at a register address: mem_fast's global case
  * without its dispatch on the space per lane (mem_at for the rest, faults included).
  * Same results, records and faults as x_ld. */
-static void x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, uint32_t reg,
-                        unsigned esz, int sign, unsigned rb, int defer)
+static inline __attribute__((always_inline)) void
+x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, uint32_t reg,
+            unsigned esz, int sign, unsigned rb, int defer)
 {
     const func_launch *L = x->w->L;
     const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
     uint64_t *rd = &x->r[(size_t)reg * x->ws];
     const uint64_t imm = a->imm;
+    dev_blk h = dev_blk_load(L);
     EX_FOR_LANES(x->mask, l) {
         const uint64_t ad = (ra[l] + imm) & amask;
         int dev = 1;
-        uint8_t *p = !(ad & (esz - 1)) ? dev_hint(L, ad, esz) : NULL;
+        uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(h, ad, esz) : NULL;
         if (p)
             trace_access(x, ad, l, esz, SP_GLOBAL, 0);
-        if (!p && !(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 0, &dev)))
-            return;
+        if (!p) {
+            if (!(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 0, &dev)))
+                return;
+            h = dev_blk_load(L);
+        }
         if (dev && defer) {
             func_defer_op *o = defer_rec(x, in, l);
             if (!o)
@@ -379,6 +409,68 @@ static void x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, u
             v = ex_trunc(sext(v, esz), rb);
         rd[l] = v;
     }
+}
+
+/* The host bytes of shared or local memory at a register address: the CTA's shared
+ * memory (lane stride 0) or the lanes' local memory (stride local_cap), lim bytes of
+ * it addressable (mem_fast's bounds). */
+typedef struct {
+    uint8_t *base;
+    size_t stride;
+    uint64_t lim;
+} direct_space;
+
+static inline direct_space direct_of(const exec_ctx *x, int space)
+{
+    const func_warp *w = x->w;
+    if (space == SP_SHARED)
+        return (direct_space){w->cta->shared, 0, w->L->shared_bytes};
+    return (direct_space){w->local, w->local_cap, w->local_top};
+}
+
+/* x_ld from shared or local memory (not generic) at a register address: mem_fast's
+ * case of that space without its dispatch per lane, the trace test and the vector
+ * walk hoisted (mem_at for the rest, faults included). Same results, records and
+ * faults as x_ld's loop. */
+static inline __attribute__((always_inline)) void
+x_ld_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, const uint32_t *regs,
+            unsigned n, unsigned esz, int sign, const unsigned *rb, int space)
+{
+    const direct_space ds = direct_of(x, space);
+    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
+    const uint64_t imm = a->imm;
+    const unsigned size = esz * n;
+    exec_trace *t = x->trace;
+    const int vec = in->ops[0].kind == OK_VEC, scalar = !vec && n == 1;
+    uint64_t *r0 = scalar ? &x->r[(size_t)regs[0] * x->ws] : NULL;
+    EX_LANE_LOOP(x, l, {
+        const uint64_t ad = (ra[l] + imm) & amask;
+        uint8_t *p;
+        if (!(ad & (size - 1)) && ad < ds.lim && size <= ds.lim - ad) {
+            p = ds.base + (size_t)l * ds.stride + ad;
+            if (t && t->n < t->cap)
+                t->a[t->n++] = (exec_access){ad, (uint8_t)l, (uint8_t)size, (uint8_t)space, 0};
+        } else {
+            int dev;
+            if (!(p = mem_at(x, in, l, space, ad, size, 0, &dev)))
+                return;
+        }
+        if (scalar) {
+            uint64_t v = load_bytes(p, esz);
+            if (sign)
+                v = ex_trunc(sext(v, esz), rb[0]);
+            r0[l] = v;
+            continue;
+        }
+        for (unsigned i = 0; i < n; i++) {
+            if (vec && regs[i] == UINT32_MAX)
+                continue;                           /* `_` sink in a vector */
+            uint64_t v = load_bytes(p + i * esz, esz);
+            if (sign)
+                v = ex_trunc(sext(v, esz), rb[i]);
+            x->r[(size_t)regs[i] * x->ws + l] = v;
+        }
+    });
 }
 
 static void x_ld(exec_ctx *x, const ptx_insn *in)
@@ -399,7 +491,28 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
         return;
     }
     if (a->base == OK_REG && space == SP_GLOBAL && n == 1 && d->kind != OK_VEC) {
-        x_ld_global(x, in, a, base, regs[0], esz, sign, rb[0], defer);
+        /* the common unsigned 32- and 64-bit loads specialised, with and without the
+         * deferred accesses of a timing run */
+        if (esz == 4 && !sign && !defer)
+            x_ld_global(x, in, a, base, regs[0], 4, 0, 8, 0);
+        else if (esz == 8 && !defer)
+            x_ld_global(x, in, a, base, regs[0], 8, 0, 8, 0);
+        else if (esz == 4 && !sign)
+            x_ld_global(x, in, a, base, regs[0], 4, 0, 8, 1);
+        else if (esz == 8)
+            x_ld_global(x, in, a, base, regs[0], 8, 0, 8, 1);
+        else
+            x_ld_global(x, in, a, base, regs[0], esz, sign, rb[0], defer);
+        return;
+    }
+    if (a->base == OK_REG && (space == SP_SHARED || space == SP_LOCAL)) {
+        /* the common 32-bit scalar load of shared memory specialised */
+        if (space == SP_SHARED && d->kind != OK_VEC && n == 1 && esz == 4 && !sign)
+            x_ld_direct(x, in, a, base, regs, 1, 4, 0, rb, SP_SHARED);
+        else if (space == SP_SHARED)
+            x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_SHARED);
+        else
+            x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_LOCAL);
         return;
     }
     EX_FOR_LANES(x->mask, l) {
@@ -427,12 +540,107 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
     }
 }
 
+/* x_st to shared or local memory (not generic) at a register address, as x_ld_direct
+ * (the value a register or an immediate, or a vector). Same effects as x_st's loop. */
+static inline __attribute__((always_inline)) void
+x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, unsigned n,
+            unsigned esz, int space)
+{
+    const direct_space ds = direct_of(x, space);
+    const ptx_operand *v = &in->ops[1];
+    const uint32_t *pool = x->w->L->prog->pool;
+    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
+    const uint64_t imm = a->imm;
+    const unsigned size = esz * n;
+    exec_trace *t = x->trace;
+    ex_rd rv = {&v->imm, 0};
+    const int vec = v->kind == OK_VEC, scalar = !vec && n == 1 && ex_rd_init(x, v, &rv);
+    EX_LANE_LOOP(x, l, {
+        const uint64_t ad = (ra[l] + imm) & amask;
+        uint8_t *p;
+        if (!(ad & (size - 1)) && ad < ds.lim && size <= ds.lim - ad) {
+            p = ds.base + (size_t)l * ds.stride + ad;
+            if (t && t->n < t->cap)
+                t->a[t->n++] = (exec_access){ad, (uint8_t)l, (uint8_t)size, (uint8_t)space, 1};
+        } else {
+            int dev;
+            if (!(p = mem_at(x, in, l, space, ad, size, 1, &dev)))
+                return;
+        }
+        if (scalar) {
+            store_bytes(p, EX_RD(rv, l), esz);
+            continue;
+        }
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t val;
+            if (vec)
+                val = pool[v->r + i] == UINT32_MAX ? 0 : x->r[(size_t)pool[v->r + i] * x->ws + l];
+            else
+                val = ex_src(x, v, l);
+            store_bytes(p + i * esz, val, esz);
+        }
+    });
+}
+
+/* x_st of one scalar (a register or an immediate) to global memory at a register
+ * address, as x_ld_global: same results, records and faults as x_st's loop. */
+static inline __attribute__((always_inline)) void
+x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, const ex_rd *rv,
+            unsigned esz, int defer)
+{
+    const func_launch *L = x->w->L;
+    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
+    const uint64_t imm = a->imm;
+    dev_blk h = dev_blk_load(L);
+    EX_FOR_LANES(x->mask, l) {
+        const uint64_t ad = (ra[l] + imm) & amask;
+        int dev = 1;
+        uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(h, ad, esz) : NULL;
+        if (p)
+            trace_access(x, ad, l, esz, SP_GLOBAL, 1);
+        if (!p) {
+            if (!(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 1, &dev)))
+                return;
+            h = dev_blk_load(L);
+        }
+        const uint64_t val = EX_RD(*rv, l);
+        if (dev && defer) {
+            func_defer_op *o = defer_rec(x, in, l);
+            if (!o)
+                return;
+            *o = (func_defer_op){p, NULL, val, 0, NULL, FD_ST, (uint8_t)esz, 0, 0};
+            continue;
+        }
+        store_bytes(p, val, esz);
+    }
+}
+
 static void x_st(exec_ctx *x, const ptx_insn *in)
 {
     const ptx_operand *a = &in->ops[0], *v = &in->ops[1];
     unsigned esz = ptx_type_size[in->type], n = in->vec ? in->vec : 1;
     int space = eff_space(x, in, a);
     uint64_t base = addr_base(x, a);
+    ex_rd rv;
+    if (a->base == OK_REG && space == SP_GLOBAL && n == 1 && v->kind != OK_VEC && ex_rd_init(x, v, &rv)) {
+        const int defer = x->w->L->defer != NULL;
+        if (esz == 4 && !defer)
+            x_st_global(x, in, a, base, &rv, 4, 0);
+        else if (esz == 4)
+            x_st_global(x, in, a, base, &rv, 4, 1);
+        else
+            x_st_global(x, in, a, base, &rv, esz, defer);
+        return;
+    }
+    if (a->base == OK_REG && (space == SP_SHARED || space == SP_LOCAL)) {
+        if (space == SP_SHARED && n == 1 && esz == 4)
+            x_st_direct(x, in, a, base, 1, 4, SP_SHARED);
+        else if (space == SP_SHARED)
+            x_st_direct(x, in, a, base, n, esz, SP_SHARED);
+        else
+            x_st_direct(x, in, a, base, n, esz, SP_LOCAL);
+        return;
+    }
     const uint32_t *pool = x->w->L->prog->pool;
     int defer = x->w->L->defer != NULL;
     EX_FOR_LANES(x->mask, l) {
@@ -550,6 +758,13 @@ static void x_cvta(exec_ctx *x, const ptx_insn *in)
     uint64_t win = win_of(in->space);
     unsigned sz = ptx_type_size[in->type];
     int to = (in->flags & MF_TO) != 0;
+    ex_rd ra;
+    if (in->ops[0].kind == OK_REG && ex_rd_init(x, &in->ops[1], &ra)) {
+        uint64_t *d = &x->r[(size_t)in->ops[0].r * x->ws];
+        const uint64_t add = to ? 0 - win : win;
+        EX_LANE_LOOP(x, l, d[l] = ex_trunc(EX_RD(ra, l) + add, sz););
+        return;
+    }
     EX_FOR_LANES(x->mask, l) {
         uint64_t v = ex_src(x, &in->ops[1], l);
         ex_dst_w(x, &in->ops[0], l, to ? v - win : v + win, sz);

@@ -78,6 +78,7 @@ typedef struct {
     uint32_t **clear;       /* [function] the slots a new frame zeroes (regalloc.h) */
     uint32_t *n_clear;      /* [function] how many: n_slots = all of them           */
     uint32_t *pool;         /* the module's pool, plus the copies' vector lists    */
+    uint8_t *kparam;        /* [symbol] func_is_kernel_param, computed once        */
     uint64_t regs, slots;   /* sums over the defined functions (reports, tests)    */
 } func_prog;
 
@@ -184,6 +185,11 @@ typedef struct {
     size_t reg_off;              /* register file: regpool + reg_off                */
     uint32_t local_base;         /* frame's offset in each lane's local memory      */
     uint32_t pad;
+    /* the function's tables, looked up once at the call (func_prog) */
+    const ptx_func *f;           /* the module's function                           */
+    const ptx_insn *insns;       /* the handlers' copy of its instructions (slots)  */
+    const exec_fn *fns;          /* their handlers                                  */
+    const uint8_t *mix;          /* their instruction-mix buckets                   */
 } func_frame;
 
 typedef enum { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULT } warp_state;

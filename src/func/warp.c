@@ -93,7 +93,7 @@ uint64_t func_sym_value(const func_warp *w, uint32_t sym)
     case SP_LOCAL:
         return w->fr[w->nfr - 1].local_base + s->addr;
     case SP_PARAM:
-        if (func_is_kernel_param(m, sym))
+        if (w->L->prog->kparam[sym])
             return s->addr;                       /* kernel parameter buffer offset */
         return w->fr[w->nfr - 1].local_base + s->addr;
     default:
@@ -220,7 +220,8 @@ static int push_frame(func_warp *w, int32_t func, uint32_t call_pc)
         w->fr = nf;
         w->fr_cap = cap;
     }
-    func_frame fr = {func, call_pc, 0, 0, 0};
+    const func_prog *pg = w->L->prog;
+    func_frame fr = {func, call_pc, 0, 0, 0, f, pg->insns[func], pg->fns[func], pg->mix[func]};
     if (w->nfr) {
         const func_frame *up = &w->fr[w->nfr - 1];
         uint32_t align = f->frame_align > 8 ? f->frame_align : 8;
@@ -231,7 +232,6 @@ static int push_frame(func_warp *w, int32_t func, uint32_t call_pc)
     if (ensure_regs(w, fr.reg_off + nregs + 1))   /* never NULL, even with no registers */
         return -1;
     /* only the rows some lane can read before writing (regalloc.h clear) */
-    const func_prog *pg = w->L->prog;
     if (pg->n_clear[func] == pg->n_slots[func]) {
         memset(w->regpool + fr.reg_off, 0, nregs * sizeof *w->regpool);
     } else {
@@ -521,9 +521,8 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
                                                                exec_trace *tr)
 {
     func_launch *L = w->L;
-    const func_prog *p = L->prog;
-    func_frame *fr = &w->fr[w->nfr - 1];
-    const ptx_func *f = &p->m->funcs[fr->func];
+    const func_frame *fr = &w->fr[w->nfr - 1];
+    const ptx_func *f = fr->f;
     uint32_t path = e->id;
     uint32_t pc = e->pc;
     uint64_t lanes = e->mask;
@@ -538,25 +537,23 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     if (pc >= f->n_insns) {
         x.mask = lanes;
         ex_fault(&x, f->n_insns ? &f->insns[f->n_insns - 1] : NULL, (unsigned)__builtin_ctzll(lanes),
-                 "execution ran past the end of function '%s'", ptx_str(p->m, f->name));
+                 "execution ran past the end of function '%s'", ptx_str(L->prog->m, f->name));
         return EX_FAULT;
     }
-    const ptx_insn *in = &p->insns[fr->func][pc];   /* registers as storage slots */
+    const ptx_insn *in = &fr->insns[pc];   /* registers as storage slots */
     uint64_t mask = lanes;
     if (in->guard >= 0) {
-        const uint64_t *g = x.r + (size_t)in->guard * x.ws;
-        uint64_t m = 0;
-        EX_FOR_LANES(mask, l) m |= (uint64_t)((g[l] != 0) ^ in->guard_neg) << l;
-        mask = m;
+        uint64_t m = ex_nz_mask(x.r + (size_t)in->guard * x.ws, mask, x.ws);
+        mask = in->guard_neg ? ~m & mask : m;
     }
     x.mask = mask;
     L->warp_insts++;
     L->thread_insts += func_lane_count(lanes);
-    L->mix[p->mix[fr->func][pc]]++;
+    L->mix[fr->mix[pc]]++;
     w->clock++;
     if (tr)
         tr->n = 0;
-    p->fns[fr->func][pc](&x, in);
+    fr->fns[pc](&x, in);
 
     switch (x.ctrl) {
     case EX_NEXT:
@@ -705,6 +702,14 @@ int func_launch_check(func_launch *L, const func_warp *warps, uint32_t n_warps, 
 int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
 {
     uint32_t n = L->cta_warps;
+    /* func_launch_check's conditions: the first instruction count at which the watchdog
+     * or the budget is due (both set before the launch), and the stop request */
+    uint64_t due = UINT64_MAX;
+    if (L->watchdog && L->watchdog < UINT64_MAX)
+        due = L->watchdog + 1;
+    if (L->budget_insts && L->budget_insts < due)
+        due = L->budget_insts;
+    const volatile sig_atomic_t *stop = L->stop;
     for (uint32_t i = 0; i < n; i++)
         if (func_warp_init(&warps[i], L, c, i)) {
             func_fault_set(L, WS_E_OUT_OF_RESOURCES, "out of host memory for warp state");
@@ -715,12 +720,14 @@ int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
         for (uint32_t i = 0; i < n; i++) {
             func_warp *w = &warps[i];
             while (w->state == WARP_READY) {
-                exec_ctrl r = func_warp_step(w, NULL);
+                const func_path *pa = L->div->select(w);   /* func_warp_step, inline */
+                exec_ctrl r = pa ? step_at(w, pa, NULL) : no_path(w, 0);
                 progress = 1;
                 if (r == EX_FAULT || L->fault.code)
                     return -1;
-                /* inside the loop: a warp looping forever never reaches a barrier */
-                if (func_launch_check(L, warps, n, 0))
+                /* inside the loop: a warp looping forever never reaches a barrier
+                 * (func_launch_check's three conditions, tested here without a call) */
+                if ((L->warp_insts >= due || (stop && *stop)) && func_launch_check(L, warps, n, 0))
                     return -1;
                 if (r == EX_BARRIER || r == EX_EXIT)
                     break;
