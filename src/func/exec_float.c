@@ -211,6 +211,15 @@ AI void run32(exec_ctx *x, const ptx_insn *in, int op, int ns, unsigned fl)
     HANDLER(f32_##o##_##fl##_rm) { WITH_ROUND(FE_DOWNWARD, run32(x, in, A32_##o, n, fl)); } \
     HANDLER(f32_##o##_##fl##_rp) { WITH_ROUND(FE_UPWARD, run32(x, in, A32_##o, n, fl)); }
 #define G32R(o, n) H32R(o, n, 0) H32R(o, n, 1) H32R(o, n, 2) H32R(o, n, 3)
+/* fma.rn.f32 without flags, the common one: where the host has FMA, a clone of its
+ * handler with fmaf() as one instruction per lane instead of a libm call (both round
+ * once, exactly: the results are the same bits) */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define FMA_CLONES
+#endif
+FMA_CLONES static void f32_FMA_0(exec_ctx *x, const ptx_insn *in);
 F32_RND_OPS(G32R)
 #define T32R1(o, fl) { f32_##o##_##fl, f32_##o##_##fl##_rz, f32_##o##_##fl##_rm, f32_##o##_##fl##_rp }
 #define T32R(o, n) { T32R1(o, 0), T32R1(o, 1), T32R1(o, 2), T32R1(o, 3) },
