@@ -168,6 +168,8 @@ typedef struct {
                                      since: no CTA given to it), wake is the memory
                                      system's bound and the core has no event up to it
                                      (run_group: the cycle would be a repeat)          */
+    uint8_t rep;                  /* its last cycle in the ran list was such a repeat:
+                                     nothing to commit (memsys.h commit)               */
 } sm_slot;
 
 /* SM i goes to sleep after cycle `cycle` (its cycle returned 0, or a repeat): wake at
@@ -264,6 +266,7 @@ static void run_group(void *ctx, uint32_t k)
             uint64_t me;
             if (ph->S[i].quiet && (me = memsys_repeat(ph->mem, i, ph->S[i].last, cycle)) != 0) {
                 g->ran[g->n_ran++] = i;
+                ph->S[i].rep = 1;
                 sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me);
                 g->slept[g->n_slept++] = i;
                 continue;
@@ -272,6 +275,7 @@ static void run_group(void *ctx, uint32_t k)
                 cm->repeat_cycle_stats(ph->cores[i], cycle - ph->S[i].last - 1);
             int r = cm->cycle(ph->cores[i], cycle);
             g->ran[g->n_ran++] = i;
+            ph->S[i].rep = 0;
             if (r < 0 || ph->Ls[i].v.fault.code) {
                 g->fault = 1;          /* the SM stops here; the launch at the end of the cycle */
                 ph->S[i].active = 0;
@@ -649,7 +653,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 const sm_group *g = &groups[k];
                 uint32_t *j = &cur[n_thr + k];   /* g's next slept SM */
                 cur[k]++;
-                {
+                if (!S[i].rep) {   /* (a repeat deferred nothing: no commit) */
                     uint32_t s = i;
                     if (unit > 1 && (s = i / unit * unit) < next)
                         s = next;
@@ -658,12 +662,12 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                     if (defer[i].d.n)
                         func_defer_commit(&defer[i].d);
                     chg |= memsys_commit(cmem, i, ccyc);
-                    if (*j < g->n_slept && g->slept[*j] == i) {
-                        if (chg)
-                            sm_sleep(cm, cores[i], &S[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
-                        ++*j;
-                    }
                     next = i + 1;
+                }
+                if (*j < g->n_slept && g->slept[*j] == i) {
+                    if (chg)
+                        sm_sleep(cm, cores[i], &S[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
+                    ++*j;
                 }
             }
             if (next < n_sm)
