@@ -107,6 +107,11 @@ static uint64_t off_next_sm(const memsys *m, uint32_t sm, uint64_t c)
 }
 static int off_busy(const memsys *m) { return memsys_busy(OFF(m)->in); }
 static int off_commit(memsys *m, uint32_t sm, uint64_t c) { return memsys_commit(OFF(m)->in, sm, c + OFF(m)->off); }
+static uint64_t off_repeat(memsys *m, uint32_t sm, uint64_t last, uint64_t c)
+{
+    uint64_t me = memsys_repeat(OFF(m)->in, sm, last + OFF(m)->off, c + OFF(m)->off);
+    return me ? off_back(m, me) : 0;
+}
 static uint64_t off_next_late(const memsys *m, uint32_t sm, uint64_t c)
 {
     return off_back(m, memsys_next_event_sm_late(OFF(m)->in, sm, c + OFF(m)->off));
@@ -117,7 +122,7 @@ static void off_destroy(memsys *m) { (void)m; }   /* the simulation owns the kep
 static const mem_model off_model = {
     "offset", "a kept memory system seen from one launch", NULL, off_destroy, off_access,
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
-    NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late, NULL, NULL, NULL, NULL, off_repeat,
 };
 
 void timing_keep_free(timing_keep *k)
@@ -159,7 +164,24 @@ typedef struct {
     uint64_t last;                /* last cycle it ran (UINT64_MAX: none yet)          */
     uint8_t active;               /* cm->busy, refreshed whenever the SM runs          */
     uint8_t full;                 /* it could not take a CTA and cannot yet (below)    */
+    uint8_t quiet;                /* asleep after a cycle that returned 0 (untouched
+                                     since: no CTA given to it), wake is the memory
+                                     system's bound and the core has no event up to it
+                                     (run_group: the cycle would be a repeat)          */
+    uint8_t rep;                  /* its last cycle in the ran list was such a repeat:
+                                     nothing to commit (memsys.h commit)               */
 } sm_slot;
+
+/* SM i goes to sleep after cycle `cycle` (its cycle returned 0, or a repeat): wake at
+ * the earlier of its own next event and me (next_event_sm). next_event(.., b) is the
+ * earlier of the core's event and b (core_model.h), so asking with me + 1 tells
+ * whether the core has an event up to me as well. */
+static inline void sm_sleep(const core_model *cm, void *core, sm_slot *S, uint64_t cycle, uint64_t me)
+{
+    uint64_t e = cm->next_event(core, cycle, me == UINT64_MAX ? me : me + 1);
+    S->wake = e < me ? e : me;
+    S->quiet = e > me;
+}
 typedef struct {
     _Alignas(64) func_launch v;
 } sm_view;
@@ -237,10 +259,23 @@ static void run_group(void *ctx, uint32_t k)
             g->busy = 1;
             if (ph->S[i].wake > cycle)
                 continue;
+            /* woken by the memory system's bound alone (no event of its own since the
+             * cycle that returned 0) with nothing changed for it there (memsys.h repeat):
+             * its cycle would repeat that one, whose memory-side effects repeat counts;
+             * the skipped cycle's statistics are charged as a repeat when it next runs */
+            uint64_t me;
+            if (ph->S[i].quiet && (me = memsys_repeat(ph->mem, i, ph->S[i].last, cycle)) != 0) {
+                g->ran[g->n_ran++] = i;
+                ph->S[i].rep = 1;
+                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me);
+                g->slept[g->n_slept++] = i;
+                continue;
+            }
             if (cycle > ph->S[i].last + 1 && ph->S[i].last != UINT64_MAX)
                 cm->repeat_cycle_stats(ph->cores[i], cycle - ph->S[i].last - 1);
             int r = cm->cycle(ph->cores[i], cycle);
             g->ran[g->n_ran++] = i;
+            ph->S[i].rep = 0;
             if (r < 0 || ph->Ls[i].v.fault.code) {
                 g->fault = 1;          /* the SM stops here; the launch at the end of the cycle */
                 ph->S[i].active = 0;
@@ -248,6 +283,7 @@ static void run_group(void *ctx, uint32_t k)
                 continue;
             }
             ph->S[i].last = cycle;
+            ph->S[i].quiet = 0;
             if (ph->S[i].full && cm->can_take_cta(ph->cores[i])) {
                 ph->S[i].full = 0;   /* it retired a CTA: the dispatcher asks it again */
                 g->opened++;
@@ -260,8 +296,7 @@ static void run_group(void *ctx, uint32_t k)
             } else {
                 /* next_event_sm also bounds when a refused request can be accepted
                  * (a fill of this SM's L1, a drain of its miss queue) */
-                uint64_t me = memsys_next_event_sm(ph->mem, i, cycle);
-                ph->S[i].wake = cm->next_event(ph->cores[i], cycle, me);
+                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, memsys_next_event_sm(ph->mem, i, cycle));
                 g->slept[g->n_slept++] = i;
             }
         }
@@ -618,7 +653,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 const sm_group *g = &groups[k];
                 uint32_t *j = &cur[n_thr + k];   /* g's next slept SM */
                 cur[k]++;
-                {
+                if (!S[i].rep) {   /* (a repeat deferred nothing: no commit) */
                     uint32_t s = i;
                     if (unit > 1 && (s = i / unit * unit) < next)
                         s = next;
@@ -627,12 +662,12 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                     if (defer[i].d.n)
                         func_defer_commit(&defer[i].d);
                     chg |= memsys_commit(cmem, i, ccyc);
-                    if (*j < g->n_slept && g->slept[*j] == i) {
-                        if (chg)
-                            S[i].wake = cm->next_event(cores[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
-                        ++*j;
-                    }
                     next = i + 1;
+                }
+                if (*j < g->n_slept && g->slept[*j] == i) {
+                    if (chg)
+                        sm_sleep(cm, cores[i], &S[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
+                    ++*j;
                 }
             }
             if (next < n_sm)
@@ -667,6 +702,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                     groups[gof[i]].act[j / 64] |= 1ull << (j % 64);
                 }
                 S[i].active = 1;
+                S[i].quiet = 0;   /* a new CTA: its next cycle is no repeat */
                 S[i].wake = cycle + 1;
                 if (cm->take_cta(cores[i], (uint32_t)next_cta++, cycle)) {
                     func_fault_set(L, WS_E_OUT_OF_RESOURCES, "out of host memory for warp state");

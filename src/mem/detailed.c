@@ -209,6 +209,11 @@ typedef struct {
     uint64_t poke;         /* earliest interconnect cycle a miss record of an L1 this SM
                               owns may leave (UINT64_MAX: none since the last commit)   */
     uint64_t req_n[4], req_lat[4];   /* per mem_kind: popped requests, latency sum      */
+    /* its calls in the SM cycle ph_cyc (det_repeat): the L1s that refused it (bit l:
+     * L1 l, its request in rm[l]), and whether anything else happened (an access
+     * accepted, a response popped, an L1 refusing twice) */
+    uint64_t ph_cyc;
+    uint8_t ph_mask, ph_bad;
     uint64_t nx_x;         /* det_next_sm's last look at its L1 side: the earliest reply
                               head of its ports and miss-record time of its L1s
                               (interconnect cycles), for det_next_sm_late              */
@@ -969,12 +974,32 @@ static void l1_acc(const det *m, const mem_req *r, cache_acc *a)
     m->coh->on_access(m->coh_p, &q, a);
 }
 
+/* SM s's calls in its cycle `cycle` (det_repeat): a new cycle's record */
+static inline void ph_note(smside *s, uint64_t cycle)
+{
+    if (s->ph_cyc != cycle) {
+        s->ph_cyc = cycle;
+        s->ph_mask = s->ph_bad = 0;
+    }
+}
+
+/* ... L1 l refused it */
+static inline void ph_refused(smside *s, int l)
+{
+    s->ph_bad |= s->ph_mask >> l & 1;
+    s->ph_mask |= (uint8_t)(1u << l);
+}
+
 static mem_access det_probe(const memsys *ms, const mem_req *r, uint64_t cycle)
 {
     const det *m = (const det *)ms;
-    (void)cycle;
     if (r->sm >= m->n_sm)
         return MA_MQF;
+    /* a cycle that probes may choose otherwise next time (det_repeat): SM r->sm's own
+     * record, written only by the thread that runs it (the model is not const) */
+    smside *s = &((det *)m)->sm[r->sm];
+    ph_note(s, cycle);
+    s->ph_bad = 1;
     cache_acc a;
     l1_acc(m, r, &a);
     return cache_probe(m->sm[r->sm].l1[l1_of(r)], &a);
@@ -1006,13 +1031,49 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     uint64_t sizes;
     uint32_t kinds;
     req_key(r, &sizes, &kinds);
+    ph_note(s, cycle);
     if (rm->stamp && rm->addr == r->addr && rm->sizes == sizes && rm->kinds == kinds && !m->trace) {
         /* the same request as the last refused one: cache_access() would find its memo */
         mem_access again = cache_refuse_again(s->l1[l], rm->stamp);
-        if (again != MA__COUNT)
+        if (again != MA__COUNT) {
+            ph_refused(s, l);
             return again;
+        }
     }
     return det_access_slow(m, s, l, rm, r, cycle);
+}
+
+static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle);
+
+/* memsys.h repeat: SM sm's cycle `cycle` as a repeat of its cycle `last` - nothing to
+ * pop, and every L1 that refused it in `last` would refuse the same request again
+ * (det_access's fast path: its memo stands), which this counts */
+static uint64_t det_repeat(memsys *ms, uint32_t sm, uint64_t last, uint64_t cycle)
+{
+    det *m = (det *)ms;
+    if (sm >= m->n_sm || m->trace)
+        return 0;
+    smside *s = &m->sm[sm];
+    if (s->done_t <= cycle)
+        return 0;
+    if (s->ph_cyc == last) {   /* (else no call in `last` but empty pops) */
+        const uint32_t mk = s->ph_mask;
+        if (s->ph_bad)
+            return 0;
+        if (mk == 1u << L1D) {   /* (the usual case: the LD/ST unit's request) */
+            if (cache_refuse_again(s->l1[L1D], s->rm[L1D].stamp) == MA__COUNT)
+                return 0;
+        } else if (mk) {
+            for (int l = 0; l < L1__N; l++)
+                if ((mk >> l & 1) &&
+                    (!s->rm[l].stamp || cache_refusal_stamp(s->l1[l]) != s->rm[l].stamp))
+                    return 0;
+            for (int l = 0; l < L1__N; l++)
+                if (mk >> l & 1)
+                    (void)cache_refuse_again(s->l1[l], s->rm[l].stamp);
+        }
+    }
+    return det_next_sm(ms, sm, cycle);
 }
 
 static mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm, mem_req *r,
@@ -1035,8 +1096,10 @@ static mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm, mem_req
         rm->addr = r->addr;
         req_key(r, &rm->sizes, &rm->kinds);
         rm->stamp = cache_refusal_stamp(s->l1[l]);
+        ph_refused(s, l);
         return out;
     }
+    s->ph_bad = 1;
     r->t_issue = cycle;
     s->out_d++;
     if (t_done != UINT64_MAX) {
@@ -1120,6 +1183,8 @@ static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
         if (s->done[i].ht < s->done_t)
             s->done_t = s->done[i].ht;
     r->next = NULL;
+    ph_note(s, cycle);
+    s->ph_bad = 1;
     s->out_d--;
     if (r->kind < 4) {
         s->req_n[r->kind]++;
@@ -2622,5 +2687,5 @@ const mem_model mem_model_detailed = {
     det_next, det_busy, det_stats, det_dump, det_next_sm, det_check,
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
     det_launch_begin, det_launch_end, det_host_write, det_commit, det_next_sm_late,
-    det_par_parts, det_tick_serial, det_tick_part, det_tick_join,
+    det_par_parts, det_tick_serial, det_tick_part, det_tick_join, det_repeat,
 };

@@ -165,6 +165,15 @@ typedef struct {
     int (*tick_serial)(memsys *m, uint64_t cycle, const uint32_t **parts, uint32_t *n);
     void (*tick_part)(memsys *m, uint32_t p, uint64_t cycle);
     int (*tick_join)(memsys *m, uint64_t cycle);
+    /* Optional: SM sm slept after its cycle `last` (which returned 0) and is due again at
+     * `cycle` with nothing of its own due (core_model.h: the cycle would repeat `last`'s).
+     * When nothing changed for it in the memory system since `last` either (no response
+     * to pop, every L1 it was refused by in `last` unchanged), counts the refusals of
+     * `last` again, as its retries in `cycle` would, and returns next_event_sm(sm, cycle)
+     * (> cycle): the GPU then skips the SM's cycle (its statistics count it as a repeat)
+     * and sleeps it again. Else 0, changing nothing. Called where access is (the SM phase,
+     * the thread that runs sm). NULL: never. */
+    uint64_t (*repeat)(memsys *m, uint32_t sm, uint64_t last, uint64_t cycle);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */
@@ -192,6 +201,10 @@ static inline uint64_t memsys_next_event_sm_late(const memsys *m, uint32_t sm, u
 {
     return m->ops->next_event_sm_late ? m->ops->next_event_sm_late(m, sm, c)
          : m->ops->next_event_sm(m, sm, c);
+}
+static inline uint64_t memsys_repeat(memsys *m, uint32_t sm, uint64_t last, uint64_t c)
+{
+    return m->ops->repeat ? m->ops->repeat(m, sm, last, c) : 0;
 }
 static inline uint64_t memsys_next_event_sm(const memsys *m, uint32_t sm, uint64_t c)
 {

@@ -635,6 +635,75 @@ static void test_backpressure_mqf(void **state)
     mem_model_detailed.destroy(m);
 }
 
+/* memsys.h repeat: an SM cycle whose only memory call was a refused access, repeated
+ * while nothing changed for the SM (its L1, its responses), counts the refusal again
+ * and answers next_event_sm; otherwise it changes nothing and answers 0. One MSHR:
+ * line A misses (accepted), line B is refused (MSHRF) until A's fill at core 295
+ * (test_latency_gtx480's hand-worked miss: its response at core 295). */
+static uint64_t l1d_stat(memsys *m, const char *key)
+{
+    cJSON *o = cJSON_CreateObject();
+    mem_model_detailed.stats_json(m, o);
+    uint64_t v = (uint64_t)cJSON_GetObjectItem(cJSON_GetObjectItem(o, "l1d"), key)->valuedouble;
+    cJSON_Delete(o);
+    return v;
+}
+
+static void test_repeat(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    memsys_only(&cfg);
+    set(&cfg, "l1d.mshr_entries=1");
+    memsys *m = mem_model_detailed.create(&cfg, 2);
+    mem_req a = req(0, MR_LOAD, 0x12300), b = req(0, MR_LOAD, 0x45600);
+    memsys_tick(m, 0);
+    assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
+    assert_int_equal(memsys_access(m, &b, 0), MA_MSHRF);
+    memsys_commit(m, 0, 0);
+    memsys_commit(m, 1, 0);
+    /* cycle 0 also accepted a request: no repeat */
+    memsys_tick(m, 1);
+    assert_int_equal(memsys_repeat(m, 0, 0, 1), 0);
+    assert_int_equal(l1d_stat(m, "resfail_mshrf"), 1);
+    /* cycle 1: the refusal alone */
+    assert_int_equal(memsys_access(m, &b, 1), MA_MSHRF);
+    memsys_commit(m, 1, 1);
+    assert_int_equal(l1d_stat(m, "resfail_mshrf"), 2);
+    uint64_t c = 2, n = 2, last = 1, runs = 0;
+    for (;; c++) {
+        memsys_tick(m, c);
+        uint64_t want = memsys_next_event_sm(m, 0, c);
+        uint64_t got = memsys_repeat(m, 0, last, c);
+        if (!got) {
+            if (memsys_pop_done(m, 0, c) == &a)
+                break;
+            /* the L1 changed (A's miss record left at core 35: its miss queue popped):
+             * the SM's cycle runs, refused again */
+            assert_int_equal(memsys_access(m, &b, c), MA_MSHRF);
+            last = c;
+            runs++;
+        } else {
+            assert_int_equal(got, want);
+        }
+        assert_int_equal(l1d_stat(m, "resfail_mshrf"), ++n);
+        memsys_commit(m, 1, c);
+    }
+    /* until A's response is due (its fill freed the MSHR: B is accepted now) */
+    assert_int_equal(c, 295);
+    assert_int_equal(runs, 1);
+    assert_int_equal(last, 35);
+    assert_int_equal(l1d_stat(m, "resfail_mshrf"), n);
+    assert_int_equal(memsys_access(m, &b, c), MA_MISS);
+    memsys_commit(m, 1, c);
+    /* a cycle without memory calls (SM 1's, with nothing in flight) repeats, counting nothing */
+    memsys_tick(m, c + 1);
+    assert_int_equal(memsys_repeat(m, 1, c, c + 1), UINT64_MAX);
+    assert_int_equal(l1d_stat(m, "resfail_mshrf"), n);
+    mem_model_detailed.destroy(m);
+}
+
 static void test_config_errors(void **state)
 {
     (void)state;
@@ -1169,6 +1238,7 @@ int main(void)
         cmocka_unit_test(test_idle_skip_equivalence),
         cmocka_unit_test(test_idle_skip_equivalence_variants),
         cmocka_unit_test(test_backpressure_mqf),
+        cmocka_unit_test(test_repeat),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_addrmap_linear),
         cmocka_unit_test(test_addrmap_local_bits),
