@@ -478,9 +478,33 @@ uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t grp, uint3
         grp = ws;
     if (tr->n > 64)   /* (an atomic's equal addresses count over the whole trace) */
         return bank_cycles_long(tr, ws, grp, banks, atomic);
+    const int pow2 = (banks & (banks - 1)) == 0;
+    if (!atomic && grp >= ws) {
+        /* one group, no atomics: conflict-free (1 cycle) when no bank holds two distinct
+         * words (the common case: consecutive words, broadcasts); else the tables below.
+         * bw[b] is read only once bank b was seen (bit b of seen). */
+        uint64_t seen[4] = {0, 0, 0, 0}, bw[256];
+        uint32_t i = 0;
+        for (; i < n; i++) {
+            const exec_access *a = &tr->a[i];
+            const uint64_t wd = a->addr >> 2;
+            const uint32_t b = pow2 ? (uint32_t)(wd & (banks - 1)) : (uint32_t)(wd % banks);
+            const uint64_t bit = 1ull << (b & 63);
+            if (a->lane >= grp)
+                break;
+            if (seen[b >> 6] & bit) {
+                if (bw[b] != wd)
+                    break;
+            } else {
+                seen[b >> 6] |= bit;
+                bw[b] = wd;
+            }
+        }
+        if (i == n)
+            return 1;
+    }
     /* per group: the distinct words (a table of them), each counted in its bank; with
      * atomics the equal addresses too (a table of addresses with their counts) */
-    const int pow2 = (banks & (banks - 1)) == 0;
     uint64_t wk[BANK_TAB], ak[BANK_TAB];
     uint8_t wu[BANK_TAB], au[BANK_TAB], cnt[256];
     for (uint32_t g0 = 0; g0 < ws; g0 += grp) {
@@ -567,6 +591,12 @@ uint32_t pipe_cta_retire(pipe_cta *cta, uint32_t n, uint32_t warps,
 uint32_t pipe_fetch_len(const insn_table *it, const ptx_func *f, int32_t fn, uint32_t pc,
                         uint32_t entries)
 {
+    if (pc < f->n_insns && entries <= 255) {
+        /* the table's run from pc (insn_info.fetch_run: up to a control instruction or
+         * the function's end, at most 255) */
+        const uint32_t r = it->info[fn][pc].fetch_run;
+        return r < entries ? r : entries ? entries : 1;
+    }
     uint32_t n = 0;
     while (n < entries && pc + n < f->n_insns) {
         uint8_t c = it->info[fn][pc + n].cls;
