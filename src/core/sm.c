@@ -376,7 +376,13 @@ static void instruction_done(void *c, uint32_t slot, const uint32_t *regs, uint3
 {
     sm *s = c;
     sm_warp *w = &s->w[slot];
-    warp_touch(s, w);
+    /* A completion frees registers and lowers the in-flight counts: it can change only
+     * a scoreboard verdict (or a call waiting for the warp to drain), one not cached
+     * (a finished warp draining, a fence waiting on memory), or the choice between an
+     * alternative path and the selected one. A cached ready, empty-buffer or barrier
+     * verdict stands, and so does its summary entry: no re-examination. */
+    if (w->p.cached == WR_SCOREBOARD || w->p.cached == WR_DONE || w->alt_path != NO_ALT)
+        warp_touch(s, w);
     if (pipe_warp_complete(&w->p, regs, n, is_mem)) {
         s->warps_inflight--;
         if (s->fw[slot].state == WARP_DONE) {
@@ -385,6 +391,8 @@ static void instruction_done(void *c, uint32_t slot, const uint32_t *regs, uint3
         }
     }
     if (is_mem) {
+        /* a counted candidate shows whether the warp waits on memory (cand_fill) */
+        s->tc[slot].waiting_mem = w->p.mem_inflight != 0;
         /* the policy hears of global/local completions only: shared and constant
          * accesses are not the long-latency loads the recency register tracks */
         if (is_mem == 2 && s->pol->on_mem_done)
