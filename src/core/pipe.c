@@ -90,20 +90,25 @@ void pipe_wheel_fini(pipe_wheel *w)
     memset(w, 0, sizeof *w);
 }
 
+int pipe_wheel_grow(pipe_wheel *w)
+{
+    uint32_t cap = w->cap ? w->cap * 2 : 256;
+    pipe_event *ne = realloc(w->ev, cap * sizeof *ne);
+    if (!ne)
+        return -1;
+    for (uint32_t i = w->cap; i < cap; i++)
+        ne[i].next = i + 1 < cap ? i + 1 : UINT32_MAX;
+    w->ev = ne;
+    w->free = w->cap;
+    w->cap = cap;
+    return 0;
+}
+
 int pipe_wheel_add(pipe_wheel *w, uint64_t due, uint32_t slot, const uint32_t *regs, uint32_t n,
                    uint8_t kind)
 {
-    if (w->free == UINT32_MAX) {
-        uint32_t cap = w->cap ? w->cap * 2 : 256;
-        pipe_event *ne = realloc(w->ev, cap * sizeof *ne);
-        if (!ne)
-            return -1;
-        for (uint32_t i = w->cap; i < cap; i++)
-            ne[i].next = i + 1 < cap ? i + 1 : UINT32_MAX;
-        w->ev = ne;
-        w->free = w->cap;
-        w->cap = cap;
-    }
+    if (w->free == UINT32_MAX && pipe_wheel_grow(w))
+        return -1;
     uint32_t e = w->free;
     pipe_event *ev = &w->ev[e];
     w->free = ev->next;

@@ -660,11 +660,9 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
                                                       c == IC_ATOM_SHARED) : 1;
             s->fx.shared_conflict_cycles += cyc - 1;
             occupy = cyc;
-            uint32_t regs[4];
-            if (pipe_sb_pend(&w->p.sb, base, ii, regs))
+            if (pipe_sb_pend_wheel(&w->p.sb, &s->wh, base, ii,
+                                   cycle + s->cfg->core.lat_shared + s->cfg->core.lat_pipeline + cyc - 1, slot, 1))
                 return -1;
-            rcode = pipe_wheel_add(&s->wh, cycle + s->cfg->core.lat_shared + s->cfg->core.lat_pipeline + cyc - 1,
-                                   slot, regs, ii->n_dst, 1);
         } else if ((c == IC_MEM_CONST || c == IC_MEM_PARAM) && s->tr.n &&
                    (space == SP_CONST || space == SP_PARAM)) {
             /* constant bank: through the L1 constant cache, one request per line; the
@@ -675,20 +673,16 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
             /* call-site .params live in the frame: a register-file-like fixed latency */
             uint32_t cyc = distinct_addrs(s);
             occupy = cyc;
-            uint32_t regs[4];
-            if (pipe_sb_pend(&w->p.sb, base, ii, regs))
+            if (pipe_sb_pend_wheel(&w->p.sb, &s->wh, base, ii,
+                                   cycle + s->cfg->core.lat_const + s->cfg->core.lat_pipeline + cyc - 1, slot, 1))
                 return -1;
-            rcode = pipe_wheel_add(&s->wh, cycle + s->cfg->core.lat_const + s->cfg->core.lat_pipeline + cyc - 1,
-                                   slot, regs, ii->n_dst, 1);
         } else {
             rcode = issue_global(s, slot, ii, base, in, cycle);
         }
         u = free_unit(s, FU_LDST, cycle);
     } else {
-        uint32_t regs[4];
-        if (pipe_sb_pend(&w->p.sb, base, ii, regs))
+        if (pipe_sb_pend_wheel(&w->p.sb, &s->wh, base, ii, cycle + ii->lat + rf, slot, 0))
             return -1;
-        rcode = pipe_wheel_add(&s->wh, cycle + ii->lat + rf, slot, regs, ii->n_dst, 0);
     }
     int fu = is_mem_cls(ii->cls) ? FU_LDST : ii->fu;
     if (u >= 0) {
