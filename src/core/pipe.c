@@ -313,6 +313,30 @@ uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot
     uint32_t nseg = 0, last = 0;
     /* line_of, its test once: a power of two shifts */
     const unsigned sh = (line & (line - 1)) == 0 ? (unsigned)__builtin_ctz(line) : 64;
+    if (sh < 64 && hi > lo) {
+        /* the common case first: no local memory, every lane in [lo, hi), and the lines
+         * never decreasing in access order, so a line differs from the last one found
+         * only when it is new (the search below would find nothing); anything else
+         * starts over with the general loop */
+        uint32_t i = 0;
+        for (; i < n; i++) {
+            const exec_access *a = &tr->a[i];
+            if (a->space == SP_LOCAL || (uint32_t)a->lane - lo >= hi - lo)
+                break;
+            const uint64_t sg = (a->addr + (a->space == SP_PARAM ? sp->param_base : 0)) >> sh;
+            if (nseg && sg == seg[nseg - 1]) {
+                used[nseg - 1] += a->size;
+                continue;
+            }
+            if ((nseg && sg < seg[nseg - 1]) || nseg == 64)
+                break;
+            seg[nseg] = sg;
+            used[nseg++] = a->size;
+        }
+        if (i == n)
+            return nseg;
+        nseg = 0;
+    }
     for (uint32_t i = 0; i < tr->n; i++) {
         const exec_access *a = &tr->a[i];
         if (a->lane < lo || a->lane >= hi)

@@ -271,6 +271,21 @@ static void t_coalesce(void **state)
     assert_int_equal(pipe_coalesce_groups(&sp, &tr, 0, 4, 64, seg, used, first), 5);
     assert_int_equal(seg[1], 16);
     assert_int_equal(seg[2], 15);
+    /* the whole reversed warp: line 16 found first (40 bytes), then 15 (24); lines
+     * 15, 16, 15 (lane 0 moved to the end): two segments, 15 with 24 bytes */
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 2);
+    assert_int_equal(seg[0], 16);
+    assert_int_equal(used[0], 40);
+    assert_int_equal(seg[1], 15);
+    assert_int_equal(used[1], 24);
+    trace(&tr, a, 16, 1000, 4, SP_GLOBAL);
+    a[0].addr = 1000 + 4 * 16;   /* lane 0 in line 16: 16, 15 x 5, 16 x 10 */
+    a[15].addr = 1000;           /* lane 15 in line 15 */
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 2);
+    assert_int_equal(seg[0], 16);
+    assert_int_equal(used[0], 40);
+    assert_int_equal(seg[1], 15);
+    assert_int_equal(used[1], 24);
     trace(&tr, a, 1, 8, 0, SP_PARAM);
     assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
     assert_int_equal(seg[0], (sp.param_base + 8) / 64);
