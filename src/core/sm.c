@@ -610,6 +610,8 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, c
     return unit_check(ii, units);
 }
 
+static inline void count_warp(sm *s, uint32_t slot, sm_warp *w);
+
 static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint64_t cycle)
 {
     sm_warp *w = &s->w[slot];
@@ -646,6 +648,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         pipe_warp_continue(&w->p, follow_path(w, fw), path, pc, fn, fw->fr[fw->nfr - 1].func);
     if (!w->p.ibuf)
         want_set(s, slot);
+    /* (ibuf > 0 now: the warp goes on with pc + 1 of `path` in function fn) */
     int rcode = 0;
     if (is_mem_cls(ii->cls)) {
         w->p.mem_inflight++;
@@ -695,6 +698,29 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         s->fu_min[fu] = lo;
         s->fx.fu_busy[fu] += occupy;
     }
+    if ((rc == EX_NEXT || rc == EX_BRANCH) && fw->state == WARP_READY && w->alt_path == NO_ALT &&
+        !s->dt.skip_stalled) {
+        /* The examination the warp's next turn would make (readiness, sched_turn step
+         * 1), made now: nothing it reads changes before that turn without an event of
+         * the warp (which touches it again), the scoreboard only frees registers (and a
+         * completion re-examines a scoreboard verdict), and its buffer is usable (it
+         * issued from it). Its frame, function and selected path are the ones the buffer
+         * continues with (pipe_warp_continue kept it only then). */
+        if (!w->p.ibuf) {
+            w->p.dirty = 0;
+            w->p.cached = WR_IBUF_EMPTY;
+            count_warp(s, slot, w);
+        } else {
+            const insn_info *ni = &s->it->info[fn][w->p.ibuf_pc];
+            if (!(ni->cls == IC_MEMBAR && w->p.mem_inflight)) {   /* (that one is not cached) */
+                w->p.dirty = 0;
+                w->p.cached_info = ni;
+                w->p.cached = pipe_sb_busy(&w->p.sb, base, ni) || (ni->cls == IC_CALL && w->p.inflight)
+                            ? WR_SCOREBOARD : WR_READY;
+                count_warp(s, slot, w);
+            }
+        }
+    }
     if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
         func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps))
         for (uint32_t i = 0; i < s->cta_warps; i++) {
@@ -722,6 +748,28 @@ static inline void cand_fill(sched_cand *c, uint32_t slot, const sm_warp *w, uin
         c->type = IT_VALU;
     }
     c->path = w->p.ibuf_path;   /* the path readiness examined */
+}
+
+/* The verdict readiness() left in w stands until the warp's next event
+ * (pipe_warp_countable): the warp is counted under its key in the summary, with the
+ * candidate it shows while counted (pipe_warp_cached's). */
+static inline void count_warp(sm *s, uint32_t slot, sm_warp *w)
+{
+    const insn_info *ci = NULL;
+    uint32_t key;
+    if (w->p.cached == WR_READY) {
+        ci = w->p.cached_info;
+        key = is_mem_cls(ci->cls) ? KEY_MEM : ci->fu;
+    } else if (w->p.cached == WR_SCOREBOARD) {
+        ci = w->p.cached_info;
+        key = KEY_SB;
+    } else {
+        key = w->p.cached == WR_IBUF_EMPTY ? KEY_IBUF : KEY_BAR;
+    }
+    if (!s->pick_slot)   /* (read only to build candidate lists) */
+        cand_fill(&s->tc[slot], slot, w, WR_DONE, ci);
+    s->ti[slot] = ci;
+    pipe_vsum_count(&s->vs, slot, key);
 }
 
 /* By unit_mask() value u (bit f: a free unit of class f; bit KEY_MEM: the LD/ST path
@@ -858,24 +906,8 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
                 if (reason_rank[r] > reason_rank[best])
                     best = r;
             }
-            if (pipe_warp_countable(&w->p, cycle)) {
-                /* the candidate it shows while counted: pipe_warp_cached's */
-                const insn_info *ci = NULL;
-                uint32_t key;
-                if (w->p.cached == WR_READY) {
-                    ci = w->p.cached_info;
-                    key = is_mem_cls(ci->cls) ? KEY_MEM : ci->fu;
-                } else if (w->p.cached == WR_SCOREBOARD) {
-                    ci = w->p.cached_info;
-                    key = KEY_SB;
-                } else {
-                    key = w->p.cached == WR_IBUF_EMPTY ? KEY_IBUF : KEY_BAR;
-                }
-                if (!s->pick_slot)   /* (read only to build candidate lists) */
-                    cand_fill(&s->tc[slot], slot, w, WR_DONE, ci);
-                s->ti[slot] = ci;
-                pipe_vsum_count(&s->vs, slot, key);
-            }
+            if (pipe_warp_countable(&w->p, cycle))
+                count_warp(s, slot, w);
         }
         ex[k] = m;
         live[k] = l;
