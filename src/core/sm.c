@@ -799,9 +799,12 @@ typedef struct {
  * all ones when unit class f, or the LD/ST path for KEY_MEM, accepts one): added to
  * ready[] and live[] (nw words), and summed up by outcome. */
 static inline __attribute__((always_inline)) key_acc key_pass(const uint64_t *S, uint32_t nw, const uint64_t *qm,
-                                                              const uint64_t *on, uint64_t *ready, uint64_t *live)
+                                                              const uint64_t *on, uint64_t *ready, uint64_t *live,
+                                                              uint32_t units)
 {
     key_acc a = {0, 0, 0, 0, 0, 0};
+    /* every unit class free (units: its low FU__COUNT bits): on[f] is all ones */
+    const int all_on = (units & ((1u << FU__COUNT) - 1)) == (1u << FU__COUNT) - 1;
     for (uint32_t k = 0; k < nw; k++) {
         const uint64_t m = qm[k];
         uint64_t r = ready[k], l = live[k], x;
@@ -809,10 +812,16 @@ static inline __attribute__((always_inline)) key_acc key_pass(const uint64_t *S,
          * pipe_vsum), so the warps under a key whose unit is busy are those under any
          * unit key less those under one whose unit accepts */
         uint64_t fu_all = 0, fu_on = 0;
-        for (uint32_t f = 0; f < FU__COUNT; f++) {
-            x = S[f * nw + k];
-            fu_all |= x;
-            fu_on |= x & on[f];
+        if (all_on) {
+            for (uint32_t f = 0; f < FU__COUNT; f++)
+                fu_all |= S[f * nw + k];
+            fu_on = fu_all;
+        } else {
+            for (uint32_t f = 0; f < FU__COUNT; f++) {
+                x = S[f * nw + k];
+                fu_all |= x;
+                fu_on |= x & on[f];
+            }
         }
         fu_all &= m;
         fu_on &= m;
@@ -864,9 +873,9 @@ static inline void count_slot(sm *s, uint8_t r)
 
 /* (not inlined into the issue stage: inlined, gcc's register allocation of the
  * combination costs the memory-bound workloads more than the call) */
-static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
+static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q, uint64_t cycle, uint32_t units,
+                                                              const uint32_t nw)
 {
-    const uint32_t nw = s->vs.nw;
     const uint64_t *qm = s->qmask + (size_t)q * nw;
     uint64_t *redo = pipe_vsum_redo(&s->vs);
     uint64_t *ex = s->scratch, *live = ex + nw, *ready = live + nw;
@@ -918,7 +927,7 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
     const uint64_t *S = s->vs.bits;
     const uint64_t *on = unit_on[units];   /* units < 1 << (KEY_MEM + 1) */
     /* (inlined twice: the common single word with nw a constant) */
-    key_acc a = nw == 1 ? key_pass(S, 1, qm, on, ready, live) : key_pass(S, nw, qm, on, ready, live);
+    key_acc a = key_pass(S, nw, qm, on, ready, live, units);
     uint64_t busy = a.busy, stall = a.stall, sb = a.sb, ib = a.ib, bar = a.bar, any_ready = a.ready;
     if (!any_ready) {   /* no policy call: the slot is lost (or idle: no warp at all) */
         uint8_t c = stall ? WR_MEM_STALL : busy ? WR_UNIT_BUSY : sb ? WR_SCOREBOARD
@@ -976,6 +985,12 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
     }
     count_slot(s, WR_UNIT_BUSY);
     return 0;
+}
+
+/* (the turn twice: the common single word per slot set, with nw a constant) */
+static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
+{
+    return s->vs.nw == 1 ? sched_turn_nw(s, q, cycle, units, 1) : sched_turn_nw(s, q, cycle, units, s->vs.nw);
 }
 
 /* The issue stage: each scheduler's turn (sched_turn), in order from the first one
