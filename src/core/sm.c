@@ -371,8 +371,9 @@ int sm_ldst_waiting(const sm *s) { return ldq_len(s->ldq) != 0; }
 /* ---- completions ----------------------------------------------------------------------- */
 static uint32_t reg_base(const sm *s, uint32_t slot) { return pipe_reg_base(&s->fw[slot], s->ws); }
 
-static void instruction_done(void *c, uint32_t slot, const uint32_t *regs, uint32_t n, int is_mem,
-                             uint64_t cycle)
+/* (inline: the writeback stage's every event; minst_done's copy is the same code) */
+static inline __attribute__((always_inline)) void instruction_done(void *c, uint32_t slot, const uint32_t *regs,
+                                                                    uint32_t n, int is_mem, uint64_t cycle)
 {
     sm *s = c;
     sm_warp *w = &s->w[slot];
@@ -620,7 +621,6 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     uint32_t pc = pp->pc;
     uint64_t mask = pp->mask;
     int32_t fn = fw->fr[fw->nfr - 1].func;
-    const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
     uint32_t base = reg_base(s, slot);
     uint32_t rf = ii->rf_extra;   /* operand collection (insn_rf_extra) */
     s->fx.rf_conflict_cycles += rf;
@@ -651,6 +651,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     /* (ibuf > 0 now: the warp goes on with pc + 1 of `path` in function fn) */
     int rcode = 0;
     if (is_mem_cls(ii->cls)) {
+        const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
         w->p.mem_inflight++;
         int space = s->tr.n ? s->tr.a[0].space : SP_GLOBAL;
         uint8_t c = ii->cls;
