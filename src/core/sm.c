@@ -78,6 +78,7 @@ struct sm {
     const sched_ops *pol;
     void **pst;                    /* policy state per scheduler                 */
     uint32_t n_sched, ws, cta_warps, max_ctas, n_slots;
+    uint32_t ws_sh;                /* log2(ws) when a power of two, else 64       */
     uint8_t ev_all;             /* the policy's state is SM-wide (sched_ops.sm_wide) */
     sm_warp *w;
     func_warp *fw;                 /* functional warps, grouped by CTA slot      */
@@ -203,6 +204,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->mem = mem;
     s->pol = pol;
     s->ws = L->ws;
+    s->ws_sh = s->ws && !(s->ws & (s->ws - 1)) ? (uint32_t)__builtin_ctz(s->ws) : 64;
     s->cta_warps = L->cta_warps;
     s->max_ctas = max_ctas;
     s->n_slots = max_ctas * L->cta_warps;
@@ -369,7 +371,12 @@ int sm_busy(const sm *s) { return s->resident != 0 || ldq_len(s->ldq) != 0; }
 int sm_ldst_waiting(const sm *s) { return ldq_len(s->ldq) != 0; }
 
 /* ---- completions ----------------------------------------------------------------------- */
-static uint32_t reg_base(const sm *s, uint32_t slot) { return pipe_reg_base(&s->fw[slot], s->ws); }
+/* pipe_reg_base: a shift for a power-of-two warp size (ws_sh), not a 64-bit division */
+static uint32_t reg_base(const sm *s, uint32_t slot)
+{
+    const func_warp *fw = &s->fw[slot];
+    return s->ws_sh < 64 ? (uint32_t)(fw->fr[fw->nfr - 1].reg_off >> s->ws_sh) : pipe_reg_base(fw, s->ws);
+}
 
 /* (inline: the writeback stage's every event; minst_done's copy is the same code) */
 static inline __attribute__((always_inline)) void instruction_done(void *c, uint32_t slot, const uint32_t *regs,
@@ -438,10 +445,9 @@ static int writeback(sm *s, uint64_t cycle)
 static int ldst_send(sm *s, uint64_t cycle)
 {
     int stalled;
-    s->ldq_prev = *ldq_get_stats(s->ldq);
-    int progress = ldq_cycle(s->ldq, s->mem, cycle, &stalled);
+    const mem_req *r;
+    int progress = ldq_cycle_snap(s->ldq, s->mem, cycle, &stalled, &s->ldq_prev, &r);
     s->ldst_stalled = stalled;
-    const mem_req *r = ldq_last_sent(s->ldq);
     if (r && --s->mi.a[r->tag].unsent == 0)
         s->ldst_insts--;   /* its last request reached the L1: it left the LD/ST path */
     return progress;
@@ -509,7 +515,6 @@ static uint32_t distinct_addrs(const sm *s)
 }
 
 /* ---- issue ---------------------------------------------------------------------------------- */
-static int is_mem_cls(uint8_t c) { return c >= IC_MEM_SHARED && c <= IC_ATOM_GLOBAL; }
 
 static int free_unit(const sm *s, int fu, uint64_t cycle)
 {
@@ -544,7 +549,7 @@ static uint32_t unit_mask(const sm *s, uint64_t cycle)
 /* Whether a memory / other instruction can go to its unit, given unit_mask(). */
 static uint8_t unit_check(const insn_info *ii, uint32_t units)
 {
-    if (is_mem_cls(ii->cls))
+    if (ii->is_mem)   /* (a memory class: insn_info.is_mem) */
         return units & (1u << FU__COUNT) ? WR_READY : WR_MEM_STALL;
     return units & (1u << ii->fu) ? WR_READY : WR_UNIT_BUSY;
 }
@@ -625,7 +630,8 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     uint32_t rf = ii->rf_extra;   /* operand collection (insn_rf_extra) */
     s->fx.rf_conflict_cycles += rf;
     fw->clock = cycle;
-    exec_ctrl rc = func_warp_step_path(fw, path, is_mem_cls(ii->cls) ? &s->tr : NULL);
+    const int mem = ii->is_mem;   /* IC_MEM_SHARED .. IC_ATOM_GLOBAL */
+    exec_ctrl rc = func_warp_step_path(fw, path, mem ? &s->tr : NULL);
     w->last_path = path;
     s->st.issued++;
     s->st.thread_insts += func_lane_count(mask);
@@ -641,7 +647,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         slotset_add(s->gone, slot);
     }
     if (s->pol->on_issue)
-        s->pol->on_issue(s->pst[slot % s->n_sched], slot, is_mem_cls(ii->cls), cycle);
+        s->pol->on_issue(s->pst[slot % s->n_sched], slot, mem, cycle);
     /* the instruction buffer: consumed; dropped when the warp's next path is another
      * one or moved elsewhere */
     if (--w->p.ibuf)
@@ -650,7 +656,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         want_set(s, slot);
     /* (ibuf > 0 now: the warp goes on with pc + 1 of `path` in function fn) */
     int rcode = 0;
-    if (is_mem_cls(ii->cls)) {
+    if (mem) {
         const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
         w->p.mem_inflight++;
         int space = s->tr.n ? s->tr.a[0].space : SP_GLOBAL;
@@ -688,7 +694,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         if (pipe_sb_pend_wheel(&w->p.sb, &s->wh, base, ii, cycle + ii->lat + rf, slot, 0))
             return -1;
     }
-    int fu = is_mem_cls(ii->cls) ? FU_LDST : ii->fu;
+    int fu = mem ? FU_LDST : ii->fu;
     if (u >= 0) {
         s->fu_free[fu][u] = cycle + occupy;
         if (cycle + occupy > s->fu_max)
@@ -760,7 +766,7 @@ static inline void count_warp(sm *s, uint32_t slot, sm_warp *w)
     uint32_t key;
     if (w->p.cached == WR_READY) {
         ci = w->p.cached_info;
-        key = is_mem_cls(ci->cls) ? KEY_MEM : ci->fu;
+        key = ci->is_mem ? KEY_MEM : ci->fu;
     } else if (w->p.cached == WR_SCOREBOARD) {
         ci = w->p.cached_info;
         key = KEY_SB;
