@@ -213,6 +213,17 @@ static inline void pipe_vsum_count(pipe_vsum *v, uint32_t slot, uint32_t key)
     v->bits[(size_t)key * v->nw + slot / 64] |= b;
     v->key[slot] = (uint8_t)key;
 }
+/* pipe_vsum_count of a warp that may still be counted under an older key (or be in
+ * redo): out of that set and of redo, into key's. */
+static inline void pipe_vsum_recount(pipe_vsum *v, uint32_t slot, uint32_t key)
+{
+    uint64_t b = 1ull << (slot % 64);
+    if (v->key[slot] != PIPE_KEY_NONE)
+        v->bits[(size_t)v->key[slot] * v->nw + slot / 64] &= ~b;
+    v->bits[(size_t)v->nkeys * v->nw + slot / 64] &= ~b;
+    v->bits[(size_t)key * v->nw + slot / 64] |= b;
+    v->key[slot] = (uint8_t)key;
+}
 /* The warp left its slot: in no set. */
 static inline void pipe_vsum_drop(pipe_vsum *v, uint32_t slot)
 {

@@ -618,7 +618,7 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, c
 
 static inline void count_warp(sm *s, uint32_t slot, sm_warp *w);
 
-static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint64_t cycle)
+static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_info *ii, uint64_t cycle)
 {
     sm_warp *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
@@ -639,7 +639,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         return -1;
     int u = free_unit(s, ii->fu, cycle);
     uint32_t occupy = ii->ii;
-    warp_touch(s, w);
+    /* (the warp is touched below, unless its next verdict is settled at once) */
     if (w->p.inflight++ == 0)
         s->warps_inflight++;
     if (fw->state == WARP_DONE) {
@@ -647,7 +647,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         slotset_add(s->gone, slot);
     }
     if (s->pol->on_issue)
-        s->pol->on_issue(s->pst[slot % s->n_sched], slot, mem, cycle);
+        s->pol->on_issue(s->pst[q], slot, mem, cycle);   /* (q == slot % n_sched) */
     /* the instruction buffer: consumed; dropped when the warp's next path is another
      * one or moved elsewhere */
     if (--w->p.ibuf)
@@ -705,6 +705,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         s->fu_min[fu] = lo;
         s->fx.fu_busy[fu] += occupy;
     }
+    int settled = 0;
     if ((rc == EX_NEXT || rc == EX_BRANCH) && fw->state == WARP_READY && w->alt_path == NO_ALT &&
         !s->dt.skip_stalled) {
         /* The examination the warp's next turn would make (readiness, sched_turn step
@@ -717,6 +718,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
             w->p.dirty = 0;
             w->p.cached = WR_IBUF_EMPTY;
             count_warp(s, slot, w);
+            settled = 1;
         } else {
             const insn_info *ni = &s->it->info[fn][w->p.ibuf_pc];
             if (!(ni->cls == IC_MEMBAR && w->p.mem_inflight)) {   /* (that one is not cached) */
@@ -725,9 +727,12 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
                 w->p.cached = pipe_sb_busy(&w->p.sb, base, ni) || (ni->cls == IC_CALL && w->p.inflight)
                             ? WR_SCOREBOARD : WR_READY;
                 count_warp(s, slot, w);
+                settled = 1;
             }
         }
     }
+    if (!settled)
+        warp_touch(s, w);   /* examined again at its next turn */
     if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
         func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps))
         for (uint32_t i = 0; i < s->cta_warps; i++) {
@@ -776,7 +781,7 @@ static inline void count_warp(sm *s, uint32_t slot, sm_warp *w)
     if (!s->pick_slot)   /* (read only to build candidate lists) */
         cand_fill(&s->tc[slot], slot, w, WR_DONE, ci);
     s->ti[slot] = ci;
-    pipe_vsum_count(&s->vs, slot, key);
+    pipe_vsum_recount(&s->vs, slot, key);
 }
 
 /* By unit_mask() value u (bit f: a free unit of class f; bit KEY_MEM: the LD/ST path
@@ -957,7 +962,7 @@ static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q
             int exd = ex[slot / 64] >> (slot % 64) & 1;
             /* (a counted warp's tc path is its buffer's path: fetch keeps them equal) */
             uint32_t path = s->w[slot].p.ibuf_path;
-            if (issue(s, slot, path, exd ? s->fi[slot] : s->ti[slot], cycle))
+            if (issue(s, q, slot, path, exd ? s->fi[slot] : s->ti[slot], cycle))
                 return -1;
             count_slot(s, WR_READY);
             return 1;
@@ -985,7 +990,7 @@ static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q
         }
     int pick = s->pol->pick(s->pst[q], s->cand, n, cycle);
     if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
-        if (issue(s, s->cand[pick].slot, s->cand[pick].path, s->infos[pick], cycle))
+        if (issue(s, q, s->cand[pick].slot, s->cand[pick].path, s->infos[pick], cycle))
             return -1;
         count_slot(s, WR_READY);
         return 1;

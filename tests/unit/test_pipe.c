@@ -33,7 +33,9 @@
  *    puts them in redo (word 0 bit 2, word 1 bits 1 and 5); counting 2 under key 1 and
  *    65 under key 0 moves them (key 1 word 0 = 0x4, key 0 word 1 = 0x2, redo 0 | 0x20);
  *    touching 65 again takes it out of key 0 back into redo (word 1 0x22); dropping 2
- *    and 65 leaves only 69 in redo and every key empty.
+ *    and 65 leaves only 69 in redo and every key empty. Before that, recounting 2
+ *    (under key 1) and 65 (in redo) under key 2 leaves key 1 empty, key 2 = 0x4 | 0x2
+ *    and redo 0 | 0x20.
  *  countable verdicts: a cached scoreboard verdict is; a dirty warp, "not cached"
  *    (WR_DONE) and an empty buffer whose fill is usable only at cycle 12 (at cycle 10)
  *    are not; the same buffer at cycle 12 is.
@@ -371,6 +373,12 @@ static void t_vsum(void **state)
     pipe_vsum_touch(&v, 65);
     assert_true(pipe_vsum_set(&v, 0)[1] == 0 && redo[1] == 0x22);
     assert_int_equal(v.key[65], PIPE_KEY_NONE);
+    /* recount: 2 from key 1 straight to key 2 (not through redo); 65 from redo to key 2 */
+    pipe_vsum_recount(&v, 2, 2);
+    pipe_vsum_recount(&v, 65, 2);
+    assert_true(pipe_vsum_set(&v, 1)[0] == 0 && pipe_vsum_set(&v, 2)[0] == 0x4 && pipe_vsum_set(&v, 2)[1] == 0x2);
+    assert_true(redo[0] == 0 && redo[1] == 0x20);
+    assert_true(v.key[2] == 2 && v.key[65] == 2);
     pipe_vsum_drop(&v, 2);
     pipe_vsum_drop(&v, 65);
     assert_true(redo[0] == 0 && redo[1] == 0x20);
