@@ -172,6 +172,13 @@ int insn_table_build(insn_table *t, const ptx_module *m, const ws_config *cfg)
             insn_regs(m, in, ii);
             ii->rf_extra = (uint8_t)insn_rf_extra(ii, 0, cfg->core.rf_banks);   /* < n_src <= 8 */
         }
+        /* runs to the next control instruction, from the end backwards */
+        for (uint32_t k = f->n_insns; k-- > 0;) {
+            insn_info *ii = &t->info[fi][k];
+            const uint32_t run = ii->cls == IC_BRANCH || ii->cls == IC_CALL || ii->cls == IC_BAR ||
+                                 k + 1 == f->n_insns ? 1 : 1 + (uint32_t)t->info[fi][k + 1].fetch_run;
+            ii->fetch_run = (uint8_t)(run > 255 ? 255 : run);
+        }
     }
     return 0;
 }

@@ -37,6 +37,9 @@ typedef struct {
     uint8_t is_long;     /* cls is global/local/generic memory or a global atomic */
     uint8_t rf_extra;    /* operand collection: cycles beyond the first under the
                             configuration's core.rf_banks (insn_rf_extra)     */
+    uint8_t fetch_run;   /* instructions from this one to the next control one
+                            (branch, call, barrier) included, or to the
+                            function's end; at most 255 (pipe_fetch_len)      */
 } insn_info;
 
 typedef struct {

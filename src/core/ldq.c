@@ -256,7 +256,8 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
     return progress;
 }
 
-int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
+/* (inline: ldq_cycle and ldq_cycle_snap are both this) */
+static inline __attribute__((always_inline)) int cycle_in(ldq *q, memsys *m, uint64_t cycle, int *stalled)
 {
     q->st.occupancy_sum += q->held;
     q->last_sent = NULL;
@@ -296,5 +297,15 @@ int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
     if (first != MA_HIT)
         refused(q, first);
     *stalled = q->entry.len != 0;
+    return progress;
+}
+
+int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled) { return cycle_in(q, m, cycle, stalled); }
+
+int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled, ldq_stats *before, const mem_req **sent)
+{
+    *before = q->st;
+    int progress = cycle_in(q, m, cycle, stalled);
+    *sent = q->last_sent;
     return progress;
 }

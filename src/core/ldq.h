@@ -59,6 +59,9 @@ void ldq_push(ldq *q, mem_req *r, uint64_t cycle);
  * must not take more memory instructions this cycle). With a latency queue: looks up
  * at most one request and moves at most one from the entry into the queue. */
 int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled);
+/* ldq_cycle after copying the counters into *before (ldq_get_stats as they were), with
+ * ldq_last_sent into *sent: the three in one call (a core's every cycle). */
+int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled, ldq_stats *before, const mem_req **sent);
 uint32_t ldq_len(const ldq *q);            /* requests held                        */
 /* The cycle the latency queue's oldest request is due for its lookup (UINT64_MAX:
  * none waits there); an event for idle skipping. */

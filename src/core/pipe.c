@@ -90,20 +90,25 @@ void pipe_wheel_fini(pipe_wheel *w)
     memset(w, 0, sizeof *w);
 }
 
+int pipe_wheel_grow(pipe_wheel *w)
+{
+    uint32_t cap = w->cap ? w->cap * 2 : 256;
+    pipe_event *ne = realloc(w->ev, cap * sizeof *ne);
+    if (!ne)
+        return -1;
+    for (uint32_t i = w->cap; i < cap; i++)
+        ne[i].next = i + 1 < cap ? i + 1 : UINT32_MAX;
+    w->ev = ne;
+    w->free = w->cap;
+    w->cap = cap;
+    return 0;
+}
+
 int pipe_wheel_add(pipe_wheel *w, uint64_t due, uint32_t slot, const uint32_t *regs, uint32_t n,
                    uint8_t kind)
 {
-    if (w->free == UINT32_MAX) {
-        uint32_t cap = w->cap ? w->cap * 2 : 256;
-        pipe_event *ne = realloc(w->ev, cap * sizeof *ne);
-        if (!ne)
-            return -1;
-        for (uint32_t i = w->cap; i < cap; i++)
-            ne[i].next = i + 1 < cap ? i + 1 : UINT32_MAX;
-        w->ev = ne;
-        w->free = w->cap;
-        w->cap = cap;
-    }
+    if (w->free == UINT32_MAX && pipe_wheel_grow(w))
+        return -1;
     uint32_t e = w->free;
     pipe_event *ev = &w->ev[e];
     w->free = ev->next;
@@ -308,6 +313,30 @@ uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot
     uint32_t nseg = 0, last = 0;
     /* line_of, its test once: a power of two shifts */
     const unsigned sh = (line & (line - 1)) == 0 ? (unsigned)__builtin_ctz(line) : 64;
+    if (sh < 64 && hi > lo) {
+        /* the common case first: no local memory, every lane in [lo, hi), and the lines
+         * never decreasing in access order, so a line differs from the last one found
+         * only when it is new (the search below would find nothing); anything else
+         * starts over with the general loop */
+        uint32_t i = 0;
+        for (; i < n; i++) {
+            const exec_access *a = &tr->a[i];
+            if (a->space == SP_LOCAL || (uint32_t)a->lane - lo >= hi - lo)
+                break;
+            const uint64_t sg = (a->addr + (a->space == SP_PARAM ? sp->param_base : 0)) >> sh;
+            if (nseg && sg == seg[nseg - 1]) {
+                used[nseg - 1] += a->size;
+                continue;
+            }
+            if ((nseg && sg < seg[nseg - 1]) || nseg == 64)
+                break;
+            seg[nseg] = sg;
+            used[nseg++] = a->size;
+        }
+        if (i == n)
+            return nseg;
+        nseg = 0;
+    }
     for (uint32_t i = 0; i < tr->n; i++) {
         const exec_access *a = &tr->a[i];
         if (a->lane < lo || a->lane >= hi)
@@ -478,9 +507,33 @@ uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t grp, uint3
         grp = ws;
     if (tr->n > 64)   /* (an atomic's equal addresses count over the whole trace) */
         return bank_cycles_long(tr, ws, grp, banks, atomic);
+    const int pow2 = (banks & (banks - 1)) == 0;
+    if (!atomic && grp >= ws) {
+        /* one group, no atomics: conflict-free (1 cycle) when no bank holds two distinct
+         * words (the common case: consecutive words, broadcasts); else the tables below.
+         * bw[b] is read only once bank b was seen (bit b of seen). */
+        uint64_t seen[4] = {0, 0, 0, 0}, bw[256];
+        uint32_t i = 0;
+        for (; i < n; i++) {
+            const exec_access *a = &tr->a[i];
+            const uint64_t wd = a->addr >> 2;
+            const uint32_t b = pow2 ? (uint32_t)(wd & (banks - 1)) : (uint32_t)(wd % banks);
+            const uint64_t bit = 1ull << (b & 63);
+            if (a->lane >= grp)
+                break;
+            if (seen[b >> 6] & bit) {
+                if (bw[b] != wd)
+                    break;
+            } else {
+                seen[b >> 6] |= bit;
+                bw[b] = wd;
+            }
+        }
+        if (i == n)
+            return 1;
+    }
     /* per group: the distinct words (a table of them), each counted in its bank; with
      * atomics the equal addresses too (a table of addresses with their counts) */
-    const int pow2 = (banks & (banks - 1)) == 0;
     uint64_t wk[BANK_TAB], ak[BANK_TAB];
     uint8_t wu[BANK_TAB], au[BANK_TAB], cnt[256];
     for (uint32_t g0 = 0; g0 < ws; g0 += grp) {
@@ -567,6 +620,12 @@ uint32_t pipe_cta_retire(pipe_cta *cta, uint32_t n, uint32_t warps,
 uint32_t pipe_fetch_len(const insn_table *it, const ptx_func *f, int32_t fn, uint32_t pc,
                         uint32_t entries)
 {
+    if (pc < f->n_insns && entries <= 255) {
+        /* the table's run from pc (insn_info.fetch_run: up to a control instruction or
+         * the function's end, at most 255) */
+        const uint32_t r = it->info[fn][pc].fetch_run;
+        return r < entries ? r : entries ? entries : 1;
+    }
     uint32_t n = 0;
     while (n < entries && pc + n < f->n_insns) {
         uint8_t c = it->info[fn][pc + n].cls;

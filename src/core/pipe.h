@@ -213,6 +213,17 @@ static inline void pipe_vsum_count(pipe_vsum *v, uint32_t slot, uint32_t key)
     v->bits[(size_t)key * v->nw + slot / 64] |= b;
     v->key[slot] = (uint8_t)key;
 }
+/* pipe_vsum_count of a warp that may still be counted under an older key (or be in
+ * redo): out of that set and of redo, into key's. */
+static inline void pipe_vsum_recount(pipe_vsum *v, uint32_t slot, uint32_t key)
+{
+    uint64_t b = 1ull << (slot % 64);
+    if (v->key[slot] != PIPE_KEY_NONE)
+        v->bits[(size_t)v->key[slot] * v->nw + slot / 64] &= ~b;
+    v->bits[(size_t)v->nkeys * v->nw + slot / 64] &= ~b;
+    v->bits[(size_t)key * v->nw + slot / 64] |= b;
+    v->key[slot] = (uint8_t)key;
+}
 /* The warp left its slot: in no set. */
 static inline void pipe_vsum_drop(pipe_vsum *v, uint32_t slot)
 {
@@ -255,6 +266,40 @@ void pipe_wheel_fini(pipe_wheel *w);
 /* Schedules an event (regs[0..n), n <= 4); -1 when out of memory. */
 int pipe_wheel_add(pipe_wheel *w, uint64_t due, uint32_t slot, const uint32_t *regs, uint32_t n,
                    uint8_t kind);
+/* The event pool's free list is empty: doubles the pool; -1 when out of memory. */
+int pipe_wheel_grow(pipe_wheel *w);
+/* pipe_sb_pend then pipe_wheel_add of the registers it marked, in one step (inline: the
+ * issue of every fixed-latency instruction): ii's destinations at frame base `base`
+ * pending in sb, their writeback due at `due` for warp `slot` (tag kind); -1 when out
+ * of memory. */
+static inline int pipe_sb_pend_wheel(pipe_sb *sb, pipe_wheel *w, uint32_t base, const insn_info *ii,
+                                     uint64_t due, uint32_t slot, uint8_t kind)
+{
+    if (w->free == UINT32_MAX && pipe_wheel_grow(w))
+        return -1;
+    const uint32_t e = w->free;
+    pipe_event *ev = &w->ev[e];
+    const uint32_t n = ii->n_dst;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t r = base + ii->dst[i];
+        if (r < sb->cap)
+            sb->c[r]++;
+        else if (pipe_sb_inc(sb, r))   /* (grows the counters) */
+            return -1;
+        ev->regs[i] = r;
+    }
+    w->free = ev->next;
+    ev->due = due;
+    ev->slot = slot;
+    ev->n = (uint8_t)n;
+    ev->kind = kind;
+    const uint32_t b = (uint32_t)(due & w->mask);
+    ev->next = w->head[b];
+    w->head[b] = e;
+    w->n++;
+    return 0;
+}
+
 /* Takes one event due at `cycle` into *out: 1, or 0 when none is left. */
 static inline int pipe_wheel_pop(pipe_wheel *w, uint64_t cycle, pipe_event *out)
 {

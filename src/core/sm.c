@@ -78,6 +78,7 @@ struct sm {
     const sched_ops *pol;
     void **pst;                    /* policy state per scheduler                 */
     uint32_t n_sched, ws, cta_warps, max_ctas, n_slots;
+    uint32_t ws_sh;                /* log2(ws) when a power of two, else 64       */
     uint8_t ev_all;             /* the policy's state is SM-wide (sched_ops.sm_wide) */
     sm_warp *w;
     func_warp *fw;                 /* functional warps, grouped by CTA slot      */
@@ -203,6 +204,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->mem = mem;
     s->pol = pol;
     s->ws = L->ws;
+    s->ws_sh = s->ws && !(s->ws & (s->ws - 1)) ? (uint32_t)__builtin_ctz(s->ws) : 64;
     s->cta_warps = L->cta_warps;
     s->max_ctas = max_ctas;
     s->n_slots = max_ctas * L->cta_warps;
@@ -369,14 +371,26 @@ int sm_busy(const sm *s) { return s->resident != 0 || ldq_len(s->ldq) != 0; }
 int sm_ldst_waiting(const sm *s) { return ldq_len(s->ldq) != 0; }
 
 /* ---- completions ----------------------------------------------------------------------- */
-static uint32_t reg_base(const sm *s, uint32_t slot) { return pipe_reg_base(&s->fw[slot], s->ws); }
+/* pipe_reg_base: a shift for a power-of-two warp size (ws_sh), not a 64-bit division */
+static uint32_t reg_base(const sm *s, uint32_t slot)
+{
+    const func_warp *fw = &s->fw[slot];
+    return s->ws_sh < 64 ? (uint32_t)(fw->fr[fw->nfr - 1].reg_off >> s->ws_sh) : pipe_reg_base(fw, s->ws);
+}
 
-static void instruction_done(void *c, uint32_t slot, const uint32_t *regs, uint32_t n, int is_mem,
-                             uint64_t cycle)
+/* (inline: the writeback stage's every event; minst_done's copy is the same code) */
+static inline __attribute__((always_inline)) void instruction_done(void *c, uint32_t slot, const uint32_t *regs,
+                                                                    uint32_t n, int is_mem, uint64_t cycle)
 {
     sm *s = c;
     sm_warp *w = &s->w[slot];
-    warp_touch(s, w);
+    /* A completion frees registers and lowers the in-flight counts: it can change only
+     * a scoreboard verdict (or a call waiting for the warp to drain), one not cached
+     * (a finished warp draining, a fence waiting on memory), or the choice between an
+     * alternative path and the selected one. A cached ready, empty-buffer or barrier
+     * verdict stands, and so does its summary entry: no re-examination. */
+    if (w->p.cached == WR_SCOREBOARD || w->p.cached == WR_DONE || w->alt_path != NO_ALT)
+        warp_touch(s, w);
     if (pipe_warp_complete(&w->p, regs, n, is_mem)) {
         s->warps_inflight--;
         if (s->fw[slot].state == WARP_DONE) {
@@ -385,6 +399,8 @@ static void instruction_done(void *c, uint32_t slot, const uint32_t *regs, uint3
         }
     }
     if (is_mem) {
+        /* a counted candidate shows whether the warp waits on memory (cand_fill) */
+        s->tc[slot].waiting_mem = w->p.mem_inflight != 0;
         /* the policy hears of global/local completions only: shared and constant
          * accesses are not the long-latency loads the recency register tracks */
         if (is_mem == 2 && s->pol->on_mem_done)
@@ -429,10 +445,9 @@ static int writeback(sm *s, uint64_t cycle)
 static int ldst_send(sm *s, uint64_t cycle)
 {
     int stalled;
-    s->ldq_prev = *ldq_get_stats(s->ldq);
-    int progress = ldq_cycle(s->ldq, s->mem, cycle, &stalled);
+    const mem_req *r;
+    int progress = ldq_cycle_snap(s->ldq, s->mem, cycle, &stalled, &s->ldq_prev, &r);
     s->ldst_stalled = stalled;
-    const mem_req *r = ldq_last_sent(s->ldq);
     if (r && --s->mi.a[r->tag].unsent == 0)
         s->ldst_insts--;   /* its last request reached the L1: it left the LD/ST path */
     return progress;
@@ -500,7 +515,6 @@ static uint32_t distinct_addrs(const sm *s)
 }
 
 /* ---- issue ---------------------------------------------------------------------------------- */
-static int is_mem_cls(uint8_t c) { return c >= IC_MEM_SHARED && c <= IC_ATOM_GLOBAL; }
 
 static int free_unit(const sm *s, int fu, uint64_t cycle)
 {
@@ -535,7 +549,7 @@ static uint32_t unit_mask(const sm *s, uint64_t cycle)
 /* Whether a memory / other instruction can go to its unit, given unit_mask(). */
 static uint8_t unit_check(const insn_info *ii, uint32_t units)
 {
-    if (is_mem_cls(ii->cls))
+    if (ii->is_mem)   /* (a memory class: insn_info.is_mem) */
         return units & (1u << FU__COUNT) ? WR_READY : WR_MEM_STALL;
     return units & (1u << ii->fu) ? WR_READY : WR_UNIT_BUSY;
 }
@@ -602,7 +616,9 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, c
     return unit_check(ii, units);
 }
 
-static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint64_t cycle)
+static inline void count_warp(sm *s, uint32_t slot, sm_warp *w);
+
+static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_info *ii, uint64_t cycle)
 {
     sm_warp *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
@@ -610,12 +626,12 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
     uint32_t pc = pp->pc;
     uint64_t mask = pp->mask;
     int32_t fn = fw->fr[fw->nfr - 1].func;
-    const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
     uint32_t base = reg_base(s, slot);
     uint32_t rf = ii->rf_extra;   /* operand collection (insn_rf_extra) */
     s->fx.rf_conflict_cycles += rf;
     fw->clock = cycle;
-    exec_ctrl rc = func_warp_step_path(fw, path, is_mem_cls(ii->cls) ? &s->tr : NULL);
+    const int mem = ii->is_mem;   /* IC_MEM_SHARED .. IC_ATOM_GLOBAL */
+    exec_ctrl rc = func_warp_step_path(fw, path, mem ? &s->tr : NULL);
     w->last_path = path;
     s->st.issued++;
     s->st.thread_insts += func_lane_count(mask);
@@ -623,7 +639,7 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         return -1;
     int u = free_unit(s, ii->fu, cycle);
     uint32_t occupy = ii->ii;
-    warp_touch(s, w);
+    /* (the warp is touched below, unless its next verdict is settled at once) */
     if (w->p.inflight++ == 0)
         s->warps_inflight++;
     if (fw->state == WARP_DONE) {
@@ -631,15 +647,17 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         slotset_add(s->gone, slot);
     }
     if (s->pol->on_issue)
-        s->pol->on_issue(s->pst[slot % s->n_sched], slot, is_mem_cls(ii->cls), cycle);
+        s->pol->on_issue(s->pst[q], slot, mem, cycle);   /* (q == slot % n_sched) */
     /* the instruction buffer: consumed; dropped when the warp's next path is another
      * one or moved elsewhere */
     if (--w->p.ibuf)
         pipe_warp_continue(&w->p, follow_path(w, fw), path, pc, fn, fw->fr[fw->nfr - 1].func);
     if (!w->p.ibuf)
         want_set(s, slot);
+    /* (ibuf > 0 now: the warp goes on with pc + 1 of `path` in function fn) */
     int rcode = 0;
-    if (is_mem_cls(ii->cls)) {
+    if (mem) {
+        const ptx_insn *in = &s->L->prog->m->funcs[fn].insns[pc];
         w->p.mem_inflight++;
         int space = s->tr.n ? s->tr.a[0].space : SP_GLOBAL;
         uint8_t c = ii->cls;
@@ -652,11 +670,9 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
                                                       c == IC_ATOM_SHARED) : 1;
             s->fx.shared_conflict_cycles += cyc - 1;
             occupy = cyc;
-            uint32_t regs[4];
-            if (pipe_sb_pend(&w->p.sb, base, ii, regs))
+            if (pipe_sb_pend_wheel(&w->p.sb, &s->wh, base, ii,
+                                   cycle + s->cfg->core.lat_shared + s->cfg->core.lat_pipeline + cyc - 1, slot, 1))
                 return -1;
-            rcode = pipe_wheel_add(&s->wh, cycle + s->cfg->core.lat_shared + s->cfg->core.lat_pipeline + cyc - 1,
-                                   slot, regs, ii->n_dst, 1);
         } else if ((c == IC_MEM_CONST || c == IC_MEM_PARAM) && s->tr.n &&
                    (space == SP_CONST || space == SP_PARAM)) {
             /* constant bank: through the L1 constant cache, one request per line; the
@@ -667,22 +683,18 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
             /* call-site .params live in the frame: a register-file-like fixed latency */
             uint32_t cyc = distinct_addrs(s);
             occupy = cyc;
-            uint32_t regs[4];
-            if (pipe_sb_pend(&w->p.sb, base, ii, regs))
+            if (pipe_sb_pend_wheel(&w->p.sb, &s->wh, base, ii,
+                                   cycle + s->cfg->core.lat_const + s->cfg->core.lat_pipeline + cyc - 1, slot, 1))
                 return -1;
-            rcode = pipe_wheel_add(&s->wh, cycle + s->cfg->core.lat_const + s->cfg->core.lat_pipeline + cyc - 1,
-                                   slot, regs, ii->n_dst, 1);
         } else {
             rcode = issue_global(s, slot, ii, base, in, cycle);
         }
         u = free_unit(s, FU_LDST, cycle);
     } else {
-        uint32_t regs[4];
-        if (pipe_sb_pend(&w->p.sb, base, ii, regs))
+        if (pipe_sb_pend_wheel(&w->p.sb, &s->wh, base, ii, cycle + ii->lat + rf, slot, 0))
             return -1;
-        rcode = pipe_wheel_add(&s->wh, cycle + ii->lat + rf, slot, regs, ii->n_dst, 0);
     }
-    int fu = is_mem_cls(ii->cls) ? FU_LDST : ii->fu;
+    int fu = mem ? FU_LDST : ii->fu;
     if (u >= 0) {
         s->fu_free[fu][u] = cycle + occupy;
         if (cycle + occupy > s->fu_max)
@@ -693,6 +705,34 @@ static int issue(sm *s, uint32_t slot, uint32_t path, const insn_info *ii, uint6
         s->fu_min[fu] = lo;
         s->fx.fu_busy[fu] += occupy;
     }
+    int settled = 0;
+    if ((rc == EX_NEXT || rc == EX_BRANCH) && fw->state == WARP_READY && w->alt_path == NO_ALT &&
+        !s->dt.skip_stalled) {
+        /* The examination the warp's next turn would make (readiness, sched_turn step
+         * 1), made now: nothing it reads changes before that turn without an event of
+         * the warp (which touches it again), the scoreboard only frees registers (and a
+         * completion re-examines a scoreboard verdict), and its buffer is usable (it
+         * issued from it). Its frame, function and selected path are the ones the buffer
+         * continues with (pipe_warp_continue kept it only then). */
+        if (!w->p.ibuf) {
+            w->p.dirty = 0;
+            w->p.cached = WR_IBUF_EMPTY;
+            count_warp(s, slot, w);
+            settled = 1;
+        } else {
+            const insn_info *ni = &s->it->info[fn][w->p.ibuf_pc];
+            if (!(ni->cls == IC_MEMBAR && w->p.mem_inflight)) {   /* (that one is not cached) */
+                w->p.dirty = 0;
+                w->p.cached_info = ni;
+                w->p.cached = pipe_sb_busy(&w->p.sb, base, ni) || (ni->cls == IC_CALL && w->p.inflight)
+                            ? WR_SCOREBOARD : WR_READY;
+                count_warp(s, slot, w);
+                settled = 1;
+            }
+        }
+    }
+    if (!settled)
+        warp_touch(s, w);   /* examined again at its next turn */
     if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
         func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps))
         for (uint32_t i = 0; i < s->cta_warps; i++) {
@@ -722,6 +762,28 @@ static inline void cand_fill(sched_cand *c, uint32_t slot, const sm_warp *w, uin
     c->path = w->p.ibuf_path;   /* the path readiness examined */
 }
 
+/* The verdict readiness() left in w stands until the warp's next event
+ * (pipe_warp_countable): the warp is counted under its key in the summary, with the
+ * candidate it shows while counted (pipe_warp_cached's). */
+static inline void count_warp(sm *s, uint32_t slot, sm_warp *w)
+{
+    const insn_info *ci = NULL;
+    uint32_t key;
+    if (w->p.cached == WR_READY) {
+        ci = w->p.cached_info;
+        key = ci->is_mem ? KEY_MEM : ci->fu;
+    } else if (w->p.cached == WR_SCOREBOARD) {
+        ci = w->p.cached_info;
+        key = KEY_SB;
+    } else {
+        key = w->p.cached == WR_IBUF_EMPTY ? KEY_IBUF : KEY_BAR;
+    }
+    if (!s->pick_slot)   /* (read only to build candidate lists) */
+        cand_fill(&s->tc[slot], slot, w, WR_DONE, ci);
+    s->ti[slot] = ci;
+    pipe_vsum_recount(&s->vs, slot, key);
+}
+
 /* By unit_mask() value u (bit f: a free unit of class f; bit KEY_MEM: the LD/ST path
  * accepts): the per-key masks of sched_turn's step 2 (on[f]: all ones when that bit is
  * set) and a counted warp's reason by its key (step 3). Constant tables, indexed by u. */
@@ -749,9 +811,12 @@ typedef struct {
  * all ones when unit class f, or the LD/ST path for KEY_MEM, accepts one): added to
  * ready[] and live[] (nw words), and summed up by outcome. */
 static inline __attribute__((always_inline)) key_acc key_pass(const uint64_t *S, uint32_t nw, const uint64_t *qm,
-                                                              const uint64_t *on, uint64_t *ready, uint64_t *live)
+                                                              const uint64_t *on, uint64_t *ready, uint64_t *live,
+                                                              uint32_t units)
 {
     key_acc a = {0, 0, 0, 0, 0, 0};
+    /* every unit class free (units: its low FU__COUNT bits): on[f] is all ones */
+    const int all_on = (units & ((1u << FU__COUNT) - 1)) == (1u << FU__COUNT) - 1;
     for (uint32_t k = 0; k < nw; k++) {
         const uint64_t m = qm[k];
         uint64_t r = ready[k], l = live[k], x;
@@ -759,10 +824,16 @@ static inline __attribute__((always_inline)) key_acc key_pass(const uint64_t *S,
          * pipe_vsum), so the warps under a key whose unit is busy are those under any
          * unit key less those under one whose unit accepts */
         uint64_t fu_all = 0, fu_on = 0;
-        for (uint32_t f = 0; f < FU__COUNT; f++) {
-            x = S[f * nw + k];
-            fu_all |= x;
-            fu_on |= x & on[f];
+        if (all_on) {
+            for (uint32_t f = 0; f < FU__COUNT; f++)
+                fu_all |= S[f * nw + k];
+            fu_on = fu_all;
+        } else {
+            for (uint32_t f = 0; f < FU__COUNT; f++) {
+                x = S[f * nw + k];
+                fu_all |= x;
+                fu_on |= x & on[f];
+            }
         }
         fu_all &= m;
         fu_on &= m;
@@ -814,9 +885,9 @@ static inline void count_slot(sm *s, uint8_t r)
 
 /* (not inlined into the issue stage: inlined, gcc's register allocation of the
  * combination costs the memory-bound workloads more than the call) */
-static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
+static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q, uint64_t cycle, uint32_t units,
+                                                              const uint32_t nw)
 {
-    const uint32_t nw = s->vs.nw;
     const uint64_t *qm = s->qmask + (size_t)q * nw;
     uint64_t *redo = pipe_vsum_redo(&s->vs);
     uint64_t *ex = s->scratch, *live = ex + nw, *ready = live + nw;
@@ -856,24 +927,8 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
                 if (reason_rank[r] > reason_rank[best])
                     best = r;
             }
-            if (pipe_warp_countable(&w->p, cycle)) {
-                /* the candidate it shows while counted: pipe_warp_cached's */
-                const insn_info *ci = NULL;
-                uint32_t key;
-                if (w->p.cached == WR_READY) {
-                    ci = w->p.cached_info;
-                    key = is_mem_cls(ci->cls) ? KEY_MEM : ci->fu;
-                } else if (w->p.cached == WR_SCOREBOARD) {
-                    ci = w->p.cached_info;
-                    key = KEY_SB;
-                } else {
-                    key = w->p.cached == WR_IBUF_EMPTY ? KEY_IBUF : KEY_BAR;
-                }
-                if (!s->pick_slot)   /* (read only to build candidate lists) */
-                    cand_fill(&s->tc[slot], slot, w, WR_DONE, ci);
-                s->ti[slot] = ci;
-                pipe_vsum_count(&s->vs, slot, key);
-            }
+            if (pipe_warp_countable(&w->p, cycle))
+                count_warp(s, slot, w);
         }
         ex[k] = m;
         live[k] = l;
@@ -884,7 +939,7 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
     const uint64_t *S = s->vs.bits;
     const uint64_t *on = unit_on[units];   /* units < 1 << (KEY_MEM + 1) */
     /* (inlined twice: the common single word with nw a constant) */
-    key_acc a = nw == 1 ? key_pass(S, 1, qm, on, ready, live) : key_pass(S, nw, qm, on, ready, live);
+    key_acc a = key_pass(S, nw, qm, on, ready, live, units);
     uint64_t busy = a.busy, stall = a.stall, sb = a.sb, ib = a.ib, bar = a.bar, any_ready = a.ready;
     if (!any_ready) {   /* no policy call: the slot is lost (or idle: no warp at all) */
         uint8_t c = stall ? WR_MEM_STALL : busy ? WR_UNIT_BUSY : sb ? WR_SCOREBOARD
@@ -907,7 +962,7 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
             int exd = ex[slot / 64] >> (slot % 64) & 1;
             /* (a counted warp's tc path is its buffer's path: fetch keeps them equal) */
             uint32_t path = s->w[slot].p.ibuf_path;
-            if (issue(s, slot, path, exd ? s->fi[slot] : s->ti[slot], cycle))
+            if (issue(s, q, slot, path, exd ? s->fi[slot] : s->ti[slot], cycle))
                 return -1;
             count_slot(s, WR_READY);
             return 1;
@@ -935,13 +990,19 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
         }
     int pick = s->pol->pick(s->pst[q], s->cand, n, cycle);
     if (pick >= 0 && (uint32_t)pick < n && s->cand[pick].reason == WR_READY) {
-        if (issue(s, s->cand[pick].slot, s->cand[pick].path, s->infos[pick], cycle))
+        if (issue(s, q, s->cand[pick].slot, s->cand[pick].path, s->infos[pick], cycle))
             return -1;
         count_slot(s, WR_READY);
         return 1;
     }
     count_slot(s, WR_UNIT_BUSY);
     return 0;
+}
+
+/* (the turn twice: the common single word per slot set, with nw a constant) */
+static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycle, uint32_t units)
+{
+    return s->vs.nw == 1 ? sched_turn_nw(s, q, cycle, units, 1) : sched_turn_nw(s, q, cycle, units, s->vs.nw);
 }
 
 /* The issue stage: each scheduler's turn (sched_turn), in order from the first one

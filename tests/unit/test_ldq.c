@@ -102,8 +102,14 @@ static void run(uint32_t queues, uint32_t depth, const uint64_t expect[5], uint6
         ldq_push(q, r, 0);
     }
     for (uint64_t c = 0; c < 20 && ldq_len(q); c++) {
+        /* ldq_cycle_snap: ldq_cycle with the counters before it and the request sent */
         int stalled;
-        ldq_cycle(q, &m.base, c, &stalled);
+        const ldq_stats was = *ldq_get_stats(q);
+        ldq_stats before;
+        const mem_req *sent;
+        ldq_cycle_snap(q, &m.base, c, &stalled, &before, &sent);
+        assert_memory_equal(&before, &was, sizeof was);
+        assert_ptr_equal(sent, ldq_last_sent(q));
     }
     assert_int_equal(ldq_len(q), 0);
     for (int i = 0; i < 5; i++)

@@ -33,7 +33,9 @@
  *    puts them in redo (word 0 bit 2, word 1 bits 1 and 5); counting 2 under key 1 and
  *    65 under key 0 moves them (key 1 word 0 = 0x4, key 0 word 1 = 0x2, redo 0 | 0x20);
  *    touching 65 again takes it out of key 0 back into redo (word 1 0x22); dropping 2
- *    and 65 leaves only 69 in redo and every key empty.
+ *    and 65 leaves only 69 in redo and every key empty. Before that, recounting 2
+ *    (under key 1) and 65 (in redo) under key 2 leaves key 1 empty, key 2 = 0x4 | 0x2
+ *    and redo 0 | 0x20.
  *  countable verdicts: a cached scoreboard verdict is; a dirty warp, "not cached"
  *    (WR_DONE) and an empty buffer whose fill is usable only at cycle 12 (at cycle 10)
  *    are not; the same buffer at cycle 12 is.
@@ -47,6 +49,8 @@
 #include <string.h>
 
 #include "core/pipe.h"
+#include "ptx/ir.h"
+#include "gpu/config.h"
 
 static void t_wheel_order(void **state)
 {
@@ -141,6 +145,42 @@ static void trace(exec_trace *tr, exec_access *a, uint32_t n, uint64_t base, uin
     tr->n = tr->cap = n;
 }
 
+/* Instruction fetch lengths (pipe_fetch_len from insn_info.fetch_run): a kernel of
+ * 0 mov, 1 add, 2 bra, 3 mov, 4 bar.sync, 5 add, 6 ret. From pc 0 with 2 entries: 2;
+ * with 8: up to the branch, 3; from 1: 2 (1, 2); from 2: 1 (the branch); from 3: 2
+ * (3 and the barrier); from 5 with 8: 2 (5, 6: the end); from 6: 1; 0 entries: 1;
+ * 300 entries from 0: 3 (the loop). */
+static void t_fetch_len(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".version 7.5\n.target sm_75\n.address_size 64\n"
+        ".visible .entry k()\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n"
+        "mov.u32 %r1, 1;\nadd.u32 %r2, %r1, 1;\nbra L;\nL:\nmov.u32 %r3, 2;\n"
+        "bar.sync 0;\nadd.u32 %r2, %r3, 1;\nret;\n}\n";
+    ptx_diag d;
+    memset(&d, 0, sizeof d);
+    ptx_module *m = ptx_parse(src, strlen(src), "f.ptx", &d);
+    assert_non_null(m);
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    insn_table t;
+    assert_int_equal(insn_table_build(&t, m, &cfg), 0);
+    const ptx_func *f = &m->funcs[0];
+    assert_int_equal(f->n_insns, 7);
+    assert_int_equal(pipe_fetch_len(&t, f, 0, 0, 2), 2);
+    assert_int_equal(pipe_fetch_len(&t, f, 0, 0, 8), 3);
+    assert_int_equal(pipe_fetch_len(&t, f, 0, 1, 8), 2);
+    assert_int_equal(pipe_fetch_len(&t, f, 0, 2, 8), 1);
+    assert_int_equal(pipe_fetch_len(&t, f, 0, 3, 8), 2);
+    assert_int_equal(pipe_fetch_len(&t, f, 0, 5, 8), 2);
+    assert_int_equal(pipe_fetch_len(&t, f, 0, 6, 8), 1);
+    assert_int_equal(pipe_fetch_len(&t, f, 0, 0, 0), 1);
+    assert_int_equal(pipe_fetch_len(&t, f, 0, 0, 300), 3);
+    insn_table_free(&t);
+    ptx_module_free(m);
+}
+
 static void t_bank_cycles(void **state)
 {
     (void)state;
@@ -167,6 +207,12 @@ static void t_bank_cycles(void **state)
         a[i].addr = 4 * (i % 4);
     assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 0), 1);
     assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 1), 8);
+    /* 64 banks, 32 lanes: word stride 33 (odd: 32 distinct banks, using both words of
+     * the seen-bank set) -> 1 cycle; word stride 32: banks 0 and 32, 16 words each -> 16 */
+    trace(&tr, a, 32, 0, 4 * 33, SP_SHARED);
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 64, 0), 1);
+    trace(&tr, a, 32, 0, 4 * 32, SP_SHARED);
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 64, 0), 16);
     /* 3 banks (not a power of two): words 0-5 in banks 0, 1, 2, 0, 1, 2: 2 cycles */
     trace(&tr, a, 6, 0, 4, SP_SHARED);
     assert_int_equal(pipe_bank_cycles(&tr, 6, 6, 3, 0), 2);
@@ -227,6 +273,21 @@ static void t_coalesce(void **state)
     assert_int_equal(pipe_coalesce_groups(&sp, &tr, 0, 4, 64, seg, used, first), 5);
     assert_int_equal(seg[1], 16);
     assert_int_equal(seg[2], 15);
+    /* the whole reversed warp: line 16 found first (40 bytes), then 15 (24); lines
+     * 15, 16, 15 (lane 0 moved to the end): two segments, 15 with 24 bytes */
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 2);
+    assert_int_equal(seg[0], 16);
+    assert_int_equal(used[0], 40);
+    assert_int_equal(seg[1], 15);
+    assert_int_equal(used[1], 24);
+    trace(&tr, a, 16, 1000, 4, SP_GLOBAL);
+    a[0].addr = 1000 + 4 * 16;   /* lane 0 in line 16: 16, 15 x 5, 16 x 10 */
+    a[15].addr = 1000;           /* lane 15 in line 15 */
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 2);
+    assert_int_equal(seg[0], 16);
+    assert_int_equal(used[0], 40);
+    assert_int_equal(seg[1], 15);
+    assert_int_equal(used[1], 24);
     trace(&tr, a, 1, 8, 0, SP_PARAM);
     assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 16, 64, seg, used), 1);
     assert_int_equal(seg[0], (sp.param_base + 8) / 64);
@@ -312,6 +373,12 @@ static void t_vsum(void **state)
     pipe_vsum_touch(&v, 65);
     assert_true(pipe_vsum_set(&v, 0)[1] == 0 && redo[1] == 0x22);
     assert_int_equal(v.key[65], PIPE_KEY_NONE);
+    /* recount: 2 from key 1 straight to key 2 (not through redo); 65 from redo to key 2 */
+    pipe_vsum_recount(&v, 2, 2);
+    pipe_vsum_recount(&v, 65, 2);
+    assert_true(pipe_vsum_set(&v, 1)[0] == 0 && pipe_vsum_set(&v, 2)[0] == 0x4 && pipe_vsum_set(&v, 2)[1] == 0x2);
+    assert_true(redo[0] == 0 && redo[1] == 0x20);
+    assert_true(v.key[2] == 2 && v.key[65] == 2);
     pipe_vsum_drop(&v, 2);
     pipe_vsum_drop(&v, 65);
     assert_true(redo[0] == 0 && redo[1] == 0x20);
@@ -382,6 +449,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_wheel_order), cmocka_unit_test(t_scoreboard),
         cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce),
+        cmocka_unit_test(t_fetch_len),
         cmocka_unit_test(t_latency),     cmocka_unit_test(t_retire),
         cmocka_unit_test(t_vsum),        cmocka_unit_test(t_rf_extra),
     };
