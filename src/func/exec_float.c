@@ -159,6 +159,22 @@ AI uint32_t op32(int op, uint32_t ua, uint32_t ub, uint32_t uc)
     return CANON32;
 }
 
+/* op32 with the instruction's .ftz (operands and result) and .sat */
+AI uint32_t op32_fl(int op, uint32_t a, uint32_t b, uint32_t c, unsigned fl)
+{
+    if (fl & FL_FTZ) {
+        a = ftz32(a);
+        b = ftz32(b);
+        c = ftz32(c);
+    }
+    uint32_t r = op32(op, a, b, c);
+    if (fl & FL_FTZ)
+        r = ftz32(r);
+    if (fl & FL_SAT)
+        r = sat32(r);
+    return r;
+}
+
 AI void run32(exec_ctx *x, const ptx_insn *in, int op, int ns, unsigned fl)
 {
     const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2],
@@ -172,17 +188,7 @@ AI void run32(exec_ctx *x, const ptx_insn *in, int op, int ns, unsigned fl)
             uint32_t a = (uint32_t)EX_RD(ra, l);
             uint32_t b = ns > 1 ? (uint32_t)EX_RD(rb, l) : 0;
             uint32_t c = ns > 2 ? (uint32_t)EX_RD(rc, l) : 0;
-            if (fl & FL_FTZ) {
-                a = ftz32(a);
-                b = ftz32(b);
-                c = ftz32(c);
-            }
-            uint32_t r = op32(op, a, b, c);
-            if (fl & FL_FTZ)
-                r = ftz32(r);
-            if (fl & FL_SAT)
-                r = sat32(r);
-            d[l] = r;
+            d[l] = op32_fl(op, a, b, c, fl);
         });
         return;
     }
@@ -190,17 +196,7 @@ AI void run32(exec_ctx *x, const ptx_insn *in, int op, int ns, unsigned fl)
         uint32_t a = (uint32_t)ex_src(x, oa, l);
         uint32_t b = ns > 1 ? (uint32_t)ex_src(x, ob, l) : 0;
         uint32_t c = ns > 2 ? (uint32_t)ex_src(x, oc, l) : 0;
-        if (fl & FL_FTZ) {
-            a = ftz32(a);
-            b = ftz32(b);
-            c = ftz32(c);
-        }
-        uint32_t r = op32(op, a, b, c);
-        if (fl & FL_FTZ)
-            r = ftz32(r);
-        if (fl & FL_SAT)
-            r = sat32(r);
-        ex_dst(x, od, l, r);
+        ex_dst(x, od, l, op32_fl(op, a, b, c, fl));
     }
 }
 

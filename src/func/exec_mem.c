@@ -428,6 +428,21 @@ static inline direct_space direct_of(const exec_ctx *x, int space)
     return (direct_space){w->local, w->local_cap, w->local_top};
 }
 
+/* Lane l's host bytes at address ad of that space (traced in t, x's trace), or mem_at's answer outside
+ * the fast case (NULL: a fault, the instruction stops) */
+static inline __attribute__((always_inline)) uint8_t *
+direct_at(exec_ctx *x, const ptx_insn *in, exec_trace *t, const direct_space *ds, unsigned l,
+          uint64_t ad, unsigned size, int space, int st)
+{
+    if (!(ad & (size - 1)) && ad < ds->lim && size <= ds->lim - ad) {
+        if (t && t->n < t->cap)
+            t->a[t->n++] = (exec_access){ad, (uint8_t)l, (uint8_t)size, (uint8_t)space, (uint8_t)st};
+        return ds->base + (size_t)l * ds->stride + ad;
+    }
+    int dev;
+    return mem_at(x, in, l, space, ad, size, st, &dev);
+}
+
 /* x_ld from shared or local memory (not generic) at a register address: mem_fast's
  * case of that space without its dispatch per lane, the trace test and the vector
  * walk hoisted (mem_at for the rest, faults included). Same results, records and
@@ -444,17 +459,9 @@ x_ld_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     const int vec = in->ops[0].kind == OK_VEC, scalar = !vec && n == 1;
     uint64_t *r0 = scalar ? &x->r[(size_t)regs[0] * x->ws] : NULL;
     EX_LANE_LOOP(x, l, {
-        const uint64_t ad = (ra[l] + imm) & amask;
-        uint8_t *p;
-        if (!(ad & (size - 1)) && ad < ds.lim && size <= ds.lim - ad) {
-            p = ds.base + (size_t)l * ds.stride + ad;
-            if (t && t->n < t->cap)
-                t->a[t->n++] = (exec_access){ad, (uint8_t)l, (uint8_t)size, (uint8_t)space, 0};
-        } else {
-            int dev;
-            if (!(p = mem_at(x, in, l, space, ad, size, 0, &dev)))
-                return;
-        }
+        uint8_t *p = direct_at(x, in, t, &ds, l, (ra[l] + imm) & amask, size, space, 0);
+        if (!p)
+            return;
         if (scalar) {
             uint64_t v = load_bytes(p, esz);
             if (sign)
@@ -556,17 +563,9 @@ x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     ex_rd rv = {&v->imm, 0};
     const int vec = v->kind == OK_VEC, scalar = !vec && n == 1 && ex_rd_init(x, v, &rv);
     EX_LANE_LOOP(x, l, {
-        const uint64_t ad = (ra[l] + imm) & amask;
-        uint8_t *p;
-        if (!(ad & (size - 1)) && ad < ds.lim && size <= ds.lim - ad) {
-            p = ds.base + (size_t)l * ds.stride + ad;
-            if (t && t->n < t->cap)
-                t->a[t->n++] = (exec_access){ad, (uint8_t)l, (uint8_t)size, (uint8_t)space, 1};
-        } else {
-            int dev;
-            if (!(p = mem_at(x, in, l, space, ad, size, 1, &dev)))
-                return;
-        }
+        uint8_t *p = direct_at(x, in, t, &ds, l, (ra[l] + imm) & amask, size, space, 1);
+        if (!p)
+            return;
         if (scalar) {
             store_bytes(p, EX_RD(rv, l), esz);
             continue;
