@@ -374,6 +374,24 @@ static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad
     }
 }
 
+/* Lane l's host bytes of a global access of esz bytes at ad (traced), through the block
+ * hint *h, or mem_at's answer outside it (then *h again, and *dev: device memory or not;
+ * NULL: a fault, the instruction stops) */
+static inline __attribute__((always_inline)) uint8_t *
+global_at(exec_ctx *x, const ptx_insn *in, const func_launch *L, dev_blk *h, unsigned l,
+          uint64_t ad, unsigned esz, int st, int *dev)
+{
+    *dev = 1;
+    uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(*h, ad, esz) : NULL;
+    if (p) {
+        trace_access(x, ad, l, esz, SP_GLOBAL, st);
+        return p;
+    }
+    if ((p = mem_at(x, in, l, SP_GLOBAL, ad, esz, st, dev)))
+        *h = dev_blk_load(L);
+    return p;
+}
+
 /* x_ld of one scalar from global memory at a register address: mem_fast's global case
  * without its dispatch on the space per lane (mem_at for the rest, faults included).
  * Same results, records and faults as x_ld. */
@@ -388,15 +406,10 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     dev_blk h = dev_blk_load(L);
     EX_FOR_LANES(x->mask, l) {
         const uint64_t ad = (ra[l] + imm) & amask;
-        int dev = 1;
-        uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(h, ad, esz) : NULL;
-        if (p)
-            trace_access(x, ad, l, esz, SP_GLOBAL, 0);
-        if (!p) {
-            if (!(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 0, &dev)))
-                return;
-            h = dev_blk_load(L);
-        }
+        int dev;
+        uint8_t *p = global_at(x, in, L, &h, l, ad, esz, 0, &dev);
+        if (!p)
+            return;
         if (dev && defer) {
             func_defer_op *o = defer_rec(x, in, l);
             if (!o)
@@ -593,15 +606,10 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     dev_blk h = dev_blk_load(L);
     EX_FOR_LANES(x->mask, l) {
         const uint64_t ad = (ra[l] + imm) & amask;
-        int dev = 1;
-        uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(h, ad, esz) : NULL;
-        if (p)
-            trace_access(x, ad, l, esz, SP_GLOBAL, 1);
-        if (!p) {
-            if (!(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 1, &dev)))
-                return;
-            h = dev_blk_load(L);
-        }
+        int dev;
+        uint8_t *p = global_at(x, in, L, &h, l, ad, esz, 1, &dev);
+        if (!p)
+            return;
         const uint64_t val = EX_RD(*rv, l);
         if (dev && defer) {
             func_defer_op *o = defer_rec(x, in, l);
