@@ -425,6 +425,7 @@ static void *gcn_create(uint32_t id, const core_launch *cl)
     if (pipe_wheel_init(&s->wh, maxlat))
         goto fail;
     s->tr.cap = 64;
+    s->tr.rep = 0;
     if (!(s->tr.a = calloc(64, sizeof *s->tr.a)))
         goto fail;
     pipe_minsts_init(&s->mi);
@@ -662,6 +663,8 @@ static int issue(gcn_cu *s, uint32_t slot, uint32_t path, const insn_info *ii, u
     uint32_t base = reg_base(s, slot);
     fw->clock = cycle;
     exec_ctrl rc = func_warp_step_path(fw, path, ii->is_mem ? &s->tr : NULL);
+    if (ii->is_mem)
+        exec_trace_flat(&s->tr);   /* (the compact form written out: GCN reads records one by one) */
     if (rc == EX_FAULT)
         return -1;
     s->st.issued++;

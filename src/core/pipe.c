@@ -285,9 +285,22 @@ static inline uint64_t line_of(uint64_t addr, uint32_t line)
     return (line & (line - 1)) == 0 ? addr >> __builtin_ctz(line) : addr / line;
 }
 
-uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t lo,
+uint32_t pipe_coalesce(const pipe_space *sp, exec_trace *tr, uint32_t slot, uint32_t lo,
                        uint32_t hi, uint32_t line, uint64_t seg[64], uint32_t used[64])
 {
+    if (tr->rep) {
+        /* the compact form of a uniform load: one record repeated, the one-address case
+         * below without its pass over the records (lanes a[0].lane < those of rep) */
+        const exec_access *a0 = &tr->a[0];
+        const uint32_t len = exec_trace_len(tr);
+        if (tr->n == 1 && len > 1 && hi > lo && a0->space != SP_LOCAL && (uint32_t)a0->lane - lo < hi - lo &&
+            63u - (uint32_t)__builtin_clzll(tr->rep) < hi) {
+            seg[0] = line_of(map_addr(sp, a0, slot), line);
+            used[0] = len * a0->size;
+            return 1;
+        }
+        exec_trace_flat(tr);
+    }
     /* every lane at one address (a uniform load: kernel parameters, constants): one
      * segment of all their bytes, as the loop below finds it */
     const uint32_t n = tr->n;

@@ -449,8 +449,10 @@ void pipe_space_init(pipe_space *sp, uint32_t id, uint32_t n_slots, uint32_t ws)
 /* Coalesces the accesses of lanes [lo, hi) in tr into `line`-byte requests: seg[k]
  * the line number, used[k] the bytes asked for in it; returns the count (<= 64).
  * Parameters sit in a constant bank at param_base; local memory is word-interleaved
- * across threads (the same offset of consecutive lanes is contiguous). */
-uint32_t pipe_coalesce(const pipe_space *sp, const exec_trace *tr, uint32_t slot, uint32_t lo,
+ * across threads (the same offset of consecutive lanes is contiguous). A compact trace
+ * (exec_trace.rep) of lanes in [lo, hi) outside local memory is one segment at once;
+ * any other is written out first (exec_trace_flat). */
+uint32_t pipe_coalesce(const pipe_space *sp, exec_trace *tr, uint32_t slot, uint32_t lo,
                        uint32_t hi, uint32_t line, uint64_t seg[64], uint32_t used[64]);
 
 /* pipe_coalesce of every group of `grp` lanes (lanes [g * grp, (g + 1) * grp)) in one

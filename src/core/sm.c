@@ -268,6 +268,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     if (pipe_wheel_init(&s->wh, maxlat + cfg->core.lat_pipeline))
         goto fail;
     s->tr.cap = 64;
+    s->tr.rep = 0;
     s->tr.a = calloc(64, sizeof *s->tr.a);
     if (!s->tr.a)
         goto fail;
@@ -490,7 +491,7 @@ static uint32_t distinct_addrs(const sm *s)
     /* the common cases first, each pass stopping at its first miss: one address for
      * all, or strictly increasing addresses (all distinct) */
     if (s->tr.n <= 1)
-        return 1;
+        return 1;   /* (a compact trace, rep != 0, is one record repeated: one address) */
     const exec_access *a = s->tr.a;
     const uint32_t m = s->tr.n;
     uint32_t i = 1;
@@ -666,6 +667,7 @@ static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_inf
               : space == SP_PARAM ? IC_MEM_PARAM : c == IC_ATOM_GLOBAL ? IC_ATOM_GLOBAL : IC_MEM_GLOBAL;
         if (c == IC_MEM_SHARED || c == IC_ATOM_SHARED) {
             /* the whole warp's bank conflicts together */
+            exec_trace_flat(&s->tr);
             uint32_t cyc = s->tr.n ? pipe_bank_cycles(&s->tr, s->ws, s->ws, s->cfg->core.shared_banks,
                                                       c == IC_ATOM_SHARED) : 1;
             s->fx.shared_conflict_cycles += cyc - 1;

@@ -51,10 +51,40 @@ typedef struct {
     uint8_t is_write;
 } exec_access;
 
+/* The records a[0 .. n) in order, then, when rep != 0, a copy of a[n - 1] for each lane
+ * of rep in increasing lane order (its lane field that lane), as many as fit in cap: the
+ * compact form of a uniform load (every lane at one address, rep the lanes after the
+ * first). Consumers that need the records one by one call exec_trace_flat first. */
 typedef struct {
     uint32_t n, cap;
     exec_access *a;
+    uint64_t rep;
 } exec_trace;
+
+/* The number of records t stands for (the compact form's repeats included). */
+static inline uint32_t exec_trace_len(const exec_trace *t)
+{
+    uint32_t k = t->n;
+    for (uint64_t b = t->rep; b && k < t->cap; b &= b - 1)
+        k++;
+    return k;
+}
+
+/* Writes out the compact form's repeated records (nothing when there are none). */
+static inline void exec_trace_flat(exec_trace *t)
+{
+    if (!t->rep)
+        return;
+    exec_access rec = t->a[t->n - 1];
+    uint32_t tn = t->n;
+    const uint32_t cap = t->cap;
+    for (uint64_t b = t->rep; b && tn < cap; b &= b - 1) {
+        rec.lane = (uint8_t)__builtin_ctzll(b);
+        t->a[tn++] = rec;
+    }
+    t->n = tn;
+    t->rep = 0;
+}
 
 struct exec_ctx {
     uint64_t *r;        /* current frame's register file                              */

@@ -353,7 +353,10 @@ static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad
         }
         return;
     }
-    if (t && t->n > t0) {
+    if (t && t0 == 0 && t->n == 1 && !t->rep) {
+        /* the other lanes' records, in lane order, in the trace's compact form */
+        t->rep = mask & (mask - 1);
+    } else if (t && t->n > t0) {
         /* the other lanes' records, in lane order (as many as the trace takes) */
         exec_access *ta = t->a;
         uint32_t tn = t->n, cap = t->cap;

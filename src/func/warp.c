@@ -551,8 +551,10 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     L->thread_insts += func_lane_count(lanes);
     L->mix[fr->mix[pc]]++;
     w->clock++;
-    if (tr)
+    if (tr) {
         tr->n = 0;
+        tr->rep = 0;
+    }
     fr->fns[pc](&x, in);
 
     switch (x.ctrl) {

@@ -143,6 +143,7 @@ static void trace(exec_trace *tr, exec_access *a, uint32_t n, uint64_t base, uin
         a[i] = (exec_access){.addr = base + stride * i, .lane = (uint8_t)i, .size = 4, .space = space};
     tr->a = a;
     tr->n = tr->cap = n;
+    tr->rep = 0;
 }
 
 /* Instruction fetch lengths (pipe_fetch_len from insn_info.fetch_run): a kernel of
