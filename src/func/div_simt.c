@@ -17,22 +17,10 @@
 #include <stdlib.h>
 
 #include "func/div.h"
+#include "func/div_simt.h"
 #include "func/func.h"
 
-/* A stack entry: a path (its id is always SIMT_PATH) with its reconvergence pc. */
-typedef struct {
-    func_path p;
-    uint32_t rpc;
-    uint32_t pad;
-} simt_entry;
-
-typedef struct {
-    simt_entry *e;      /* e[0 .. sp)                                                 */
-    simt_entry *top;    /* e + sp - 1, NULL when empty: select and next read only this */
-    uint32_t sp, cap;
-} simt_stack;
-
-#define SIMT_PATH 0u    /* the id of the one runnable path: the top entry            */
+#define SIMT_PATH DIV_SIMT_PATH
 
 static int simt_push(simt_stack *s, uint32_t pc, uint32_t rpc, uint64_t mask, uint32_t frame)
 {
@@ -74,8 +62,7 @@ static void simt_warp_fini(func_warp *w)
 
 static const func_path *simt_select(const func_warp *w)
 {
-    const simt_stack *s = w->dstate;
-    return (const func_path *)s->top;   /* p is the entry's first member; NULL: empty */
+    return div_simt_top(w->dstate);   /* p is the entry's first member; NULL: empty */
 }
 
 static uint32_t simt_paths(const func_warp *w, func_path *out, uint32_t max)
@@ -97,7 +84,7 @@ static int simt_call(func_warp *w, uint64_t mask, uint32_t frame)
     return simt_push(w->dstate, 0, DIV_NO_PC, mask, frame);
 }
 
-static uint32_t simt_pop(simt_stack *s)
+uint32_t div_simt_pop(simt_stack *s)
 {
     while (s->sp) {
         simt_entry *e = &s->e[s->sp - 1];
@@ -112,7 +99,7 @@ static uint32_t simt_pop(simt_stack *s)
 static uint32_t simt_settle(func_warp *w, uint32_t *top_frame)
 {
     simt_stack *s = w->dstate;
-    uint32_t n = simt_pop(s);
+    uint32_t n = div_simt_pop(s);
     if (n)
         *top_frame = s->top->p.frame;   /* the innermost frame (invariant) */
     return n;
@@ -120,12 +107,8 @@ static uint32_t simt_settle(func_warp *w, uint32_t *top_frame)
 
 static uint32_t simt_next(func_warp *w, uint32_t id)
 {
-    simt_stack *s = w->dstate;
-    simt_entry *e = s->top;
     (void)id;
-    if (++e->p.pc == e->rpc)
-        return simt_pop(s);
-    return 1;   /* e is still there */
+    return div_simt_next(w->dstate);
 }
 
 static void simt_remove(func_warp *w, uint64_t lanes, uint32_t min_frame)

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "func/div.h"
+#include "func/div_simt.h"
 #include "func/exec.h"
 #include "ptx/cfg.h"
 #include "ptx/ir.h"
@@ -250,14 +251,26 @@ static inline uint32_t func_lane_count(uint64_t m)
     return (uint32_t)__builtin_popcountll(m);
 }
 
+/* (the SIMT stack's queries inline, without the policy table's call: div_simt.h) */
 static inline const func_path *func_warp_selected(const func_warp *w)
 {
-    return w->state == WARP_READY ? w->L->div->select(w) : NULL;
+    if (w->state != WARP_READY)
+        return NULL;
+    const div_ops *d = w->L->div;
+    return d == &div_simt_stack ? div_simt_top(w->dstate) : d->select(w);
+}
+/* The policy's get: runnable path `path` of w, or NULL (whatever the warp's state). */
+static inline const func_path *func_div_get(const func_warp *w, uint32_t path)
+{
+    const div_ops *d = w->L->div;
+    if (d == &div_simt_stack)
+        return path == DIV_SIMT_PATH ? div_simt_top(w->dstate) : NULL;
+    return d->get(w, path);
 }
 /* Runnable path `path`, or NULL when there is none (read it as func_warp_selected's). */
 static inline const func_path *func_warp_path(const func_warp *w, uint32_t path)
 {
-    return w->state == WARP_READY ? w->L->div->get(w, path) : NULL;
+    return w->state == WARP_READY ? func_div_get(w, path) : NULL;
 }
 /* Runnable path `path`'s next pc and lanes; 0 when there is no such path. */
 int func_warp_peek_path(const func_warp *w, uint32_t path, uint32_t *pc, uint64_t *mask);
