@@ -146,6 +146,33 @@ typedef struct sched_ops {
     int (*pick_slot)(void *st, const uint64_t *ready, uint32_t nw, const uint64_t *age, uint64_t cycle);
 } sched_ops;
 
+/* Greedy-then-oldest (sched_gto.c), exposed so that a core may skip the table's calls
+ * when it is the policy plugged in (pol == &sched_gto): its state, the greedy slot
+ * (the slot issued last; UINT32_MAX before any), which on_issue sets; and its
+ * pick_slot: the greedy slot when it is ready, else the ready slot of least age, ties
+ * to the lower slot (-1: none ready). */
+extern const sched_ops sched_gto;
+typedef struct {
+    uint32_t last;
+} sched_gto_st;
+
+static inline int sched_oldest_slot(const uint64_t *ready, uint32_t nw, const uint64_t *age, uint32_t greedy)
+{
+    if (greedy / 64 < nw && ready[greedy / 64] >> (greedy % 64) & 1)
+        return (int)greedy;
+    int best = -1;
+    uint64_t ba = 0;
+    for (uint32_t k = 0; k < nw; k++)
+        for (uint64_t b = ready[k]; b; b &= b - 1) {
+            uint32_t slot = k * 64 + (uint32_t)__builtin_ctzll(b);
+            if (best < 0 || age[slot] < ba) {
+                best = (int)slot;
+                ba = age[slot];
+            }
+        }
+    return best;
+}
+
 /* The parameters of another registered policy within the same launch (NULL when it
  * has none). */
 const void *sched_params_of(const sched_params *sp, const sched_ops *pol);

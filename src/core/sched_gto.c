@@ -9,9 +9,7 @@
 
 #define NO_SLOT UINT32_MAX
 
-typedef struct {
-    uint32_t last; /* the greedy warp: slot issued last, NO_SLOT before any */
-} gto_st;
+typedef sched_gto_st gto_st;
 
 static void *gto_create(uint32_t n_slots, const sched_params *p)
 {
@@ -44,23 +42,8 @@ static int oldest_ready(const sched_cand *c, uint32_t n, uint32_t greedy)
 }
 
 /* oldest_ready over the ready slot set (sched_ops.pick_slot): the greedy slot when it is
- * in the set, else the least age, ties to the lower slot. */
-static int oldest_slot(const uint64_t *ready, uint32_t nw, const uint64_t *age, uint32_t greedy)
-{
-    if (greedy / 64 < nw && ready[greedy / 64] >> (greedy % 64) & 1)
-        return (int)greedy;
-    int best = -1;
-    uint64_t ba = 0;
-    for (uint32_t k = 0; k < nw; k++)
-        for (uint64_t b = ready[k]; b; b &= b - 1) {
-            uint32_t slot = k * 64 + (uint32_t)__builtin_ctzll(b);
-            if (best < 0 || age[slot] < ba) {
-                best = (int)slot;
-                ba = age[slot];
-            }
-        }
-    return best;
-}
+ * in the set, else the least age, ties to the lower slot (sched.h). */
+#define oldest_slot sched_oldest_slot
 
 static int gto_pick_slot(void *st, const uint64_t *ready, uint32_t nw, const uint64_t *age, uint64_t cycle)
 {

@@ -647,7 +647,9 @@ static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_inf
         s->maybe_done++;
         slotset_add(s->gone, slot);
     }
-    if (s->pol->on_issue)
+    if (s->pol == &sched_gto)
+        ((sched_gto_st *)s->pst[q])->last = slot;   /* gto_on_issue */
+    else if (s->pol->on_issue)
         s->pol->on_issue(s->pst[q], slot, mem, cycle);   /* (q == slot % n_sched) */
     /* the instruction buffer: consumed; dropped when the warp's next path is another
      * one or moved elsewhere */
@@ -958,7 +960,8 @@ static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q
     /* 3. a policy that chooses from the ready slots (sched_ops.pick_slot): no candidate
      * list; the chosen warp's path and instruction as step 3 below would record them */
     if (s->pick_slot) {
-        int sl = s->pol->pick_slot(s->pst[q], ready, nw, s->age, cycle);
+        int sl = s->pol == &sched_gto ? sched_oldest_slot(ready, nw, s->age, ((const sched_gto_st *)s->pst[q])->last)
+                                      : s->pol->pick_slot(s->pst[q], ready, nw, s->age, cycle);
         if (sl >= 0 && (uint32_t)sl < s->n_slots && ready[sl / 64] >> (sl % 64) & 1) {
             uint32_t slot = (uint32_t)sl;
             int exd = ex[slot / 64] >> (slot % 64) & 1;
