@@ -64,10 +64,13 @@ typedef struct {
 /* The number of records t stands for (the compact form's repeats included). */
 static inline uint32_t exec_trace_len(const exec_trace *t)
 {
-    uint32_t k = t->n;
-    for (uint64_t b = t->rep; b && k < t->cap; b &= b - 1)
-        k++;
-    return k;
+    uint64_t r = t->rep;
+    if (!r)
+        return t->n;
+    r >>= __builtin_ctzll(r);   /* (lanes in a run, the common case, by a count of zeros) */
+    uint64_t k = t->n + (uint64_t)(!(r & (r + 1)) ? (r + 1 ? __builtin_ctzll(r + 1) : 64)
+                                                    : __builtin_popcountll(r));
+    return k < t->cap ? (uint32_t)k : t->cap;
 }
 
 /* Writes out the compact form's repeated records (nothing when there are none). */

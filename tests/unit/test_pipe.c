@@ -234,6 +234,54 @@ static void t_bank_cycles(void **state)
     assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 1), 70);
 }
 
+/* The compact trace of a uniform load (exec_trace.rep): lane 2's record at 1000 (4 bytes,
+ * global) repeated for lanes 3, 4, 6 .. 18 (15 lanes): 16 records. Coalesced over lanes
+ * [0, 32): one segment, line 1000 / 64 = 15, 16 x 4 = 64 bytes, the trace left compact.
+ * Over [0, 10) (lane 18 outside): written out first (16 records, lanes 2, 3, 4, 6 .. 18),
+ * then lanes 2, 3, 4, 6, 7, 8, 9 of them: 7 x 4 = 28 bytes in line 15. A trace of room
+ * for 4 records stands for 4 (lanes 2, 3, 4, 6); repeats of lanes 5 and 7 only (not a
+ * run of lanes): 3. */
+static void t_trace_compact(void **state)
+{
+    (void)state;
+    exec_access a[64];
+    exec_trace tr = {1, 64, a, (0xffffull << 3) & ~(1ull << 5)};
+    a[0] = (exec_access){.addr = 1000, .lane = 2, .size = 4, .space = SP_GLOBAL};
+    pipe_space sp;
+    pipe_space_init(&sp, 0, 2, 32);
+    uint64_t seg[64];
+    uint32_t used[64];
+    assert_int_equal(exec_trace_len(&tr), 16);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 32, 64, seg, used), 1);
+    assert_int_equal(seg[0], 15);
+    assert_int_equal(used[0], 64);
+    assert_int_equal(tr.n, 1);
+    assert_true(tr.rep != 0);
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 10, 64, seg, used), 1);
+    assert_int_equal(seg[0], 15);
+    assert_int_equal(used[0], 28);
+    assert_int_equal(tr.n, 16);
+    assert_int_equal(tr.rep, 0);
+    const uint8_t lanes[16] = {2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18};
+    for (int i = 0; i < 16; i++) {
+        assert_int_equal(a[i].lane, lanes[i]);
+        assert_int_equal(a[i].addr, 1000);
+        assert_int_equal(a[i].size, 4);
+    }
+    tr = (exec_trace){1, 4, a, (0xffffull << 3) & ~(1ull << 5)};
+    assert_int_equal(exec_trace_len(&tr), 4);
+    exec_trace_flat(&tr);
+    assert_int_equal(tr.n, 4);
+    assert_int_equal(tr.rep, 0);
+    assert_int_equal(a[3].lane, 6);
+    tr = (exec_trace){1, 64, a, (1ull << 5) | (1ull << 7)};
+    assert_int_equal(exec_trace_len(&tr), 3);
+    exec_trace_flat(&tr);
+    assert_int_equal(tr.n, 3);
+    assert_int_equal(a[1].lane, 5);
+    assert_int_equal(a[2].lane, 7);
+}
+
 static void t_coalesce(void **state)
 {
     (void)state;
@@ -449,7 +497,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_wheel_order), cmocka_unit_test(t_scoreboard),
-        cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce),
+        cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce), cmocka_unit_test(t_trace_compact),
         cmocka_unit_test(t_fetch_len),
         cmocka_unit_test(t_latency),     cmocka_unit_test(t_retire),
         cmocka_unit_test(t_vsum),        cmocka_unit_test(t_rf_extra),
