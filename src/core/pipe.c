@@ -521,6 +521,16 @@ uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t grp, uint3
     if (tr->n > 64)   /* (an atomic's equal addresses count over the whole trace) */
         return bank_cycles_long(tr, ws, grp, banks, atomic);
     const int pow2 = (banks & (banks - 1)) == 0;
+    if (!atomic && grp >= ws && n <= banks) {
+        /* consecutive 4-byte steps from the first access (lanes in order or not): n
+         * consecutive words, each in its own bank, as the pass below finds them */
+        const uint64_t a0 = tr->a[0].addr;
+        uint32_t i = 0;
+        while (i < n && tr->a[i].addr == a0 + 4ull * i && tr->a[i].lane < grp)
+            i++;
+        if (i == n)
+            return 1;
+    }
     if (!atomic && grp >= ws) {
         /* one group, no atomics: conflict-free (1 cycle) when no bank holds two distinct
          * words (the common case: consecutive words, broadcasts); else the tables below.

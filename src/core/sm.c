@@ -668,9 +668,12 @@ static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_inf
             c = space == SP_SHARED ? (in->op == OP_ATOM || in->op == OP_RED ? IC_ATOM_SHARED : IC_MEM_SHARED)
               : space == SP_PARAM ? IC_MEM_PARAM : c == IC_ATOM_GLOBAL ? IC_ATOM_GLOBAL : IC_MEM_GLOBAL;
         if (c == IC_MEM_SHARED || c == IC_ATOM_SHARED) {
-            /* the whole warp's bank conflicts together */
-            exec_trace_flat(&s->tr);
-            uint32_t cyc = s->tr.n ? pipe_bank_cycles(&s->tr, s->ws, s->ws, s->cfg->core.shared_banks,
+            /* the whole warp's bank conflicts together (a compact trace, one word for
+             * every lane, is a broadcast: 1 cycle, unless atomic) */
+            if (c == IC_ATOM_SHARED)
+                exec_trace_flat(&s->tr);
+            uint32_t cyc = s->tr.rep ? 1
+                         : s->tr.n ? pipe_bank_cycles(&s->tr, s->ws, s->ws, s->cfg->core.shared_banks,
                                                       c == IC_ATOM_SHARED) : 1;
             s->fx.shared_conflict_cycles += cyc - 1;
             occupy = cyc;

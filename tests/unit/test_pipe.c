@@ -214,6 +214,18 @@ static void t_bank_cycles(void **state)
     assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 64, 0), 1);
     trace(&tr, a, 32, 0, 4 * 32, SP_SHARED);
     assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 64, 0), 16);
+    /* consecutive 4-byte steps from an unaligned address (2, 6, ..., 126: words 0..31),
+     * 32 banks: 1 cycle; the same with the lanes in reverse order: 1; 16 banks (more
+     * accesses than banks): words 0..31 twice round the banks: 2; 3 banks, words 0..2
+     * from byte 1: 1 */
+    trace(&tr, a, 32, 2, 4, SP_SHARED);
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 0), 1);
+    for (uint32_t i = 0; i < 32; i++)
+        a[i].lane = (uint8_t)(31 - i);
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 32, 0), 1);
+    assert_int_equal(pipe_bank_cycles(&tr, 32, 32, 16, 0), 2);
+    trace(&tr, a, 3, 1, 4, SP_SHARED);
+    assert_int_equal(pipe_bank_cycles(&tr, 3, 3, 3, 0), 1);
     /* 3 banks (not a power of two): words 0-5 in banks 0, 1, 2, 0, 1, 2: 2 cycles */
     trace(&tr, a, 6, 0, 4, SP_SHARED);
     assert_int_equal(pipe_bank_cycles(&tr, 6, 6, 3, 0), 2);
