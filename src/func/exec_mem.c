@@ -125,26 +125,29 @@ static inline uint8_t *dev_hint(const func_launch *L, uint64_t addr, unsigned si
  * which may move the hint): the lanes' stores into registers or device bytes could
  * otherwise alias the block's fields and make the compiler read them per lane. */
 typedef struct {
-    uint64_t addr, size;
+    uint64_t addr;
+    uint64_t lim;       /* accesses of esz bytes at offsets below lim fit: size - esz + 1,
+                           0 when none (no hint, or a block smaller than esz) */
     uint8_t *data;
-    int ok;
 } dev_blk;
 
-static inline dev_blk dev_blk_load(const func_launch *L)
+/* The hint's block for accesses of esz bytes (one unsigned compare per access: an
+ * address below the block wraps to an offset beyond any lim, blocks not wrapping the
+ * address space) */
+static inline dev_blk dev_blk_load(const func_launch *L, unsigned esz)
 {
     const devmem *d = L->mem;
     if (L->mem_last >= d->n)
-        return (dev_blk){0, 0, NULL, 0};
+        return (dev_blk){0, 0, NULL};
     const devmem_block *b = &d->b[L->mem_last];
-    return (dev_blk){b->addr, b->size, b->data, 1};
+    return (dev_blk){b->addr, b->size >= esz ? b->size - esz + 1 : 0, b->data};
 }
 
 /* (by value: a local whose address is never taken stays in registers) */
-static inline uint8_t *dev_blk_at(dev_blk h, uint64_t addr, unsigned size)
+static inline uint8_t *dev_blk_at(dev_blk h, uint64_t addr)
 {
-    if (!h.ok || addr < h.addr || addr - h.addr > h.size || size > h.size - (addr - h.addr))
-        return NULL;
-    return h.data + (addr - h.addr);
+    const uint64_t off = addr - h.addr;
+    return off < h.lim ? h.data + off : NULL;
 }
 
 static inline uint8_t *mem_fast(exec_ctx *x, unsigned lane, int space, uint64_t addr, unsigned size,
@@ -385,13 +388,13 @@ global_at(exec_ctx *x, const ptx_insn *in, const func_launch *L, dev_blk *h, uns
           uint64_t ad, unsigned esz, int st, int *dev)
 {
     *dev = 1;
-    uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(*h, ad, esz) : NULL;
+    uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(*h, ad) : NULL;
     if (p) {
         trace_access(x, ad, l, esz, SP_GLOBAL, st);
         return p;
     }
     if ((p = mem_at(x, in, l, SP_GLOBAL, ad, esz, st, dev)))
-        *h = dev_blk_load(L);
+        *h = dev_blk_load(L, esz);
     return p;
 }
 
@@ -406,7 +409,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
     uint64_t *rd = &x->r[(size_t)reg * x->ws];
     const uint64_t imm = a->imm;
-    dev_blk h = dev_blk_load(L);
+    dev_blk h = dev_blk_load(L, esz);
     EX_FOR_LANES(x->mask, l) {
         const uint64_t ad = (ra[l] + imm) & amask;
         int dev;
@@ -417,7 +420,13 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
             func_defer_op *o = defer_rec(x, in, l);
             if (!o)
                 return;
-            *o = (func_defer_op){p, &rd[l], 0, 0, NULL, FD_LD, (uint8_t)esz, (uint8_t)sign, (uint8_t)rb};
+            /* (a load's record: the fields func_defer_commit reads for FD_LD) */
+            o->p = p;
+            o->dst = &rd[l];
+            o->op = FD_LD;
+            o->size = (uint8_t)esz;
+            o->sext = (uint8_t)sign;
+            o->rb = (uint8_t)rb;
             continue;
         }
         uint64_t v = load_bytes(p, esz);
@@ -606,7 +615,7 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     const func_launch *L = x->w->L;
     const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
     const uint64_t imm = a->imm;
-    dev_blk h = dev_blk_load(L);
+    dev_blk h = dev_blk_load(L, esz);
     EX_FOR_LANES(x->mask, l) {
         const uint64_t ad = (ra[l] + imm) & amask;
         int dev;
