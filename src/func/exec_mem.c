@@ -468,6 +468,25 @@ direct_at(exec_ctx *x, const ptx_insn *in, exec_trace *t, const direct_space *ds
     return mem_at(x, in, l, space, ad, size, st, &dev);
 }
 
+/* direct_at for a trace with room for a record of every lane (x->ws <= 64 free
+ * entries): the trace's count in *tn, a local of the caller's loop (no test of the
+ * room per lane, and no reload of the count after the lanes' stores); mem_at, outside
+ * the fast case, sees it written back and writes at most one record. */
+static inline __attribute__((always_inline)) uint8_t *
+direct_at_room(exec_ctx *x, const ptx_insn *in, exec_trace *t, uint32_t *tn, const direct_space *ds,
+               unsigned l, uint64_t ad, unsigned size, int space, int st)
+{
+    if (!(ad & (size - 1)) && ad < ds->lim && size <= ds->lim - ad) {
+        t->a[(*tn)++] = (exec_access){ad, (uint8_t)l, (uint8_t)size, (uint8_t)space, (uint8_t)st};
+        return ds->base + (size_t)l * ds->stride + ad;
+    }
+    int dev;
+    t->n = *tn;
+    uint8_t *p = mem_at(x, in, l, space, ad, size, st, &dev);
+    *tn = t->n;
+    return p;
+}
+
 /* x_ld from shared or local memory (not generic) at a register address: mem_fast's
  * case of that space without its dispatch per lane, the trace test and the vector
  * walk hoisted (mem_at for the rest, faults included). Same results, records and
@@ -483,6 +502,21 @@ x_ld_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     exec_trace *t = x->trace;
     const int vec = in->ops[0].kind == OK_VEC, scalar = !vec && n == 1;
     uint64_t *r0 = scalar ? &x->r[(size_t)regs[0] * x->ws] : NULL;
+    if (scalar && t && x->ws <= 64 && t->cap >= t->n && t->cap - t->n >= 64) {
+        /* traced, with room for every lane: the count in a local */
+        uint32_t tn = t->n;
+        EX_LANE_LOOP(x, l, {
+            uint8_t *p = direct_at_room(x, in, t, &tn, &ds, l, (ra[l] + imm) & amask, size, space, 0);
+            if (!p)
+                return;   /* (t->n written back by mem_at's caller) */
+            uint64_t v = load_bytes(p, esz);
+            if (sign)
+                v = ex_trunc(sext(v, esz), rb[0]);
+            r0[l] = v;
+        });
+        t->n = tn;
+        return;
+    }
     EX_LANE_LOOP(x, l, {
         uint8_t *p = direct_at(x, in, t, &ds, l, (ra[l] + imm) & amask, size, space, 0);
         if (!p)
@@ -587,6 +621,18 @@ x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     exec_trace *t = x->trace;
     ex_rd rv = {&v->imm, 0};
     const int vec = v->kind == OK_VEC, scalar = !vec && n == 1 && ex_rd_init(x, v, &rv);
+    if (scalar && t && x->ws <= 64 && t->cap >= t->n && t->cap - t->n >= 64) {
+        /* traced, with room for every lane: the count in a local (x_ld_direct's) */
+        uint32_t tn = t->n;
+        EX_LANE_LOOP(x, l, {
+            uint8_t *p = direct_at_room(x, in, t, &tn, &ds, l, (ra[l] + imm) & amask, size, space, 1);
+            if (!p)
+                return;
+            store_bytes(p, EX_RD(rv, l), esz);
+        });
+        t->n = tn;
+        return;
+    }
     EX_LANE_LOOP(x, l, {
         uint8_t *p = direct_at(x, in, t, &ds, l, (ra[l] + imm) & amask, size, space, 1);
         if (!p)
@@ -781,6 +827,14 @@ static void x_cvta(exec_ctx *x, const ptx_insn *in)
     if (in->ops[0].kind == OK_REG && ex_rd_init(x, &in->ops[1], &ra)) {
         uint64_t *d = &x->r[(size_t)in->ops[0].r * x->ws];
         const uint64_t add = to ? 0 - win : win;
+        if (ra.m && x->mask == EX_FULL(x->ws)) {
+            /* a register source, every lane: a plain loop the compiler can vectorise */
+            const uint64_t tm = sz >= 8 ? ~0ull : (1ull << (sz * 8)) - 1;
+            const uint64_t *src = ra.p;
+            for (unsigned l = 0, n = x->ws; l < n; l++)
+                d[l] = (src[l] + add) & tm;
+            return;
+        }
         EX_LANE_LOOP(x, l, d[l] = ex_trunc(EX_RD(ra, l) + add, sz););
         return;
     }
