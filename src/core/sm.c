@@ -632,7 +632,7 @@ static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_inf
     s->fx.rf_conflict_cycles += rf;
     fw->clock = cycle;
     const int mem = ii->is_mem;   /* IC_MEM_SHARED .. IC_ATOM_GLOBAL */
-    exec_ctrl rc = func_warp_step_path(fw, path, mem ? &s->tr : NULL);
+    exec_ctrl rc = func_warp_step_from(fw, pp, mem ? &s->tr : NULL);   /* (path `path`) */
     w->last_path = path;
     s->st.issued++;
     s->st.thread_insts += func_lane_count(mask);

@@ -285,6 +285,9 @@ int func_warp_where(const func_warp *w, func_path *p);
  * (EX_NEXT, EX_BRANCH, EX_BARRIER, EX_EXIT, EX_FAULT ...); EX_FAULT with a launch
  * fault when `path` is not runnable. */
 exec_ctrl func_warp_step_path(func_warp *w, uint32_t path, exec_trace *tr);
+/* func_warp_step_path of the path record p that func_warp_path (or func_warp_selected)
+ * just returned for the warp, not NULL, without looking it up again. */
+exec_ctrl func_warp_step_from(func_warp *w, const func_path *p, exec_trace *tr);
 /* Executes one instruction of the selected path (the warp must be able to issue). */
 exec_ctrl func_warp_step(func_warp *w, exec_trace *tr);
 

@@ -612,6 +612,11 @@ exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
     return step_at(w, p, tr);
 }
 
+exec_ctrl func_warp_step_from(func_warp *w, const func_path *p, exec_trace *tr)
+{
+    return step_at(w, p, tr);
+}
+
 exec_ctrl func_warp_step_path(func_warp *w, uint32_t path, exec_trace *tr)
 {
     const func_path *p = func_div_get(w, path);
