@@ -410,6 +410,53 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     uint64_t *rd = &x->r[(size_t)reg * x->ws];
     const uint64_t imm = a->imm;
     dev_blk h = dev_blk_load(L, esz);
+    exec_trace *t = x->trace;
+    func_defer *dq = defer ? L->defer : NULL;
+    if (t && x->ws <= 64 && t->cap >= t->n && t->cap - t->n >= 64 &&
+        (!defer || (dq->cap >= dq->n && dq->cap - dq->n >= 64))) {
+        /* traced, with room for every lane's record and deferred load: the counts in
+         * locals (mem_at, outside the hint's block, sees them written back and writes
+         * at most one record, no deferred access) */
+        uint32_t tn = t->n, dn = defer ? dq->n : 0;
+        EX_FOR_LANES(x->mask, l) {
+            const uint64_t ad = (ra[l] + imm) & amask;
+            int dev = 1;
+            uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(h, ad) : NULL;
+            if (p) {
+                t->a[tn++] = (exec_access){ad, (uint8_t)l, (uint8_t)esz, SP_GLOBAL, 0};
+            } else {
+                t->n = tn;
+                if (defer)
+                    dq->n = dn;
+                p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 0, &dev);
+                if (!p)
+                    return;
+                h = dev_blk_load(L, esz);
+                tn = t->n;
+                if (defer)
+                    dn = dq->n;
+            }
+            if (dev && defer) {
+                func_defer_op *o = &dq->a[dn++];
+                /* (a load's record: the fields func_defer_commit reads for FD_LD) */
+                o->p = p;
+                o->dst = &rd[l];
+                o->op = FD_LD;
+                o->size = (uint8_t)esz;
+                o->sext = (uint8_t)sign;
+                o->rb = (uint8_t)rb;
+                continue;
+            }
+            uint64_t v = load_bytes(p, esz);
+            if (sign)
+                v = ex_trunc(sext(v, esz), rb);
+            rd[l] = v;
+        }
+        t->n = tn;
+        if (defer)
+            dq->n = dn;
+        return;
+    }
     EX_FOR_LANES(x->mask, l) {
         const uint64_t ad = (ra[l] + imm) & amask;
         int dev;
@@ -662,6 +709,42 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
     const uint64_t imm = a->imm;
     dev_blk h = dev_blk_load(L, esz);
+    exec_trace *t = x->trace;
+    func_defer *dq = defer ? L->defer : NULL;
+    if (t && x->ws <= 64 && t->cap >= t->n && t->cap - t->n >= 64 &&
+        (!defer || (dq->cap >= dq->n && dq->cap - dq->n >= 64))) {
+        /* traced, with room for every lane: the counts in locals (x_ld_global's) */
+        uint32_t tn = t->n, dn = defer ? dq->n : 0;
+        EX_FOR_LANES(x->mask, l) {
+            const uint64_t ad = (ra[l] + imm) & amask;
+            int dev = 1;
+            uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(h, ad) : NULL;
+            if (p) {
+                t->a[tn++] = (exec_access){ad, (uint8_t)l, (uint8_t)esz, SP_GLOBAL, 1};
+            } else {
+                t->n = tn;
+                if (defer)
+                    dq->n = dn;
+                p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 1, &dev);
+                if (!p)
+                    return;
+                h = dev_blk_load(L, esz);
+                tn = t->n;
+                if (defer)
+                    dn = dq->n;
+            }
+            const uint64_t val = EX_RD(*rv, l);
+            if (dev && defer) {
+                dq->a[dn++] = (func_defer_op){p, NULL, val, 0, NULL, FD_ST, (uint8_t)esz, 0, 0};
+                continue;
+            }
+            store_bytes(p, val, esz);
+        }
+        t->n = tn;
+        if (defer)
+            dq->n = dn;
+        return;
+    }
     EX_FOR_LANES(x->mask, l) {
         const uint64_t ad = (ra[l] + imm) & amask;
         int dev;
