@@ -531,7 +531,29 @@ uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t grp, uint3
         if (i == n)
             return 1;
     }
-    if (!atomic && grp >= ws) {
+    if (!atomic && grp >= ws && pow2 && banks <= 64) {
+        /* the pass below with the seen banks in one word (up to 64 banks, a power of
+         * two: the common configurations) */
+        uint64_t seen = 0, bw[64];
+        uint32_t i = 0;
+        for (; i < n; i++) {
+            const exec_access *a = &tr->a[i];
+            const uint64_t wd = a->addr >> 2;
+            const uint32_t b = (uint32_t)(wd & (banks - 1));
+            const uint64_t bit = 1ull << b;
+            if (a->lane >= grp)
+                break;
+            if (seen & bit) {
+                if (bw[b] != wd)
+                    break;
+            } else {
+                seen |= bit;
+                bw[b] = wd;
+            }
+        }
+        if (i == n)
+            return 1;
+    } else if (!atomic && grp >= ws) {
         /* one group, no atomics: conflict-free (1 cycle) when no bank holds two distinct
          * words (the common case: consecutive words, broadcasts); else the tables below.
          * bw[b] is read only once bank b was seen (bit b of seen). */

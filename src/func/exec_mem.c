@@ -515,15 +515,23 @@ direct_at(exec_ctx *x, const ptx_insn *in, exec_trace *t, const direct_space *ds
     return mem_at(x, in, l, space, ad, size, st, &dev);
 }
 
+/* The offsets below which an access of `size` bytes fits in ds: ad < lim1 exactly
+ * when ad < ds->lim && size <= ds->lim - ad. */
+static inline uint64_t direct_lim1(const direct_space *ds, unsigned size)
+{
+    return ds->lim >= size ? ds->lim - size + 1 : 0;
+}
+
 /* direct_at for a trace with room for a record of every lane (x->ws <= 64 free
  * entries): the trace's count in *tn, a local of the caller's loop (no test of the
  * room per lane, and no reload of the count after the lanes' stores); mem_at, outside
  * the fast case, sees it written back and writes at most one record. */
 static inline __attribute__((always_inline)) uint8_t *
 direct_at_room(exec_ctx *x, const ptx_insn *in, exec_trace *t, uint32_t *tn, const direct_space *ds,
-               unsigned l, uint64_t ad, unsigned size, int space, int st)
+               uint64_t lim1, unsigned l, uint64_t ad, unsigned size, int space, int st)
 {
-    if (!(ad & (size - 1)) && ad < ds->lim && size <= ds->lim - ad) {
+    /* (lim1: direct_lim1 of ds and size, the bounds as one compare) */
+    if (!(ad & (size - 1)) && ad < lim1) {
         t->a[(*tn)++] = (exec_access){ad, (uint8_t)l, (uint8_t)size, (uint8_t)space, (uint8_t)st};
         return ds->base + (size_t)l * ds->stride + ad;
     }
@@ -552,8 +560,9 @@ x_ld_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     if (scalar && t && x->ws <= 64 && t->cap >= t->n && t->cap - t->n >= 64) {
         /* traced, with room for every lane: the count in a local */
         uint32_t tn = t->n;
+        const uint64_t lim1 = direct_lim1(&ds, size);
         EX_LANE_LOOP(x, l, {
-            uint8_t *p = direct_at_room(x, in, t, &tn, &ds, l, (ra[l] + imm) & amask, size, space, 0);
+            uint8_t *p = direct_at_room(x, in, t, &tn, &ds, lim1, l, (ra[l] + imm) & amask, size, space, 0);
             if (!p)
                 return;   /* (t->n written back by mem_at's caller) */
             uint64_t v = load_bytes(p, esz);
@@ -671,8 +680,9 @@ x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     if (scalar && t && x->ws <= 64 && t->cap >= t->n && t->cap - t->n >= 64) {
         /* traced, with room for every lane: the count in a local (x_ld_direct's) */
         uint32_t tn = t->n;
+        const uint64_t lim1 = direct_lim1(&ds, size);
         EX_LANE_LOOP(x, l, {
-            uint8_t *p = direct_at_room(x, in, t, &tn, &ds, l, (ra[l] + imm) & amask, size, space, 1);
+            uint8_t *p = direct_at_room(x, in, t, &tn, &ds, lim1, l, (ra[l] + imm) & amask, size, space, 1);
             if (!p)
                 return;
             store_bytes(p, EX_RD(rv, l), esz);
