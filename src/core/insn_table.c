@@ -17,6 +17,12 @@ void insn_regs(const ptx_module *m, const ptx_insn *in, insn_info *ii)
     ii->n_src = (uint8_t)ns;
     memcpy(ii->dst, dst, nd * sizeof *dst);
     memcpy(ii->src, src, ns * sizeof *src);
+    uint32_t end = 1;
+    for (uint32_t i = 0; i < nd; i++)
+        end = dst[i] + 1 > end ? dst[i] + 1 : end;
+    for (uint32_t i = 0; i < ns; i++)
+        end = src[i] + 1 > end ? src[i] + 1 : end;
+    ii->reg_end = end;
 }
 
 insn_class insn_classify(const ptx_insn *in)

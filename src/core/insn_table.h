@@ -31,6 +31,8 @@ typedef struct {
     uint16_t lat, ii;    /* latency and initiation interval (non-memory)      */
     uint32_t src[8];     /* register slots read (guard, sources, address base) */
     uint32_t dst[4];     /* register slots written                             */
+    uint32_t reg_end;    /* 1 + the highest slot of src and dst (1 when none); 0:
+                            not known (pipe_sb_busy then bounds-checks each)   */
     uint8_t type;        /* issue_type (sched.h): the issue port a multi-issue
                             core arbitrates by; a function of cls             */
     uint8_t is_mem;      /* cls is a memory class (IC_MEM_SHARED..IC_ATOM_GLOBAL) */

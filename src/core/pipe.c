@@ -20,6 +20,7 @@ int pipe_sb_inc(pipe_sb *sb, uint32_t reg)
         sb->cap = cap;
     }
     sb->c[reg]++;
+    sb->n++;
     return 0;
 }
 
@@ -37,6 +38,7 @@ void pipe_sb_clear(pipe_sb *sb)
 {
     if (sb->c)
         memset(sb->c, 0, sb->cap * sizeof *sb->c);
+    sb->n = 0;
 }
 
 void pipe_sb_fini(pipe_sb *sb)
@@ -44,6 +46,7 @@ void pipe_sb_fini(pipe_sb *sb)
     free(sb->c);
     sb->c = NULL;
     sb->cap = 0;
+    sb->n = 0;
 }
 
 /* ---- summary of cached verdicts -------------------------------------------------- */

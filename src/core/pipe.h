@@ -31,6 +31,7 @@
 typedef struct {
     uint16_t *c;     /* pending writes per pool register                          */
     uint32_t cap;
+    uint32_t n;      /* the sum of c[]: nothing pending when 0                    */
 } pipe_sb;
 
 /* One more pending write to `reg`; -1 when out of memory. */
@@ -41,6 +42,19 @@ int pipe_sb_pend(pipe_sb *sb, uint32_t base, const insn_info *ii, uint32_t *regs
 /* Whether any source or destination of ii has a write pending. */
 static inline int pipe_sb_busy(const pipe_sb *sb, uint32_t base, const insn_info *ii)
 {
+    if (!sb->n)
+        return 0;
+    if (ii->reg_end && base + ii->reg_end <= sb->cap) {
+        /* every register of ii within the counters: no bounds test per register */
+        const uint16_t *c = sb->c + base;
+        for (uint32_t i = 0; i < ii->n_src; i++)
+            if (c[ii->src[i]])
+                return 1;
+        for (uint32_t i = 0; i < ii->n_dst; i++)
+            if (c[ii->dst[i]])
+                return 1;
+        return 0;
+    }
     for (uint32_t i = 0; i < ii->n_src; i++)
         if (base + ii->src[i] < sb->cap && sb->c[base + ii->src[i]])
             return 1;
@@ -53,8 +67,10 @@ static inline int pipe_sb_busy(const pipe_sb *sb, uint32_t base, const insn_info
 static inline void pipe_sb_release(pipe_sb *sb, const uint32_t *regs, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (regs[i] < sb->cap && sb->c[regs[i]])
+        if (regs[i] < sb->cap && sb->c[regs[i]]) {
             sb->c[regs[i]]--;
+            sb->n--;
+        }
 }
 void pipe_sb_clear(pipe_sb *sb);           /* nothing pending (a new warp)       */
 void pipe_sb_fini(pipe_sb *sb);
@@ -282,9 +298,10 @@ static inline int pipe_sb_pend_wheel(pipe_sb *sb, pipe_wheel *w, uint32_t base, 
     const uint32_t n = ii->n_dst;
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t r = base + ii->dst[i];
-        if (r < sb->cap)
+        if (r < sb->cap) {
             sb->c[r]++;
-        else if (pipe_sb_inc(sb, r))   /* (grows the counters) */
+            sb->n++;
+        } else if (pipe_sb_inc(sb, r))   /* (grows the counters) */
             return -1;
         ev->regs[i] = r;
     }

@@ -124,6 +124,24 @@ static void t_scoreboard(void **state)
     assert_false(pipe_sb_busy(&sb, 0, &rd));
     pipe_sb_release(&sb, &r3, 1);
     assert_int_equal(sb.c[3], 0);
+    /* the total pending (n): 200 only, after one release that found nothing; the same
+     * answers with reg_end given (no bounds test per register: 4 <= cap at base 0),
+     * and with reg_end past the counters (base 1000: the bounds tested, nothing there) */
+    assert_int_equal(sb.n, 1);
+    insn_info rd_end = {.n_src = 2, .src = {1, 3}, .reg_end = 4};
+    insn_info wr_end = {.n_dst = 1, .dst = {200}, .reg_end = 201};
+    assert_false(pipe_sb_busy(&sb, 0, &rd_end));
+    assert_true(pipe_sb_busy(&sb, 0, &wr_end));
+    assert_false(pipe_sb_busy(&sb, 1000, &wr_end));
+    assert_int_equal(pipe_sb_inc(&sb, 3), 0);
+    assert_true(pipe_sb_busy(&sb, 0, &rd_end));
+    assert_true(pipe_sb_busy(&sb, 2, &rd_end));   /* src 1 at base 2: register 3 */
+    assert_int_equal(sb.n, 2);
+    pipe_sb_release(&sb, &r3, 1);
+    uint32_t r200 = 200;
+    pipe_sb_release(&sb, &r200, 1);
+    assert_int_equal(sb.n, 0);
+    assert_false(pipe_sb_busy(&sb, 0, &wr_end));   /* nothing pending at all */
     /* pend: the destinations at base 4 */
     insn_info two = {.n_dst = 2, .dst = {0, 5}};
     uint32_t regs[4];
@@ -132,8 +150,10 @@ static void t_scoreboard(void **state)
     assert_int_equal(regs[1], 9);
     assert_int_equal(sb.c[4], 1);
     assert_int_equal(sb.c[9], 1);
+    assert_int_equal(sb.n, 2);
     pipe_sb_clear(&sb);
     assert_int_equal(sb.c[200], 0);
+    assert_int_equal(sb.n, 0);
     pipe_sb_fini(&sb);
 }
 
