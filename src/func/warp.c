@@ -557,11 +557,14 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     }
     fr->fns[pc](&x, in);
 
-    switch (x.ctrl) {
-    case EX_NEXT:
+    if (__builtin_expect(x.ctrl == EX_NEXT, 1)) {   /* (the common case before the switch) */
         if ((L->div == &div_simt_stack ? div_simt_next(w->dstate) : L->div->next(w, path)) == 0)
             settle(w);
         return EX_NEXT;
+    }
+    switch (x.ctrl) {
+    case EX_NEXT:
+        break;   /* (above) */
     case EX_BRANCH: {
         uint32_t reconv = f->cfg ? f->cfg->reconv[pc] : NO_PC;
         L->div->branch(w, path, pc, in->ops[0].r, x.taken, reconv);
