@@ -376,6 +376,11 @@ static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad
         if (sign)
             v = ex_trunc(sext(v, esz), rb[i]);
         uint64_t *r = &x->r[(size_t)regs[i] * x->ws];
+        if (x->ws == 32 && mask == 0xffffffffull) {   /* (a full warp of 32: a constant count) */
+            for (unsigned l = 0; l < 32; l++)
+                r[l] = v;
+            continue;
+        }
         EX_LANE_LOOP(x, l, r[l] = v;);
     }
 }
