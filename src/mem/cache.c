@@ -83,6 +83,9 @@ struct cache {
     uint32_t set_mask;    /* sets - 1 when a power of two, else 0                 */
     /* non-linear set-index function, NULL for linear (computed inline) */
     uint32_t (*set_fn)(uint64_t idx, uint64_t line_no, uint32_t sets);
+    /* cache_read_hit may decide (the protocol has no upgrade hook and does not block on
+     * a full MSHR) and is not switched off (cache_set_fast) */
+    uint8_t fast, fast_ok;
     cache_stats st;
     /* Adaptive MSHR limit (cfg.mshr_adaptive): a hill climb on the fill throughput of
      * windows of AD_WINDOW releases, measured by Little's law as mean occupancy / mean
@@ -134,6 +137,8 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     c->set_mask = (k->sets & (k->sets - 1)) ? 0 : k->sets - 1;
     if (k->set_index && !k->set_index->linear)
         c->set_fn = k->set_index->set;
+    c->fast_ok = !c->coh->upgrade && !c->coh->mshr_blocks;
+    c->fast = c->fast_ok;
     c->nsec = k->line / k->sector;
     c->full = c->nsec == 32 ? UINT32_MAX : (1u << c->nsec) - 1;
     c->dwords = (k->line + 63) / 64;
@@ -210,23 +215,32 @@ static uint64_t line_no(const cache *c, uint64_t addr)
     return c->line_shift >= 0 ? addr >> c->line_shift : addr / c->cfg.line;
 }
 
-static uint32_t set_of(const cache *c, uint64_t idx)
+/* The set of index address idx, whose line number is l. */
+static inline uint32_t set_of_ln(const cache *c, uint64_t idx, uint64_t l)
 {
-    uint64_t l = line_no(c, idx);
     if (c->set_fn)
         return c->set_fn(idx, l, c->cfg.sets);
     return (uint32_t)(c->set_mask || c->cfg.sets == 1 ? l & c->set_mask : l % c->cfg.sets);
 }
 
-/* The line of addr in set `set`, or -1 (a line not CF_VALID holds NO_TAG: no match). */
+static uint32_t set_of(const cache *c, uint64_t idx) { return set_of_ln(c, idx, line_no(c, idx)); }
+
+/* The line whose tag is t in set `set`, or -1 (a line not CF_VALID holds NO_TAG: no
+ * match). */
+static inline int find_tag(const cache *c, uint64_t t, uint32_t set)
+{
+    const uint32_t ways = c->cfg.ways;
+    const uint64_t *tg = c->tag + (size_t)set * ways;
+    for (uint32_t w = 0; w < ways; w++)
+        if (tg[w] == t)
+            return (int)(set * ways + w);
+    return -1;
+}
+
+/* The line of addr in set `set`, or -1. */
 static int find_in(const cache *c, uint64_t addr, uint32_t set)
 {
-    uint64_t t = line_no(c, addr);
-    const uint64_t *tg = c->tag + (size_t)set * c->cfg.ways;
-    for (uint32_t w = 0; w < c->cfg.ways; w++)
-        if (tg[w] == t)
-            return (int)(set * c->cfg.ways + w);
-    return -1;
+    return find_tag(c, line_no(c, addr), set);
 }
 
 static int find(const cache *c, uint64_t addr, uint64_t idx)
@@ -263,14 +277,20 @@ static uint64_t set_bits(const cache *c, const uint64_t *b, uint32_t base)
 }
 
 /* Byte range of the access inside its line: [*off, *off + *len). */
-static void span(const cache *c, const cache_acc *a, uint32_t *off, uint32_t *len)
+static inline void span_of(const cache *c, uint64_t addr, uint32_t size, uint32_t *off,
+                           uint32_t *len)
 {
-    uint32_t o = (uint32_t)(c->line_shift >= 0 ? a->addr & (c->cfg.line - 1) : a->addr % c->cfg.line);
-    uint32_t l = a->size ? a->size : 1;
+    uint32_t o = (uint32_t)(c->line_shift >= 0 ? addr & (c->cfg.line - 1) : addr % c->cfg.line);
+    uint32_t l = size ? size : 1;
     if (l > c->cfg.line - o)
         l = c->cfg.line - o;
     *off = o;
     *len = l;
+}
+
+static void span(const cache *c, const cache_acc *a, uint32_t *off, uint32_t *len)
+{
+    span_of(c, a->addr, a->size, off, len);
 }
 
 /* Sectors the bytes touch, and those they cover entirely. */
@@ -695,6 +715,59 @@ static void ent_add(cache *c, uint32_t e, const cache_acc *a, const plan *p)
     s->own = NONE;
 }
 
+/* What every accepted access does first (cache_access, cache_read_hit): the state
+ * changes (version), its port slot, the access counters. Returns the cycle its data (or
+ * its miss record) is ready. */
+static inline uint64_t accept(cache *c, uint8_t op, uint64_t now)
+{
+    c->version++;
+    /* the port clock counts in 1/ports cycles */
+    uint64_t eff;
+    if (c->cfg.ports == 1) {
+        eff = c->port_x > now ? c->port_x : now;
+        c->port_x = eff + 1;
+    } else {
+        uint64_t now_x = now * c->cfg.ports;
+        uint64_t ex = c->port_x > now_x ? c->port_x : now_x;
+        c->port_x = ex + 1;
+        eff = ex / c->cfg.ports;
+    }
+    c->st.port_delay += eff - now;
+    c->st.accesses++;
+    c->st.reads += op == CQ_READ;
+    c->st.writes += op == CQ_WRITE;
+    c->st.atomics += op == CQ_ATOMIC;
+    return eff + c->cfg.latency;
+}
+
+void cache_set_fast(cache *c, int on) { c->fast = on && c->fast_ok; }
+
+int cache_read_hit(cache *c, uint64_t addr, uint64_t idx, uint32_t size, uint64_t now,
+                   uint64_t *t_done)
+{
+    if (!c->fast)
+        return 0;
+    /* plan_access's P_HIT_RD: no bypass, force or upgrade (the caller's and fast's
+     * conditions), the line present with every sector the bytes touch valid */
+    uint64_t ln = line_no(c, addr);
+    int h = find_tag(c, ln, set_of_ln(c, idx, idx == addr ? ln : line_no(c, idx)));
+    if (h < 0)
+        return 0;
+    uint32_t need = c->full;   /* unsectored: the one sector */
+    if (c->nsec > 1) {
+        uint32_t off, len;
+        span_of(c, addr, size, &off, &len);
+        need = touched(c, off, len);
+    }
+    if ((c->valid[h] & need) != need)
+        return 0;
+    /* cache_access's P_HIT_RD of a read, outcome MA_HIT */
+    *t_done = accept(c, CQ_READ, now);
+    c->cfg.repl->touch(c->rs, (uint32_t)h);
+    c->st.hits++;
+    return 1;
+}
+
 mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done)
 {
     *t_done = UINT64_MAX;
@@ -712,18 +785,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         c->memo_seq++;
         return p.out;
     }
-    c->version++;
-    /* the port clock counts in 1/ports cycles */
-    uint64_t now_x = now * c->cfg.ports;
-    uint64_t ex = c->port_x > now_x ? c->port_x : now_x;
-    c->port_x = ex + 1;
-    uint64_t eff = c->cfg.ports == 1 ? ex : ex / c->cfg.ports;
-    uint64_t t = eff + c->cfg.latency;
-    c->st.port_delay += eff - now;
-    c->st.accesses++;
-    c->st.reads += a->op == CQ_READ;
-    c->st.writes += a->op == CQ_WRITE;
-    c->st.atomics += a->op == CQ_ATOMIC;
+    uint64_t t = accept(c, a->op, now);
     uint32_t h = (uint32_t)p.line, e;
     switch (p.kind) {
     case P_HIT_RD:

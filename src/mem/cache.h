@@ -143,6 +143,16 @@ void cache_destroy(cache *c);
  * MSHRF, MQF) change nothing but the reservation-fail counters. */
 mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done);
 mem_access cache_probe(const cache *c, const cache_acc *a);
+/* The fast path of the common case, a read hit: cache_access() of the access
+ * {addr, idx, size, op CQ_READ, no bypass, force or excl} when it would hit - the
+ * same changes, counters and *t_done - returning 1; else 0, changing nothing (then
+ * call cache_access()). Always 0 when the protocol has an upgrade hook or blocks on a
+ * full MSHR (coh.h), or after cache_set_fast(c, 0). */
+int cache_read_hit(cache *c, uint64_t addr, uint64_t idx, uint32_t size, uint64_t now,
+                   uint64_t *t_done);
+/* Switches the fast paths (cache_read_hit, and cache_access's own) on or off (tests:
+ * the same accesses must give the same results either way). On after cache_create. */
+void cache_set_fast(cache *c, int on);
 /* The memo of the last refused access (a caller retrying the same access every cycle
  * may skip building it): cache_refusal_stamp() names it while it stands (0: none, or
  * the cache changed since), right after cache_access() refused; cache_refuse_again()
