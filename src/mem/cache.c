@@ -86,6 +86,7 @@ struct cache {
     /* cache_read_hit may decide (the protocol has no upgrade hook and does not block on
      * a full MSHR) and is not switched off (cache_set_fast) */
     uint8_t fast, fast_ok;
+    uint8_t set_fermi;    /* set_fn is fermi-hash's (setidx.h SX_FERMI): inline       */
     cache_stats st;
     /* Adaptive MSHR limit (cfg.mshr_adaptive): a hill climb on the fill throughput of
      * windows of AD_WINDOW releases, measured by Little's law as mean occupancy / mean
@@ -135,9 +136,14 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     c->line_shift = (k->line & (k->line - 1)) ? -1 : __builtin_ctz(k->line);
     c->sec_shift = (k->sector & (k->sector - 1)) ? -1 : __builtin_ctz(k->sector);
     c->set_mask = (k->sets & (k->sets - 1)) ? 0 : k->sets - 1;
-    if (k->set_index && !k->set_index->linear)
+    if (k->set_index && !k->set_index->linear) {
         c->set_fn = k->set_index->set;
-    c->fast_ok = !c->coh->upgrade && !c->coh->mshr_blocks;
+        c->set_fermi = k->set_index->inline_kind == SX_FERMI;
+    }
+    /* the fast paths' conditions: no permission misses, no MSHR that blocks hits, the
+     * line number a shift and the set a mask unless a set-index function computes it */
+    c->fast_ok = !c->coh->upgrade && !c->coh->mshr_blocks && c->line_shift >= 0 &&
+                 (c->set_fn || c->set_mask || k->sets == 1);
     c->fast = c->fast_ok;
     c->nsec = k->line / k->sector;
     c->full = c->nsec == 32 ? UINT32_MAX : (1u << c->nsec) - 1;
@@ -219,7 +225,8 @@ static uint64_t line_no(const cache *c, uint64_t addr)
 static inline uint32_t set_of_ln(const cache *c, uint64_t idx, uint64_t l)
 {
     if (c->set_fn)
-        return c->set_fn(idx, l, c->cfg.sets);
+        return c->set_fermi ? setidx_fermi_hash(idx, l, c->cfg.sets)
+                            : c->set_fn(idx, l, c->cfg.sets);
     return (uint32_t)(c->set_mask || c->cfg.sets == 1 ? l & c->set_mask : l % c->cfg.sets);
 }
 
@@ -742,17 +749,34 @@ static inline uint64_t accept(cache *c, uint8_t op, uint64_t now)
 
 void cache_set_fast(cache *c, int on) { c->fast = on && c->fast_ok; }
 
-int cache_read_hit(cache *c, uint64_t addr, uint64_t idx, uint32_t size, uint64_t now,
-                   uint64_t *t_done)
+/* The replacement policy's touch (hit) of line h, inline where repl.h says what it is. */
+static inline void touch(cache *c, uint32_t h)
+{
+    if (c->cfg.repl->touch_kind == RT_STAMP) {
+        repl_stamps *s = c->rs;
+        s->stamp[h] = ++s->clock;
+    } else if (c->cfg.repl->touch_kind != RT_NONE) {
+        c->cfg.repl->touch(c->rs, h);
+    }
+}
+
+uint64_t cache_read_hit(cache *c, uint64_t addr, uint32_t size, uint64_t now)
 {
     if (!c->fast)
-        return 0;
+        return UINT64_MAX;
     /* plan_access's P_HIT_RD: no bypass, force or upgrade (the caller's and fast's
      * conditions), the line present with every sector the bytes touch valid */
-    uint64_t ln = line_no(c, addr);
-    int h = find_tag(c, ln, set_of_ln(c, idx, idx == addr ? ln : line_no(c, idx)));
-    if (h < 0)
-        return 0;
+    const uint64_t ln = addr >> c->line_shift;   /* (fast: line a power of two ...) */
+    const uint32_t set = !c->set_fn ? (uint32_t)(ln & c->set_mask)   /* (... and sets) */
+                         : c->set_fermi ? setidx_fermi_hash(addr, ln, c->cfg.sets)
+                                        : c->set_fn(addr, ln, c->cfg.sets);
+    const uint32_t ways = c->cfg.ways;
+    const uint64_t *tg = c->tag + (size_t)set * ways;
+    uint32_t w = 0;
+    while (tg[w] != ln)
+        if (++w == ways)
+            return UINT64_MAX;
+    const uint32_t h = set * ways + w;
     uint32_t need = c->full;   /* unsectored: the one sector */
     if (c->nsec > 1) {
         uint32_t off, len;
@@ -760,12 +784,12 @@ int cache_read_hit(cache *c, uint64_t addr, uint64_t idx, uint32_t size, uint64_
         need = touched(c, off, len);
     }
     if ((c->valid[h] & need) != need)
-        return 0;
+        return UINT64_MAX;
     /* cache_access's P_HIT_RD of a read, outcome MA_HIT */
-    *t_done = accept(c, CQ_READ, now);
-    c->cfg.repl->touch(c->rs, (uint32_t)h);
+    const uint64_t t = accept(c, CQ_READ, now);
+    touch(c, h);
     c->st.hits++;
-    return 1;
+    return t;
 }
 
 mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done)
@@ -789,7 +813,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
     uint32_t h = (uint32_t)p.line, e;
     switch (p.kind) {
     case P_HIT_RD:
-        c->cfg.repl->touch(c->rs, h);
+        touch(c, h);
         if (a->op == CQ_ATOMIC) {
             mark_dirty(c, h, p.off, p.len);
             set_state(c, h, CE_ATOMIC);
@@ -797,14 +821,14 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         *t_done = t;
         break;
     case P_HIT_WB:
-        c->cfg.repl->touch(c->rs, h);
+        touch(c, h);
         mark_dirty(c, h, p.off, p.len);
         c->valid[h] |= covered(c, p.off, p.len);
         set_state(c, h, CE_WRITE);
         *t_done = t;
         break;
     case P_HIT_WT:
-        c->cfg.repl->touch(c->rs, h);
+        touch(c, h);
         mq_push(c, CM_WRITE, a->addr, p.len, 0, NONE, a->tok, t);
         break;
     case P_EVICT:

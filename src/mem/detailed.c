@@ -985,14 +985,26 @@ static void l1_acc(const det *m, const mem_req *r, cache_acc *a)
     m->coh->on_access(m->coh_p, &q, a);
 }
 
-/* A request's index in det.dec: kind < 4, space < 8, cop < 8 and msg MSG_REQUEST
- * (what SMs issue), else -1. */
-static inline int dec_key(const mem_req *r)
+/* A request's entry in det.dec, NULL for none: kind < 4, space < 8, cop < 8 and msg
+ * MSG_REQUEST (what SMs issue) index it as kind | space << 2 | cop << 5. */
+static inline const l1dec *dec_of(const det *m, const mem_req *r)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* kind, space, cop, msg as one word (req_key): bytes 0..3 */
+    uint64_t sizes;
+    uint32_t w;
+    req_key(r, &sizes, &w);
+    (void)sizes;
+    if (w & 0xfff8f8fcu)
+        return NULL;
+    const l1dec *d = &m->dec[(w | w >> 6 | w >> 11) & 0xff];
+#else
     uint32_t k = r->kind, sp = r->space, co = r->cop;
     if ((k >> 2 | sp >> 3 | co >> 3 | r->msg) != 0)
-        return -1;
-    return (int)(k | sp << 2 | co << 5);
+        return NULL;
+    const l1dec *d = &m->dec[k | sp << 2 | co << 5];
+#endif
+    return d->ok ? d : NULL;
 }
 
 /* det.dec, when the protocol's on_access may be tabulated and no trace is written (the
@@ -1073,6 +1085,9 @@ static __attribute__((noinline)) mem_access det_access_slow(det *m, smside *s, i
                                                             mem_req *r, uint64_t cycle,
                                                             const l1dec *d);
 
+static __attribute__((noinline)) mem_access det_access_memo(det *m, smside *s, mem_req *r,
+                                                            uint64_t cycle, const l1dec *d);
+
 /* o->minf after a change of its heads */
 static void sm_minf(smside *o)
 {
@@ -1090,14 +1105,12 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
         return MA_MQF;
     smside *s = &m->sm[r->sm];
     ph_note(s, cycle);
-    const int key = dec_key(r);
-    const l1dec *d = key >= 0 && m->dec[key].ok ? &m->dec[key] : NULL;
-    int l;
-    if (d) {
-        l = d->l;
-        uint64_t t;
+    const l1dec *d = dec_of(m, r);
+    if (d && d->read) {
         /* the common case: a plain read that hits (det_access_slow's outcome, short) */
-        if (d->read && cache_read_hit(s->l1[l], r->addr, r->addr, r->size, cycle, &t)) {
+        const int l = d->l;
+        const uint64_t t = cache_read_hit(s->l1[l], r->addr, r->size, cycle);
+        if (t != UINT64_MAX) {
             s->ph_bad = 1;
             r->t_issue = cycle;
             s->out_d++;
@@ -1105,9 +1118,15 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
             rq_push(&s->done[l], r, &s->done_t);
             return MA_HIT;
         }
-    } else {
-        l = l1_of(r);
     }
+    return det_access_memo(m, s, r, cycle, d);
+}
+
+/* det_access past its fast path: the refusal memo, then det_access_slow */
+static __attribute__((noinline)) mem_access det_access_memo(det *m, smside *s, mem_req *r,
+                                                            uint64_t cycle, const l1dec *d)
+{
+    const int l = d ? d->l : l1_of(r);
     refmemo *rm = &s->rm[l];
     uint64_t sizes;
     uint32_t kinds;
