@@ -84,7 +84,8 @@ struct cache {
     /* non-linear set-index function, NULL for linear (computed inline) */
     uint32_t (*set_fn)(uint64_t idx, uint64_t line_no, uint32_t sets);
     /* cache_read_hit may decide (the protocol has no upgrade hook and does not block on
-     * a full MSHR) and is not switched off (cache_set_fast) */
+     * a full MSHR ...: fast_ok) and is not switched off (cache_set_fast); 2: without
+     * calls */
     uint8_t fast, fast_ok;
     uint8_t set_fermi;    /* set_fn is fermi-hash's (setidx.h SX_FERMI): inline       */
     cache_stats st;
@@ -144,6 +145,9 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
      * line number a shift and the set a mask unless a set-index function computes it */
     c->fast_ok = !c->coh->upgrade && !c->coh->mshr_blocks && c->line_shift >= 0 &&
                  (c->set_fn || c->set_mask || k->sets == 1);
+    /* 2: cache_read_hit calls nothing (the set index and the policy's touch inline) */
+    if (c->fast_ok && (!c->set_fn || c->set_fermi) && k->repl->touch_kind != RT_CALL)
+        c->fast_ok = 2;
     c->fast = c->fast_ok;
     c->nsec = k->line / k->sector;
     c->full = c->nsec == 32 ? UINT32_MAX : (1u << c->nsec) - 1;
@@ -747,7 +751,7 @@ static inline uint64_t accept(cache *c, uint8_t op, uint64_t now)
     return eff + c->cfg.latency;
 }
 
-void cache_set_fast(cache *c, int on) { c->fast = on && c->fast_ok; }
+void cache_set_fast(cache *c, int on) { c->fast = on ? c->fast_ok : 0; }
 
 /* The replacement policy's touch (hit) of line h, inline where repl.h says what it is. */
 static inline void touch(cache *c, uint32_t h)
@@ -760,16 +764,17 @@ static inline void touch(cache *c, uint32_t h)
     }
 }
 
-uint64_t cache_read_hit(cache *c, uint64_t addr, uint32_t size, uint64_t now)
+/* cache_read_hit; leaf: the set index and the touch are inline (no calls, so no frame) */
+static inline __attribute__((always_inline)) uint64_t read_hit(cache *c, uint64_t addr,
+                                                               uint32_t size, uint64_t now,
+                                                               int leaf)
 {
-    if (!c->fast)
-        return UINT64_MAX;
     /* plan_access's P_HIT_RD: no bypass, force or upgrade (the caller's and fast's
      * conditions), the line present with every sector the bytes touch valid */
     const uint64_t ln = addr >> c->line_shift;   /* (fast: line a power of two ...) */
     const uint32_t set = !c->set_fn ? (uint32_t)(ln & c->set_mask)   /* (... and sets) */
-                         : c->set_fermi ? setidx_fermi_hash(addr, ln, c->cfg.sets)
-                                        : c->set_fn(addr, ln, c->cfg.sets);
+                         : leaf || c->set_fermi ? setidx_fermi_hash(addr, ln, c->cfg.sets)
+                                                : c->set_fn(addr, ln, c->cfg.sets);
     const uint32_t ways = c->cfg.ways;
     const uint64_t *tg = c->tag + (size_t)set * ways;
     uint32_t w = 0;
@@ -787,9 +792,27 @@ uint64_t cache_read_hit(cache *c, uint64_t addr, uint32_t size, uint64_t now)
         return UINT64_MAX;
     /* cache_access's P_HIT_RD of a read, outcome MA_HIT */
     const uint64_t t = accept(c, CQ_READ, now);
-    touch(c, h);
+    if (!leaf) {
+        touch(c, h);
+    } else if (c->cfg.repl->touch_kind == RT_STAMP) {
+        repl_stamps *rs = c->rs;
+        rs->stamp[h] = ++rs->clock;
+    }
     c->st.hits++;
     return t;
+}
+
+static __attribute__((noinline)) uint64_t read_hit_calls(cache *c, uint64_t addr, uint32_t size,
+                                                         uint64_t now)
+{
+    return read_hit(c, addr, size, now, 0);
+}
+
+uint64_t cache_read_hit(cache *c, uint64_t addr, uint32_t size, uint64_t now)
+{
+    if (c->fast == 2)
+        return read_hit(c, addr, size, now, 1);
+    return c->fast ? read_hit_calls(c, addr, size, now) : UINT64_MAX;
 }
 
 mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done)
