@@ -527,7 +527,8 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
     p->out = MA_MISS;
 }
 
-static void plan_access(const cache *c, const cache_acc *a, plan *p)
+static inline __attribute__((always_inline)) void plan_access(const cache *c, const cache_acc *a,
+                                                              plan *p)
 {
     memset(p, 0, sizeof *p);
     p->line = -1;
