@@ -38,6 +38,7 @@
 
 #include "mem/addrmap.h"
 #include "mem/cache.h"
+#include "mem/cache_impl.h"   /* det_access: cache_read_hit_inline */
 #include "mem/coh.h"
 #include "mem/dram.h"
 #include "mem/icnt.h"
@@ -1109,7 +1110,7 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     if (d && d->read) {
         /* the common case: a plain read that hits (det_access_slow's outcome, short) */
         const int l = d->l;
-        const uint64_t t = cache_read_hit(s->l1[l], r->addr, r->size, cycle);
+        const uint64_t t = cache_read_hit_inline(s->l1[l], r->addr, r->size, cycle);
         if (t != UINT64_MAX) {
             s->ph_bad = 1;
             r->t_issue = cycle;
