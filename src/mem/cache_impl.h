@@ -185,6 +185,19 @@ static inline __attribute__((always_inline)) uint64_t read_hit(cache *c, uint64_
     return t;
 }
 
+/* cache_refuse_again (cache.h), inline, in two steps: whether the memo named `stamp`
+ * stands, and counting the refusal when it does */
+static inline int cache_memo_stands(const cache *c, uint64_t stamp)
+{
+    return stamp && stamp == c->memo_seq && c->memo_version == c->version;
+}
+
+static inline mem_access cache_refuse_again_inline(cache *c)
+{
+    c->st.resfail[c->memo_out - MA_CSF]++;
+    return c->memo_out;
+}
+
 uint64_t cache_read_hit_calls(cache *c, uint64_t addr, uint32_t size, uint64_t now);
 
 /* cache_read_hit (cache.h), inline */

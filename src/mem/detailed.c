@@ -1086,9 +1086,6 @@ static __attribute__((noinline)) mem_access det_access_slow(det *m, smside *s, i
                                                             mem_req *r, uint64_t cycle,
                                                             const l1dec *d);
 
-static __attribute__((noinline)) mem_access det_access_memo(det *m, smside *s, mem_req *r,
-                                                            uint64_t cycle, const l1dec *d);
-
 /* o->minf after a change of its heads */
 static void sm_minf(smside *o)
 {
@@ -1107,10 +1104,23 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     smside *s = &m->sm[r->sm];
     ph_note(s, cycle);
     const l1dec *d = dec_of(m, r);
+    const int l = d ? d->l : l1_of(r);
+    refmemo *rm = &s->rm[l];
+    cache *c = s->l1[l];
+    if (rm->addr == r->addr && cache_memo_stands(c, rm->stamp) && !m->trace) {
+        uint64_t sizes;
+        uint32_t kinds;
+        req_key(r, &sizes, &kinds);
+        if (rm->sizes == sizes && rm->kinds == kinds) {
+            /* the same request as the last refused one, and the L1's memo of it stands:
+             * cache_access() would find it (cache_refuse_again) */
+            ph_refused(s, l);
+            return cache_refuse_again_inline(c);
+        }
+    }
     if (d && d->read) {
         /* the common case: a plain read that hits (det_access_slow's outcome, short) */
-        const int l = d->l;
-        const uint64_t t = cache_read_hit_inline(s->l1[l], r->addr, r->size, cycle);
+        const uint64_t t = cache_read_hit_inline(c, r->addr, r->size, cycle);
         if (t != UINT64_MAX) {
             s->ph_bad = 1;
             r->t_issue = cycle;
@@ -1118,26 +1128,6 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
             r->t_done = t;
             rq_push(&s->done[l], r, &s->done_t);
             return MA_HIT;
-        }
-    }
-    return det_access_memo(m, s, r, cycle, d);
-}
-
-/* det_access past its fast path: the refusal memo, then det_access_slow */
-static __attribute__((noinline)) mem_access det_access_memo(det *m, smside *s, mem_req *r,
-                                                            uint64_t cycle, const l1dec *d)
-{
-    const int l = d ? d->l : l1_of(r);
-    refmemo *rm = &s->rm[l];
-    uint64_t sizes;
-    uint32_t kinds;
-    req_key(r, &sizes, &kinds);
-    if (rm->stamp && rm->addr == r->addr && rm->sizes == sizes && rm->kinds == kinds && !m->trace) {
-        /* the same request as the last refused one: cache_access() would find its memo */
-        mem_access again = cache_refuse_again(s->l1[l], rm->stamp);
-        if (again != MA__COUNT) {
-            ph_refused(s, l);
-            return again;
         }
     }
     return det_access_slow(m, s, l, rm, r, cycle, d);
