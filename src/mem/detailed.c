@@ -1249,19 +1249,25 @@ static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
     smside *s = &m->sm[sm];
     if (s->done_t > cycle)
         return NULL;      /* the SM asks every cycle; usually nothing is due */
-    int best = -1;
-    uint64_t bt = UINT64_MAX;
-    /* replies first on a tie, then L1D, L1C, L1I hits */
-    static const int order[L1__N + 1] = {L1__N, L1D, L1C, L1I};
-    for (int i = 0; i < L1__N + 1; i++) {
-        uint64_t t = s->done[order[i]].ht;
-        if (t <= cycle && t < bt) {
-            bt = t;
-            best = order[i];
+    /* the earliest head, replies first on a tie, then L1D, L1C, L1I hits: done_t is
+     * the least head, so the first of them in that order whose head is done_t (the
+     * search below finds the same when done_t is a lower bound only) */
+    const uint64_t dt = s->done_t;
+    int best = s->done[L1__N].ht == dt ? L1__N : s->done[L1D].ht == dt ? L1D
+             : s->done[L1C].ht == dt ? L1C : s->done[L1I].ht == dt ? L1I : -1;
+    if (best < 0) {
+        uint64_t bt = UINT64_MAX;
+        static const int order[L1__N + 1] = {L1__N, L1D, L1C, L1I};
+        for (int i = 0; i < L1__N + 1; i++) {
+            uint64_t t = s->done[order[i]].ht;
+            if (t <= cycle && t < bt) {
+                bt = t;
+                best = order[i];
+            }
         }
+        if (best < 0)
+            return NULL;
     }
-    if (best < 0)
-        return NULL;
     rq *q = &s->done[best];
     mem_req *r = q->h;
     q->h = r->next;
@@ -1271,10 +1277,10 @@ static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
         q->t = NULL;
         q->ht = UINT64_MAX;
     }
-    s->done_t = UINT64_MAX;
-    for (int i = 0; i <= L1__N; i++)
-        if (s->done[i].ht < s->done_t)
-            s->done_t = s->done[i].ht;
+    _Static_assert(L1__N + 1 == 4, "det_pop: four done queues");
+    uint64_t a = s->done[0].ht < s->done[1].ht ? s->done[0].ht : s->done[1].ht;
+    uint64_t b = s->done[2].ht < s->done[3].ht ? s->done[2].ht : s->done[3].ht;
+    s->done_t = a < b ? a : b;
     r->next = NULL;
     ph_note(s, cycle);
     s->ph_bad = 1;
