@@ -583,8 +583,12 @@ static void drop_line_wb(cache *c, uint32_t h, uint64_t t, int wb)
         c->st.writebacks++;
     }
     uint64_t *d = c->dirty + (size_t)h * c->dwords;
-    for (uint32_t i = 0; i < c->dwords; i++)
-        d[i] = 0;
+    if (c->dwords <= 2) {   /* (lines up to 128 bytes: no memset call) */
+        d[0] = 0;
+        d[c->dwords - 1] = 0;
+    } else {
+        memset(d, 0, c->dwords * sizeof *d);
+    }
     set_flags(c, h, 0);
     c->pst[h] = 0;
     c->valid[h] = c->pend[h] = 0;
