@@ -687,16 +687,15 @@ uint32_t pipe_fetch_len(const insn_table *it, const ptx_func *f, int32_t fn, uin
 int pipe_ifetch(pipe_rq *rq, memsys *mem, uint32_t sm, uint32_t slot, int32_t fn, uint32_t pc,
                 uint32_t n, uint64_t cycle, pipe_stats *st)
 {
-    mem_req *r = pipe_req_new(rq);
-    if (!r)
+    /* pipe_req_new, its pool's pop inline (a fetch is sent nearly every cycle) */
+    mem_req *r = rq->pool;
+    if (r)
+        rq->pool = r->next;
+    else if (!(r = pipe_req_new(rq)))
         return -1;
-    r->addr = ((uint64_t)fn << 24) + (uint64_t)pc * 8;   /* 8 bytes per instruction */
-    r->size = 8 * n;
-    r->kind = MR_IFETCH;
-    r->sm = sm;
-    r->warp = slot;
-    r->tag = n;
-    r->t_issue = cycle;
+    *r = (mem_req){.addr = ((uint64_t)fn << 24) + (uint64_t)pc * 8,   /* 8 bytes per insn */
+                   .size = 8 * n, .kind = MR_IFETCH, .sm = sm, .warp = slot, .tag = n,
+                   .t_issue = cycle};
     mem_access a = memsys_access(mem, r, cycle);
     if (mem_access_refused(a)) {
         pipe_req_free(rq, r);

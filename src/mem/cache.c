@@ -2,14 +2,12 @@
  * and the miss queue. Every access is decided by plan() without side effects and then
  * carried out by cache_access(), so probing and accessing can never disagree. */
 #include "mem/cache.h"
+#include "mem/cache_impl.h"
 #include "util/bits.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT32_MAX
-/* the tag of a line that is not CF_VALID: no address's line number (line >= 2 bytes) */
-#define NO_TAG UINT64_MAX
 
 const char *const cache_mtype_name[CM__COUNT] = {"fetch", "read", "write", "atomic", "writeback"};
 
@@ -32,69 +30,6 @@ int cache_apol_find(const char *name)
     return -1;
 }
 
-typedef struct {
-    uint32_t line;        /* the RESERVED line it serves                        */
-    uint32_t n;           /* tokens waiting                                      */
-    uint8_t excl;         /* CX_* intent of the access that opened it            */
-    uint64_t t_alloc;     /* cycle it was opened (adaptive limit: fill latency)  */
-} mshr_ent;
-
-typedef struct {
-    void *tok;
-    uint32_t need;        /* sectors the token needs                             */
-    uint16_t off, len;    /* write / atomic: bytes to mark dirty at the fill     */
-    uint8_t op;
-    uint32_t own;         /* no_coalesce: the MSHR entry the waiting request holds
-                             (NONE: it is the entry's opener, or it merged)     */
-} mshr_slot;
-
-struct cache {
-    cache_cfg cfg;
-    uint32_t nsec, full, dwords, nlines;
-    uint64_t *tag;        /* line address (addr / line); NO_TAG when not CF_VALID */
-    uint8_t *flags;       /* CF_VALID | CF_RESERVED; CF_RESERVED <=> mshr != NONE  */
-    /* flags as two bitmaps over the lines (bit h: line h is CF_VALID, CF_RESERVED),
-     * a set's ways consecutive bits: victim() and set_full() read a set in one or two
-     * words; written only by set_flags(), with flags and tag */
-    uint64_t *vbits, *rbits;
-    uint64_t wmask;       /* the low `ways` bits                                  */
-    uint8_t *pst;         /* the protocol's state byte (meaningful when CF_VALID) */
-    uint8_t *dir;         /* directory bytes, dir_bytes per line (NULL: none)     */
-    const coh_ops *coh;   /* the protocol (never NULL)                            */
-    uint32_t dir_bytes;
-    uint32_t *valid, *pend, *mshr;
-    uint64_t *dirty;      /* dwords per line, bit b = byte b                     */
-    void *rs;             /* the replacement policy's state                      */
-    mshr_ent *ent;
-    mshr_slot *slot;      /* mshr_merges per entry                               */
-    uint32_t *free_ent, n_free;
-    cache_miss *mq;
-    uint32_t mq_head, mq_len;
-    uint64_t port_x;      /* port clock in 1/ports cycles: next free slot        */
-    /* A refused access is retried every cycle until something changes: the last
-     * refusal is remembered with the state version (bumped by every change) */
-    uint64_t version;
-    uint64_t memo_version;
-    uint64_t memo_seq;    /* refusals memoized so far: names the memo (cache_refusal_stamp) */
-    cache_acc memo_acc;
-    mem_access memo_out;
-    int line_shift;       /* log2(line), or -1: the set index runs on every retry */
-    int sec_shift;        /* log2(sector), or -1 (no division on every access)     */
-    uint32_t set_mask;    /* sets - 1 when a power of two, else 0                 */
-    /* non-linear set-index function, NULL for linear (computed inline) */
-    uint32_t (*set_fn)(uint64_t idx, uint64_t line_no, uint32_t sets);
-    cache_stats st;
-    /* Adaptive MSHR limit (cfg.mshr_adaptive): a hill climb on the fill throughput of
-     * windows of AD_WINDOW releases, measured by Little's law as mean occupancy / mean
-     * fill latency; invariant 2 <= limit <= mshr_entries (1 when there is one entry). */
-    uint32_t limit;       /* usable entries (== mshr_entries when fixed)          */
-    int32_t ad_dir;       /* +1 growing, -1 shrinking                              */
-    uint32_t ad_n;        /* releases in the window                                */
-    uint64_t ad_lat, ad_t0, ad_occ0;
-    double ad_prev;       /* the previous window's throughput (0: none yet)        */
-};
-
-#define AD_WINDOW 32
 
 /* ---- creation ------------------------------------------------------------------------ */
 static void seterr(char *err, size_t n, const char *msg)
@@ -132,8 +67,18 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     c->line_shift = (k->line & (k->line - 1)) ? -1 : __builtin_ctz(k->line);
     c->sec_shift = (k->sector & (k->sector - 1)) ? -1 : __builtin_ctz(k->sector);
     c->set_mask = (k->sets & (k->sets - 1)) ? 0 : k->sets - 1;
-    if (k->set_index && !k->set_index->linear)
+    if (k->set_index && !k->set_index->linear) {
         c->set_fn = k->set_index->set;
+        c->set_fermi = k->set_index->inline_kind == SX_FERMI;
+    }
+    /* the fast paths' conditions: no permission misses, no MSHR that blocks hits, the
+     * line number a shift and the set a mask unless a set-index function computes it */
+    c->fast_ok = !c->coh->upgrade && !c->coh->mshr_blocks && c->line_shift >= 0 &&
+                 (c->set_fn || c->set_mask || k->sets == 1);
+    /* 2: cache_read_hit calls nothing (the set index and the policy's touch inline) */
+    if (c->fast_ok && (!c->set_fn || c->set_fermi) && k->repl->touch_kind != RT_CALL)
+        c->fast_ok = 2;
+    c->fast = c->fast_ok;
     c->nsec = k->line / k->sector;
     c->full = c->nsec == 32 ? UINT32_MAX : (1u << c->nsec) - 1;
     c->dwords = (k->line + 63) / 64;
@@ -210,23 +155,33 @@ static uint64_t line_no(const cache *c, uint64_t addr)
     return c->line_shift >= 0 ? addr >> c->line_shift : addr / c->cfg.line;
 }
 
-static uint32_t set_of(const cache *c, uint64_t idx)
+/* The set of index address idx, whose line number is l. */
+static inline uint32_t set_of_ln(const cache *c, uint64_t idx, uint64_t l)
 {
-    uint64_t l = line_no(c, idx);
     if (c->set_fn)
-        return c->set_fn(idx, l, c->cfg.sets);
+        return c->set_fermi ? setidx_fermi_hash(idx, l, c->cfg.sets)
+                            : c->set_fn(idx, l, c->cfg.sets);
     return (uint32_t)(c->set_mask || c->cfg.sets == 1 ? l & c->set_mask : l % c->cfg.sets);
 }
 
-/* The line of addr in set `set`, or -1 (a line not CF_VALID holds NO_TAG: no match). */
+static uint32_t set_of(const cache *c, uint64_t idx) { return set_of_ln(c, idx, line_no(c, idx)); }
+
+/* The line whose tag is t in set `set`, or -1 (a line not CF_VALID holds NO_TAG: no
+ * match). */
+static inline int find_tag(const cache *c, uint64_t t, uint32_t set)
+{
+    const uint32_t ways = c->cfg.ways;
+    const uint64_t *tg = c->tag + (size_t)set * ways;
+    for (uint32_t w = 0; w < ways; w++)
+        if (tg[w] == t)
+            return (int)(set * ways + w);
+    return -1;
+}
+
+/* The line of addr in set `set`, or -1. */
 static int find_in(const cache *c, uint64_t addr, uint32_t set)
 {
-    uint64_t t = line_no(c, addr);
-    const uint64_t *tg = c->tag + (size_t)set * c->cfg.ways;
-    for (uint32_t w = 0; w < c->cfg.ways; w++)
-        if (tg[w] == t)
-            return (int)(set * c->cfg.ways + w);
-    return -1;
+    return find_tag(c, line_no(c, addr), set);
 }
 
 static int find(const cache *c, uint64_t addr, uint64_t idx)
@@ -263,31 +218,13 @@ static uint64_t set_bits(const cache *c, const uint64_t *b, uint32_t base)
 }
 
 /* Byte range of the access inside its line: [*off, *off + *len). */
+
 static void span(const cache *c, const cache_acc *a, uint32_t *off, uint32_t *len)
 {
-    uint32_t o = (uint32_t)(c->line_shift >= 0 ? a->addr & (c->cfg.line - 1) : a->addr % c->cfg.line);
-    uint32_t l = a->size ? a->size : 1;
-    if (l > c->cfg.line - o)
-        l = c->cfg.line - o;
-    *off = o;
-    *len = l;
+    span_of(c, a->addr, a->size, off, len);
 }
 
-/* Sectors the bytes touch, and those they cover entirely. */
-static uint32_t touched(const cache *c, uint32_t off, uint32_t len)
-{
-    uint32_t f, l;
-    if (c->sec_shift >= 0) {
-        f = off >> c->sec_shift;
-        l = (off + len - 1) >> c->sec_shift;
-    } else {
-        f = off / c->cfg.sector;
-        l = (off + len - 1) / c->cfg.sector;
-    }
-    uint32_t m = (l - f + 1 >= 32) ? UINT32_MAX : ((1u << (l - f + 1)) - 1);
-    return (m << f) & c->full;
-}
-
+/* (touched: cache_impl.h) */
 static uint32_t covered(const cache *c, uint32_t off, uint32_t len)
 {
     uint32_t s = c->cfg.sector;
@@ -496,7 +433,8 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
     p->out = MA_MISS;
 }
 
-static void plan_access(const cache *c, const cache_acc *a, plan *p)
+static inline __attribute__((always_inline)) void plan_access(const cache *c, const cache_acc *a,
+                                                              plan *p)
 {
     memset(p, 0, sizeof *p);
     p->line = -1;
@@ -645,8 +583,12 @@ static void drop_line_wb(cache *c, uint32_t h, uint64_t t, int wb)
         c->st.writebacks++;
     }
     uint64_t *d = c->dirty + (size_t)h * c->dwords;
-    for (uint32_t i = 0; i < c->dwords; i++)
-        d[i] = 0;
+    if (c->dwords <= 2) {   /* (lines up to 128 bytes: no memset call) */
+        d[0] = 0;
+        d[c->dwords - 1] = 0;
+    } else {
+        memset(d, 0, c->dwords * sizeof *d);
+    }
     set_flags(c, h, 0);
     c->pst[h] = 0;
     c->valid[h] = c->pend[h] = 0;
@@ -695,6 +637,24 @@ static void ent_add(cache *c, uint32_t e, const cache_acc *a, const plan *p)
     s->own = NONE;
 }
 
+void cache_set_fast(cache *c, int on) { c->fast = on ? c->fast_ok : 0; }
+
+static __attribute__((noinline)) uint64_t read_hit_calls(cache *c, uint64_t addr, uint32_t size,
+                                                         uint64_t now)
+{
+    return read_hit(c, addr, size, now, 0);
+}
+
+uint64_t cache_read_hit(cache *c, uint64_t addr, uint32_t size, uint64_t now)
+{
+    return cache_read_hit_inline(c, addr, size, now);
+}
+
+uint64_t cache_read_hit_calls(cache *c, uint64_t addr, uint32_t size, uint64_t now)
+{
+    return read_hit_calls(c, addr, size, now);
+}
+
 mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done)
 {
     *t_done = UINT64_MAX;
@@ -712,22 +672,11 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         c->memo_seq++;
         return p.out;
     }
-    c->version++;
-    /* the port clock counts in 1/ports cycles */
-    uint64_t now_x = now * c->cfg.ports;
-    uint64_t ex = c->port_x > now_x ? c->port_x : now_x;
-    c->port_x = ex + 1;
-    uint64_t eff = c->cfg.ports == 1 ? ex : ex / c->cfg.ports;
-    uint64_t t = eff + c->cfg.latency;
-    c->st.port_delay += eff - now;
-    c->st.accesses++;
-    c->st.reads += a->op == CQ_READ;
-    c->st.writes += a->op == CQ_WRITE;
-    c->st.atomics += a->op == CQ_ATOMIC;
+    uint64_t t = accept(c, a->op, now);
     uint32_t h = (uint32_t)p.line, e;
     switch (p.kind) {
     case P_HIT_RD:
-        c->cfg.repl->touch(c->rs, h);
+        touch(c, h);
         if (a->op == CQ_ATOMIC) {
             mark_dirty(c, h, p.off, p.len);
             set_state(c, h, CE_ATOMIC);
@@ -735,14 +684,14 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         *t_done = t;
         break;
     case P_HIT_WB:
-        c->cfg.repl->touch(c->rs, h);
+        touch(c, h);
         mark_dirty(c, h, p.off, p.len);
         c->valid[h] |= covered(c, p.off, p.len);
         set_state(c, h, CE_WRITE);
         *t_done = t;
         break;
     case P_HIT_WT:
-        c->cfg.repl->touch(c->rs, h);
+        touch(c, h);
         mq_push(c, CM_WRITE, a->addr, p.len, 0, NONE, a->tok, t);
         break;
     case P_EVICT:

@@ -143,6 +143,17 @@ void cache_destroy(cache *c);
  * MSHRF, MQF) change nothing but the reservation-fail counters. */
 mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done);
 mem_access cache_probe(const cache *c, const cache_acc *a);
+/* The fast path of the common case, a read hit at an L1 (the index address is addr):
+ * cache_access() of the access {addr, idx = addr, size, op CQ_READ, no bypass, force
+ * or excl} when it would hit - the same changes and counters - returning the cycle
+ * cache_access() would put in *t_done; else UINT64_MAX, changing nothing (then call
+ * cache_access()). Always UINT64_MAX when the protocol has an upgrade hook or blocks
+ * on a full MSHR (coh.h), for a line size or (linear index) set count not a power of
+ * two, and after cache_set_fast(c, 0). */
+uint64_t cache_read_hit(cache *c, uint64_t addr, uint32_t size, uint64_t now);
+/* Switches the fast paths (cache_read_hit, and cache_access's own) on or off (tests:
+ * the same accesses must give the same results either way). On after cache_create. */
+void cache_set_fast(cache *c, int on);
 /* The memo of the last refused access (a caller retrying the same access every cycle
  * may skip building it): cache_refusal_stamp() names it while it stands (0: none, or
  * the cache changed since), right after cache_access() refused; cache_refuse_again()

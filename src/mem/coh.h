@@ -123,6 +123,10 @@ struct coh_ops {
     /* Fills a->op, wpol, apol, bypass (the rest of *a is set by the caller). Pure:
      * probing calls it too. */
     void (*on_access)(const void *p, const coh_req *q, struct cache_acc *a);
+    /* Nonzero: on_access reads nothing of q but level, kind, msg, space, cop and line (not
+     * sm), so a caller may tabulate its answers once per memory system (the detailed
+     * model's L1 side does). 0: it is called for every access. */
+    uint8_t access_by_kind;
     uint8_t (*line_state)(uint8_t level, coh_event ev, uint8_t old, int dirty);
     int (*on_evict)(uint8_t level, uint8_t state, int dirty);
     coh_msg_out (*on_message)(uint8_t level, uint8_t kind, uint8_t state, int dirty);

@@ -145,6 +145,7 @@ const coh_ops coh_nvidia = {
     .create = nv_create,
     .destroy = nv_destroy,
     .on_access = nv_on_access,
+    .access_by_kind = 1,
     .line_state = nv_line_state,
     .on_evict = nv_on_evict,
     .on_message = nv_on_message,

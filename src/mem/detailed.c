@@ -38,6 +38,7 @@
 
 #include "mem/addrmap.h"
 #include "mem/cache.h"
+#include "mem/cache_impl.h"   /* det_access: cache_read_hit_inline */
 #include "mem/coh.h"
 #include "mem/dram.h"
 #include "mem/icnt.h"
@@ -219,6 +220,14 @@ typedef struct {
                               (interconnect cycles), for det_next_sm_late              */
 } smside;
 
+/* The protocol's on_access answer for an SM request (coh.h access_by_kind), tabulated
+ * by dec_key: its L1 and what cache_acc's op ... force are; `read`: a plain read
+ * (CQ_READ, no bypass, force or excl, a load or fetch), whose hit cache_read_hit
+ * decides; ok == 0: no entry (l1_acc builds the access). */
+typedef struct {
+    uint8_t ok, l, read, op, wpol, apol, bypass, excl, force;
+} l1dec;
+
 typedef struct {
     memsys base;
     uint32_t n_sm, n_part, n_bank, l2_line;
@@ -290,6 +299,7 @@ typedef struct {
                               commit)                                                   */
     FILE *trace;           /* mem.trace_l1d, or NULL                                    */
     uint32_t trace_sm;     /* mem.trace_sm                                              */
+    l1dec dec[256];        /* the L1 side's decisions by dec_key (all ok == 0: none)   */
 } det;
 
 /* ---- time ------------------------------------------------------------------------------ */
@@ -684,6 +694,7 @@ static int det_check(const void *cfg, char *err, size_t n)
 
 /* ---- creation ---------------------------------------------------------------------------- */
 static void det_destroy(memsys *ms);
+static void dec_init(det *m);
 static void dir_recall(void *ctx, uint64_t line_addr, const uint8_t *dir, uint64_t now);
 
 static memsys *det_create(const void *cfgp, uint32_t n_sm)
@@ -790,6 +801,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         m->l1_line[l] = lk[l].line;       /* what cache_config() of each of them says */
         m->l1_sector[l] = lk[l].sector;
     }
+    dec_init(m);
     const uint32_t *shared_by = m->l1_shared;
     m->l1_shared[L1D] = 1;
     m->l1_shared[L1C] = cfg->l1c.shared_by;
@@ -974,6 +986,69 @@ static void l1_acc(const det *m, const mem_req *r, cache_acc *a)
     m->coh->on_access(m->coh_p, &q, a);
 }
 
+/* A request's entry in det.dec, NULL for none: kind < 4, space < 8, cop < 8 and msg
+ * MSG_REQUEST (what SMs issue) index it as kind | space << 2 | cop << 5. */
+static inline const l1dec *dec_of(const det *m, const mem_req *r)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* kind, space, cop, msg as one word (req_key): bytes 0..3 */
+    uint64_t sizes;
+    uint32_t w;
+    req_key(r, &sizes, &w);
+    (void)sizes;
+    if (w & 0xfff8f8fcu)
+        return NULL;
+    const l1dec *d = &m->dec[(w | w >> 6 | w >> 11) & 0xff];
+#else
+    uint32_t k = r->kind, sp = r->space, co = r->cop;
+    if ((k >> 2 | sp >> 3 | co >> 3 | r->msg) != 0)
+        return NULL;
+    const l1dec *d = &m->dec[k | sp << 2 | co << 5];
+#endif
+    return d->ok ? d : NULL;
+}
+
+/* det.dec, when the protocol's on_access may be tabulated and no trace is written (the
+ * trace's accesses take l1_acc's path): on_access of every key, as l1_acc asks it. */
+static void dec_init(det *m)
+{
+    if (!m->coh->access_by_kind || m->trace)
+        return;
+    for (int i = 0; i < 256; i++) {
+        mem_req r = {.kind = (uint8_t)(i & 3), .space = (uint8_t)(i >> 2 & 7),
+                     .cop = (uint8_t)(i >> 5), .msg = MSG_REQUEST};
+        cache_acc a;
+        l1_acc(m, &r, &a);   /* (sm 0: on_access does not read it) */
+        l1dec *d = &m->dec[i];
+        d->ok = 1;
+        d->l = (uint8_t)l1_of(&r);
+        d->op = a.op;
+        d->wpol = a.wpol;
+        d->apol = a.apol;
+        d->bypass = a.bypass;
+        d->excl = a.excl;
+        d->force = a.force;
+        d->read = a.op == CQ_READ && !a.bypass && !a.force && !a.excl &&
+                  (r.kind == MR_LOAD || r.kind == MR_IFETCH);
+    }
+}
+
+/* l1_acc from a table entry */
+static inline void dec_acc(const l1dec *d, mem_req *r, cache_acc *a)
+{
+    a->addr = a->idx = r->addr;
+    a->size = r->size;
+    if ((r->kind == MR_STORE || r->kind == MR_ATOMIC) && r->bytes_used && r->bytes_used < r->size)
+        a->size = r->bytes_used;
+    a->op = d->op;
+    a->wpol = d->wpol;
+    a->apol = d->apol;
+    a->bypass = d->bypass;
+    a->excl = d->excl;
+    a->force = d->force;
+    a->tok = r;
+}
+
 /* SM s's calls in its cycle `cycle` (det_repeat): a new cycle's record */
 static inline void ph_note(smside *s, uint64_t cycle)
 {
@@ -1008,7 +1083,8 @@ static mem_access det_probe(const memsys *ms, const mem_req *r, uint64_t cycle)
 /* det_access past the refusal memo (kept out of line: the LD/ST unit retries a refused
  * request every cycle, and that path should not pay this one's frame) */
 static __attribute__((noinline)) mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm,
-                                                            mem_req *r, uint64_t cycle);
+                                                            mem_req *r, uint64_t cycle,
+                                                            const l1dec *d);
 
 /* o->minf after a change of its heads */
 static void sm_minf(smside *o)
@@ -1026,21 +1102,35 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     if (r->sm >= m->n_sm)
         return MA_MQF;
     smside *s = &m->sm[r->sm];
-    int l = l1_of(r);
-    refmemo *rm = &s->rm[l];
-    uint64_t sizes;
-    uint32_t kinds;
-    req_key(r, &sizes, &kinds);
     ph_note(s, cycle);
-    if (rm->stamp && rm->addr == r->addr && rm->sizes == sizes && rm->kinds == kinds && !m->trace) {
-        /* the same request as the last refused one: cache_access() would find its memo */
-        mem_access again = cache_refuse_again(s->l1[l], rm->stamp);
-        if (again != MA__COUNT) {
+    const l1dec *d = dec_of(m, r);
+    const int l = d ? d->l : l1_of(r);
+    refmemo *rm = &s->rm[l];
+    cache *c = s->l1[l];
+    if (rm->addr == r->addr && cache_memo_stands(c, rm->stamp) && !m->trace) {
+        uint64_t sizes;
+        uint32_t kinds;
+        req_key(r, &sizes, &kinds);
+        if (rm->sizes == sizes && rm->kinds == kinds) {
+            /* the same request as the last refused one, and the L1's memo of it stands:
+             * cache_access() would find it (cache_refuse_again) */
             ph_refused(s, l);
-            return again;
+            return cache_refuse_again_inline(c);
         }
     }
-    return det_access_slow(m, s, l, rm, r, cycle);
+    if (d && d->read) {
+        /* the common case: a plain read that hits (det_access_slow's outcome, short) */
+        const uint64_t t = cache_read_hit_inline(c, r->addr, r->size, cycle);
+        if (t != UINT64_MAX) {
+            s->ph_bad = 1;
+            r->t_issue = cycle;
+            s->out_d++;
+            r->t_done = t;
+            rq_push(&s->done[l], r, &s->done_t);
+            return MA_HIT;
+        }
+    }
+    return det_access_slow(m, s, l, rm, r, cycle, d);
 }
 
 static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle);
@@ -1077,10 +1167,13 @@ static uint64_t det_repeat(memsys *ms, uint32_t sm, uint64_t last, uint64_t cycl
 }
 
 static mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm, mem_req *r,
-                                  uint64_t cycle)
+                                  uint64_t cycle, const l1dec *d)
 {
     cache_acc a;
-    l1_acc(m, r, &a);
+    if (d)
+        dec_acc(d, r, &a);
+    else
+        l1_acc(m, r, &a);
     uint32_t before = cache_mq_len(s->l1[l]);
     uint64_t t_done;
     mem_access out = cache_access(s->l1[l], &a, cycle, &t_done);
@@ -1156,19 +1249,25 @@ static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
     smside *s = &m->sm[sm];
     if (s->done_t > cycle)
         return NULL;      /* the SM asks every cycle; usually nothing is due */
-    int best = -1;
-    uint64_t bt = UINT64_MAX;
-    /* replies first on a tie, then L1D, L1C, L1I hits */
-    static const int order[L1__N + 1] = {L1__N, L1D, L1C, L1I};
-    for (int i = 0; i < L1__N + 1; i++) {
-        uint64_t t = s->done[order[i]].ht;
-        if (t <= cycle && t < bt) {
-            bt = t;
-            best = order[i];
+    /* the earliest head, replies first on a tie, then L1D, L1C, L1I hits: done_t is
+     * the least head, so the first of them in that order whose head is done_t (the
+     * search below finds the same when done_t is a lower bound only) */
+    const uint64_t dt = s->done_t;
+    int best = s->done[L1__N].ht == dt ? L1__N : s->done[L1D].ht == dt ? L1D
+             : s->done[L1C].ht == dt ? L1C : s->done[L1I].ht == dt ? L1I : -1;
+    if (best < 0) {
+        uint64_t bt = UINT64_MAX;
+        static const int order[L1__N + 1] = {L1__N, L1D, L1C, L1I};
+        for (int i = 0; i < L1__N + 1; i++) {
+            uint64_t t = s->done[order[i]].ht;
+            if (t <= cycle && t < bt) {
+                bt = t;
+                best = order[i];
+            }
         }
+        if (best < 0)
+            return NULL;
     }
-    if (best < 0)
-        return NULL;
     rq *q = &s->done[best];
     mem_req *r = q->h;
     q->h = r->next;
@@ -1178,10 +1277,10 @@ static mem_req *det_pop(memsys *ms, uint32_t sm, uint64_t cycle)
         q->t = NULL;
         q->ht = UINT64_MAX;
     }
-    s->done_t = UINT64_MAX;
-    for (int i = 0; i <= L1__N; i++)
-        if (s->done[i].ht < s->done_t)
-            s->done_t = s->done[i].ht;
+    _Static_assert(L1__N + 1 == 4, "det_pop: four done queues");
+    uint64_t a = s->done[0].ht < s->done[1].ht ? s->done[0].ht : s->done[1].ht;
+    uint64_t b = s->done[2].ht < s->done[3].ht ? s->done[2].ht : s->done[3].ht;
+    s->done_t = a < b ? a : b;
     r->next = NULL;
     ph_note(s, cycle);
     s->ph_bad = 1;

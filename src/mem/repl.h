@@ -29,7 +29,21 @@ typedef struct {
     void (*insert)(void *st, uint32_t line);                      /* allocation   */
     /* A way of `set` among the bits of cand (cand != 0, bit w = way w). */
     uint32_t (*victim)(const void *st, uint32_t set, uint64_t cand);
+    /* What touch() is, for a cache that does it inline on its fast path: RT_CALL (call
+     * it), RT_NONE (it does nothing) or RT_STAMP (the state is a repl_stamps and touch
+     * is stamp[line] = ++clock). */
+    uint8_t touch_kind;
 } repl_policy;
+
+enum { RT_CALL, RT_NONE, RT_STAMP };
+
+/* The state of the stamp-based policies (lru, fifo): one event counter per cache and a
+ * stamp per line. */
+typedef struct {
+    uint64_t clock;
+    uint32_t ways;
+    uint64_t stamp[];
+} repl_stamps;
 
 /* Registry by exact name; NULL if unknown. */
 const repl_policy *repl_find(const char *name);

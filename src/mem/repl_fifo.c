@@ -4,11 +4,8 @@
 
 #include "mem/repl.h"
 
-typedef struct {
-    uint64_t clock;       /* insertions so far                                     */
-    uint32_t ways;
-    uint64_t stamp[];     /* per line: the insertion that brought it in            */
-} fifo_state;
+/* clock: insertions so far; stamp[line]: the insertion that brought it in */
+typedef repl_stamps fifo_state;
 
 static void *fifo_create(uint32_t lines, uint32_t ways, uint64_t seed)
 {
@@ -36,5 +33,5 @@ static uint32_t fifo_victim(const void *st, uint32_t set, uint64_t cand)
 
 const repl_policy repl_fifo = {
     "fifo", "first in, first out: evict the line allocated first; hits do not count",
-    fifo_create, fifo_destroy, fifo_touch, fifo_insert, fifo_victim,
+    fifo_create, fifo_destroy, fifo_touch, fifo_insert, fifo_victim, RT_NONE,
 };

@@ -4,11 +4,8 @@
 
 #include "mem/repl.h"
 
-typedef struct {
-    uint64_t clock;       /* events so far                                        */
-    uint32_t ways;
-    uint64_t stamp[];     /* per line: the event of its last hit or fill          */
-} lru_state;
+/* clock: events so far; stamp[line]: the event of its last hit or fill */
+typedef repl_stamps lru_state;
 
 static void *lru_create(uint32_t lines, uint32_t ways, uint64_t seed)
 {
@@ -35,5 +32,5 @@ static uint32_t lru_victim(const void *st, uint32_t set, uint64_t cand)
 
 const repl_policy repl_lru = {
     "lru", "least recently used: evict the line whose last hit or fill is oldest",
-    lru_create, lru_destroy, lru_stamp, lru_stamp, lru_victim,
+    lru_create, lru_destroy, lru_stamp, lru_stamp, lru_victim, RT_STAMP,
 };

@@ -55,5 +55,5 @@ static uint32_t rnd_victim(const void *st, uint32_t set, uint64_t cand)
 
 const repl_policy repl_random = {
     "random", "uniformly random among the candidates (sim.seed; deterministic)",
-    rnd_create, rnd_destroy, rnd_touch, rnd_insert, rnd_victim,
+    rnd_create, rnd_destroy, rnd_touch, rnd_insert, rnd_victim, RT_NONE,
 };

@@ -30,7 +30,26 @@ struct setidx_ops {
     int (*check)(uint32_t sets, uint32_t line, char *err, size_t n);
     /* The set of index address idx; line_no = idx / line (given: the cache has it). */
     uint32_t (*set)(uint64_t idx, uint64_t line_no, uint32_t sets);
+    /* SX_CALL: a cache calls set(); SX_FERMI: set() is setidx_fermi_hash below, which
+     * a cache's fast path may compute inline. */
+    uint8_t inline_kind;
 };
+
+enum { SX_CALL, SX_FERMI };
+
+/* fermi-hash's set (setidx_fermi.c): bits 7-11 of the address XOR bits 13, 14, 15, 17,
+ * 19; with 64 sets bit 12 is set bit 5. */
+static inline uint32_t setidx_fermi_hash(uint64_t a, uint64_t line_no, uint32_t sets)
+{
+    uint32_t lower = (uint32_t)line_no & 0x1f;                     /* bits 7-11 */
+    uint32_t upper = (uint32_t)((a >> 13) & 7)                     /* 13,14,15 -> 0,1,2 */
+                     | (uint32_t)((a >> 17) & 1) << 3              /* 17 -> 3 */
+                     | (uint32_t)((a >> 19) & 1) << 4;             /* 19 -> 4 */
+    uint32_t s = lower ^ upper;
+    if (sets == 64)
+        s |= (uint32_t)((a >> 12) & 1) << 5;                       /* 12 -> 5 */
+    return s;
+}
 
 /* Registry by exact name; NULL if unknown. */
 const setidx_ops *setidx_find(const char *name);

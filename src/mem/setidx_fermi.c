@@ -24,19 +24,12 @@ static int fermi_check(uint32_t sets, uint32_t line, char *err, size_t n)
 
 static uint32_t fermi_set(uint64_t a, uint64_t line_no, uint32_t sets)
 {
-    uint32_t lower = (uint32_t)line_no & 0x1f;                     /* bits 7-11 */
-    uint32_t upper = (uint32_t)((a >> 13) & 7)                     /* 13,14,15 -> 0,1,2 */
-                     | (uint32_t)((a >> 17) & 1) << 3              /* 17 -> 3 */
-                     | (uint32_t)((a >> 19) & 1) << 4;             /* 19 -> 4 */
-    uint32_t s = lower ^ upper;
-    if (sets == 64)
-        s |= (uint32_t)((a >> 12) & 1) << 5;                       /* 12 -> 5 */
-    return s;
+    return setidx_fermi_hash(a, line_no, sets);
 }
 
 const setidx_ops setidx_fermi = {
     "fermi-hash",
     "Fermi L1D hash: bits 7-11 XOR bits (13,14,15,17,19); 64 sets add bit 12 as set bit 5 "
     "(128-byte lines, 32 or 64 sets)",
-    0, fermi_check, fermi_set,
+    0, fermi_check, fermi_set, SX_FERMI,
 };

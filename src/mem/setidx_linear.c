@@ -9,5 +9,5 @@ static uint32_t linear_set(uint64_t idx, uint64_t line_no, uint32_t sets)
 }
 
 const setidx_ops setidx_linear = {
-    "linear", "set = (address / line) mod sets", 1, NULL, linear_set,
+    "linear", "set = (address / line) mod sets", 1, NULL, linear_set, SX_CALL,
 };

@@ -34,5 +34,5 @@ static uint32_t xor_set(uint64_t idx, uint64_t line_no, uint32_t sets)
 
 const setidx_ops setidx_xor = {
     "xor", "line number XOR-folded in log2(sets)-bit fields (power-of-two sets)", 0, xor_check,
-    xor_set,
+    xor_set, SX_CALL,
 };
