@@ -1838,6 +1838,14 @@ static inline __attribute__((always_inline)) int dram_part(det *m, part *pt, uin
     const uint32_t cpl = m->cpl;
     for (uint32_t c = 0; c < cpl; c++) {
         dram *ch = pt->ch[c];
+        const uint64_t q = dram_quiet(ch);
+        if (k < q) {
+            /* nothing to issue or pop: dram_cycle and dram_pop would do nothing, and
+             * dram_next would return q */
+            if (q < nx)
+                nx = q;
+            continue;
+        }
         int cmd = dram_cycle(ch, k);
         did |= cmd;
         dram_req *d;

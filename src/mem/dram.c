@@ -24,6 +24,7 @@ typedef struct {
 } bank;
 
 struct dram {
+    dram_pub pub;             /* (first: dram_quiet reads it)                       */
     dram_cfg cfg;
     bank *bk;
     uint64_t busy_banks;      /* banks with queued requests                         */
@@ -59,6 +60,8 @@ struct dram {
     int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
     dram_stats st;
 };
+
+static void quiet_set(dram *d);
 
 static const char *const sched_names[] = {"frfcfs", "fifo"};
 
@@ -101,6 +104,7 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->mb_shift = d->min_burst & (d->min_burst - 1) ? -1 : __builtin_ctz(d->min_burst);
     d->t_ref = cfg->tREFI ? cfg->tREFI : UINT64_MAX;
     d->row_wait = UINT64_MAX;
+    quiet_set(d);
     return d;
 }
 
@@ -134,6 +138,24 @@ uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds)
 }
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* pub.quiet again, after the channel changed: the earliest of the refresh, the oldest
+ * issued request's completion and (requests queued) t_wait, which dram_cycle waits for;
+ * 0 while queued requests have no known t_wait (FIFO, scan_always, after a refresh),
+ * so the caller asks every time */
+static void quiet_set(dram *d)
+{
+    uint64_t q = d->t_ref;
+    if (d->dh && d->dh->t_done < q)
+        q = d->dh->t_done;
+    if (d->qn) {
+        if (!d->wait_ok)
+            q = 0;
+        else if (d->t_wait < q)
+            q = d->t_wait;
+    }
+    d->pub.quiet = q;
+}
 
 /* b->rt again, after any of its terms changed */
 static void bank_rt(bank *b)
@@ -180,6 +202,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     if (b->qh == r && !(d->hit_banks >> r->bank & 1))
         row_join(d, b);
     push_wait(d, r);
+    quiet_set(d);
 }
 
 
@@ -474,7 +497,7 @@ static inline void row_scan(const dram *d, uint64_t m, uint64_t now, uint64_t *s
     }
 }
 
-int dram_cycle(dram *d, uint64_t now)
+static int cycle_body(dram *d, uint64_t now)
 {
     if (now >= d->t_ref) {
         d->wait_ok = 0;
@@ -581,6 +604,15 @@ int dram_cycle(dram *d, uint64_t now)
     return 1;
 }
 
+int dram_cycle(dram *d, uint64_t now)
+{
+    if (now < d->pub.quiet)
+        return 0;   /* (nothing can issue: cycle_body would return at once) */
+    int cmd = cycle_body(d, now);
+    quiet_set(d);
+    return cmd;
+}
+
 dram_req *dram_pop(dram *d, uint64_t now)
 {
     dram_req *r = d->dh;
@@ -591,11 +623,14 @@ dram_req *dram_pop(dram *d, uint64_t now)
         d->dt = NULL;
     d->dn--;
     r->next = NULL;
+    quiet_set(d);
     return r;
 }
 
 uint64_t dram_next(const dram *d, uint64_t now)
 {
+    if (now < d->pub.quiet)
+        return d->pub.quiet;
     uint64_t next = UINT64_MAX;
     if (d->dh)
         next = d->dh->t_done;

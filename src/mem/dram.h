@@ -76,6 +76,18 @@ typedef struct {
 
 typedef struct dram dram;
 
+/* The part of a channel its owner may read inline (the first member of struct dram). */
+typedef struct {
+    /* no call can change or report anything before this cycle: dram_cycle(d, now) for
+     * now < quiet issues nothing and changes nothing, dram_pop(d, now) returns NULL,
+     * and dram_next(d, now) returns quiet (0: unknown, ask). Kept by every call that
+     * changes the channel. */
+    uint64_t quiet;
+} dram_pub;
+
+/* dram_pub.quiet of d (see there) */
+static inline uint64_t dram_quiet(const dram *d) { return ((const dram_pub *)(const void *)d)->quiet; }
+
 /* Scheduler by name ("frfcfs", "fifo"): its value, or -1. */
 int dram_sched_find(const char *name);
 const char *dram_sched_name(int s);
