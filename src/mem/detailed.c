@@ -141,7 +141,8 @@ typedef struct {
     dram **ch;             /* its dram.channels_per_l2 DRAM channels                    */
     uint64_t next;         /* next DRAM cycle with work of any of them (lower bound)    */
     uint64_t out_t;        /* earliest head of its banks' reply queues (UINT64_MAX: none) */
-    uint64_t bmin;         /* the earliest of its banks' next (kept with par_ok only)   */
+    uint64_t bmin;         /* the earliest of its banks' next (par_ok only; while the
+                              serial tick runs, det.bmin_ok tells whether it is kept)   */
     uint32_t rr;           /* reply injection: bank served last                         */
     /* its packets: every packet belongs to the partition it is for (pkt.part), and is
      * taken from and returned to that partition's pool */
@@ -278,6 +279,9 @@ typedef struct {
      * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
      * cycle's own stretch of packet allocations (pseg, kind D_ICNT) */
     int par_ok;            /* the clocks allow it (det_create)                          */
+    int bmin_ok;           /* every part.bmin is its banks' earliest next: the serial
+                              L2 cycle (run_l2) leaves them, det_tick_serial sets them
+                              again when it needs them                                  */
     uint64_t plim[D__N];
     pseg iseg;
     int iseg_on;
@@ -885,6 +889,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         goto fail;
     for (uint32_t p = 0; p < m->n_part; p++)
         m->pt[p].bmin = UINT64_MAX;
+    m->bmin_ok = 1;
     /* the partition-parallel tick (det_par_parts): at most one interconnect cycle per
      * core cycle, every L2 cycle at the time of an interconnect cycle (the two then come
      * in the order interconnect, L2), and the stretches of a core cycle within pseg */
@@ -1804,12 +1809,9 @@ static int run_l2(det *m, uint64_t k)
      * (exhaustive: every bank, all bits set); read a word at a time (a bank's cycle
      * changes no other bank's bit) */
     const uint32_t nw = (m->n_part * m->n_bank + 63) / 64;
-    const int ex = m->exhaustive, par = m->par_ok;
-    /* the partitions' bmin (a serial tick in a split run): the earliest next of their
-     * banks in bank_set (the others' next is UINT64_MAX) */
-    if (par)
-        for (uint32_t p = 0; p < m->n_part; p++)
-            m->pt[p].bmin = UINT64_MAX;
+    const int ex = m->exhaustive;
+    /* the partitions' bmin: set again by det_tick_serial when a split tick follows */
+    m->bmin_ok = 0;
     for (uint32_t wd = 0; wd < nw; wd++)
         for (uint64_t bits = m->bank_set[wd]; bits; bits &= bits - 1) {
             uint32_t g = wd * 64 + (uint32_t)__builtin_ctzll(bits);
@@ -1822,8 +1824,6 @@ static int run_l2(det *m, uint64_t k)
             }
             if (b->next < w)
                 w = b->next;
-            if (par && b->next < m->pt[b->part_id].bmin)
-                m->pt[b->part_id].bmin = b->next;
         }
     m->wake[D_L2] = w;
     return did;
@@ -2032,6 +2032,19 @@ static int det_tick_serial(memsys *ms, uint64_t cycle, const uint32_t **parts, u
     }
     for (int d = 0; d < D__N; d++)
         m->plim[d] = lim[d];
+    /* the partitions' bmin after serial ticks: the earliest next of their banks (a bank
+     * not in bank_set has UINT64_MAX); bank_lower keeps them from here on */
+    if (!m->bmin_ok) {
+        for (uint32_t p = 0; p < m->n_part; p++) {
+            part *pt = &m->pt[p];
+            uint64_t bn = UINT64_MAX;
+            for (uint32_t i = 0; i < m->n_bank; i++)
+                if (pt->b[i].next < bn)
+                    bn = pt->b[i].next;
+            pt->bmin = bn;
+        }
+        m->bmin_ok = 1;
+    }
     /* the partitions with an L2 or DRAM cycle due; the others change nothing */
     m->n_pdue = 0;
     m->prest_l2 = m->prest_dr = UINT64_MAX;
