@@ -529,7 +529,7 @@ static void rq_push(rq *q, mem_req *r, uint64_t *min)
 static void l2_where(const det *m, uint64_t a, addrmap_loc *loc, uint32_t *part, uint32_t *bank,
                      uint64_t *idx)
 {
-    addrmap_map(&m->am, a, loc);
+    addrmap_map_local(&m->am, a, loc);   /* (the DRAM's bank, row and column: not needed) */
     uint64_t ln = amap_div_q(&m->div_l2line, loc->local);
     uint32_t p = loc->part;
     if (m->cpl > 1) {

@@ -155,6 +155,7 @@ static void quiet_set(dram *d)
             q = d->t_wait;
     }
     d->pub.quiet = q;
+    d->pub.room = d->qn < d->cfg.queue;
 }
 
 /* b->rt again, after any of its terms changed */
@@ -163,7 +164,6 @@ static void bank_rt(bank *b)
     b->rt = max64(b->open ? b->t_pre : b->t_act, b->head_arr);
 }
 
-int dram_can_push(const dram *d) { return d->qn < d->cfg.queue; }
 uint32_t dram_queued(const dram *d) { return d->qn; }
 uint32_t dram_in_flight(const dram *d) { return d->qn + d->dn; }
 const dram_stats *dram_get_stats(const dram *d) { return &d->st; }

@@ -83,6 +83,7 @@ typedef struct {
      * and dram_next(d, now) returns quiet (0: unknown, ask). Kept by every call that
      * changes the channel. */
     uint64_t quiet;
+    int room;                    /* dram_can_push()                                  */
 } dram_pub;
 
 /* dram_pub.quiet of d (see there) */
@@ -99,7 +100,7 @@ uint32_t dram_burst_cycles(const dram *d, uint32_t bytes);
  * alone (B above). */
 uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds);
 
-int dram_can_push(const dram *d);
+static inline int dram_can_push(const dram *d) { return ((const dram_pub *)(const void *)d)->room; }
 /* Queues r at cycle `now`; it may be scheduled from cycle `ready`. Ready cycles must
  * not decrease from one push to the next. */
 void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready);
