@@ -238,7 +238,24 @@ typedef struct {
     const uint32_t *parts;
     uint32_t n_jobs, n_thr;
     uint64_t pcyc;
+    /* the memory system the SMs' wake-up questions go to: a kept one directly, its
+     * cycles shifted by off (what the offset view does, without its calls) */
+    memsys *wm;
+    uint64_t off;
 } sm_phase;
+
+/* memsys_repeat and memsys_next_event_sm of the launch's memory system (off_repeat and
+ * off_next_sm for a kept one) */
+static inline uint64_t ph_back(const sm_phase *ph, uint64_t v) { return v == UINT64_MAX ? v : v - ph->off; }
+static inline uint64_t ph_repeat(const sm_phase *ph, uint32_t i, uint64_t last, uint64_t cycle)
+{
+    const uint64_t me = memsys_repeat(ph->wm, i, last + ph->off, cycle + ph->off);
+    return me ? ph_back(ph, me) : 0;
+}
+static inline uint64_t ph_next_sm(const sm_phase *ph, uint32_t i, uint64_t cycle)
+{
+    return ph_back(ph, memsys_next_event_sm(ph->wm, i, cycle + ph->off));
+}
 
 static void run_group(void *ctx, uint32_t k)
 {
@@ -264,7 +281,7 @@ static void run_group(void *ctx, uint32_t k)
              * its cycle would repeat that one, whose memory-side effects repeat counts;
              * the skipped cycle's statistics are charged as a repeat when it next runs */
             uint64_t me;
-            if (ph->S[i].quiet && (me = memsys_repeat(ph->mem, i, ph->S[i].last, cycle)) != 0) {
+            if (ph->S[i].quiet && (me = ph_repeat(ph, i, ph->S[i].last, cycle)) != 0) {
                 g->ran[g->n_ran++] = i;
                 ph->S[i].rep = 1;
                 sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me);
@@ -296,7 +313,7 @@ static void run_group(void *ctx, uint32_t k)
             } else {
                 /* next_event_sm also bounds when a refused request can be accepted
                  * (a fill of this SM's L1, a drain of its miss queue) */
-                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, memsys_next_event_sm(ph->mem, i, cycle));
+                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, ph_next_sm(ph, i, cycle));
                 g->slept[g->n_slept++] = i;
             }
         }
@@ -511,7 +528,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * and its partitions in the parallel phase when it can */
     memsys *pmem = om.in ? om.in : mem;
     const uint32_t n_part = n_thr > 1 && pmem && pmem->ops->par_parts ? pmem->ops->par_parts(pmem) : 0;
-    sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, NULL, 0, n_thr, 0};
+    sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, NULL, 0, n_thr, 0, pmem,
+                   om.in ? om.off : 0};
     if (!S || !groups || !slept || !ran || !gsm || !gof || !cur || !actw ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
         rc = WS_E_OUT_OF_MEMORY;
@@ -666,7 +684,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 }
                 if (*j < g->n_slept && g->slept[*j] == i) {
                     if (chg)
-                        sm_sleep(cm, cores[i], &S[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
+                        sm_sleep(cm, cores[i], &S[i], cycle, ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)));
                     ++*j;
                 }
             }
