@@ -655,39 +655,51 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             const uint64_t ccyc = cycle + (om.in ? om.off : 0);
             int chg = wchg;
             uint32_t next = 0;   /* SMs below it committed */
-            memset(cur, 0, 2 * n_thr * sizeof *cur);
-            for (;;) {
-                uint32_t i = UINT32_MAX, k = 0;   /* the least SM of the groups' ran heads */
-                if (n_thr == 1) {   /* (one group: its list) */
-                    if (cur[0] < groups[0].n_ran)
-                        i = groups[0].ran[cur[0]];
-                } else {
-                    for (uint32_t h = 0; h < n_thr; h++)
-                        if (cur[h] < groups[h].n_ran && groups[h].ran[cur[h]] < i)
-                            i = groups[h].ran[cur[h]], k = h;
+            if (n_thr > 1)
+                memset(cur, 0, 2 * n_thr * sizeof *cur);
+            /* SM i's commit (it ran), and its wake-up again if it slept and the commits
+             * changed the wakes; *j: its group's next slept SM */
+#define COMMIT_ONE(i, g, j)                                                                   \
+    do {                                                                                      \
+        if (!S[i].rep) {   /* (a repeat deferred nothing: no commit) */                       \
+            uint32_t s = i;                                                                   \
+            if (unit > 1 && (s = i / unit * unit) < next)                                     \
+                s = next;                                                                     \
+            for (; s < i; s++)   /* the SMs before it in its unit (they did not run) */       \
+                chg |= memsys_commit(cmem, s, ccyc);                                          \
+            if (defer[i].d.n)                                                                 \
+                func_defer_commit(&defer[i].d);                                               \
+            chg |= memsys_commit(cmem, i, ccyc);                                              \
+            next = i + 1;                                                                     \
+        }                                                                                     \
+        if (*(j) < (g)->n_slept && (g)->slept[*(j)] == i) {                                   \
+            if (chg)                                                                          \
+                sm_sleep(cm, cores[i], &S[i], cycle,                                          \
+                         ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)));   \
+            ++*(j);                                                                           \
+        }                                                                                     \
+    } while (0)
+            if (n_thr == 1) {   /* one group: its list in order */
+                const sm_group *g = &groups[0];
+                uint32_t js = 0;
+                for (uint32_t x = 0; x < g->n_ran; x++) {
+                    const uint32_t i = g->ran[x];
+                    COMMIT_ONE(i, g, &js);
                 }
+            }
+            for (; n_thr > 1;) {
+                uint32_t i = UINT32_MAX, k = 0;   /* the least SM of the groups' ran heads */
+                for (uint32_t h = 0; h < n_thr; h++)
+                    if (cur[h] < groups[h].n_ran && groups[h].ran[cur[h]] < i)
+                        i = groups[h].ran[cur[h]], k = h;
                 if (i == UINT32_MAX)
                     break;
                 const sm_group *g = &groups[k];
                 uint32_t *j = &cur[n_thr + k];   /* g's next slept SM */
                 cur[k]++;
-                if (!S[i].rep) {   /* (a repeat deferred nothing: no commit) */
-                    uint32_t s = i;
-                    if (unit > 1 && (s = i / unit * unit) < next)
-                        s = next;
-                    for (; s < i; s++)   /* the SMs before it in its unit (they did not run) */
-                        chg |= memsys_commit(cmem, s, ccyc);
-                    if (defer[i].d.n)
-                        func_defer_commit(&defer[i].d);
-                    chg |= memsys_commit(cmem, i, ccyc);
-                    next = i + 1;
-                }
-                if (*j < g->n_slept && g->slept[*j] == i) {
-                    if (chg)
-                        sm_sleep(cm, cores[i], &S[i], cycle, ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)));
-                    ++*j;
-                }
+                COMMIT_ONE(i, g, j);
             }
+#undef COMMIT_ONE
             if (next < n_sm)
                 (void)memsys_commit(cmem, n_sm - 1, ccyc);   /* nothing to commit: ends the phase */
         } else {
