@@ -1848,8 +1848,8 @@ static inline __attribute__((always_inline)) int dram_part(det *m, part *pt, uin
         }
         int cmd = dram_cycle(ch, k);
         did |= cmd;
-        dram_req *d;
-        while ((d = dram_pop(ch, k)) != NULL) {
+        while (dram_pop_at(ch) <= k) {
+            dram_req *d = dram_pop(ch, k);
             pkt *r = PKT_OF_DREQ(d);
             did = 1;
             if (r->type == CM_WRITEBACK || (r->type == CM_WRITE && !r->tok)) {
@@ -1941,6 +1941,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
     int did = 0;
     uint64_t lim[D__N];
     due_limits(m, cycle, lim);
+    const int ex = m->exhaustive;
     for (;;) {
         int d = first_due(m, lim);
         if (d < 0)
@@ -1966,7 +1967,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
             did |= run_dram(m, k);
             break;
         }
-        if (m->exhaustive && m->wake[d] != UINT64_MAX)
+        if (ex && m->wake[d] != UINT64_MAX)
             m->wake[d] = k + 1;
     }
     nsm_refresh(m);

@@ -156,8 +156,9 @@ static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static void quiet_set(dram *d)
 {
     uint64_t q = d->t_ref;
-    if (d->dh && d->dh->t_done < q)
-        q = d->dh->t_done;
+    d->pub.t_pop = d->dh ? d->dh->t_done : UINT64_MAX;
+    if (d->pub.t_pop < q)
+        q = d->pub.t_pop;
     if (d->qn) {
         if (!d->wait_ok)
             q = 0;

@@ -83,11 +83,15 @@ typedef struct {
      * and dram_next(d, now) returns quiet (0: unknown, ask). Kept by every call that
      * changes the channel. */
     uint64_t quiet;
+    uint64_t t_pop;              /* the oldest issued request's t_done (UINT64_MAX:
+                                    none): dram_pop(d, now) returns NULL iff now < it */
     int room;                    /* dram_can_push()                                  */
 } dram_pub;
 
 /* dram_pub.quiet of d (see there) */
 static inline uint64_t dram_quiet(const dram *d) { return ((const dram_pub *)(const void *)d)->quiet; }
+/* dram_pub.t_pop of d */
+static inline uint64_t dram_pop_at(const dram *d) { return ((const dram_pub *)(const void *)d)->t_pop; }
 
 /* Scheduler by name ("frfcfs", "fifo"): its value, or -1. */
 int dram_sched_find(const char *name);
