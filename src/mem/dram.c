@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct bank bank;
-struct bank {
+typedef struct {
     uint64_t t_act;           /* earliest ACT                                       */
     uint64_t t_pre;           /* earliest PRE                                       */
     uint64_t t_col;           /* earliest RD/WR (ACT + tRCD)                        */
@@ -17,16 +16,12 @@ struct bank {
                                  a closed bank on top)                              */
     uint32_t row, head_row;
     uint32_t hits;            /* queued requests for the open row                   */
-    uint64_t fseq[2];         /* fh[w]'s seq (UINT64_MAX: none), and its bank's term of
-                                 its column command, max(t_col, fh[w]->t_arr): the FR-FCFS
-                                 scan reads these (fh_set keeps them)                  */
-    uint64_t fct[2];
     dram_req *fh[2];          /* its first queued read [0] and write [1] for the open
                                  row (NULL: none): the only hits FR-FCFS can pick, since
                                  arrival times never decrease along the queue         */
     uint8_t open;
     dram_req *qh, *qt;        /* its queued requests, in arrival order              */
-};
+} bank;
 
 struct dram {
     dram_pub pub;             /* (first: dram_quiet reads it)                       */
@@ -67,7 +62,6 @@ struct dram {
 };
 
 static void quiet_set(dram *d);
-static inline void fh_set(bank *b, int w, const dram_req *r);
 
 static const char *const sched_names[] = {"frfcfs", "fifo"};
 
@@ -110,10 +104,6 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->mb_shift = d->min_burst & (d->min_burst - 1) ? -1 : __builtin_ctz(d->min_burst);
     d->t_ref = cfg->tREFI ? cfg->tREFI : UINT64_MAX;
     d->row_wait = UINT64_MAX;
-    for (uint32_t k = 0; k < cfg->banks; k++) {
-        fh_set(&d->bk[k], 0, NULL);
-        fh_set(&d->bk[k], 1, NULL);
-    }
     quiet_set(d);
     return d;
 }
@@ -169,14 +159,6 @@ static void quiet_set(dram *d)
     d->pub.room = d->qn < d->cfg.queue;
 }
 
-/* b->fh[w] = r, with fseq and fct (b->t_col as it is now) */
-static inline void fh_set(bank *b, int w, const dram_req *r)
-{
-    b->fh[w] = (dram_req *)r;
-    b->fseq[w] = r ? r->seq : UINT64_MAX;
-    b->fct[w] = r ? (b->t_col > r->t_arr ? b->t_col : r->t_arr) : UINT64_MAX;
-}
-
 /* b->rt again, after any of its terms changed */
 static void bank_rt(bank *b)
 {
@@ -215,7 +197,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     if (b->open && b->row == r->row) {
         b->hits++;
         if (!b->fh[r->write])
-            fh_set(b, r->write, r);
+            b->fh[r->write] = r;
         d->hit_banks |= 1ull << r->bank;
     }
     if (b->qh == r && !(d->hit_banks >> r->bank & 1))
@@ -336,7 +318,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     dram_req *nh = r->next;
     while (nh && (nh->row != b->row || nh->write != r->write))
         nh = nh->next;
-    fh_set(b, r->write, nh);
+    b->fh[r->write] = nh;
     if (r->next)
         r->next->prev = prev;
     if (prev) {
@@ -394,8 +376,6 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
             if (!b->fh[q->write])
                 b->fh[q->write] = q;
         }
-    fh_set(b, 0, b->fh[0]);   /* (t_col set above) */
-    fh_set(b, 1, b->fh[1]);
     if (b->hits)
         d->hit_banks |= 1ull << r->bank;
     r->act = 1;
@@ -409,8 +389,7 @@ static void do_pre(dram *d, uint32_t k, uint64_t now)
     bank *b = &d->bk[k];
     b->open = 0;
     b->hits = 0;
-    fh_set(b, 0, NULL);
-    fh_set(b, 1, NULL);
+    b->fh[0] = b->fh[1] = NULL;
     d->hit_banks &= ~(1ull << k);
     b->t_act = max64(b->t_act, now + d->cfg.tRP);
     d->open_banks &= ~(1ull << k);
@@ -557,21 +536,18 @@ static int cycle_body(dram *d, uint64_t now)
             hwait = gmin;
         } else {
             dram_req *best = NULL;
-            uint64_t bseq = UINT64_MAX;
             for (uint64_t m = d->hit_banks; m; m &= m - 1) {
                 uint32_t k = (uint32_t)__builtin_ctzll(m);
                 const bank *b = &d->bk[k];
-                const uint64_t grp = d->t_col_grp[k & d->grp_mask];
+                uint64_t base = max64(b->t_col, d->t_col_grp[k & d->grp_mask]);
                 for (int w = 0; w < 2; w++) {
-                    const uint64_t sq = b->fseq[w];
-                    if (sq == UINT64_MAX)
-                        continue;   /* no hit of this kind */
-                    uint64_t t = max64(max64(b->fct[w], grp), g[w]);
+                    const dram_req *r = b->fh[w];
+                    if (!r)
+                        continue;
+                    uint64_t t = max64(max64(base, r->t_arr), g[w]);
                     if (t <= now) {
-                        if (sq < bseq) {
-                            bseq = sq;
+                        if (!best || r->seq < best->seq)
                             best = b->fh[w];
-                        }
                     } else if (t < hwait) {
                         hwait = t;
                     }
