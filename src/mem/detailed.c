@@ -1381,14 +1381,10 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
             break;
         part *pt = &m->pt[p];
         const uint32_t hi = (p + 1) * m->ppp;
-        int arrived = 0;   /* a packet arrived at one of its ports by k */
-        if (nb < hi) {
-            for (uint32_t port = p * m->ppp; port < hi; port++)
-                arrived |= m->req_t[port] <= k;
+        const int arrived = nb < hi;
+        if (arrived)
             nb = next_bit(m->req_out, n_port, hi);
-        }
-        /* nothing arrived at its ports and no reply due: nothing to do (its ports'
-         * packets still on their way peek nothing) */
+        /* nothing arrived at its ports and no reply due: nothing to do */
         if (pt->out_t > k && !arrived) {
             po = bit_after(m->out_set, m->n_part, p);
             continue;
