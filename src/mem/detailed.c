@@ -2259,18 +2259,11 @@ static void nsm_refresh(det *m)
         m->nsm_wk[d] = m->wake[d];
 }
 
-static uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle)
+/* next_sm_from's answer from the terms w, t0, aw */
+static inline uint64_t next_sm_terms(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle,
+                                     uint64_t w, uint64_t t0, uint64_t aw)
 {
     uint64_t next = done_t;
-    uint64_t w, t0, aw;
-    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == m->wake[D_L2] &&
-        m->nsm_wk[D_DRAM] == m->wake[D_DRAM]) {
-        w = m->nsm_w;
-        t0 = m->nsm_t;
-        aw = m->nsm_aw;
-    } else {
-        nsm_terms(m, &w, &t0, &aw);   /* not refreshed (a caller outside the GPU's order) */
-    }
     if (w != UINT64_MAX) {
         uint64_t t = t0;
         if (x != UINT64_MAX) {
@@ -2284,6 +2277,24 @@ static uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t
     if (next == UINT64_MAX)
         return next;
     return next <= cycle ? cycle + 1 : next;
+}
+
+/* next_sm_from with the terms computed from the wakes now (not refreshed: a caller
+ * outside the GPU's order) */
+static __attribute__((noinline)) uint64_t next_sm_stale(const det *m, uint64_t done_t, uint64_t x,
+                                                        uint64_t cycle)
+{
+    uint64_t w, t0, aw;
+    nsm_terms(m, &w, &t0, &aw);
+    return next_sm_terms(m, done_t, x, cycle, w, t0, aw);
+}
+
+static inline uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle)
+{
+    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == m->wake[D_L2] &&
+        m->nsm_wk[D_DRAM] == m->wake[D_DRAM])
+        return next_sm_terms(m, done_t, x, cycle, m->nsm_w, m->nsm_t, m->nsm_aw);
+    return next_sm_stale(m, done_t, x, cycle);
 }
 
 static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
