@@ -1355,19 +1355,23 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                 did = 1;
             }
         }
+    uint64_t refused = 0;   /* (added to req_refused after the loop) */
+    const uint32_t *used = m->req_used;
+    const uint64_t in_buf = m->req_in_buf;
     for (uint32_t wd = 0; wd < sw; wd++)
         for (uint64_t bits = m->inj_set[wd]; bits; bits &= bits - 1) {
             uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(bits);
             const smside *sm = &m->sm[s];
             if (sm->inj > k)
                 continue;
-            if (sm->cout.ht > k && (uint64_t)m->req_used[s] + sm->minf > m->req_in_buf) {
+            if (sm->cout.ht > k && (uint64_t)used[s] + sm->minf > in_buf) {
                 /* sm_inject would refuse the record due first: none fits (counted as it would) */
-                m->req_refused++;
+                refused++;
                 continue;
             }
             did |= sm_inject(m, s, k);
         }
+    m->req_refused += refused;
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     /* nb: the first request-crossbar output holding packets at or after partition p's
      * ports (a partition pops only its own ports, so the later ones stand); po: the first
