@@ -270,10 +270,11 @@ static void run_group(void *ctx, uint32_t k)
         if (ph->parts[j] % ph->n_thr == k)
             ph->pm->ops->tick_part(ph->pm, ph->parts[j], ph->pcyc);
     const uint32_t nw = (g->n + 63) / 64;
-    for (uint32_t w = 0; w < nw; w++)
+    for (uint32_t w = 0; w < nw; w++) {
+        if (g->act[w])
+            g->busy = 1;   /* (an active SM) */
         for (uint64_t x = g->act[w]; x; x &= x - 1) {
             const uint32_t i = g->sm[w * 64 + (uint32_t)__builtin_ctzll(x)];
-            g->busy = 1;
             if (ph->S[i].wake > cycle)
                 continue;
             /* woken by the memory system's bound alone (no event of its own since the
@@ -317,6 +318,7 @@ static void run_group(void *ctx, uint32_t k)
                 g->slept[g->n_slept++] = i;
             }
         }
+    }
 }
 
 /* The launch's counters: the SMs' views summed into L (all of them, or, for the cycle
