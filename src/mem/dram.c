@@ -104,6 +104,8 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->mb_shift = d->min_burst & (d->min_burst - 1) ? -1 : __builtin_ctz(d->min_burst);
     d->t_ref = cfg->tREFI ? cfg->tREFI : UINT64_MAX;
     d->row_wait = UINT64_MAX;
+    d->pub.t_pop = UINT64_MAX;
+    d->pub.room = d->qn < d->cfg.queue;
     quiet_set(d);
     return d;
 }
@@ -140,15 +142,13 @@ uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds)
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* pub.quiet again, after the channel changed: the earliest of the refresh, the oldest
- * issued request's completion and (requests queued) t_wait, which dram_cycle waits for;
- * 0 while queued requests have no known t_wait (FIFO, scan_always, after a refresh),
- * so the caller asks every time */
+ * issued request's completion (pub.t_pop) and (requests queued) t_wait, which
+ * dram_cycle waits for; 0 while queued requests have no known t_wait (FIFO,
+ * scan_always, after a refresh), so the caller asks every time. (pub.room and pub.t_pop
+ * are kept where qn and the completion list change.) */
 static void quiet_set(dram *d)
 {
-    uint64_t q = d->t_ref;
-    d->pub.t_pop = d->dh ? d->dh->t_done : UINT64_MAX;
-    if (d->pub.t_pop < q)
-        q = d->pub.t_pop;
+    uint64_t q = d->t_ref < d->pub.t_pop ? d->t_ref : d->pub.t_pop;
     if (d->qn) {
         if (!d->wait_ok)
             q = 0;
@@ -156,7 +156,6 @@ static void quiet_set(dram *d)
             q = d->t_wait;
     }
     d->pub.quiet = q;
-    d->pub.room = d->qn < d->cfg.queue;
 }
 
 /* b->rt again, after any of its terms changed */
@@ -194,6 +193,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     b->qt = r;
     d->busy_banks |= 1ull << r->bank;
     d->qn++;
+    d->pub.room = d->qn < d->cfg.queue;
     if (b->open && b->row == r->row) {
         b->hits++;
         if (!b->fh[r->write])
@@ -336,6 +336,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     if (!b->qh)
         d->busy_banks &= ~(1ull << r->bank);
     d->qn--;
+    d->pub.room = d->qn < d->cfg.queue;
     if (!--b->hits)
         d->hit_banks &= ~(1ull << r->bank);
     if (r->write) {
@@ -356,6 +357,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     else
         d->dh = r;
     d->dt = r;
+    d->pub.t_pop = d->dh->t_done;   /* (the list's head: r, or one before it) */
     d->dn++;
 }
 
@@ -609,6 +611,8 @@ int dram_cycle(dram *d, uint64_t now)
 {
     if (now < d->pub.quiet)
         return 0;   /* (nothing can issue: cycle_body would return at once) */
+    if (now < d->t_ref && (!d->qn || now < d->t_wait))
+        return 0;   /* (cycle_body's own first test: nothing changes) */
     int cmd = cycle_body(d, now);
     quiet_set(d);
     return cmd;
@@ -622,6 +626,7 @@ dram_req *dram_pop(dram *d, uint64_t now)
     d->dh = r->next;
     if (!d->dh)
         d->dt = NULL;
+    d->pub.t_pop = d->dh ? d->dh->t_done : UINT64_MAX;
     d->dn--;
     r->next = NULL;
     quiet_set(d);
