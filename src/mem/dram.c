@@ -21,6 +21,7 @@ typedef struct {
                                  arrival times never decrease along the queue         */
     uint8_t open;
     dram_req *qh, *qt;        /* its queued requests, in arrival order              */
+    uint32_t id;              /* its index                                          */
 } bank;
 
 struct dram {
@@ -58,6 +59,9 @@ struct dram {
      * only delay the others'. */
     uint64_t row_wait;
     int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
+    /* every bank's rt and head_seq again, side by side: the FR-FCFS row scan reads
+     * these (bank_rt and head_seq_set keep them) */
+    uint64_t rt[64], hseq[64];
     dram_stats st;
 };
 
@@ -96,6 +100,8 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
         return NULL;
     }
     d->cfg = *cfg;
+    for (uint32_t k = 0; k < cfg->banks; k++)
+        d->bk[k].id = k;
     d->grp_mask = cfg->bank_groups > 1 ? cfg->bank_groups - 1 : 0;
     d->ccdl = cfg->bank_groups > 1 && cfg->tCCDL > cfg->tCCD ? cfg->tCCDL : cfg->tCCD;
     d->min_burst = cfg->burst_len / cfg->beats_per_clk;
@@ -159,10 +165,12 @@ static void quiet_set(dram *d)
 }
 
 /* b->rt again, after any of its terms changed */
-static void bank_rt(bank *b)
+static void bank_rt(dram *d, bank *b)
 {
-    b->rt = max64(b->open ? b->t_pre : b->t_act, b->head_arr);
+    b->rt = d->rt[b->id] = max64(b->open ? b->t_pre : b->t_act, b->head_arr);
 }
+
+static void head_seq_set(dram *d, bank *b, uint64_t seq) { b->head_seq = d->hseq[b->id] = seq; }
 
 uint32_t dram_queued(const dram *d) { return d->qn; }
 uint32_t dram_in_flight(const dram *d) { return d->qn + d->dn; }
@@ -186,9 +194,9 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     } else {
         b->qh = r;
         b->head_arr = r->t_arr;
-        b->head_seq = r->seq;
+        head_seq_set(d, b, r->seq);
         b->head_row = r->row;
-        bank_rt(b);
+        bank_rt(d, b);
     }
     b->qt = r;
     d->busy_banks |= 1ull << r->bank;
@@ -308,7 +316,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
         d->t_wr = max64(d->t_wr, w > d->cfg.tWL ? w - d->cfg.tWL : 0);
         b->t_pre = max64(b->t_pre, now + Bc);
     }
-    bank_rt(b);
+    bank_rt(d, b);
     if (++r->ncol < k)
         return;
     /* its last: leave the bank's queue */
@@ -327,7 +335,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
         b->qh = r->next;
         if (b->qh) {
             b->head_arr = b->qh->t_arr;
-            b->head_seq = b->qh->seq;
+            head_seq_set(d, b, b->qh->seq);
             b->head_row = b->qh->row;
         }
     }
@@ -348,7 +356,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     d->st.row_hits += !r->act;
     d->st.busy += (uint64_t)k * Bc;
     d->st.q_lat_sum += r->t_issue - r->t_arr;
-    bank_rt(b);
+    bank_rt(d, b);
     if (!b->hits && b->qh)
         row_join(d, b);
     r->next = NULL;
@@ -382,7 +390,7 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
         d->hit_banks |= 1ull << r->bank;
     r->act = 1;
     d->open_banks |= 1ull << r->bank;
-    bank_rt(b);
+    bank_rt(d, b);
     d->st.acts++;
 }
 
@@ -395,7 +403,7 @@ static void do_pre(dram *d, uint32_t k, uint64_t now)
     d->hit_banks &= ~(1ull << k);
     b->t_act = max64(b->t_act, now + d->cfg.tRP);
     d->open_banks &= ~(1ull << k);
-    bank_rt(b);
+    bank_rt(d, b);
     if (b->qh)
         row_join(d, b);
     d->st.pres++;
@@ -424,7 +432,7 @@ static int refresh(dram *d, uint64_t now)
     d->ref_until = now + d->cfg.tRFC;
     for (uint32_t k = 0; k < d->cfg.banks; k++) {
         d->bk[k].t_act = d->ref_until;
-        bank_rt(&d->bk[k]);
+        bank_rt(d, &d->bk[k]);
     }
     d->t_ref += d->cfg.tREFI;
     d->st.refreshes++;
@@ -491,12 +499,12 @@ static inline void row_scan(const dram *d, uint64_t m, uint64_t now, uint64_t *s
 {
     for (; m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
-        const bank *b = &d->bk[k];
-        if (b->rt <= now && b->head_seq < *seq) {
-            *seq = b->head_seq;
+        const uint64_t rt = d->rt[k];
+        if (rt <= now && d->hseq[k] < *seq) {
+            *seq = d->hseq[k];
             *kb = k;
         }
-        row_min_add(e, b->rt, k);
+        row_min_add(e, rt, k);
     }
 }
 
