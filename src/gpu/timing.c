@@ -238,7 +238,24 @@ typedef struct {
     const uint32_t *parts;
     uint32_t n_jobs, n_thr;
     uint64_t pcyc;
+    /* the memory system the SMs' wake-up questions go to: a kept one directly, its
+     * cycles shifted by off (what the offset view does, without its calls) */
+    memsys *wm;
+    uint64_t off;
 } sm_phase;
+
+/* memsys_repeat and memsys_next_event_sm of the launch's memory system (off_repeat and
+ * off_next_sm for a kept one) */
+static inline uint64_t ph_back(const sm_phase *ph, uint64_t v) { return v == UINT64_MAX ? v : v - ph->off; }
+static inline uint64_t ph_repeat(const sm_phase *ph, uint32_t i, uint64_t last, uint64_t cycle)
+{
+    const uint64_t me = memsys_repeat(ph->wm, i, last + ph->off, cycle + ph->off);
+    return me ? ph_back(ph, me) : 0;
+}
+static inline uint64_t ph_next_sm(const sm_phase *ph, uint32_t i, uint64_t cycle)
+{
+    return ph_back(ph, memsys_next_event_sm(ph->wm, i, cycle + ph->off));
+}
 
 static void run_group(void *ctx, uint32_t k)
 {
@@ -253,10 +270,11 @@ static void run_group(void *ctx, uint32_t k)
         if (ph->parts[j] % ph->n_thr == k)
             ph->pm->ops->tick_part(ph->pm, ph->parts[j], ph->pcyc);
     const uint32_t nw = (g->n + 63) / 64;
-    for (uint32_t w = 0; w < nw; w++)
+    for (uint32_t w = 0; w < nw; w++) {
+        if (g->act[w])
+            g->busy = 1;   /* (an active SM) */
         for (uint64_t x = g->act[w]; x; x &= x - 1) {
             const uint32_t i = g->sm[w * 64 + (uint32_t)__builtin_ctzll(x)];
-            g->busy = 1;
             if (ph->S[i].wake > cycle)
                 continue;
             /* woken by the memory system's bound alone (no event of its own since the
@@ -264,7 +282,7 @@ static void run_group(void *ctx, uint32_t k)
              * its cycle would repeat that one, whose memory-side effects repeat counts;
              * the skipped cycle's statistics are charged as a repeat when it next runs */
             uint64_t me;
-            if (ph->S[i].quiet && (me = memsys_repeat(ph->mem, i, ph->S[i].last, cycle)) != 0) {
+            if (ph->S[i].quiet && (me = ph_repeat(ph, i, ph->S[i].last, cycle)) != 0) {
                 g->ran[g->n_ran++] = i;
                 ph->S[i].rep = 1;
                 sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me);
@@ -296,10 +314,11 @@ static void run_group(void *ctx, uint32_t k)
             } else {
                 /* next_event_sm also bounds when a refused request can be accepted
                  * (a fill of this SM's L1, a drain of its miss queue) */
-                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, memsys_next_event_sm(ph->mem, i, cycle));
+                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, ph_next_sm(ph, i, cycle));
                 g->slept[g->n_slept++] = i;
             }
         }
+    }
 }
 
 /* The launch's counters: the SMs' views summed into L (all of them, or, for the cycle
@@ -511,7 +530,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * and its partitions in the parallel phase when it can */
     memsys *pmem = om.in ? om.in : mem;
     const uint32_t n_part = n_thr > 1 && pmem && pmem->ops->par_parts ? pmem->ops->par_parts(pmem) : 0;
-    sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, NULL, 0, n_thr, 0};
+    sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, NULL, 0, n_thr, 0, pmem,
+                   om.in ? om.off : 0};
     if (!S || !groups || !slept || !ran || !gsm || !gof || !cur || !actw ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
         rc = WS_E_OUT_OF_MEMORY;
@@ -637,39 +657,51 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             const uint64_t ccyc = cycle + (om.in ? om.off : 0);
             int chg = wchg;
             uint32_t next = 0;   /* SMs below it committed */
-            memset(cur, 0, 2 * n_thr * sizeof *cur);
-            for (;;) {
-                uint32_t i = UINT32_MAX, k = 0;   /* the least SM of the groups' ran heads */
-                if (n_thr == 1) {   /* (one group: its list) */
-                    if (cur[0] < groups[0].n_ran)
-                        i = groups[0].ran[cur[0]];
-                } else {
-                    for (uint32_t h = 0; h < n_thr; h++)
-                        if (cur[h] < groups[h].n_ran && groups[h].ran[cur[h]] < i)
-                            i = groups[h].ran[cur[h]], k = h;
+            if (n_thr > 1)
+                memset(cur, 0, 2 * n_thr * sizeof *cur);
+            /* SM i's commit (it ran), and its wake-up again if it slept and the commits
+             * changed the wakes; *j: its group's next slept SM */
+#define COMMIT_ONE(i, g, j)                                                                   \
+    do {                                                                                      \
+        if (!S[i].rep) {   /* (a repeat deferred nothing: no commit) */                       \
+            uint32_t s = i;                                                                   \
+            if (unit > 1 && (s = i / unit * unit) < next)                                     \
+                s = next;                                                                     \
+            for (; s < i; s++)   /* the SMs before it in its unit (they did not run) */       \
+                chg |= memsys_commit(cmem, s, ccyc);                                          \
+            if (defer[i].d.n)                                                                 \
+                func_defer_commit(&defer[i].d);                                               \
+            chg |= memsys_commit(cmem, i, ccyc);                                              \
+            next = i + 1;                                                                     \
+        }                                                                                     \
+        if (*(j) < (g)->n_slept && (g)->slept[*(j)] == i) {                                   \
+            if (chg)                                                                          \
+                sm_sleep(cm, cores[i], &S[i], cycle,                                          \
+                         ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)));   \
+            ++*(j);                                                                           \
+        }                                                                                     \
+    } while (0)
+            if (n_thr == 1) {   /* one group: its list in order */
+                const sm_group *g = &groups[0];
+                uint32_t js = 0;
+                for (uint32_t x = 0; x < g->n_ran; x++) {
+                    const uint32_t i = g->ran[x];
+                    COMMIT_ONE(i, g, &js);
                 }
+            }
+            for (; n_thr > 1;) {
+                uint32_t i = UINT32_MAX, k = 0;   /* the least SM of the groups' ran heads */
+                for (uint32_t h = 0; h < n_thr; h++)
+                    if (cur[h] < groups[h].n_ran && groups[h].ran[cur[h]] < i)
+                        i = groups[h].ran[cur[h]], k = h;
                 if (i == UINT32_MAX)
                     break;
                 const sm_group *g = &groups[k];
                 uint32_t *j = &cur[n_thr + k];   /* g's next slept SM */
                 cur[k]++;
-                if (!S[i].rep) {   /* (a repeat deferred nothing: no commit) */
-                    uint32_t s = i;
-                    if (unit > 1 && (s = i / unit * unit) < next)
-                        s = next;
-                    for (; s < i; s++)   /* the SMs before it in its unit (they did not run) */
-                        chg |= memsys_commit(cmem, s, ccyc);
-                    if (defer[i].d.n)
-                        func_defer_commit(&defer[i].d);
-                    chg |= memsys_commit(cmem, i, ccyc);
-                    next = i + 1;
-                }
-                if (*j < g->n_slept && g->slept[*j] == i) {
-                    if (chg)
-                        sm_sleep(cm, cores[i], &S[i], cycle, memsys_next_event_sm_late(mem, i, cycle));
-                    ++*j;
-                }
+                COMMIT_ONE(i, g, j);
             }
+#undef COMMIT_ONE
             if (next < n_sm)
                 (void)memsys_commit(cmem, n_sm - 1, ccyc);   /* nothing to commit: ends the phase */
         } else {

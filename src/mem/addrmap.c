@@ -134,7 +134,8 @@ void amap_runs_make(amap_runs *f, uint64_t mask)
     }
 }
 
-void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *o)
+static inline __attribute__((always_inline)) void map_local(const addrmap *am, uint64_t addr,
+                                                              addrmap_loc *o)
 {
     /* a mapping without `rank` gives each partition one chunk in n_part, in address order */
     uint64_t c = is_pow2(am->chunk) ? addr >> am->chunk_bits : amap_div_q(&am->div_chunk, addr);
@@ -148,6 +149,13 @@ void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *o)
         rk = am->ops->rank ? am->ops->rank(am, c) : amap_div_q(&am->div_part, c);
     }
     o->local = rk * am->chunk + (addr - c * am->chunk);
+}
+
+void addrmap_map_local(const addrmap *am, uint64_t addr, addrmap_loc *o) { map_local(am, addr, o); }
+
+void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *o)
+{
+    map_local(am, addr, o);
     if (am->layout_len) {   /* a bit layout (one bank: no B bits, bank 0) */
         o->bank = (uint32_t)amap_runs_pack(&am->f_bank, o->local);
         o->col = (uint32_t)amap_runs_pack(&am->f_col, o->local);

@@ -123,6 +123,9 @@ void addrmap_known(char *buf, size_t n);
 int addrmap_init(addrmap *am, const char *scheme, uint32_t n_part, uint32_t chunk, uint32_t banks,
                  uint32_t row_bytes, int bank_xor, char *err, size_t n);
 void addrmap_map(const addrmap *am, uint64_t addr, addrmap_loc *out);
+/* addrmap_map's partition and partition-local address alone (out->part, out->local; the
+ * rest not set): what the L2 side needs to place a line. */
+void addrmap_map_local(const addrmap *am, uint64_t addr, addrmap_loc *out);
 /* Bank, row and column from bits of the partition-local address instead of divisions:
  * layout is GPGPU-Sim's mask notation, most significant bit first ('.' ignored): B a bank
  * bit, C or S a column bit, R or 0 a row bit (bits above the layout are row bits too).

@@ -142,7 +142,8 @@ typedef struct {
     dram **ch;             /* its dram.channels_per_l2 DRAM channels                    */
     uint64_t next;         /* next DRAM cycle with work of any of them (lower bound)    */
     uint64_t out_t;        /* earliest head of its banks' reply queues (UINT64_MAX: none) */
-    uint64_t bmin;         /* the earliest of its banks' next (kept with par_ok only)   */
+    uint64_t bmin;         /* the earliest of its banks' next (par_ok only; while the
+                              serial tick runs, det.bmin_ok tells whether it is kept)   */
     uint32_t rr;           /* reply injection: bank served last                         */
     /* its packets: every packet belongs to the partition it is for (pkt.part), and is
      * taken from and returned to that partition's pool */
@@ -287,6 +288,9 @@ typedef struct {
      * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
      * cycle's own stretch of packet allocations (pseg, kind D_ICNT) */
     int par_ok;            /* the clocks allow it (det_create)                          */
+    int bmin_ok;           /* every part.bmin is its banks' earliest next: the serial
+                              L2 cycle (run_l2) leaves them, det_tick_serial sets them
+                              again when it needs them                                  */
     uint64_t plim[D__N];
     pseg iseg;
     int iseg_on;
@@ -535,7 +539,7 @@ static void rq_push(rq *q, mem_req *r, uint64_t *min)
 static void l2_where(const det *m, uint64_t a, addrmap_loc *loc, uint32_t *part, uint32_t *bank,
                      uint64_t *idx)
 {
-    addrmap_map(&m->am, a, loc);
+    addrmap_map_local(&m->am, a, loc);   /* (the DRAM's bank, row and column: not needed) */
     uint64_t ln = amap_div_q(&m->div_l2line, loc->local);
     uint32_t p = loc->part;
     if (m->cpl > 1) {
@@ -897,6 +901,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         goto fail;
     for (uint32_t p = 0; p < m->n_part; p++)
         m->pt[p].bmin = UINT64_MAX;
+    m->bmin_ok = 1;
     /* the partition-parallel tick (det_par_parts): at most one interconnect cycle per
      * core cycle, every L2 cycle at the time of an interconnect cycle (the two then come
      * in the order interconnect, L2), and the stretches of a core cycle within pseg */
@@ -1449,19 +1454,23 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                 did = 1;
             }
         }
+    uint64_t refused = 0;   /* (added to req_refused after the loop) */
+    const uint32_t *used = m->req_used;
+    const uint64_t in_buf = m->req_in_buf;
     for (uint32_t wd = 0; wd < sw; wd++)
         for (uint64_t bits = m->inj_set[wd]; bits; bits &= bits - 1) {
             uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(bits);
             const smside *sm = &m->sm[s];
             if (sm->inj > k)
                 continue;
-            if (sm->cout.ht > k && (uint64_t)m->req_used[s] + sm->minf > m->req_in_buf) {
+            if (sm->cout.ht > k && (uint64_t)used[s] + sm->minf > in_buf) {
                 /* sm_inject would refuse the record due first: none fits (counted as it would) */
-                m->req_refused++;
+                refused++;
                 continue;
             }
             did |= sm_inject(m, s, k);
         }
+    m->req_refused += refused;
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     /* nb: the first request-crossbar output holding packets at or after partition p's
      * ports (a partition pops only its own ports, so the later ones stand); po: the first
@@ -1903,12 +1912,9 @@ static int run_l2(det *m, uint64_t k)
      * (exhaustive: every bank, all bits set); read a word at a time (a bank's cycle
      * changes no other bank's bit) */
     const uint32_t nw = (m->n_part * m->n_bank + 63) / 64;
-    const int ex = m->exhaustive, par = m->par_ok;
-    /* the partitions' bmin (a serial tick in a split run): the earliest next of their
-     * banks in bank_set (the others' next is UINT64_MAX) */
-    if (par)
-        for (uint32_t p = 0; p < m->n_part; p++)
-            m->pt[p].bmin = UINT64_MAX;
+    const int ex = m->exhaustive;
+    /* the partitions' bmin: set again by det_tick_serial when a split tick follows */
+    m->bmin_ok = 0;
     for (uint32_t wd = 0; wd < nw; wd++)
         for (uint64_t bits = m->bank_set[wd]; bits; bits &= bits - 1) {
             uint32_t g = wd * 64 + (uint32_t)__builtin_ctzll(bits);
@@ -1921,8 +1927,6 @@ static int run_l2(det *m, uint64_t k)
             }
             if (b->next < w)
                 w = b->next;
-            if (par && b->next < m->pt[b->part_id].bmin)
-                m->pt[b->part_id].bmin = b->next;
         }
     m->wake[D_L2] = w;
     return did;
@@ -1937,10 +1941,18 @@ static inline __attribute__((always_inline)) int dram_part(det *m, part *pt, uin
     const uint32_t cpl = m->cpl;
     for (uint32_t c = 0; c < cpl; c++) {
         dram *ch = pt->ch[c];
+        const uint64_t q = dram_quiet(ch);
+        if (k < q) {
+            /* nothing to issue or pop: dram_cycle and dram_pop would do nothing, and
+             * dram_next would return q */
+            if (q < nx)
+                nx = q;
+            continue;
+        }
         int cmd = dram_cycle(ch, k);
         did |= cmd;
-        dram_req *d;
-        while ((d = dram_pop(ch, k)) != NULL) {
+        while (dram_pop_at(ch) <= k) {
+            dram_req *d = dram_pop(ch, k);
             pkt *r = PKT_OF_DREQ(d);
             did = 1;
             if (r->type == CM_WRITEBACK || (r->type == CM_WRITE && !r->tok)) {
@@ -2032,6 +2044,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
     int did = 0;
     uint64_t lim[D__N];
     due_limits(m, cycle, lim);
+    const int ex = m->exhaustive;
     for (;;) {
         int d = first_due(m, lim);
         if (d < 0)
@@ -2057,7 +2070,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
             did |= run_dram(m, k);
             break;
         }
-        if (m->exhaustive && m->wake[d] != UINT64_MAX)
+        if (ex && m->wake[d] != UINT64_MAX)
             m->wake[d] = k + 1;
     }
     nsm_refresh(m);
@@ -2123,6 +2136,19 @@ static int det_tick_serial(memsys *ms, uint64_t cycle, const uint32_t **parts, u
     }
     for (int d = 0; d < D__N; d++)
         m->plim[d] = lim[d];
+    /* the partitions' bmin after serial ticks: the earliest next of their banks (a bank
+     * not in bank_set has UINT64_MAX); bank_lower keeps them from here on */
+    if (!m->bmin_ok) {
+        for (uint32_t p = 0; p < m->n_part; p++) {
+            part *pt = &m->pt[p];
+            uint64_t bn = UINT64_MAX;
+            for (uint32_t i = 0; i < m->n_bank; i++)
+                if (pt->b[i].next < bn)
+                    bn = pt->b[i].next;
+            pt->bmin = bn;
+        }
+        m->bmin_ok = 1;
+    }
     /* the partitions with an L2 or DRAM cycle due; the others change nothing */
     m->n_pdue = 0;
     m->prest_l2 = m->prest_dr = UINT64_MAX;
@@ -2336,18 +2362,11 @@ static void nsm_refresh(det *m)
         m->nsm_wk[d] = m->wake[d];
 }
 
-static uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle)
+/* next_sm_from's answer from the terms w, t0, aw */
+static inline uint64_t next_sm_terms(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle,
+                                     uint64_t w, uint64_t t0, uint64_t aw)
 {
     uint64_t next = done_t;
-    uint64_t w, t0, aw;
-    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == m->wake[D_L2] &&
-        m->nsm_wk[D_DRAM] == m->wake[D_DRAM]) {
-        w = m->nsm_w;
-        t0 = m->nsm_t;
-        aw = m->nsm_aw;
-    } else {
-        nsm_terms(m, &w, &t0, &aw);   /* not refreshed (a caller outside the GPU's order) */
-    }
     if (w != UINT64_MAX) {
         uint64_t t = t0;
         if (x != UINT64_MAX) {
@@ -2361,6 +2380,24 @@ static uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t
     if (next == UINT64_MAX)
         return next;
     return next <= cycle ? cycle + 1 : next;
+}
+
+/* next_sm_from with the terms computed from the wakes now (not refreshed: a caller
+ * outside the GPU's order) */
+static __attribute__((noinline)) uint64_t next_sm_stale(const det *m, uint64_t done_t, uint64_t x,
+                                                        uint64_t cycle)
+{
+    uint64_t w, t0, aw;
+    nsm_terms(m, &w, &t0, &aw);
+    return next_sm_terms(m, done_t, x, cycle, w, t0, aw);
+}
+
+static inline uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle)
+{
+    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == m->wake[D_L2] &&
+        m->nsm_wk[D_DRAM] == m->wake[D_DRAM])
+        return next_sm_terms(m, done_t, x, cycle, m->nsm_w, m->nsm_t, m->nsm_aw);
+    return next_sm_stale(m, done_t, x, cycle);
 }
 
 static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)

@@ -21,9 +21,11 @@ typedef struct {
                                  arrival times never decrease along the queue         */
     uint8_t open;
     dram_req *qh, *qt;        /* its queued requests, in arrival order              */
+    uint32_t id;              /* its index                                          */
 } bank;
 
 struct dram {
+    dram_pub pub;             /* (first: dram_quiet reads it)                       */
     dram_cfg cfg;
     bank *bk;
     uint64_t busy_banks;      /* banks with queued requests                         */
@@ -57,8 +59,13 @@ struct dram {
      * only delay the others'. */
     uint64_t row_wait;
     int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
+    /* every bank's rt and head_seq again, side by side: the FR-FCFS row scan reads
+     * these (bank_rt and head_seq_set keep them) */
+    uint64_t rt[64], hseq[64];
     dram_stats st;
 };
+
+static void quiet_set(dram *d);
 
 static const char *const sched_names[] = {"frfcfs", "fifo"};
 
@@ -93,6 +100,8 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
         return NULL;
     }
     d->cfg = *cfg;
+    for (uint32_t k = 0; k < cfg->banks; k++)
+        d->bk[k].id = k;
     d->grp_mask = cfg->bank_groups > 1 ? cfg->bank_groups - 1 : 0;
     d->ccdl = cfg->bank_groups > 1 && cfg->tCCDL > cfg->tCCD ? cfg->tCCDL : cfg->tCCD;
     d->min_burst = cfg->burst_len / cfg->beats_per_clk;
@@ -101,6 +110,9 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->mb_shift = d->min_burst & (d->min_burst - 1) ? -1 : __builtin_ctz(d->min_burst);
     d->t_ref = cfg->tREFI ? cfg->tREFI : UINT64_MAX;
     d->row_wait = UINT64_MAX;
+    d->pub.t_pop = UINT64_MAX;
+    d->pub.room = d->qn < d->cfg.queue;
+    quiet_set(d);
     return d;
 }
 
@@ -135,13 +147,31 @@ uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds)
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* b->rt again, after any of its terms changed */
-static void bank_rt(bank *b)
+/* pub.quiet again, after the channel changed: the earliest of the refresh, the oldest
+ * issued request's completion (pub.t_pop) and (requests queued) t_wait, which
+ * dram_cycle waits for; 0 while queued requests have no known t_wait (FIFO,
+ * scan_always, after a refresh), so the caller asks every time. (pub.room and pub.t_pop
+ * are kept where qn and the completion list change.) */
+static void quiet_set(dram *d)
 {
-    b->rt = max64(b->open ? b->t_pre : b->t_act, b->head_arr);
+    uint64_t q = d->t_ref < d->pub.t_pop ? d->t_ref : d->pub.t_pop;
+    if (d->qn) {
+        if (!d->wait_ok)
+            q = 0;
+        else if (d->t_wait < q)
+            q = d->t_wait;
+    }
+    d->pub.quiet = q;
 }
 
-int dram_can_push(const dram *d) { return d->qn < d->cfg.queue; }
+/* b->rt again, after any of its terms changed */
+static void bank_rt(dram *d, bank *b)
+{
+    b->rt = d->rt[b->id] = max64(b->open ? b->t_pre : b->t_act, b->head_arr);
+}
+
+static void head_seq_set(dram *d, bank *b, uint64_t seq) { b->head_seq = d->hseq[b->id] = seq; }
+
 uint32_t dram_queued(const dram *d) { return d->qn; }
 uint32_t dram_in_flight(const dram *d) { return d->qn + d->dn; }
 const dram_stats *dram_get_stats(const dram *d) { return &d->st; }
@@ -164,13 +194,14 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     } else {
         b->qh = r;
         b->head_arr = r->t_arr;
-        b->head_seq = r->seq;
+        head_seq_set(d, b, r->seq);
         b->head_row = r->row;
-        bank_rt(b);
+        bank_rt(d, b);
     }
     b->qt = r;
     d->busy_banks |= 1ull << r->bank;
     d->qn++;
+    d->pub.room = d->qn < d->cfg.queue;
     if (b->open && b->row == r->row) {
         b->hits++;
         if (!b->fh[r->write])
@@ -180,6 +211,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     if (b->qh == r && !(d->hit_banks >> r->bank & 1))
         row_join(d, b);
     push_wait(d, r);
+    quiet_set(d);
 }
 
 
@@ -284,7 +316,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
         d->t_wr = max64(d->t_wr, w > d->cfg.tWL ? w - d->cfg.tWL : 0);
         b->t_pre = max64(b->t_pre, now + Bc);
     }
-    bank_rt(b);
+    bank_rt(d, b);
     if (++r->ncol < k)
         return;
     /* its last: leave the bank's queue */
@@ -303,7 +335,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
         b->qh = r->next;
         if (b->qh) {
             b->head_arr = b->qh->t_arr;
-            b->head_seq = b->qh->seq;
+            head_seq_set(d, b, b->qh->seq);
             b->head_row = b->qh->row;
         }
     }
@@ -312,6 +344,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     if (!b->qh)
         d->busy_banks &= ~(1ull << r->bank);
     d->qn--;
+    d->pub.room = d->qn < d->cfg.queue;
     if (!--b->hits)
         d->hit_banks &= ~(1ull << r->bank);
     if (r->write) {
@@ -323,7 +356,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     d->st.row_hits += !r->act;
     d->st.busy += (uint64_t)k * Bc;
     d->st.q_lat_sum += r->t_issue - r->t_arr;
-    bank_rt(b);
+    bank_rt(d, b);
     if (!b->hits && b->qh)
         row_join(d, b);
     r->next = NULL;
@@ -332,6 +365,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
     else
         d->dh = r;
     d->dt = r;
+    d->pub.t_pop = d->dh->t_done;   /* (the list's head: r, or one before it) */
     d->dn++;
 }
 
@@ -356,7 +390,7 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
         d->hit_banks |= 1ull << r->bank;
     r->act = 1;
     d->open_banks |= 1ull << r->bank;
-    bank_rt(b);
+    bank_rt(d, b);
     d->st.acts++;
 }
 
@@ -369,7 +403,7 @@ static void do_pre(dram *d, uint32_t k, uint64_t now)
     d->hit_banks &= ~(1ull << k);
     b->t_act = max64(b->t_act, now + d->cfg.tRP);
     d->open_banks &= ~(1ull << k);
-    bank_rt(b);
+    bank_rt(d, b);
     if (b->qh)
         row_join(d, b);
     d->st.pres++;
@@ -398,7 +432,7 @@ static int refresh(dram *d, uint64_t now)
     d->ref_until = now + d->cfg.tRFC;
     for (uint32_t k = 0; k < d->cfg.banks; k++) {
         d->bk[k].t_act = d->ref_until;
-        bank_rt(&d->bk[k]);
+        bank_rt(d, &d->bk[k]);
     }
     d->t_ref += d->cfg.tREFI;
     d->st.refreshes++;
@@ -465,16 +499,16 @@ static inline void row_scan(const dram *d, uint64_t m, uint64_t now, uint64_t *s
 {
     for (; m; m &= m - 1) {
         uint32_t k = (uint32_t)__builtin_ctzll(m);
-        const bank *b = &d->bk[k];
-        if (b->rt <= now && b->head_seq < *seq) {
-            *seq = b->head_seq;
+        const uint64_t rt = d->rt[k];
+        if (rt <= now && d->hseq[k] < *seq) {
+            *seq = d->hseq[k];
             *kb = k;
         }
-        row_min_add(e, b->rt, k);
+        row_min_add(e, rt, k);
     }
 }
 
-int dram_cycle(dram *d, uint64_t now)
+static int cycle_body(dram *d, uint64_t now)
 {
     if (now >= d->t_ref) {
         d->wait_ok = 0;
@@ -581,6 +615,17 @@ int dram_cycle(dram *d, uint64_t now)
     return 1;
 }
 
+int dram_cycle(dram *d, uint64_t now)
+{
+    if (now < d->pub.quiet)
+        return 0;   /* (nothing can issue: cycle_body would return at once) */
+    if (now < d->t_ref && (!d->qn || now < d->t_wait))
+        return 0;   /* (cycle_body's own first test: nothing changes) */
+    int cmd = cycle_body(d, now);
+    quiet_set(d);
+    return cmd;
+}
+
 dram_req *dram_pop(dram *d, uint64_t now)
 {
     dram_req *r = d->dh;
@@ -589,13 +634,17 @@ dram_req *dram_pop(dram *d, uint64_t now)
     d->dh = r->next;
     if (!d->dh)
         d->dt = NULL;
+    d->pub.t_pop = d->dh ? d->dh->t_done : UINT64_MAX;
     d->dn--;
     r->next = NULL;
+    quiet_set(d);
     return r;
 }
 
 uint64_t dram_next(const dram *d, uint64_t now)
 {
+    if (now < d->pub.quiet)
+        return d->pub.quiet;
     uint64_t next = UINT64_MAX;
     if (d->dh)
         next = d->dh->t_done;

@@ -76,6 +76,23 @@ typedef struct {
 
 typedef struct dram dram;
 
+/* The part of a channel its owner may read inline (the first member of struct dram). */
+typedef struct {
+    /* no call can change or report anything before this cycle: dram_cycle(d, now) for
+     * now < quiet issues nothing and changes nothing, dram_pop(d, now) returns NULL,
+     * and dram_next(d, now) returns quiet (0: unknown, ask). Kept by every call that
+     * changes the channel. */
+    uint64_t quiet;
+    uint64_t t_pop;              /* the oldest issued request's t_done (UINT64_MAX:
+                                    none): dram_pop(d, now) returns NULL iff now < it */
+    int room;                    /* dram_can_push()                                  */
+} dram_pub;
+
+/* dram_pub.quiet of d (see there) */
+static inline uint64_t dram_quiet(const dram *d) { return ((const dram_pub *)(const void *)d)->quiet; }
+/* dram_pub.t_pop of d */
+static inline uint64_t dram_pop_at(const dram *d) { return ((const dram_pub *)(const void *)d)->t_pop; }
+
 /* Scheduler by name ("frfcfs", "fifo"): its value, or -1. */
 int dram_sched_find(const char *name);
 const char *dram_sched_name(int s);
@@ -87,7 +104,7 @@ uint32_t dram_burst_cycles(const dram *d, uint32_t bytes);
  * alone (B above). */
 uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds);
 
-int dram_can_push(const dram *d);
+static inline int dram_can_push(const dram *d) { return ((const dram_pub *)(const void *)d)->room; }
 /* Queues r at cycle `now`; it may be scheduled from cycle `ready`. Ready cycles must
  * not decrease from one push to the next. */
 void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready);

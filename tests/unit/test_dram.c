@@ -550,6 +550,65 @@ static void test_next_event_pushes(void **state)
     }
 }
 
+/* The inline bounds (dram_pub): quiet, t_pop and room, worked by hand (FR-FCFS, no refresh).
+ * a (bank 0, row 1) at 0: ACT at 0 (tRCD: RD at 12, tRRD: next ACT at 6), so nothing can
+ * issue before 12: quiet 12. b (bank 1, closed) pushed at 3, ready 5: its ACT waits for
+ * max(5, tRRD 6) = 6: quiet 6. At 6 b's ACT (its RD at 18, a's at 12): quiet 12. At 12 a's
+ * RD (data 24..28: t_pop 28), then the bound after a command (16, below), and b's RD at
+ * 18: quiet 18. At 18 b's RD (data
+ * 30..34), nothing queued: quiet = t_pop = 28; pops at 28 and 34, then idle (UINT64_MAX). */
+static void test_quiet_bound(void **state)
+{
+    (void)state;
+    dram_cfg c = gddr5(DRAM_FRFCFS);
+    c.queue = 2;
+    dram *d = dram_create(&c, NULL, 0);
+    dram_req a = mk(0, 1, 0), b = mk(1, 1, 0);
+    assert_true(dram_quiet(d) == UINT64_MAX);
+    assert_true(dram_pop_at(d) == UINT64_MAX);
+    assert_int_equal(dram_can_push(d), 1);
+    dram_push(d, &a, 0, 0);
+    assert_int_equal(dram_quiet(d), 0);           /* its ACT may go at once */
+    assert_int_equal(dram_cycle(d, 0), 1);        /* ACT */
+    assert_int_equal(dram_quiet(d), 12);
+    assert_int_equal(dram_next(d, 0), 12);
+    assert_int_equal(dram_cycle(d, 5), 0);        /* before quiet: nothing */
+    assert_null(dram_pop(d, 5));
+    dram_push(d, &b, 3, 5);
+    assert_int_equal(dram_quiet(d), 6);
+    assert_int_equal(dram_can_push(d), 0);        /* 2 queued, queue 2 */
+    assert_int_equal(dram_cycle(d, 6), 1);        /* b's ACT */
+    assert_int_equal(dram_quiet(d), 12);
+    assert_int_equal(dram_cycle(d, 12), 1);       /* a's RD: leaves the queue */
+    assert_int_equal(a.t_done, 28);
+    assert_int_equal(dram_pop_at(d), 28);
+    assert_int_equal(dram_can_push(d), 1);
+    /* after a command the cheap bound: the channel's column terms, 12 + max(tCCD, B) = 16
+     * (and the data bus, free at 28 - tCL = 16); at 16 the scan finds b's RD at 18 */
+    assert_int_equal(dram_quiet(d), 16);
+    assert_int_equal(dram_cycle(d, 16), 0);
+    assert_int_equal(dram_quiet(d), 18);
+    assert_int_equal(dram_cycle(d, 18), 1);       /* b's RD */
+    assert_int_equal(b.t_done, 34);
+    assert_int_equal(dram_quiet(d), 28);          /* nothing queued: the first completion */
+    assert_int_equal(dram_next(d, 18), 28);
+    assert_ptr_equal(dram_pop(d, 28), &a);
+    assert_int_equal(dram_pop_at(d), 34);
+    assert_int_equal(dram_quiet(d), 34);
+    assert_ptr_equal(dram_pop(d, 34), &b);
+    assert_true(dram_quiet(d) == UINT64_MAX);
+    assert_true(dram_pop_at(d) == UINT64_MAX);
+    dram_destroy(d);
+    /* FIFO keeps no t_wait: quiet 0 (ask every cycle) while requests are queued */
+    c = gddr5(DRAM_FIFO);
+    d = dram_create(&c, NULL, 0);
+    a = mk(0, 1, 0);
+    dram_push(d, &a, 0, 0);
+    assert_int_equal(dram_cycle(d, 0), 1);
+    assert_int_equal(dram_quiet(d), 0);
+    dram_destroy(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_bank_groups),
         cmocka_unit_test(test_sector_interleave),
         cmocka_unit_test(test_queue_full_and_names),
+        cmocka_unit_test(test_quiet_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
