@@ -403,6 +403,34 @@ global_at(exec_ctx *x, const ptx_insn *in, const func_launch *L, dev_blk *h, uns
     return p;
 }
 
+/* global_at with the trace's and the deferred list's counts held in the caller's locals
+ * *tn, *dn (the caller made room for every lane's record): a hit in the block hint
+ * writes the record at *tn; mem_at, outside the hint's block, sees the counts written
+ * back (dq: the deferred list, or NULL) and may add a record, which the locals take up. */
+static inline __attribute__((always_inline)) uint8_t *
+global_at_room(exec_ctx *x, const ptx_insn *in, const func_launch *L, dev_blk *h, unsigned l,
+               uint64_t ad, unsigned esz, int st, int *dev, func_defer *dq, uint32_t *tn,
+               uint32_t *dn)
+{
+    exec_trace *t = x->trace;
+    *dev = 1;
+    uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(*h, ad) : NULL;
+    if (p) {
+        t->a[(*tn)++] = (exec_access){ad, (uint8_t)l, (uint8_t)esz, SP_GLOBAL, (uint8_t)st};
+        return p;
+    }
+    t->n = *tn;
+    if (dq)
+        dq->n = *dn;
+    if (!(p = mem_at(x, in, l, SP_GLOBAL, ad, esz, st, dev)))
+        return NULL;
+    *h = dev_blk_load(L, esz);
+    *tn = t->n;
+    if (dq)
+        *dn = dq->n;
+    return p;
+}
+
 /* x_ld of one scalar from global memory at a register address: mem_fast's global case
  * without its dispatch on the space per lane (mem_at for the rest, faults included).
  * Same results, records and faults as x_ld. */
@@ -425,22 +453,10 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
         uint32_t tn = t->n, dn = defer ? dq->n : 0;
         EX_FOR_LANES(x->mask, l) {
             const uint64_t ad = (ra[l] + imm) & amask;
-            int dev = 1;
-            uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(h, ad) : NULL;
-            if (p) {
-                t->a[tn++] = (exec_access){ad, (uint8_t)l, (uint8_t)esz, SP_GLOBAL, 0};
-            } else {
-                t->n = tn;
-                if (defer)
-                    dq->n = dn;
-                p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 0, &dev);
-                if (!p)
-                    return;
-                h = dev_blk_load(L, esz);
-                tn = t->n;
-                if (defer)
-                    dn = dq->n;
-            }
+            int dev;
+            uint8_t *p = global_at_room(x, in, L, &h, l, ad, esz, 0, &dev, dq, &tn, &dn);
+            if (!p)
+                return;
             if (dev && defer) {
                 func_defer_op *o = &dq->a[dn++];
                 /* (a load's record: the fields func_defer_commit reads for FD_LD) */
@@ -732,22 +748,10 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
         uint32_t tn = t->n, dn = defer ? dq->n : 0;
         EX_FOR_LANES(x->mask, l) {
             const uint64_t ad = (ra[l] + imm) & amask;
-            int dev = 1;
-            uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(h, ad) : NULL;
-            if (p) {
-                t->a[tn++] = (exec_access){ad, (uint8_t)l, (uint8_t)esz, SP_GLOBAL, 1};
-            } else {
-                t->n = tn;
-                if (defer)
-                    dq->n = dn;
-                p = mem_at(x, in, l, SP_GLOBAL, ad, esz, 1, &dev);
-                if (!p)
-                    return;
-                h = dev_blk_load(L, esz);
-                tn = t->n;
-                if (defer)
-                    dn = dq->n;
-            }
+            int dev;
+            uint8_t *p = global_at_room(x, in, L, &h, l, ad, esz, 1, &dev, dq, &tn, &dn);
+            if (!p)
+                return;
             const uint64_t val = EX_RD(*rv, l);
             if (dev && defer) {
                 dq->a[dn++] = (func_defer_op){p, NULL, val, 0, NULL, FD_ST, (uint8_t)esz, 0, 0};
