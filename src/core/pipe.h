@@ -17,6 +17,7 @@
 #ifndef WS_CORE_PIPE_H
 #define WS_CORE_PIPE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/insn_table.h"
@@ -97,11 +98,16 @@ typedef struct {
     int32_t ibuf_func;
     uint32_t inflight;      /* issued instructions not complete                   */
     uint32_t mem_inflight;  /* of which memory instructions                       */
+    uint32_t alt_path;      /* sm.c's: the runnable path followed instead of the
+                               selected one, or NO_ALT (here: it fills a hole of
+                               the first cache line, which readiness reads)       */
     const insn_info *cached_info; /* its next instruction (verdicts READY, SCOREBOARD) */
     uint64_t ibuf_ready;    /* cycle the buffer contents become usable            */
-    uint64_t age;           /* cycle the warp was placed                          */
-    pipe_sb sb;
+    pipe_sb sb;             /* ends at byte 64: the whole first line is hot       */
+    uint64_t age;           /* cycle the warp was placed (read when a candidate
+                               is made; sm.c keeps a contiguous copy)             */
 } pipe_warp;
+_Static_assert(offsetof(pipe_warp, age) == 64, "pipe_warp: the hot fields fill its first 64 bytes");
 
 /* A new warp in the slot at `cycle`. */
 static inline void pipe_warp_start(pipe_warp *w, uint64_t cycle)

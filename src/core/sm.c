@@ -38,7 +38,7 @@ typedef struct {
      * these never change anything). The warp follows the path its policy selects,
      * or alt_path while the selected one waits on the scoreboard for a load
      * (func.path_skip_stalled); the buffer is refetched on a change of path. */
-    uint32_t alt_path;     /* NO_ALT, or the runnable path followed instead        */
+    /* p.alt_path: NO_ALT, or the runnable path followed instead (in p: first line) */
     uint32_t last_path;    /* the path the warp issued last                       */
     uint32_t fetch_extra;  /* switch cost added when the outstanding fetch fills  */
 } sm_warp;
@@ -108,7 +108,6 @@ struct sm {
     int ldst_stalled;              /* head refused this cycle                    */
     uint32_t ldst_insts;           /* memory instructions with a request not yet sent
                                       to the L1 (core.mem_inst_queue)             */
-    exec_trace tr;
     sched_cand *cand;
     const insn_info **infos;       /* next instruction of each candidate         */
     uint64_t *want;                /* warps whose empty buffer needs a fetch     */
@@ -117,11 +116,6 @@ struct sm {
     uint32_t maybe_done;           /* warps may have finished: check retirement   */
     uint64_t *gone;                /* those warps (a superset of the warps that can
                                       leave: retire_warps looks at these only)    */
-    pipe_space space;              /* parameter and local memory addresses       */
-    uint32_t coalesce;             /* coalescing granularity: the L1D sector size  */
-    pipe_stats st;
-    sm_stats fx;
-    cycle_counts last;             /* per-cycle deltas for idle skipping         */
     div_timing dt;                 /* the divergence policy's timing knobs       */
     /* Event-driven readiness (see sched_turn): the warps whose cached verdict stands,
      * by key (KEY_*), and those to examine again (touched since, or not cached). */
@@ -149,6 +143,15 @@ struct sm {
      * WR_DONE: an idle slot), which idle skipping repeats. */
     uint8_t *slot_inc;
     uint32_t n_inc;
+    /* Statistics and what only a memory instruction reads, last: the fields above are
+     * what one SM cycle reads (the record is 64-byte aligned), and st's first lines
+     * (issue slots, cycle sums) are written every cycle. */
+    cycle_counts last;             /* per-cycle deltas for idle skipping         */
+    pipe_stats st;
+    sm_stats fx;
+    pipe_space space;              /* parameter and local memory addresses       */
+    uint32_t coalesce;             /* coalescing granularity: the L1D sector size  */
+    exec_trace tr;
 };
 
 #define NO_ALT UINT32_MAX
@@ -167,10 +170,10 @@ static inline void warp_touch(sm *s, sm_warp *w)
 static __attribute__((noinline)) const func_path *follow_alt(sm_warp *w, const func_warp *fw,
                                                               const func_path *p)
 {
-    const func_path *a = func_warp_path(fw, w->alt_path);
+    const func_path *a = func_warp_path(fw, w->p.alt_path);
     if (a && a->id != p->id)
         return a;
-    w->alt_path = NO_ALT;
+    w->p.alt_path = NO_ALT;
     return p;
 }
 
@@ -179,7 +182,7 @@ static __attribute__((noinline)) const func_path *follow_alt(sm_warp *w, const f
 static inline const func_path *follow_path(sm_warp *w, const func_warp *fw)
 {
     const func_path *p = func_warp_selected(fw);
-    if (__builtin_expect(w->alt_path != NO_ALT, 0) && p)
+    if (__builtin_expect(w->p.alt_path != NO_ALT, 0) && p)
         return follow_alt(w, fw, p);
     return p;
 }
@@ -192,9 +195,10 @@ static uint32_t want_next(const sm *s, uint32_t from) { return slotset_next(s->w
 sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_table *it,
               memsys *mem, const sched_ops *pol, const sched_params *sp, uint32_t max_ctas)
 {
-    sm *s = calloc(1, sizeof *s);
+    sm *s = aligned_alloc(64, (sizeof *s + 63) / 64 * 64);
     if (!s)
         return NULL;
+    memset(s, 0, sizeof *s);
     s->id = id;
     s->cfg = cfg;
     s->L = L;
@@ -356,7 +360,7 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
         sm_warp *w = &s->w[slot];
         pipe_warp_start(&w->p, cycle);
         s->age[slot] = w->p.age;   /* a copy, contiguous for pick_slot */
-        w->alt_path = NO_ALT;
+        w->p.alt_path = NO_ALT;
         w->last_path = 0;
         w->fetch_extra = 0;
         want_set(s, slot);
@@ -390,7 +394,7 @@ static inline __attribute__((always_inline)) void instruction_done(void *c, uint
      * (a finished warp draining, a fence waiting on memory), or the choice between an
      * alternative path and the selected one. A cached ready, empty-buffer or barrier
      * verdict stands, and so does its summary entry: no re-examination. */
-    if (w->p.cached == WR_SCOREBOARD || w->p.cached == WR_DONE || w->alt_path != NO_ALT)
+    if (w->p.cached == WR_SCOREBOARD || w->p.cached == WR_DONE || w->p.alt_path != NO_ALT)
         warp_touch(s, w);
     if (pipe_warp_complete(&w->p, regs, n, is_mem)) {
         s->warps_inflight--;
@@ -570,10 +574,10 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, c
         return own;
     const func_path *p = func_warp_selected(fw);   /* a ready warp has one */
     int32_t fn = fw->fr[fw->nfr - 1].func;
-    if (__builtin_expect(w->alt_path != NO_ALT, 0)) {
+    if (__builtin_expect(w->p.alt_path != NO_ALT, 0)) {
         /* back to the selected path once its own hazard is gone */
         if (!pipe_sb_busy(&w->p.sb, reg_base(s, slot), &s->it->info[fn][p->pc]))
-            w->alt_path = NO_ALT;
+            w->p.alt_path = NO_ALT;
         else
             p = follow_alt(w, fw, p);
     }
@@ -601,7 +605,7 @@ static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, c
                 const insn_info *ai = &s->it->info[fn][ps[k].pc];
                 if (ai->cls == IC_CALL || pipe_sb_busy(&w->p.sb, reg_base(s, slot), ai))
                     continue;
-                w->alt_path = ps[k].id;
+                w->p.alt_path = ps[k].id;
                 w->p.ibuf = 0;
                 want_set(s, slot);
                 w->p.cached = WR_IBUF_EMPTY;
@@ -713,7 +717,7 @@ static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_inf
         s->fx.fu_busy[fu] += occupy;
     }
     int settled = 0;
-    if ((rc == EX_NEXT || rc == EX_BRANCH) && fw->state == WARP_READY && w->alt_path == NO_ALT &&
+    if ((rc == EX_NEXT || rc == EX_BRANCH) && fw->state == WARP_READY && w->p.alt_path == NO_ALT &&
         !s->dt.skip_stalled) {
         /* The examination the warp's next turn would make (readiness, sched_turn step
          * 1), made now: nothing it reads changes before that turn without an event of
