@@ -216,7 +216,10 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->w = aligned_alloc(_Alignof(sm_warp), s->n_slots * sizeof *s->w);
     if (s->w)
         memset(s->w, 0, s->n_slots * sizeof *s->w);
-    s->fw = calloc(s->n_slots, sizeof *s->fw);
+    /* 64-byte aligned: each func_warp's first 32 bytes (what readiness reads) on one line */
+    s->fw = aligned_alloc(64, ((size_t)s->n_slots * sizeof *s->fw + 63) / 64 * 64);
+    if (s->fw)
+        memset(s->fw, 0, (size_t)s->n_slots * sizeof *s->fw);
     s->cta = calloc(max_ctas, sizeof *s->cta);
     s->cand = calloc(s->n_slots, sizeof *s->cand);
     s->infos = calloc(s->n_slots, sizeof *s->infos);

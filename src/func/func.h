@@ -196,28 +196,33 @@ typedef struct {
 typedef enum { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULT } warp_state;
 
 struct func_warp {
+    /* first 32 bytes: what the timing model's readiness reads of every warp each cycle
+     * (the selected path: L->div, state, dstate; the frame: fr, nfr). The record is 224
+     * bytes, so in an array that starts 64-byte aligned they share one cache line. */
     func_launch *L;
+    void *dstate;                /* the divergence policy's per-warp state (div.h):
+                                    its paths; NULL until func_warp_init           */
+    func_frame *fr;
+    uint32_t nfr;
+    warp_state state;
     func_cta *cta;
     uint32_t wid;                /* warp index inside the CTA                       */
     uint32_t n_lanes;            /* threads of the CTA in this warp                 */
     uint64_t valid;              /* lanes that exist                                */
     uint64_t exited;
-    warp_state state;
     uint8_t bar_id;              /* barrier waited on                               */
     int32_t bar_dst;             /* bar.red destination slot, or -1                 */
     uint64_t bar_mask;           /* lanes that executed the bar.red                 */
     uint8_t bar_parked;          /* some paths wait at barrier bar_id while others
                                     run (policies with div_ops.wait)                */
+    uint32_t fr_cap;
     uint64_t clock;              /* %clock: cycles (timing) or instructions         */
-    void *dstate;                /* the divergence policy's per-warp state (div.h):
-                                    its paths; NULL until func_warp_init           */
-    func_frame *fr;
-    uint32_t nfr, fr_cap;
     uint64_t *regpool;
     size_t reg_used, reg_cap;
     uint8_t *local;              /* n_lanes x local_cap bytes, lane-major          */
     uint32_t local_cap, local_top;
     uint8_t cc[64];
+    uint8_t pad_[24];            /* to 224 bytes (a multiple of 32: see above)      */
 };
 
 /* Per-launch divergence-policy state (div.h create/destroy, in L->dstate): init
