@@ -147,8 +147,8 @@ struct sm {
      * what one SM cycle reads (the record is 64-byte aligned), and st's first lines
      * (issue slots, cycle sums) are written every cycle. */
     cycle_counts last;             /* per-cycle deltas for idle skipping         */
-    pipe_stats st;
     sm_stats fx;
+    pipe_stats st;
     pipe_space space;              /* parameter and local memory addresses       */
     uint32_t coalesce;             /* coalescing granularity: the L1D sector size  */
     exec_trace tr;

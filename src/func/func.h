@@ -205,6 +205,7 @@ struct func_warp {
     func_frame *fr;
     uint32_t nfr;
     warp_state state;
+    uint64_t clock;              /* %clock: cycles (timing: set at every issue)     */
     func_cta *cta;
     uint32_t wid;                /* warp index inside the CTA                       */
     uint32_t n_lanes;            /* threads of the CTA in this warp                 */
@@ -216,7 +217,6 @@ struct func_warp {
     uint8_t bar_parked;          /* some paths wait at barrier bar_id while others
                                     run (policies with div_ops.wait)                */
     uint32_t fr_cap;
-    uint64_t clock;              /* %clock: cycles (timing) or instructions         */
     uint64_t *regpool;
     size_t reg_used, reg_cap;
     uint8_t *local;              /* n_lanes x local_cap bytes, lane-major          */
