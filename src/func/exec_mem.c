@@ -385,6 +385,15 @@ static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad
     }
 }
 
+/* Room in the trace (and in the deferred list dq, unless NULL) for a record of every
+ * lane of the warp: the per-lane paths may then keep the counts in locals. */
+static inline int warp_room(const exec_ctx *x, const func_defer *dq)
+{
+    const exec_trace *t = x->trace;
+    return t && x->ws <= 64 && t->cap >= t->n && t->cap - t->n >= 64 &&
+           (!dq || (dq->cap >= dq->n && dq->cap - dq->n >= 64));
+}
+
 /* Lane l's host bytes of a global access of esz bytes at ad (traced), through the block
  * hint *h, or mem_at's answer outside it (then *h again, and *dev: device memory or not;
  * NULL: a fault, the instruction stops) */
@@ -445,8 +454,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     dev_blk h = dev_blk_load(L, esz);
     exec_trace *t = x->trace;
     func_defer *dq = defer ? L->defer : NULL;
-    if (t && x->ws <= 64 && t->cap >= t->n && t->cap - t->n >= 64 &&
-        (!defer || (dq->cap >= dq->n && dq->cap - dq->n >= 64))) {
+    if (warp_room(x, dq)) {
         /* traced, with room for every lane's record and deferred load: the counts in
          * locals (mem_at, outside the hint's block, sees them written back and writes
          * at most one record, no deferred access) */
@@ -578,7 +586,7 @@ x_ld_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     exec_trace *t = x->trace;
     const int vec = in->ops[0].kind == OK_VEC, scalar = !vec && n == 1;
     uint64_t *r0 = scalar ? &x->r[(size_t)regs[0] * x->ws] : NULL;
-    if (scalar && t && x->ws <= 64 && t->cap >= t->n && t->cap - t->n >= 64) {
+    if (scalar && warp_room(x, NULL)) {
         /* traced, with room for every lane: the count in a local */
         uint32_t tn = t->n;
         const uint64_t lim1 = direct_lim1(&ds, size);
@@ -698,7 +706,7 @@ x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     exec_trace *t = x->trace;
     ex_rd rv = {&v->imm, 0};
     const int vec = v->kind == OK_VEC, scalar = !vec && n == 1 && ex_rd_init(x, v, &rv);
-    if (scalar && t && x->ws <= 64 && t->cap >= t->n && t->cap - t->n >= 64) {
+    if (scalar && warp_room(x, NULL)) {
         /* traced, with room for every lane: the count in a local (x_ld_direct's) */
         uint32_t tn = t->n;
         const uint64_t lim1 = direct_lim1(&ds, size);
@@ -742,8 +750,7 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     dev_blk h = dev_blk_load(L, esz);
     exec_trace *t = x->trace;
     func_defer *dq = defer ? L->defer : NULL;
-    if (t && x->ws <= 64 && t->cap >= t->n && t->cap - t->n >= 64 &&
-        (!defer || (dq->cap >= dq->n && dq->cap - dq->n >= 64))) {
+    if (warp_room(x, dq)) {
         /* traced, with room for every lane: the counts in locals (x_ld_global's) */
         uint32_t tn = t->n, dn = defer ? dq->n : 0;
         EX_FOR_LANES(x->mask, l) {
