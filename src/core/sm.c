@@ -94,6 +94,11 @@ struct sm {
                                       pipeline is free (unit_mask: fu_all; and
                                       sm_next_event need not look at them)        */
     uint32_t fu_all;               /* bit k: class k has pipelines (fu_min[k] < MAX) */
+    uint32_t issued_fu;            /* the unit class the last issue occupied      */
+    uint32_t mem_q, ldst_q;        /* core.mem_inst_queue, core.ldst_queue           */
+    uint32_t rot_mask;             /* core.rotate_schedulers: n_sched - 1 when n_sched
+                                      is a power of two, else UINT32_MAX (a division);
+                                      0: no rotation                                  */
     uint32_t n_fu[FU__COUNT];
     pipe_wheel wh;                 /* completions of fixed-latency work          */
     pipe_minsts mi;                /* global/local memory instructions in flight */
@@ -213,6 +218,10 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->max_ctas = max_ctas;
     s->n_slots = max_ctas * L->cta_warps;
     s->n_sched = cfg->core.n_schedulers;
+    s->mem_q = cfg->core.mem_inst_queue;
+    s->ldst_q = cfg->core.ldst_queue;
+    s->rot_mask = !cfg->core.rotate_schedulers || s->n_sched <= 1 ? 0
+                : !(s->n_sched & (s->n_sched - 1)) ? s->n_sched - 1 : UINT32_MAX;
     s->w = aligned_alloc(_Alignof(sm_warp), s->n_slots * sizeof *s->w);
     if (s->w)
         memset(s->w, 0, s->n_slots * sizeof *s->w);
@@ -539,6 +548,15 @@ static int free_unit(const sm *s, int fu, uint64_t cycle)
  * ID_OC_MEM register, memory operand collectors and OC_EX_MEM register; with Q = 0,
  * the LD/ST queue not refused this cycle and below core.ldst_queue requests).
  * Constant during one scheduler's scan: only an issue changes it. */
+/* unit_mask's LD/ST path bit added to the unit-class bits m */
+static inline uint32_t unit_mem_bit(const sm *s, uint32_t m)
+{
+    uint32_t q = s->mem_q;
+    if ((m & (1u << FU_LDST)) && (q ? s->ldst_insts < 1 + q : !s->ldst_stalled && ldq_staged(s->ldq) < s->ldst_q))
+        m |= 1u << FU__COUNT;
+    return m;
+}
+
 static uint32_t unit_mask(const sm *s, uint64_t cycle)
 {
     uint32_t m = 0;
@@ -547,11 +565,16 @@ static uint32_t unit_mask(const sm *s, uint64_t cycle)
     else
         for (int k = 0; k < FU__COUNT; k++)
             m |= (uint32_t)(s->fu_min[k] <= cycle) << k;   /* free_unit(s, k, cycle) >= 0 */
-    uint32_t q = s->cfg->core.mem_inst_queue;
-    if ((m & (1u << FU_LDST)) &&
-        (q ? s->ldst_insts < 1 + q : !s->ldst_stalled && ldq_staged(s->ldq) < s->cfg->core.ldst_queue))
-        m |= 1u << FU__COUNT;
-    return m;
+    return unit_mem_bit(s, m);
+}
+
+/* unit_mask() after an issue, from `units`, the mask before it: the issue moved only the
+ * earliest free cycle of the class it occupied (issued_fu) and the LD/ST path's state. */
+static inline uint32_t unit_mask_after(const sm *s, uint64_t cycle, uint32_t units)
+{
+    const uint32_t f = s->issued_fu;
+    uint32_t m = (units & ~(1u << f) & ((1u << FU__COUNT) - 1)) | (uint32_t)(s->fu_min[f] <= cycle) << f;
+    return unit_mem_bit(s, m);
 }
 
 /* Whether a memory / other instruction can go to its unit, given unit_mask(). */
@@ -709,6 +732,7 @@ static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_inf
             return -1;
     }
     int fu = mem ? FU_LDST : ii->fu;
+    s->issued_fu = (uint32_t)fu;
     if (u >= 0) {
         s->fu_free[fu][u] = cycle + occupy;
         if (cycle + occupy > s->fu_max)
@@ -1041,7 +1065,8 @@ static int issue_stage(sm *s, uint64_t cycle)
     }
     s->stage_memo = 0;
     /* core.rotate_schedulers: the first scheduler to issue changes every cycle */
-    uint32_t first = s->cfg->core.rotate_schedulers ? (uint32_t)(cycle % s->n_sched) : 0;
+    uint32_t first = !s->rot_mask ? 0 : s->rot_mask != UINT32_MAX ? (uint32_t)cycle & s->rot_mask
+                                                                   : (uint32_t)(cycle % s->n_sched);
     for (uint32_t k = 0; k < s->n_sched; k++) {
         uint32_t q = first + k < s->n_sched ? first + k : first + k - s->n_sched;
         int r = sched_turn(s, q, cycle, units);
@@ -1049,7 +1074,7 @@ static int issue_stage(sm *s, uint64_t cycle)
             return -1;
         if (r) {
             issued_any = 1;
-            units = unit_mask(s, cycle);
+            units = unit_mask_after(s, cycle, units);
         }
     }
     if (!issued_any) {
