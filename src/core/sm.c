@@ -589,7 +589,8 @@ static uint8_t unit_check(const insn_info *ii, uint32_t units)
  * The warp's own part of the verdict (instruction buffer, scoreboard, barrier) only
  * changes through an event of this warp, which sets `dirty`; until then it is
  * reused and only the shared resources (units, LD/ST) are looked at again. */
-static uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units, const insn_info **info)
+static inline __attribute__((always_inline)) uint8_t readiness(sm *s, uint32_t slot, uint64_t cycle, uint32_t units,
+                                                                const insn_info **info)
 {
     sm_warp *w = &s->w[slot];
     func_warp *fw = &s->fw[slot];
