@@ -173,6 +173,24 @@ static inline int sched_oldest_slot(const uint64_t *ready, uint32_t nw, const ui
     return best;
 }
 
+/* sched_oldest_slot over one word of slots (nw == 1) whose slots come in groups of one
+ * age each (a CTA's warps, placed in one cycle): grp[0..ng) are the groups' slot masks,
+ * disjoint, each a run of consecutive slots, in increasing order of (age, first slot), and
+ * every slot of `ready` is in one of them. The oldest ready slot is then the lowest ready
+ * slot of the first group with one (equal ages go to the lower slot), without reading
+ * the ages: the same answer as sched_oldest_slot(&ready, 1, age, greedy). */
+static inline int sched_oldest_slot_grp(uint64_t ready, const uint64_t *grp, uint32_t ng, uint32_t greedy)
+{
+    if (greedy < 64 && ready >> greedy & 1)
+        return (int)greedy;
+    for (uint32_t i = 0; i < ng; i++) {
+        const uint64_t b = ready & grp[i];
+        if (b)
+            return __builtin_ctzll(b);
+    }
+    return -1;
+}
+
 /* The parameters of another registered policy within the same launch (NULL when it
  * has none). */
 const void *sched_params_of(const sched_params *sp, const sched_ops *pol);

@@ -137,6 +137,12 @@ struct sm {
     uint8_t pick_slot;             /* the policy has sched_ops.pick_slot: no lists  */
     uint64_t *age;                 /* per slot: its warp's age (pipe_warp.age), for a
                                       policy's pick_slot                            */
+    /* GTO's oldest ready warp with one word per slot set (nw == 1): a CTA's warps share
+     * one age (placed in one cycle), so the used CTA slots in order of (age, slot) and
+     * their warps' slot masks answer it without the ages (sched_oldest_slot_grp). */
+    uint64_t *ord_bits;            /* [n_ord]: the masks, oldest CTA first          */
+    uint32_t *ord_cta;             /* [n_ord]: their CTA slots                      */
+    uint32_t n_ord;
     sched_memo *memo;              /* per scheduler                                */
     /* The last issue stage issued nothing and left every scheduler's memo valid for
      * the units it saw (stage_units): while no warp is touched (redo empty) and the
@@ -240,7 +246,9 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->ti = calloc(s->n_slots, sizeof *s->ti);
     s->fi = calloc(s->n_slots, sizeof *s->fi);
     s->age = calloc(s->n_slots, sizeof *s->age);
-    if (!s->age || !s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->gone || !s->pst || !s->tc ||
+    s->ord_bits = calloc(max_ctas ? max_ctas : 1, sizeof *s->ord_bits);
+    s->ord_cta = calloc(max_ctas ? max_ctas : 1, sizeof *s->ord_cta);
+    if (!s->age || !s->ord_bits || !s->ord_cta || !s->w || !s->fw || !s->cta || !s->cand || !s->infos || !s->want || !s->gone || !s->pst || !s->tc ||
         !s->fr || !s->ti || !s->fi || pipe_vsum_init(&s->vs, s->n_slots, KEY__N))
         goto fail;
     s->qmask = calloc((size_t)s->n_sched * s->vs.nw, sizeof *s->qmask);
@@ -332,6 +340,8 @@ void sm_destroy(sm *s)
     free(s->ti);
     free(s->fi);
     free(s->age);
+    free(s->ord_bits);
+    free(s->ord_cta);
     free(s->w);
     free(s->fw);
     free(s->cta);
@@ -367,11 +377,25 @@ int sm_take_cta(sm *s, uint32_t linear, uint64_t cycle)
     if (k < 0)
         return -1;
     s->ctas_live++;
+    /* its place in the age order: after every CTA of a smaller age or of the same age
+     * and a lower slot (ages never decrease: it goes at or near the end) */
+    uint32_t at = s->n_ord;
+    while (at > 0 && s->age[s->ord_cta[at - 1] * s->cta_warps] == cycle && s->ord_cta[at - 1] > (uint32_t)k)
+        at--;
+    for (uint32_t j = s->n_ord; j > at; j--) {
+        s->ord_cta[j] = s->ord_cta[j - 1];
+        s->ord_bits[j] = s->ord_bits[j - 1];
+    }
+    s->ord_cta[at] = (uint32_t)k;
+    s->ord_bits[at] = 0;
+    s->n_ord++;
     for (uint32_t i = 0; i < s->cta_warps; i++) {
         uint32_t slot = (uint32_t)k * s->cta_warps + i;
         sm_warp *w = &s->w[slot];
         pipe_warp_start(&w->p, cycle);
         s->age[slot] = w->p.age;   /* a copy, contiguous for pick_slot */
+        if (slot < 64)
+            s->ord_bits[at] |= 1ull << slot;
         w->p.alt_path = NO_ALT;
         w->last_path = 0;
         w->fetch_extra = 0;
@@ -995,8 +1019,10 @@ static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q
     /* 3. a policy that chooses from the ready slots (sched_ops.pick_slot): no candidate
      * list; the chosen warp's path and instruction as step 3 below would record them */
     if (s->pick_slot) {
-        int sl = s->pol == &sched_gto ? sched_oldest_slot(ready, nw, s->age, ((const sched_gto_st *)s->pst[q])->last)
-                                      : s->pol->pick_slot(s->pst[q], ready, nw, s->age, cycle);
+        int sl = s->pol != &sched_gto ? s->pol->pick_slot(s->pst[q], ready, nw, s->age, cycle)
+               : nw == 1 ? sched_oldest_slot_grp(ready[0], s->ord_bits, s->n_ord,
+                                                 ((const sched_gto_st *)s->pst[q])->last)
+                         : sched_oldest_slot(ready, nw, s->age, ((const sched_gto_st *)s->pst[q])->last);
         if (sl >= 0 && (uint32_t)sl < s->n_slots && ready[sl / 64] >> (sl % 64) & 1) {
             uint32_t slot = (uint32_t)sl;
             int exd = ex[slot / 64] >> (slot % 64) & 1;
@@ -1156,6 +1182,20 @@ static int leave(void *c, uint32_t slot, uint64_t cycle)
     return 1;
 }
 
+/* CTA slot k left: out of GTO's age order. */
+static void ord_drop(sm *s, uint32_t k)
+{
+    uint32_t j = 0;
+    while (j < s->n_ord && s->ord_cta[j] != k)
+        j++;
+    for (; j + 1 < s->n_ord; j++) {
+        s->ord_cta[j] = s->ord_cta[j + 1];
+        s->ord_bits[j] = s->ord_bits[j + 1];
+    }
+    if (j < s->n_ord)
+        s->n_ord--;
+}
+
 /* pipe_cta_retire's scan over the warps in `gone` only, in the same order (slot order:
  * CTA by CTA, its warps in order): a warp leaves only after it finished (its exit's
  * issue, or a barrier release settles it) and drained (its last completion), each of
@@ -1173,6 +1213,7 @@ static void retire_warps(sm *s, uint64_t cycle)
             pipe_cta *c = &s->cta[slot / s->cta_warps];
             if (c->used && leave(s, slot, cycle) && --c->warps_left == 0) {
                 c->used = 0;
+                ord_drop(s, slot / s->cta_warps);
                 s->st.ctas_done++;
                 s->ctas_live--;
             }
