@@ -1160,7 +1160,9 @@ static int fetch(sm *s, uint64_t cycle)
         w->fetch_extra = p->id != w->last_path ? s->dt.switch_cycles : 0;
         budget--;
         progress = 1;
-        s->fetch_rr = (slot + 1) % s->n_slots;
+        s->fetch_rr = slot + 1 < s->n_slots ? slot + 1 : 0;
+        if (!budget)
+            break;   /* (the loop's next search would not be looked at) */
     }
     return progress;
 }
