@@ -1115,15 +1115,64 @@ static int issue_stage(sm *s, uint64_t cycle)
 }
 
 /* ---- fetch ---------------------------------------------------------------------------------- */
+/* fetch's step at warp `slot`, one that wants a fetch: 1 its fetch was sent, 0 it has
+ * none to send now (skipped), 2 the L1I refused it, -1 out of memory. */
+static inline int fetch_slot(sm *s, uint32_t slot, uint64_t cycle)
+{
+    sm_warp *w = &s->w[slot];
+    func_warp *fw = &s->fw[slot];
+    if (!w->p.used || w->p.fetching || w->p.ibuf) {
+        want_clr(s, slot);
+        return 0;
+    }
+    if (fw->state != WARP_READY)
+        return 0;   /* at a barrier: fetches once released */
+    const func_path *p = follow_path(w, fw);
+    if (!p)
+        return 0;
+    uint32_t pc = p->pc;
+    int32_t fn = fw->fr[fw->nfr - 1].func;
+    uint32_t n = pipe_fetch_len(s->it, &s->L->prog->m->funcs[fn], fn, pc, s->cfg->core.ibuf_entries);
+    int sent = pipe_ifetch(&s->rq, s->mem, s->id, slot, fn, pc, n, cycle, &s->st);
+    if (sent <= 0)
+        return sent < 0 ? -1 : 2;
+    pipe_warp_fetching(&w->p, fn, pc, p->id);
+    s->tc[slot].path = p->id;   /* a counted candidate shows the buffer's path */
+    want_clr(s, slot);
+    w->fetch_extra = p->id != w->last_path ? s->dt.switch_cycles : 0;
+    s->fetch_rr = slot + 1 < s->n_slots ? slot + 1 : 0;
+    return 1;
+}
+
 static int fetch(sm *s, uint64_t cycle)
 {
     int progress = 0;
+    uint32_t budget = s->cfg->core.fetch_per_cycle;
+    if (s->vs.nw == 1 && budget == 1) {
+        /* one word of slots and one fetch: the loop below's round robin is the wanting
+         * slots >= fetch_rr in order, then those below it, until one fetch is sent (a
+         * step changes only its own slot's bit of `want`) */
+        const uint64_t x = s->want[0];
+        if (!x)
+            return 0;
+        const uint64_t hi = x & (~0ull << s->fetch_rr);   /* (fetch_rr < n_slots <= 64) */
+        for (uint64_t b = hi; b; b &= b - 1) {
+            int r = fetch_slot(s, (uint32_t)__builtin_ctzll(b), cycle);
+            if (r)
+                return r == 1 ? 1 : r < 0 ? -1 : 0;
+        }
+        for (uint64_t b = x & ~hi; b; b &= b - 1) {
+            int r = fetch_slot(s, (uint32_t)__builtin_ctzll(b), cycle);
+            if (r)
+                return r == 1 ? 1 : r < 0 ? -1 : 0;
+        }
+        return 0;
+    }
     uint64_t any = 0;
     for (uint32_t k = 0; k < (s->n_slots + 63) / 64; k++)
         any |= s->want[k];
     if (!any)
         return 0;   /* no warp wants a fetch (the scan below would find none) */
-    uint32_t budget = s->cfg->core.fetch_per_cycle;
     /* round robin over the warps that want a fetch, starting at fetch_rr */
     uint32_t slot = want_next(s, s->fetch_rr), wrapped = 0;
     for (; budget; slot = want_next(s, slot + 1)) {
@@ -1137,30 +1186,15 @@ static int fetch(sm *s, uint64_t cycle)
         }
         if (wrapped && slot >= s->fetch_rr)
             break;
-        sm_warp *w = &s->w[slot];
-        func_warp *fw = &s->fw[slot];
-        if (!w->p.used || w->p.fetching || w->p.ibuf) {
-            want_clr(s, slot);
+        int r = fetch_slot(s, slot, cycle);
+        if (r < 0)
+            return -1;
+        if (r == 2)
+            return progress;
+        if (!r)
             continue;
-        }
-        if (fw->state != WARP_READY)
-            continue;   /* at a barrier: fetches once released */
-        const func_path *p = follow_path(w, fw);
-        if (!p)
-            continue;
-        uint32_t pc = p->pc;
-        int32_t fn = fw->fr[fw->nfr - 1].func;
-        uint32_t n = pipe_fetch_len(s->it, &s->L->prog->m->funcs[fn], fn, pc, s->cfg->core.ibuf_entries);
-        int sent = pipe_ifetch(&s->rq, s->mem, s->id, slot, fn, pc, n, cycle, &s->st);
-        if (sent <= 0)
-            return sent < 0 ? -1 : progress;
-        pipe_warp_fetching(&w->p, fn, pc, p->id);
-        s->tc[slot].path = p->id;   /* a counted candidate shows the buffer's path */
-        want_clr(s, slot);
-        w->fetch_extra = p->id != w->last_path ? s->dt.switch_cycles : 0;
         budget--;
         progress = 1;
-        s->fetch_rr = slot + 1 < s->n_slots ? slot + 1 : 0;
         if (!budget)
             break;   /* (the loop's next search would not be looked at) */
     }
