@@ -1023,8 +1023,8 @@ static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q
                : nw == 1 ? sched_oldest_slot_grp(ready[0], s->ord_bits, s->n_ord,
                                                  ((const sched_gto_st *)s->pst[q])->last)
                          : sched_oldest_slot(ready, nw, s->age, ((const sched_gto_st *)s->pst[q])->last);
-        if (sl >= 0 && (uint32_t)sl < s->n_slots && ready[sl / 64] >> (sl % 64) & 1) {
-            uint32_t slot = (uint32_t)sl;
+        const uint32_t slot = (uint32_t)sl;   /* (-1: UINT32_MAX, not below n_slots) */
+        if (slot < s->n_slots && ready[slot / 64] >> (slot % 64) & 1) {
             int exd = ex[slot / 64] >> (slot % 64) & 1;
             /* (a counted warp's tc path is its buffer's path: fetch keeps them equal) */
             uint32_t path = s->w[slot].p.ibuf_path;
