@@ -132,7 +132,9 @@ struct sm {
                                       verdict (reason from the key and units)      */
     const insn_info **ti;          /* per slot: the instruction that verdict shows */
     uint8_t *fr;                   /* per slot: this turn's examination: verdict   */
-    const insn_info **fi;          /* and instruction                               */
+    const insn_info **fi;          /* and instruction (tc, ti, fr, fi: kept only to
+                                      build candidate lists, not with pick_slot, which
+                                      issues a ready warp's pipe_warp.cached_info)  */
     uint8_t ready_only;            /* the policy reads ready candidates only       */
     uint8_t pick_slot;             /* the policy has sched_ops.pick_slot: no lists  */
     uint64_t *age;                 /* per slot: its warp's age (pipe_warp.age), for a
@@ -441,7 +443,8 @@ static inline __attribute__((always_inline)) void instruction_done(void *c, uint
     }
     if (is_mem) {
         /* a counted candidate shows whether the warp waits on memory (cand_fill) */
-        s->tc[slot].waiting_mem = w->p.mem_inflight != 0;
+        if (!s->pick_slot)
+            s->tc[slot].waiting_mem = w->p.mem_inflight != 0;
         /* the policy hears of global/local completions only: shared and constant
          * accesses are not the long-latency loads the recency register tracks */
         if (is_mem == 2 && s->pol->on_mem_done)
@@ -841,9 +844,10 @@ static inline void count_warp(sm *s, uint32_t slot, sm_warp *w)
     } else {
         key = w->p.cached == WR_IBUF_EMPTY ? KEY_IBUF : KEY_BAR;
     }
-    if (!s->pick_slot)   /* (read only to build candidate lists) */
+    if (!s->pick_slot) {   /* (read only to build candidate lists) */
         cand_fill(&s->tc[slot], slot, w, WR_DONE, ci);
-    s->ti[slot] = ci;
+        s->ti[slot] = ci;
+    }
     pipe_vsum_recount(&s->vs, slot, key);
 }
 
@@ -985,8 +989,10 @@ static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q
             if (r != WR_DONE) {
                 l |= bit;
                 rd |= r == WR_READY ? bit : 0;
-                s->fr[slot] = r;
-                s->fi[slot] = ii;
+                if (!s->pick_slot) {   /* (read only to build candidate lists) */
+                    s->fr[slot] = r;
+                    s->fi[slot] = ii;
+                }
                 if (reason_rank[r] > reason_rank[best])
                     best = r;
             }
@@ -1025,10 +1031,10 @@ static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q
                          : sched_oldest_slot(ready, nw, s->age, ((const sched_gto_st *)s->pst[q])->last);
         const uint32_t slot = (uint32_t)sl;   /* (-1: UINT32_MAX, not below n_slots) */
         if (slot < s->n_slots && ready[slot / 64] >> (slot % 64) & 1) {
-            int exd = ex[slot / 64] >> (slot % 64) & 1;
-            /* (a counted warp's tc path is its buffer's path: fetch keeps them equal) */
-            uint32_t path = s->w[slot].p.ibuf_path;
-            if (issue(s, q, slot, path, exd ? s->fi[slot] : s->ti[slot], cycle))
+            /* (a counted warp's tc path is its buffer's path: fetch keeps them equal; a
+             * ready warp's instruction, examined now or counted, is its cached_info) */
+            const pipe_warp *pw = &s->w[slot].p;
+            if (issue(s, q, slot, pw->ibuf_path, pw->cached_info, cycle))
                 return -1;
             count_slot(s, WR_READY);
             return 1;
@@ -1137,7 +1143,8 @@ static inline int fetch_slot(sm *s, uint32_t slot, uint64_t cycle)
     if (sent <= 0)
         return sent < 0 ? -1 : 2;
     pipe_warp_fetching(&w->p, fn, pc, p->id);
-    s->tc[slot].path = p->id;   /* a counted candidate shows the buffer's path */
+    if (!s->pick_slot)
+        s->tc[slot].path = p->id;   /* a counted candidate shows the buffer's path */
     want_clr(s, slot);
     w->fetch_extra = p->id != w->last_path ? s->dt.switch_cycles : 0;
     s->fetch_rr = slot + 1 < s->n_slots ? slot + 1 : 0;
