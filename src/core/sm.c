@@ -866,8 +866,8 @@ _Static_assert(FU__COUNT == 5 && KEY_MEM == 5 && KEY__N == 9, "unit tables: 6 un
 static const uint64_t unit_on[64][KEY_MEM + 1] = {UT_64(UT_ON_ROW)};
 static const uint8_t unit_kr[64][KEY__N] = {UT_64(UT_KR_ROW)};
 
-/* a lost slot is charged to the reason closest to issuing */
-static const uint8_t reason_rank[WR__COUNT] = {6, 2, 3, 4, 5, 1, 0};
+/* A lost slot is charged to the reason closest to issuing (its rank, best first): ready,
+ * memory pipeline stalled, unit busy, scoreboard, empty buffer, barrier, none (idle). */
 
 /* What step 2 of sched_turn finds among the counted warps (masks of slots). */
 typedef struct {
@@ -958,7 +958,7 @@ static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q
     const uint64_t *qm = s->qmask + (size_t)q * nw;
     uint64_t *redo = pipe_vsum_redo(&s->vs);
     uint64_t *ex = s->scratch, *live = ex + nw, *ready = live + nw;
-    uint8_t best = WR_DONE;
+    uint32_t seen = 0;   /* bit r: an examined warp's verdict r (r != WR_DONE) */
     sched_memo *mm = &s->memo[q];
     /* 0. nothing to examine since a turn that issued nothing, and the same units: the
      * summary of its warps is the same (only this turn counts a warp, an event puts it
@@ -993,8 +993,7 @@ static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q
                     s->fr[slot] = r;
                     s->fi[slot] = ii;
                 }
-                if (reason_rank[r] > reason_rank[best])
-                    best = r;
+                seen |= 1u << r;
             }
             if (pipe_warp_countable(&w->p, cycle))
                 count_warp(s, slot, w);
@@ -1011,10 +1010,13 @@ static inline __attribute__((always_inline)) int sched_turn_nw(sm *s, uint32_t q
     key_acc a = key_pass(S, nw, qm, on, ready, live, units);
     uint64_t busy = a.busy, stall = a.stall, sb = a.sb, ib = a.ib, bar = a.bar, any_ready = a.ready;
     if (!any_ready) {   /* no policy call: the slot is lost (or idle: no warp at all) */
-        uint8_t c = stall ? WR_MEM_STALL : busy ? WR_UNIT_BUSY : sb ? WR_SCOREBOARD
-                  : ib ? WR_IBUF_EMPTY : bar ? WR_BARRIER : WR_DONE;
-        if (reason_rank[c] > reason_rank[best])
-            best = c;
+        /* the best (by that rank) of the examined verdicts and the keys present */
+        seen |= (uint32_t)(stall != 0) << WR_MEM_STALL | (uint32_t)(busy != 0) << WR_UNIT_BUSY |
+                (uint32_t)(sb != 0) << WR_SCOREBOARD | (uint32_t)(ib != 0) << WR_IBUF_EMPTY |
+                (uint32_t)(bar != 0) << WR_BARRIER;
+        const uint8_t best = seen >> WR_MEM_STALL & 1 ? WR_MEM_STALL : seen >> WR_UNIT_BUSY & 1 ? WR_UNIT_BUSY
+                           : seen >> WR_SCOREBOARD & 1 ? WR_SCOREBOARD : seen >> WR_IBUF_EMPTY & 1 ? WR_IBUF_EMPTY
+                           : seen >> WR_BARRIER & 1 ? WR_BARRIER : WR_DONE;
         pending = 0;
         for (uint32_t k = 0; k < nw; k++)
             pending |= redo[k] & qm[k];
