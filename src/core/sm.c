@@ -684,7 +684,9 @@ static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_inf
     const func_path *pp = func_warp_path(fw, path);   /* readiness found it */
     uint32_t pc = pp->pc;
     uint64_t mask = pp->mask;
-    int32_t fn = fw->fr[fw->nfr - 1].func;
+    /* the frame's function: a ready warp's buffer was fetched in it (readiness checks
+     * it, and the issue-time settling keeps a buffer only within one function) */
+    int32_t fn = w->p.ibuf_func;
     uint32_t base = reg_base(s, slot);
     uint32_t rf = ii->rf_extra;   /* operand collection (insn_rf_extra) */
     s->fx.rf_conflict_cycles += rf;
