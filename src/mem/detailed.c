@@ -1141,7 +1141,8 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     return det_access_slow(m, s, l, rm, r, cycle, d);
 }
 
-static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle);
+static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, uint32_t sm,
+                                                                   uint64_t cycle);
 
 /* memsys.h repeat: SM sm's cycle `cycle` as a repeat of its cycle `last` - nothing to
  * pop, and every L1 that refused it in `last` would refuse the same request again
@@ -1173,7 +1174,7 @@ static uint64_t det_repeat(memsys *ms, uint32_t sm, uint64_t last, uint64_t cycl
                     (void)cache_refuse_again(s->l1[l], s->rm[l].stamp);
         }
     }
-    return det_next_sm(ms, sm, cycle);
+    return next_sm_of(m, sm, cycle);   /* (det_next_sm, inline: sm < n_sm) */
 }
 
 static mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm, mem_req *r,
@@ -2409,11 +2410,9 @@ static inline uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, u
     return next_sm_stale(m, done_t, x, cycle);
 }
 
-static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
+static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, uint32_t sm,
+                                                                   uint64_t cycle)
 {
-    const det *m = (const det *)ms;
-    if (sm >= m->n_sm)
-        return UINT64_MAX;
     const smside *s = &m->sm[sm];
     /* its own reply port, and those of the SMs that own the L1s it shares (their
      * fills complete its requests and relieve its refusals) */
@@ -2439,6 +2438,14 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
      * runs sm (the model object itself is not const) */
     ((det *)m)->sm[sm].nx_x = x;
     return next_sm_from(m, s->done_t, x, cycle);
+}
+
+static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
+{
+    const det *m = (const det *)ms;
+    if (sm >= m->n_sm)
+        return UINT64_MAX;
+    return next_sm_of(m, sm, cycle);
 }
 
 /* memsys.h next_event_sm_late: SM sm's side as det_next_sm saw it (its done_t changes
