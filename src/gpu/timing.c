@@ -168,8 +168,6 @@ typedef struct {
                                      since: no CTA given to it), wake is the memory
                                      system's bound and the core has no event up to it
                                      (run_group: the cycle would be a repeat)          */
-    uint8_t rep;                  /* its last cycle in the ran list was such a repeat:
-                                     nothing to commit (memsys.h commit)               */
 } sm_slot;
 
 /* SM i goes to sleep after cycle `cycle` (its cycle returned 0, or a repeat): wake at
@@ -216,7 +214,8 @@ typedef struct {
     uint32_t opened;          /* SMs whose full[] this phase cleared (they can take a
                                  CTA: only their own cycle frees a CTA slot)            */
     uint32_t n_ran;           /* SMs whose cycle ran in this SM phase, in SM order (the  */
-    uint32_t *ran;            /* commit needs only them: memsys.h commit)               */
+    uint32_t *ran;            /* commit needs only them: memsys.h commit; a repeat
+                                 defers nothing, so it is only in slept)                */
     uint64_t *act;            /* bit j: S[sm[j]].active (the phase visits only these; the
                                  group's own words, so each thread writes its own)      */
 } sm_group;
@@ -283,8 +282,6 @@ static void run_group(void *ctx, uint32_t k)
              * the skipped cycle's statistics are charged as a repeat when it next runs */
             uint64_t me;
             if (ph->S[i].quiet && (me = ph_repeat(ph, i, ph->S[i].last, cycle)) != 0) {
-                g->ran[g->n_ran++] = i;
-                ph->S[i].rep = 1;
                 sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me);
                 g->slept[g->n_slept++] = i;
                 continue;
@@ -293,7 +290,6 @@ static void run_group(void *ctx, uint32_t k)
                 cm->repeat_cycle_stats(ph->cores[i], cycle - ph->S[i].last - 1);
             int r = cm->cycle(ph->cores[i], cycle);
             g->ran[g->n_ran++] = i;
-            ph->S[i].rep = 0;
             if (r < 0 || ph->Ls[i].v.fault.code) {
                 g->fault = 1;          /* the SM stops here; the launch at the end of the cycle */
                 ph->S[i].active = 0;
@@ -659,49 +655,77 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             uint32_t next = 0;   /* SMs below it committed */
             if (n_thr > 1)
                 memset(cur, 0, 2 * n_thr * sizeof *cur);
-            /* SM i's commit (it ran), and its wake-up again if it slept and the commits
-             * changed the wakes; *j: its group's next slept SM */
-#define COMMIT_ONE(i, g, j)                                                                   \
+            /* SM i's commit (its cycle ran: a repeat defers nothing and is not in the ran
+             * list), and a sleeping SM's wake-up again when the commits so far changed the
+             * wakes; in SM order, a commit before the same SM's wake-up */
+#define COMMIT_RAN(i)                                                                         \
     do {                                                                                      \
-        if (!S[i].rep) {   /* (a repeat deferred nothing: no commit) */                       \
-            uint32_t s = i;                                                                   \
-            if (unit > 1 && (s = i / unit * unit) < next)                                     \
-                s = next;                                                                     \
-            for (; s < i; s++)   /* the SMs before it in its unit (they did not run) */       \
-                chg |= memsys_commit(cmem, s, ccyc);                                          \
-            if (defer[i].d.n)                                                                 \
-                func_defer_commit(&defer[i].d);                                               \
-            chg |= memsys_commit(cmem, i, ccyc);                                              \
-            next = i + 1;                                                                     \
-        }                                                                                     \
-        if (*(j) < (g)->n_slept && (g)->slept[*(j)] == i) {                                   \
-            if (chg)                                                                          \
-                sm_sleep(cm, cores[i], &S[i], cycle,                                          \
-                         ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)));   \
-            ++*(j);                                                                           \
-        }                                                                                     \
+        uint32_t s = i;                                                                       \
+        if (unit > 1 && (s = i / unit * unit) < next)                                         \
+            s = next;                                                                         \
+        for (; s < i; s++)   /* the SMs before it in its unit (they did not run) */           \
+            chg |= memsys_commit(cmem, s, ccyc);                                              \
+        if (defer[i].d.n)                                                                     \
+            func_defer_commit(&defer[i].d);                                                   \
+        chg |= memsys_commit(cmem, i, ccyc);                                                  \
+        next = i + 1;                                                                         \
     } while (0)
-            if (n_thr == 1) {   /* one group: its list in order */
+#define WAKE_LATE(i)                                                                          \
+    do {                                                                                      \
+        if (chg)                                                                              \
+            sm_sleep(cm, cores[i], &S[i], cycle,                                              \
+                     ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)));       \
+    } while (0)
+            if (n_thr == 1) {   /* one group: its two lists merged */
                 const sm_group *g = &groups[0];
-                uint32_t js = 0;
-                for (uint32_t x = 0; x < g->n_ran; x++) {
-                    const uint32_t i = g->ran[x];
-                    COMMIT_ONE(i, g, &js);
+                const uint32_t nr = g->n_ran, nz = g->n_slept;
+                for (uint32_t jr = 0, jz = 0;;) {
+                    const uint32_t a = jr < nr ? g->ran[jr] : UINT32_MAX;
+                    /* the sleeping SMs before it (repeats): woken again only after a change */
+                    if (chg) {
+                        for (; jz < nz && g->slept[jz] < a; jz++)
+                            WAKE_LATE(g->slept[jz]);
+                    } else {
+                        if (a == UINT32_MAX)
+                            break;
+                        while (jz < nz && g->slept[jz] < a)
+                            jz++;
+                    }
+                    if (a == UINT32_MAX)
+                        break;
+                    COMMIT_RAN(a);
+                    jr++;
+                    if (jz < nz && g->slept[jz] == a) {
+                        WAKE_LATE(a);
+                        jz++;
+                    }
                 }
             }
             for (; n_thr > 1;) {
-                uint32_t i = UINT32_MAX, k = 0;   /* the least SM of the groups' ran heads */
-                for (uint32_t h = 0; h < n_thr; h++)
-                    if (cur[h] < groups[h].n_ran && groups[h].ran[cur[h]] < i)
-                        i = groups[h].ran[cur[h]], k = h;
+                /* the least SM of the groups' ran and slept heads */
+                uint32_t i = UINT32_MAX, k = 0;
+                for (uint32_t h = 0; h < n_thr; h++) {
+                    const sm_group *q = &groups[h];
+                    const uint32_t ra = cur[h] < q->n_ran ? q->ran[cur[h]] : UINT32_MAX;
+                    const uint32_t sz = cur[n_thr + h] < q->n_slept ? q->slept[cur[n_thr + h]] : UINT32_MAX;
+                    const uint32_t x = ra < sz ? ra : sz;
+                    if (x < i)
+                        i = x, k = h;
+                }
                 if (i == UINT32_MAX)
                     break;
                 const sm_group *g = &groups[k];
-                uint32_t *j = &cur[n_thr + k];   /* g's next slept SM */
-                cur[k]++;
-                COMMIT_ONE(i, g, j);
+                if (cur[k] < g->n_ran && g->ran[cur[k]] == i) {
+                    COMMIT_RAN(i);
+                    cur[k]++;
+                }
+                if (cur[n_thr + k] < g->n_slept && g->slept[cur[n_thr + k]] == i) {
+                    WAKE_LATE(i);
+                    cur[n_thr + k]++;
+                }
             }
-#undef COMMIT_ONE
+#undef COMMIT_RAN
+#undef WAKE_LATE
             if (next < n_sm)
                 (void)memsys_commit(cmem, n_sm - 1, ccyc);   /* nothing to commit: ends the phase */
         } else {
