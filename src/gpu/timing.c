@@ -168,15 +168,33 @@ typedef struct {
                                      since: no CTA given to it), wake is the memory
                                      system's bound and the core has no event up to it
                                      (run_group: the cycle would be a repeat)          */
+    uint64_t ev_lb;               /* the core's own next event is no sooner than this
+                                     (0: unknown), learned by sm_sleep from next_event
+                                     since the core last changed (its cycle, a CTA)     */
 } sm_slot;
 
 /* SM i goes to sleep after cycle `cycle` (its cycle returned 0, or a repeat): wake at
  * the earlier of its own next event and me (next_event_sm). next_event(.., b) is the
- * earlier of the core's event and b (core_model.h), so asking with me + 1 tells
- * whether the core has an event up to me as well. */
-static inline void sm_sleep(const core_model *cm, void *core, sm_slot *S, uint64_t cycle, uint64_t me)
+ * earlier of the core's event and b (core_model.h), so asking with a bound beyond me
+ * tells whether the core has an event up to me as well; its answer e is a lower bound
+ * of the core's event (ev_lb) until the core changes (later cycles only drop events
+ * that are past), so while me < ev_lb the core need not be asked: its event comes
+ * after me. A repeat (look: the SM keeps repeating) asks with the bound REP_LOOK cycles
+ * beyond me, so that the next repeats find their answer in ev_lb. */
+enum { REP_LOOK = 32 };
+static inline void sm_sleep(const core_model *cm, void *core, sm_slot *S, uint64_t cycle, uint64_t me,
+                            int look)
 {
-    uint64_t e = cm->next_event(core, cycle, me == UINT64_MAX ? me : me + 1);
+    if (me < S->ev_lb) {
+        S->wake = me;
+        S->quiet = 1;
+        return;
+    }
+    uint64_t b = me == UINT64_MAX ? me : me + 1;
+    if (look && me < UINT64_MAX - REP_LOOK)
+        b = me + REP_LOOK;
+    uint64_t e = cm->next_event(core, cycle, b);
+    S->ev_lb = e;
     S->wake = e < me ? e : me;
     S->quiet = e > me;
 }
@@ -282,13 +300,14 @@ static void run_group(void *ctx, uint32_t k)
              * the skipped cycle's statistics are charged as a repeat when it next runs */
             uint64_t me;
             if (ph->S[i].quiet && (me = ph_repeat(ph, i, ph->S[i].last, cycle)) != 0) {
-                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me);
+                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me, 1);
                 g->slept[g->n_slept++] = i;
                 continue;
             }
             if (cycle > ph->S[i].last + 1 && ph->S[i].last != UINT64_MAX)
                 cm->repeat_cycle_stats(ph->cores[i], cycle - ph->S[i].last - 1);
             int r = cm->cycle(ph->cores[i], cycle);
+            ph->S[i].ev_lb = 0;   /* (the core changed) */
             g->ran[g->n_ran++] = i;
             if (r < 0 || ph->Ls[i].v.fault.code) {
                 g->fault = 1;          /* the SM stops here; the launch at the end of the cycle */
@@ -310,7 +329,7 @@ static void run_group(void *ctx, uint32_t k)
             } else {
                 /* next_event_sm also bounds when a refused request can be accepted
                  * (a fill of this SM's L1, a drain of its miss queue) */
-                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, ph_next_sm(ph, i, cycle));
+                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, ph_next_sm(ph, i, cycle), 0);
                 g->slept[g->n_slept++] = i;
             }
         }
@@ -674,7 +693,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     do {                                                                                      \
         if (chg)                                                                              \
             sm_sleep(cm, cores[i], &S[i], cycle,                                              \
-                     ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)));       \
+                     ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)), 0);    \
     } while (0)
             if (n_thr == 1) {   /* one group: its two lists merged */
                 const sm_group *g = &groups[0];
@@ -759,6 +778,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 }
                 S[i].active = 1;
                 S[i].quiet = 0;   /* a new CTA: its next cycle is no repeat */
+                S[i].ev_lb = 0;
                 S[i].wake = cycle + 1;
                 if (cm->take_cta(cores[i], (uint32_t)next_cta++, cycle)) {
                     func_fault_set(L, WS_E_OUT_OF_RESOURCES, "out of host memory for warp state");
