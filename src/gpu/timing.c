@@ -179,9 +179,9 @@ typedef struct {
  * tells whether the core has an event up to me as well; its answer e is a lower bound
  * of the core's event (ev_lb) until the core changes (later cycles only drop events
  * that are past), so while me < ev_lb the core need not be asked: its event comes
- * after me. A repeat (look: the SM keeps repeating) asks with the bound REP_LOOK cycles
- * beyond me, so that the next repeats find their answer in ev_lb. */
-enum { REP_LOOK = 32 };
+ * after me. In the SM phase (look) it asks with the bound REP_LOOK cycles beyond me, so
+ * that the repeats that follow (woken at each memory bound) find their answer in ev_lb. */
+enum { REP_LOOK = 64 };
 static inline void sm_sleep(const core_model *cm, void *core, sm_slot *S, uint64_t cycle, uint64_t me,
                             int look)
 {
@@ -329,7 +329,7 @@ static void run_group(void *ctx, uint32_t k)
             } else {
                 /* next_event_sm also bounds when a refused request can be accepted
                  * (a fill of this SM's L1, a drain of its miss queue) */
-                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, ph_next_sm(ph, i, cycle), 0);
+                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, ph_next_sm(ph, i, cycle), 1);
                 g->slept[g->n_slept++] = i;
             }
         }
