@@ -1144,6 +1144,19 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
 static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, uint32_t sm,
                                                                    uint64_t cycle);
 
+/* det_repeat's refusals by more than the L1D alone (mk: the L1s that refused): counted
+ * again when every one's memo stands (1), else 0 (out of line: rare) */
+static __attribute__((noinline)) int repeat_refusals(smside *s, uint32_t mk)
+{
+    for (int l = 0; l < L1__N; l++)
+        if ((mk >> l & 1) && (!s->rm[l].stamp || cache_refusal_stamp(s->l1[l]) != s->rm[l].stamp))
+            return 0;
+    for (int l = 0; l < L1__N; l++)
+        if (mk >> l & 1)
+            (void)cache_refuse_again(s->l1[l], s->rm[l].stamp);
+    return 1;
+}
+
 /* memsys.h repeat: SM sm's cycle `cycle` as a repeat of its cycle `last` - nothing to
  * pop, and every L1 that refused it in `last` would refuse the same request again
  * (det_access's fast path: its memo stands), which this counts */
@@ -1164,14 +1177,8 @@ static uint64_t det_repeat(memsys *ms, uint32_t sm, uint64_t last, uint64_t cycl
             if (!cache_memo_stands(c, s->rm[L1D].stamp))
                 return 0;
             (void)cache_refuse_again_inline(c);
-        } else if (mk) {
-            for (int l = 0; l < L1__N; l++)
-                if ((mk >> l & 1) &&
-                    (!s->rm[l].stamp || cache_refusal_stamp(s->l1[l]) != s->rm[l].stamp))
-                    return 0;
-            for (int l = 0; l < L1__N; l++)
-                if (mk >> l & 1)
-                    (void)cache_refuse_again(s->l1[l], s->rm[l].stamp);
+        } else if (mk && !repeat_refusals(s, mk)) {
+            return 0;
         }
     }
     return next_sm_of(m, sm, cycle);   /* (det_next_sm, inline: sm < n_sm) */
