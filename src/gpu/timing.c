@@ -228,6 +228,7 @@ typedef struct {
     const uint32_t *sm;
     int busy, progress, fault;
     uint32_t n_slept;         /* SMs that went to sleep this cycle (their next_event)    */
+    uint32_t n_rep;           /* of which repeats (not in ran)                          */
     uint32_t *slept;
     uint32_t opened;          /* SMs whose full[] this phase cleared (they can take a
                                  CTA: only their own cycle frees a CTA slot)            */
@@ -282,7 +283,7 @@ static void run_group(void *ctx, uint32_t k)
     uint64_t cycle = ph->cycle;
     int skip = ph->cfg->core.skip_idle;
     g->busy = g->progress = g->fault = 0;
-    g->n_slept = g->n_ran = g->opened = 0;
+    g->n_slept = g->n_ran = g->opened = g->n_rep = 0;
     for (uint32_t j = 0; j < ph->n_jobs; j++)
         if (ph->parts[j] % ph->n_thr == k)
             ph->pm->ops->tick_part(ph->pm, ph->parts[j], ph->pcyc);
@@ -302,6 +303,7 @@ static void run_group(void *ctx, uint32_t k)
             if (ph->S[i].quiet && (me = ph_repeat(ph, i, ph->S[i].last, cycle)) != 0) {
                 sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me, 1);
                 g->slept[g->n_slept++] = i;
+                g->n_rep++;
                 continue;
             }
             if (cycle > ph->S[i].last + 1 && ph->S[i].last != UINT64_MAX)
@@ -695,7 +697,17 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             sm_sleep(cm, cores[i], &S[i], cycle,                                              \
                      ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)), 0);    \
     } while (0)
-            if (n_thr == 1) {   /* one group: its two lists merged */
+            if (n_thr == 1 && !groups[0].n_rep) {   /* one group, every sleeper ran */
+                const sm_group *g = &groups[0];
+                for (uint32_t jr = 0, jz = 0; jr < g->n_ran; jr++) {
+                    const uint32_t a = g->ran[jr];
+                    COMMIT_RAN(a);
+                    if (jz < g->n_slept && g->slept[jz] == a) {
+                        WAKE_LATE(a);
+                        jz++;
+                    }
+                }
+            } else if (n_thr == 1) {   /* one group: its two lists merged */
                 const sm_group *g = &groups[0];
                 const uint32_t nr = g->n_ran, nz = g->n_slept;
                 for (uint32_t jr = 0, jz = 0;;) {
