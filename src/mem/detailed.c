@@ -198,6 +198,7 @@ typedef struct {
                               room check (icnt_in_used)                                 */
     uint32_t head_b[L1__N];/* that record's request bytes (req_bytes), with head_t: a
                               record refused for lack of room is retried every cycle   */
+    uint64_t hmin;         /* the earliest of head_t (sm_minf keeps it: det_next_sm)    */
     uint64_t inj;          /* the earliest of them and of cout's head                   */
     pq cout;               /* the L1D's acknowledgements to directory messages; t_ready
                               in interconnect cycles; injected before miss records      */
@@ -801,6 +802,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             m->sm[s].done[i].ht = UINT64_MAX;
         for (int l = 0; l < L1__N; l++)
             m->sm[s].head_t[l] = UINT64_MAX;
+        m->sm[s].hmin = UINT64_MAX;
         pq_init(&m->sm[s].cout);
     }
     for (int l = 0; l < L1__N; l++) {
@@ -1094,14 +1096,20 @@ static __attribute__((noinline)) mem_access det_access_slow(det *m, smside *s, i
                                                             mem_req *r, uint64_t cycle,
                                                             const l1dec *d);
 
-/* o->minf after a change of its heads */
+/* o->minf and o->hmin after a change of its heads */
 static void sm_minf(smside *o)
 {
     uint32_t f = UINT32_MAX;
+    uint64_t h = UINT64_MAX;
     for (int l = 0; l < L1__N; l++)
-        if (o->head_t[l] != UINT64_MAX && o->head_f[l] < f)
-            f = o->head_f[l];
+        if (o->head_t[l] != UINT64_MAX) {
+            if (o->head_f[l] < f)
+                f = o->head_f[l];
+            if (o->head_t[l] < h)
+                h = o->head_t[l];
+        }
     o->minf = f;
+    o->hmin = h;
 }
 
 static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
@@ -2426,8 +2434,7 @@ static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, u
     uint64_t x = m->rep_t[sm];   /* its reply port's head (UINT64_MAX: none) */
     if (s->solo) {
         /* no shared L1: its own port and miss records only (the loop below, o == sm) */
-        for (int l = 0; l < L1__N; l++)
-            x = s->head_t[l] < x ? s->head_t[l] : x;
+        x = s->hmin < x ? s->hmin : x;
     }
     for (int l = 0; l < L1__N && !s->solo; l++) {
         uint32_t o = s->own[l];
