@@ -710,25 +710,24 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             } else if (n_thr == 1) {   /* one group: its two lists merged */
                 const sm_group *g = &groups[0];
                 const uint32_t nr = g->n_ran, nz = g->n_slept;
+                /* (while no commit changed the wakes, the sleepers need nothing: jz catches
+                 * up, past the sleepers before the SM whose commit changed them, only then) */
                 for (uint32_t jr = 0, jz = 0;;) {
                     const uint32_t a = jr < nr ? g->ran[jr] : UINT32_MAX;
-                    /* the sleeping SMs before it (repeats): woken again only after a change */
-                    if (chg) {
+                    if (chg)   /* the sleeping SMs before it (repeats) */
                         for (; jz < nz && g->slept[jz] < a; jz++)
                             WAKE_LATE(g->slept[jz]);
-                    } else {
-                        if (a == UINT32_MAX)
-                            break;
-                        while (jz < nz && g->slept[jz] < a)
-                            jz++;
-                    }
                     if (a == UINT32_MAX)
                         break;
                     COMMIT_RAN(a);
                     jr++;
-                    if (jz < nz && g->slept[jz] == a) {
-                        WAKE_LATE(a);
-                        jz++;
+                    if (chg) {
+                        while (jz < nz && g->slept[jz] < a)
+                            jz++;   /* (passed while nothing had changed) */
+                        if (jz < nz && g->slept[jz] == a) {
+                            WAKE_LATE(a);
+                            jz++;
+                        }
                     }
                 }
             }
