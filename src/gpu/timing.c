@@ -168,17 +168,33 @@ typedef struct {
                                      since: no CTA given to it), wake is the memory
                                      system's bound and the core has no event up to it
                                      (run_group: the cycle would be a repeat)          */
-    uint8_t rep;                  /* its last cycle in the ran list was such a repeat:
-                                     nothing to commit (memsys.h commit)               */
+    uint64_t ev_lb;               /* the core's own next event is no sooner than this
+                                     (0: unknown), learned by sm_sleep from next_event
+                                     since the core last changed (its cycle, a CTA)     */
 } sm_slot;
 
 /* SM i goes to sleep after cycle `cycle` (its cycle returned 0, or a repeat): wake at
  * the earlier of its own next event and me (next_event_sm). next_event(.., b) is the
- * earlier of the core's event and b (core_model.h), so asking with me + 1 tells
- * whether the core has an event up to me as well. */
-static inline void sm_sleep(const core_model *cm, void *core, sm_slot *S, uint64_t cycle, uint64_t me)
+ * earlier of the core's event and b (core_model.h), so asking with a bound beyond me
+ * tells whether the core has an event up to me as well; its answer e is a lower bound
+ * of the core's event (ev_lb) until the core changes (later cycles only drop events
+ * that are past), so while me < ev_lb the core need not be asked: its event comes
+ * after me. In the SM phase (look) it asks with the bound REP_LOOK cycles beyond me, so
+ * that the repeats that follow (woken at each memory bound) find their answer in ev_lb. */
+enum { REP_LOOK = 64 };
+static inline void sm_sleep(const core_model *cm, void *core, sm_slot *S, uint64_t cycle, uint64_t me,
+                            int look)
 {
-    uint64_t e = cm->next_event(core, cycle, me == UINT64_MAX ? me : me + 1);
+    if (me < S->ev_lb) {
+        S->wake = me;
+        S->quiet = 1;
+        return;
+    }
+    uint64_t b = me == UINT64_MAX ? me : me + 1;
+    if (look && me < UINT64_MAX - REP_LOOK)
+        b = me + REP_LOOK;
+    uint64_t e = cm->next_event(core, cycle, b);
+    S->ev_lb = e;
     S->wake = e < me ? e : me;
     S->quiet = e > me;
 }
@@ -212,11 +228,13 @@ typedef struct {
     const uint32_t *sm;
     int busy, progress, fault;
     uint32_t n_slept;         /* SMs that went to sleep this cycle (their next_event)    */
+    uint32_t n_rep;           /* of which repeats (not in ran)                          */
     uint32_t *slept;
     uint32_t opened;          /* SMs whose full[] this phase cleared (they can take a
                                  CTA: only their own cycle frees a CTA slot)            */
     uint32_t n_ran;           /* SMs whose cycle ran in this SM phase, in SM order (the  */
-    uint32_t *ran;            /* commit needs only them: memsys.h commit)               */
+    uint32_t *ran;            /* commit needs only them: memsys.h commit; a repeat
+                                 defers nothing, so it is only in slept)                */
     uint64_t *act;            /* bit j: S[sm[j]].active (the phase visits only these; the
                                  group's own words, so each thread writes its own)      */
 } sm_group;
@@ -265,7 +283,7 @@ static void run_group(void *ctx, uint32_t k)
     uint64_t cycle = ph->cycle;
     int skip = ph->cfg->core.skip_idle;
     g->busy = g->progress = g->fault = 0;
-    g->n_slept = g->n_ran = g->opened = 0;
+    g->n_slept = g->n_ran = g->opened = g->n_rep = 0;
     for (uint32_t j = 0; j < ph->n_jobs; j++)
         if (ph->parts[j] % ph->n_thr == k)
             ph->pm->ops->tick_part(ph->pm, ph->parts[j], ph->pcyc);
@@ -283,17 +301,16 @@ static void run_group(void *ctx, uint32_t k)
              * the skipped cycle's statistics are charged as a repeat when it next runs */
             uint64_t me;
             if (ph->S[i].quiet && (me = ph_repeat(ph, i, ph->S[i].last, cycle)) != 0) {
-                g->ran[g->n_ran++] = i;
-                ph->S[i].rep = 1;
-                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me);
+                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me, 1);
                 g->slept[g->n_slept++] = i;
+                g->n_rep++;
                 continue;
             }
             if (cycle > ph->S[i].last + 1 && ph->S[i].last != UINT64_MAX)
                 cm->repeat_cycle_stats(ph->cores[i], cycle - ph->S[i].last - 1);
             int r = cm->cycle(ph->cores[i], cycle);
+            ph->S[i].ev_lb = 0;   /* (the core changed) */
             g->ran[g->n_ran++] = i;
-            ph->S[i].rep = 0;
             if (r < 0 || ph->Ls[i].v.fault.code) {
                 g->fault = 1;          /* the SM stops here; the launch at the end of the cycle */
                 ph->S[i].active = 0;
@@ -314,7 +331,7 @@ static void run_group(void *ctx, uint32_t k)
             } else {
                 /* next_event_sm also bounds when a refused request can be accepted
                  * (a fill of this SM's L1, a drain of its miss queue) */
-                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, ph_next_sm(ph, i, cycle));
+                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, ph_next_sm(ph, i, cycle), 1);
                 g->slept[g->n_slept++] = i;
             }
         }
@@ -659,49 +676,86 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             uint32_t next = 0;   /* SMs below it committed */
             if (n_thr > 1)
                 memset(cur, 0, 2 * n_thr * sizeof *cur);
-            /* SM i's commit (it ran), and its wake-up again if it slept and the commits
-             * changed the wakes; *j: its group's next slept SM */
-#define COMMIT_ONE(i, g, j)                                                                   \
+            /* SM i's commit (its cycle ran: a repeat defers nothing and is not in the ran
+             * list), and a sleeping SM's wake-up again when the commits so far changed the
+             * wakes; in SM order, a commit before the same SM's wake-up */
+#define COMMIT_RAN(i)                                                                         \
     do {                                                                                      \
-        if (!S[i].rep) {   /* (a repeat deferred nothing: no commit) */                       \
-            uint32_t s = i;                                                                   \
-            if (unit > 1 && (s = i / unit * unit) < next)                                     \
-                s = next;                                                                     \
-            for (; s < i; s++)   /* the SMs before it in its unit (they did not run) */       \
-                chg |= memsys_commit(cmem, s, ccyc);                                          \
-            if (defer[i].d.n)                                                                 \
-                func_defer_commit(&defer[i].d);                                               \
-            chg |= memsys_commit(cmem, i, ccyc);                                              \
-            next = i + 1;                                                                     \
-        }                                                                                     \
-        if (*(j) < (g)->n_slept && (g)->slept[*(j)] == i) {                                   \
-            if (chg)                                                                          \
-                sm_sleep(cm, cores[i], &S[i], cycle,                                          \
-                         ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)));   \
-            ++*(j);                                                                           \
-        }                                                                                     \
+        uint32_t s = i;                                                                       \
+        if (unit > 1 && (s = i / unit * unit) < next)                                         \
+            s = next;                                                                         \
+        for (; s < i; s++)   /* the SMs before it in its unit (they did not run) */           \
+            chg |= memsys_commit(cmem, s, ccyc);                                              \
+        if (defer[i].d.n)                                                                     \
+            func_defer_commit(&defer[i].d);                                                   \
+        chg |= memsys_commit(cmem, i, ccyc);                                                  \
+        next = i + 1;                                                                         \
     } while (0)
-            if (n_thr == 1) {   /* one group: its list in order */
+#define WAKE_LATE(i)                                                                          \
+    do {                                                                                      \
+        if (chg)                                                                              \
+            sm_sleep(cm, cores[i], &S[i], cycle,                                              \
+                     ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)), 0);    \
+    } while (0)
+            if (n_thr == 1 && !groups[0].n_rep) {   /* one group, every sleeper ran */
                 const sm_group *g = &groups[0];
-                uint32_t js = 0;
-                for (uint32_t x = 0; x < g->n_ran; x++) {
-                    const uint32_t i = g->ran[x];
-                    COMMIT_ONE(i, g, &js);
+                for (uint32_t jr = 0, jz = 0; jr < g->n_ran; jr++) {
+                    const uint32_t a = g->ran[jr];
+                    COMMIT_RAN(a);
+                    if (jz < g->n_slept && g->slept[jz] == a) {
+                        WAKE_LATE(a);
+                        jz++;
+                    }
+                }
+            } else if (n_thr == 1) {   /* one group: its two lists merged */
+                const sm_group *g = &groups[0];
+                const uint32_t nr = g->n_ran, nz = g->n_slept;
+                /* (while no commit changed the wakes, the sleepers need nothing: jz catches
+                 * up, past the sleepers before the SM whose commit changed them, only then) */
+                for (uint32_t jr = 0, jz = 0;;) {
+                    const uint32_t a = jr < nr ? g->ran[jr] : UINT32_MAX;
+                    if (chg)   /* the sleeping SMs before it (repeats) */
+                        for (; jz < nz && g->slept[jz] < a; jz++)
+                            WAKE_LATE(g->slept[jz]);
+                    if (a == UINT32_MAX)
+                        break;
+                    COMMIT_RAN(a);
+                    jr++;
+                    if (chg) {
+                        while (jz < nz && g->slept[jz] < a)
+                            jz++;   /* (passed while nothing had changed) */
+                        if (jz < nz && g->slept[jz] == a) {
+                            WAKE_LATE(a);
+                            jz++;
+                        }
+                    }
                 }
             }
             for (; n_thr > 1;) {
-                uint32_t i = UINT32_MAX, k = 0;   /* the least SM of the groups' ran heads */
-                for (uint32_t h = 0; h < n_thr; h++)
-                    if (cur[h] < groups[h].n_ran && groups[h].ran[cur[h]] < i)
-                        i = groups[h].ran[cur[h]], k = h;
+                /* the least SM of the groups' ran and slept heads */
+                uint32_t i = UINT32_MAX, k = 0;
+                for (uint32_t h = 0; h < n_thr; h++) {
+                    const sm_group *q = &groups[h];
+                    const uint32_t ra = cur[h] < q->n_ran ? q->ran[cur[h]] : UINT32_MAX;
+                    const uint32_t sz = cur[n_thr + h] < q->n_slept ? q->slept[cur[n_thr + h]] : UINT32_MAX;
+                    const uint32_t x = ra < sz ? ra : sz;
+                    if (x < i)
+                        i = x, k = h;
+                }
                 if (i == UINT32_MAX)
                     break;
                 const sm_group *g = &groups[k];
-                uint32_t *j = &cur[n_thr + k];   /* g's next slept SM */
-                cur[k]++;
-                COMMIT_ONE(i, g, j);
+                if (cur[k] < g->n_ran && g->ran[cur[k]] == i) {
+                    COMMIT_RAN(i);
+                    cur[k]++;
+                }
+                if (cur[n_thr + k] < g->n_slept && g->slept[cur[n_thr + k]] == i) {
+                    WAKE_LATE(i);
+                    cur[n_thr + k]++;
+                }
             }
-#undef COMMIT_ONE
+#undef COMMIT_RAN
+#undef WAKE_LATE
             if (next < n_sm)
                 (void)memsys_commit(cmem, n_sm - 1, ccyc);   /* nothing to commit: ends the phase */
         } else {
@@ -735,6 +789,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 }
                 S[i].active = 1;
                 S[i].quiet = 0;   /* a new CTA: its next cycle is no repeat */
+                S[i].ev_lb = 0;
                 S[i].wake = cycle + 1;
                 if (cm->take_cta(cores[i], (uint32_t)next_cta++, cycle)) {
                     func_fault_set(L, WS_E_OUT_OF_RESOURCES, "out of host memory for warp state");

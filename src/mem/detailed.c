@@ -198,6 +198,7 @@ typedef struct {
                               room check (icnt_in_used)                                 */
     uint32_t head_b[L1__N];/* that record's request bytes (req_bytes), with head_t: a
                               record refused for lack of room is retried every cycle   */
+    uint64_t hmin;         /* the earliest of head_t (sm_minf keeps it: det_next_sm)    */
     uint64_t inj;          /* the earliest of them and of cout's head                   */
     pq cout;               /* the L1D's acknowledgements to directory messages; t_ready
                               in interconnect cycles; injected before miss records      */
@@ -267,6 +268,8 @@ typedef struct {
     part *pt;
     icnt *req, *rep;
     const uint64_t *req_out, *rep_out;   /* their outputs holding packets (icnt_out_set) */
+    icnt_msg *const *req_h;              /* the request crossbar's output heads
+                                            (icnt_out_heads)                            */
     const uint64_t *req_t, *rep_t;       /* their outputs' head arrival (icnt_out_times):
                                             a packet to pop at cycle k iff <= k         */
     const uint32_t *req_used;            /* the request crossbar's input buffers, flits */
@@ -799,6 +802,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             m->sm[s].done[i].ht = UINT64_MAX;
         for (int l = 0; l < L1__N; l++)
             m->sm[s].head_t[l] = UINT64_MAX;
+        m->sm[s].hmin = UINT64_MAX;
         pq_init(&m->sm[s].cout);
     }
     for (int l = 0; l < L1__N; l++) {
@@ -911,6 +915,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->req_out = icnt_out_set(m->req);
     m->rep_out = icnt_out_set(m->rep);
     m->req_t = icnt_out_times(m->req);
+    m->req_h = icnt_out_heads(m->req);
     m->req_used = icnt_in_used(m->req);
     m->req_in_buf = cfg->icnt.in_buf;
     m->rep_t = icnt_out_times(m->rep);
@@ -1091,14 +1096,20 @@ static __attribute__((noinline)) mem_access det_access_slow(det *m, smside *s, i
                                                             mem_req *r, uint64_t cycle,
                                                             const l1dec *d);
 
-/* o->minf after a change of its heads */
+/* o->minf and o->hmin after a change of its heads */
 static void sm_minf(smside *o)
 {
     uint32_t f = UINT32_MAX;
+    uint64_t h = UINT64_MAX;
     for (int l = 0; l < L1__N; l++)
-        if (o->head_t[l] != UINT64_MAX && o->head_f[l] < f)
-            f = o->head_f[l];
+        if (o->head_t[l] != UINT64_MAX) {
+            if (o->head_f[l] < f)
+                f = o->head_f[l];
+            if (o->head_t[l] < h)
+                h = o->head_t[l];
+        }
     o->minf = f;
+    o->hmin = h;
 }
 
 static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
@@ -1138,7 +1149,21 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
     return det_access_slow(m, s, l, rm, r, cycle, d);
 }
 
-static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle);
+static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, uint32_t sm,
+                                                                   uint64_t cycle);
+
+/* det_repeat's refusals by more than the L1D alone (mk: the L1s that refused): counted
+ * again when every one's memo stands (1), else 0 (out of line: rare) */
+static __attribute__((noinline)) int repeat_refusals(smside *s, uint32_t mk)
+{
+    for (int l = 0; l < L1__N; l++)
+        if ((mk >> l & 1) && (!s->rm[l].stamp || cache_refusal_stamp(s->l1[l]) != s->rm[l].stamp))
+            return 0;
+    for (int l = 0; l < L1__N; l++)
+        if (mk >> l & 1)
+            (void)cache_refuse_again(s->l1[l], s->rm[l].stamp);
+    return 1;
+}
 
 /* memsys.h repeat: SM sm's cycle `cycle` as a repeat of its cycle `last` - nothing to
  * pop, and every L1 that refused it in `last` would refuse the same request again
@@ -1156,19 +1181,15 @@ static uint64_t det_repeat(memsys *ms, uint32_t sm, uint64_t last, uint64_t cycl
         if (s->ph_bad)
             return 0;
         if (mk == 1u << L1D) {   /* (the usual case: the LD/ST unit's request) */
-            if (cache_refuse_again(s->l1[L1D], s->rm[L1D].stamp) == MA__COUNT)
+            cache *c = s->l1[L1D];   /* (cache_refuse_again, inline) */
+            if (!cache_memo_stands(c, s->rm[L1D].stamp))
                 return 0;
-        } else if (mk) {
-            for (int l = 0; l < L1__N; l++)
-                if ((mk >> l & 1) &&
-                    (!s->rm[l].stamp || cache_refusal_stamp(s->l1[l]) != s->rm[l].stamp))
-                    return 0;
-            for (int l = 0; l < L1__N; l++)
-                if (mk >> l & 1)
-                    (void)cache_refuse_again(s->l1[l], s->rm[l].stamp);
+            (void)cache_refuse_again_inline(c);
+        } else if (mk && !repeat_refusals(s, mk)) {
+            return 0;
         }
     }
-    return det_next_sm(ms, sm, cycle);
+    return next_sm_of(m, sm, cycle);   /* (det_next_sm, inline: sm < n_sm) */
 }
 
 static mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm, mem_req *r,
@@ -1476,33 +1497,35 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
      * ports (a partition pops only its own ports, so the later ones stand); po: the first
      * partition at or after p with a reply queued (out_set). The partitions with neither
      * have nothing to do and are not visited; the others in partition order. */
-    const uint32_t n_port = m->n_part * m->ppp;
-    uint32_t nb = next_bit(m->req_out, n_port, 0), po = next_bit(m->out_set, m->n_part, 0);
+    /* (read once: the calls below could change *m as far as the compiler knows) */
+    const uint32_t ppp = m->ppp, n_part = m->n_part, n_port = n_part * ppp;
+    const uint64_t *const req_out = m->req_out, *const req_t = m->req_t, *const out_set = m->out_set;
+    uint32_t nb = next_bit(req_out, n_port, 0), po = next_bit(out_set, n_part, 0);
     for (;;) {
-        const uint32_t pa = m->ppp == 1 ? nb : nb / m->ppp, p = pa < po ? pa : po;
-        if (p >= m->n_part)
+        const uint32_t pa = ppp == 1 ? nb : nb / ppp, p = pa < po ? pa : po;
+        if (p >= n_part)
             break;
         part *pt = &m->pt[p];
-        const uint32_t hi = (p + 1) * m->ppp;
+        const uint32_t lo = p * ppp, hi = lo + ppp;
         const int arrived = nb < hi;
         if (arrived)
-            nb = next_bit(m->req_out, n_port, hi);
+            nb = next_bit(req_out, n_port, hi);
         /* nothing arrived at its ports and no reply due: nothing to do */
         if (pt->out_t > k && !arrived) {
-            po = bit_after(m->out_set, m->n_part, p);
+            po = bit_after(out_set, n_part, p);
             continue;
         }
         /* port o of the partition: every bank (ppp 1), or bank o alone */
-        for (uint32_t o = 0; o < m->ppp; o++) {
-            uint32_t port = p * m->ppp + o;
+        for (uint32_t o = 0; o < ppp; o++) {
+            const uint32_t port = lo + o;
             /* a port without a packet arrived has nothing to peek */
-            icnt_msg *msg = m->req_t[port] <= k ? icnt_peek(m->req, port, k) : NULL;
+            icnt_msg *msg = req_t[port] <= k ? m->req_h[port] : NULL;   /* (icnt_peek) */
             /* acknowledgements go to the directory at once: they never wait behind the
              * input queue (a transaction they complete may be what it waits for) */
             while (msg && msg->kind == MSG_ACK) {
                 coh_ack(m, pt, PKT_OF_MSG(icnt_pop(m->req, port, k)), k);
                 did = 1;
-                msg = m->req_t[port] <= k ? icnt_peek(m->req, port, k) : NULL;
+                msg = req_t[port] <= k ? m->req_h[port] : NULL;
             }
             if (msg) {
                 l2bank *b = &pt->b[PKT_OF_MSG(msg)->bank];
@@ -1525,8 +1548,8 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
              * (none due: nothing to look at) */
             if (pt->out_t > k)
                 continue;
-            const uint32_t nq = m->ppp > 1 ? 2 : 2 * m->n_bank, q0 = m->ppp > 1 ? 2 * o : 0;
-            uint32_t *rr = m->ppp > 1 ? &pt->b[o].rr : &pt->rr;
+            const uint32_t nq = ppp > 1 ? 2 : 2 * m->n_bank, q0 = ppp > 1 ? 2 * o : 0;
+            uint32_t *rr = ppp > 1 ? &pt->b[o].rr : &pt->rr;
             for (uint32_t j = 1, x = *rr; pt->out_t <= k && j <= nq; j++) {
                 if (++x == nq)
                     x = 0;
@@ -1555,7 +1578,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                 break;
             }
         }
-        po = bit_after(m->out_set, m->n_part, p);
+        po = bit_after(out_set, n_part, p);
     }
     did |= icnt_cycle(m->req, k) > 0;
     did |= icnt_cycle(m->rep, k) > 0;
@@ -1773,8 +1796,10 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
         if (q->type != CM_WRITEBACK && b->out[Q_HIT].n + b->out[Q_FILL].n >= m->out_cap)
             break;
         /* the head refused last time, the cache unchanged since: refused again (counted) */
-        if (q == b->memo_q && cache_refuse_again(b->c, b->memo_stamp) != MA__COUNT)
+        if (q == b->memo_q && cache_memo_stands(b->c, b->memo_stamp)) {
+            (void)cache_refuse_again_inline(b->c);   /* (cache_refuse_again, inline) */
             break;
+        }
         cache_acc a = {.addr = q->addr, .idx = q->idx, .size = q->size, .tok = q};
         if (q->type == CM_FETCH) {
             /* the sectors the L1 asked for, as one byte range */
@@ -2400,19 +2425,16 @@ static inline uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, u
     return next_sm_stale(m, done_t, x, cycle);
 }
 
-static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
+static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, uint32_t sm,
+                                                                   uint64_t cycle)
 {
-    const det *m = (const det *)ms;
-    if (sm >= m->n_sm)
-        return UINT64_MAX;
     const smside *s = &m->sm[sm];
     /* its own reply port, and those of the SMs that own the L1s it shares (their
      * fills complete its requests and relieve its refusals) */
     uint64_t x = m->rep_t[sm];   /* its reply port's head (UINT64_MAX: none) */
     if (s->solo) {
         /* no shared L1: its own port and miss records only (the loop below, o == sm) */
-        for (int l = 0; l < L1__N; l++)
-            x = s->head_t[l] < x ? s->head_t[l] : x;
+        x = s->hmin < x ? s->hmin : x;
     }
     for (int l = 0; l < L1__N && !s->solo; l++) {
         uint32_t o = s->own[l];
@@ -2430,6 +2452,14 @@ static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
      * runs sm (the model object itself is not const) */
     ((det *)m)->sm[sm].nx_x = x;
     return next_sm_from(m, s->done_t, x, cycle);
+}
+
+static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
+{
+    const det *m = (const det *)ms;
+    if (sm >= m->n_sm)
+        return UINT64_MAX;
+    return next_sm_of(m, sm, cycle);
 }
 
 /* memsys.h next_event_sm_late: SM sm's side as det_next_sm saw it (its done_t changes

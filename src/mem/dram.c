@@ -62,6 +62,10 @@ struct dram {
     /* every bank's rt and head_seq again, side by side: the FR-FCFS row scan reads
      * these (bank_rt and head_seq_set keep them) */
     uint64_t rt[64], hseq[64];
+    /* issue_col's per-command terms of the last (bytes, commands) it saw: Bc, max(tCCD,
+     * Bc), max(ccdl, Bc) (a request's commands, and most requests, share them) */
+    uint64_t cc_key;          /* bytes << 8 | commands (0: none yet)                 */
+    uint32_t cc_bc, cc_per, cc_perg;
     dram_stats st;
 };
 
@@ -299,9 +303,15 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
 {
     bank *b = &d->bk[r->bank];
     uint32_t k = r->cmds > 1 ? r->cmds : 1;
-    uint32_t Bc = burst_cycles(d, r->bytes / k);
-    uint32_t per = d->cfg.tCCD > Bc ? d->cfg.tCCD : Bc;
-    uint32_t per_g = d->ccdl > Bc ? d->ccdl : Bc;
+    const uint64_t key = (uint64_t)r->bytes << 8 | k;
+    if (key != d->cc_key) {
+        uint32_t bc = burst_cycles(d, r->bytes / k);
+        d->cc_key = key;
+        d->cc_bc = bc;
+        d->cc_per = d->cfg.tCCD > bc ? d->cfg.tCCD : bc;
+        d->cc_perg = d->ccdl > bc ? d->ccdl : bc;
+    }
+    const uint32_t Bc = d->cc_bc, per = d->cc_per, per_g = d->cc_perg;
     uint64_t end = now + (r->write ? d->cfg.tWL : d->cfg.tCL) + Bc;
     if (!r->ncol)
         r->t_issue = now;

@@ -27,6 +27,7 @@ struct icnt {
     uint32_t *in_used;        /* per input: its `used` (icnt_in_used)                 */
     uint64_t *out_t;          /* per output: its head's t_arr, UINT64_MAX when empty
                                  (icnt_out_times: a receiver polls it inline)        */
+    icnt_msg **out_h;         /* per output: its head, NULL when empty (icnt_out_heads) */
     uint32_t inside;
     /* no grant is possible before this cycle: the last arbitration granted nothing and
      * found every waiting head's link, time or output busy until then (a push, or a pop
@@ -108,6 +109,7 @@ icnt *icnt_create(const icnt_cfg *cfg, char *err, size_t n)
         !(ic->in_busy_set = calloc(wi, sizeof *ic->in_busy_set)) ||
         !(ic->out_busy_set = calloc(wo, sizeof *ic->out_busy_set)) ||
         !(ic->out_t = malloc(cfg->n_dst * sizeof *ic->out_t)) ||
+        !(ic->out_h = calloc(cfg->n_dst, sizeof *ic->out_h)) ||
         !(ic->in_used = calloc(cfg->n_src, sizeof *ic->in_used))) {
         icnt_destroy(ic);
         if (err && n)
@@ -138,6 +140,7 @@ void icnt_destroy(icnt *ic)
     free(ic->in_busy_set);
     free(ic->out_busy_set);
     free(ic->out_t);
+    free(ic->out_h);
     free(ic->in_used);
     free(ic);
 }
@@ -227,6 +230,7 @@ static void grant(icnt *ic, uint32_t o, uint32_t i, uint64_t now)
     m->t_arr = now + ic->cfg.latency + m->flits;
     enqueue(op, m, 1);
     ic->out_t[o] = op->head_t;
+    ic->out_h[o] = op->head;
     bit_set(ic->out_busy_set, o);
     ic->rr[o] = i;
     ic->st.grants++;
@@ -320,6 +324,7 @@ icnt_msg *icnt_pop(icnt *ic, uint32_t dst, uint64_t now)
         ic->out_t[dst] = UINT64_MAX;
         bit_clr(ic->out_busy_set, dst);
     }
+    ic->out_h[dst] = op->head;
     op->used -= m->flits;
     ic->idle_until = 0;
     m->next = NULL;
@@ -367,6 +372,7 @@ uint32_t icnt_next_out(const icnt *ic, uint32_t from)
 }
 const uint64_t *icnt_out_set(const icnt *ic) { return ic->out_busy_set; }
 const uint64_t *icnt_out_times(const icnt *ic) { return ic->out_t; }
+icnt_msg *const *icnt_out_heads(const icnt *ic) { return ic->out_h; }
 const uint32_t *icnt_in_used(const icnt *ic) { return ic->in_used; }
 
 const icnt_msg *icnt_out_head(const icnt *ic, uint32_t dst)

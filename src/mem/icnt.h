@@ -82,6 +82,10 @@ const uint64_t *icnt_out_set(const icnt *ic);
  * empty), as an array that lives and changes with the interconnect: icnt_peek() and
  * icnt_pop() find a packet at dst by `now` exactly when times[dst] <= now. */
 const uint64_t *icnt_out_times(const icnt *ic);
+/* Per output, its head packet (icnt_out_head; NULL when empty), as an array that lives
+ * and changes with the interconnect: with times[dst] <= now, icnt_peek(dst, now) is
+ * heads[dst]. */
+icnt_msg *const *icnt_out_heads(const icnt *ic);
 /* Per input, the flits in its buffer (an array living and changing with the
  * interconnect): icnt_has_room(src, bytes) is used[src] + icnt_flits(bytes) <= in_buf. A
  * sender that checks this itself does not count its refusals in icnt_stats.refused. */

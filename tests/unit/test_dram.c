@@ -609,6 +609,40 @@ static void test_quiet_bound(void **state)
     dram_destroy(d);
 }
 
+/* Requests of different sizes back to back on one open row (issue_col keeps a command's
+ * burst terms for the last size it saw: each size must get its own). Bank 0, all pushed
+ * at 0: a (128 B, B = 4), c (32 B, one BL8 burst, B = 2), e (128 B) to row 1. ACT at 0;
+ * a's RD at tRCD = 12, data 24..28 (done 28), the next column command no sooner than
+ * 12 + max(tCCD, 4) = 16, whose data at 16 + tCL = 28 finds the bus free; c's RD at 16,
+ * data 28..30 (done 30; a stale B = 4 would give 32), the next no sooner than 16 +
+ * max(tCCD, 2) = 18; e's RD at 18, data 30..34 (done 34; a stale B = 2 would give 32, and
+ * after a stale 4 for c, 20 and 36). Stepped every cycle and jumping with dram_next. */
+static void test_mixed_sizes(void **state)
+{
+    (void)state;
+    for (int step = 0; step < 2; step++) {
+        dram_cfg c = gddr5(DRAM_FRFCFS);
+        dram *d = dram_create(&c, NULL, 0);
+        dram_req a = mk(0, 1, 0), b = mk(0, 1, 0), e = mk(0, 1, 0), *o[3];
+        b.bytes = 32;
+        dram_push(d, &a, 0, 0);
+        dram_push(d, &b, 0, 0);
+        dram_push(d, &e, 0, 0);
+        assert_int_equal(run(d, 0, 1000, step, o, 3), 3);
+        assert_ptr_equal(o[0], &a);
+        assert_ptr_equal(o[1], &b);
+        assert_ptr_equal(o[2], &e);
+        assert_int_equal(a.t_issue, 12);
+        assert_int_equal(a.t_done, 28);
+        assert_int_equal(b.t_issue, 16);
+        assert_int_equal(b.t_done, 30);
+        assert_int_equal(e.t_issue, 18);
+        assert_int_equal(e.t_done, 34);
+        assert_int_equal(dram_get_stats(d)->busy, 4 + 2 + 4);
+        dram_destroy(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -627,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_sector_interleave),
         cmocka_unit_test(test_queue_full_and_names),
         cmocka_unit_test(test_quiet_bound),
+        cmocka_unit_test(test_mixed_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -201,6 +201,37 @@ static void test_out_times(void **state)
 
 /* icnt_in_used: flits in each input buffer, up at a push, down at the grant. 32-byte
  * flits: 8 bytes are 1 flit, 136 bytes 5 (icnt_flits); input buffer of 8 flits. */
+/* icnt_out_heads: each output's head packet, NULL when empty, beside icnt_out_times (the
+ * same scenario as test_out_times: a then b into output 1, a arriving at 4, b at 5);
+ * with times[dst] <= now, heads[dst] is what icnt_peek(dst, now) returns. */
+static void test_out_heads(void **state)
+{
+    (void)state;
+    icnt *ic = mk(2, 2, 8, 8, 3);
+    icnt_msg *const *h = icnt_out_heads(ic);
+    const uint64_t *t = icnt_out_times(ic);
+    icnt_msg a = {0}, b = {0};
+    assert_null(h[0]);
+    assert_null(h[1]);
+    icnt_push(ic, &a, 0, 1, 8, 0, 0);
+    icnt_push(ic, &b, 1, 1, 8, 0, 0);
+    assert_null(h[1]);                    /* pushed, not granted */
+    assert_int_equal(icnt_cycle(ic, 0), 1);
+    assert_ptr_equal(h[1], &a);
+    assert_int_equal(icnt_cycle(ic, 1), 1);
+    assert_ptr_equal(h[1], &a);           /* b queued behind a */
+    assert_null(icnt_peek(ic, 1, 3));     /* t[1] = 4 > 3: a not yet arrived */
+    assert_ptr_equal(icnt_peek(ic, 1, 4), h[1]);
+    assert_ptr_equal(icnt_pop(ic, 1, 4), &a);
+    assert_ptr_equal(h[1], &b);
+    assert_int_equal(t[1], 5);
+    assert_ptr_equal(icnt_peek(ic, 1, 5), h[1]);
+    assert_ptr_equal(icnt_pop(ic, 1, 5), &b);
+    assert_null(h[1]);
+    assert_null(h[0]);
+    icnt_destroy(ic);
+}
+
 static void test_in_used(void **state)
 {
     (void)state;
@@ -232,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_ready_time),
         cmocka_unit_test(test_idle_until_push),
         cmocka_unit_test(test_out_times),
+        cmocka_unit_test(test_out_heads),
         cmocka_unit_test(test_in_used),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
