@@ -295,6 +295,24 @@ static func_defer_op *defer_rec(exec_ctx *x, const ptx_insn *in, unsigned lane)
     return &d->a[d->n++];
 }
 
+/* Room for `need` more records in the deferred list (grown ahead when not: only its
+ * capacity changes); 0 when out of host memory (the caller then takes defer_rec's
+ * path, which reports it). */
+static inline int defer_reserve(func_defer *d, uint32_t need)
+{
+    if (d->cap >= d->n && d->cap - d->n >= need)
+        return 1;
+    uint32_t cap = d->cap ? d->cap : 256;
+    while (cap - d->n < need)
+        cap *= 2;
+    func_defer_op *a = realloc(d->a, cap * sizeof *a);
+    if (!a)
+        return 0;
+    d->a = a;
+    d->cap = cap;
+    return 1;
+}
+
 /* The grouped records' lane data (FD_LDW, FD_STW): 8-byte words after the header,
  * read and written by memcpy (the records' memory holds them as plain bytes). */
 static inline const uint8_t *defer_word_ptr(const uint8_t *w, uint32_t k)
@@ -527,20 +545,22 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     dev_blk h = dev_blk_load(L, esz);
     exec_trace *t = x->trace;
     func_defer *dq = defer ? L->defer : NULL;
-    if (warp_room(x, dq) && (!dq || dq->cap - dq->n >= 66)) {
+    if (warp_room(x, dq) && (!dq || defer_reserve(dq, 2 * x->ws + 2))) {
         /* traced, with room for every lane's record and deferred load: the counts in
          * locals (mem_at, outside the hint's block, sees them written back and writes
-         * at most one record, no deferred access) */
+         * at most one record, no deferred access). The lanes in the hint's block, in
+         * lane order, run in a loop without a call: their trace records, and their
+         * deferred loads as one FD_LDW record (its lanes' pointers in the records after
+         * it: 1 + ceil(k / 6) <= k + 1 records); a lane outside it goes through mem_at
+         * (one FD_LD record) and the loop starts again after it, so at most 2 ws + 1
+         * records in all. */
         uint32_t tn = t->n, dn = defer ? dq->n : 0;
-        /* first the lanes in the hint's block, in lane order, without a call: their
-         * trace records, and their deferred loads as one FD_LDW record (its lanes'
-         * pointers in the records after it: 1 + ceil(k / 6) <= k + 1 records, so with
-         * the rest per lane at most ws + 1 <= 65) */
+        exec_access *ta = t->a;
+        const uint32_t hi = (uint32_t)esz << 8 | (uint32_t)SP_GLOBAL << 16;
         uint64_t m = x->mask;
-        {
-            exec_access *ta = t->a;
-            const uint32_t hi = (uint32_t)esz << 8 | (uint32_t)SP_GLOBAL << 16;
+        while (m) {
             uint8_t *pw = defer ? (uint8_t *)&dq->a[dn + 1] : NULL;
+            const uint64_t m0 = m;
             uint32_t k = 0;
             for (; m; m &= m - 1) {
                 const unsigned l = (unsigned)__builtin_ctzll(m);
@@ -564,7 +584,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
             if (k) {
                 func_defer_op *o = &dq->a[dn];
                 o->dst = rd;
-                o->v = x->mask & ~m;
+                o->v = m0 & ~m;
                 o->c = k;
                 o->op = FD_LDW;
                 o->size = (uint8_t)esz;
@@ -572,13 +592,17 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
                 o->rb = (uint8_t)rb;
                 dn += 1 + (k + 5) / 6;
             }
-        }
-        EX_FOR_LANES(m, l) {
+            if (!m)
+                break;
+            /* the lane outside the hint's block */
+            const unsigned l = (unsigned)__builtin_ctzll(m);
+            m &= m - 1;
             const uint64_t ad = (ra[l] + imm) & amask;
             int dev;
             uint8_t *p = global_at_room(x, in, L, &h, l, ad, esz, 0, &dev, dq, &tn, &dn);
             if (!p)
                 return;
+            ta = t->a;
             if (dev && defer) {
                 func_defer_op *o = &dq->a[dn++];
                 /* (a load's record: the fields func_defer_commit reads for FD_LD) */
@@ -864,16 +888,16 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     dev_blk h = dev_blk_load(L, esz);
     exec_trace *t = x->trace;
     func_defer *dq = defer ? L->defer : NULL;
-    if (warp_room(x, dq) && (!dq || dq->cap - dq->n >= 66)) {
-        /* traced, with room for every lane: the counts in locals (x_ld_global's) */
-        uint32_t tn = t->n, dn = defer ? dq->n : 0;
-        /* first the lanes in the hint's block, as x_ld_global: their deferred stores as
-         * one FD_STW record (pointer and value pairs in the records after it: 1 +
+    if (warp_room(x, dq) && (!dq || defer_reserve(dq, 2 * x->ws + 2))) {
+        /* traced, with room for every lane: the counts in locals, and the lanes in the
+         * hint's block in a loop without a call, as x_ld_global: their deferred stores
+         * as one FD_STW record (pointer and value pairs in the records after it: 1 +
          * ceil(k / 3) <= k + 1 records) */
+        uint32_t tn = t->n, dn = defer ? dq->n : 0;
+        exec_access *ta = t->a;
+        const uint32_t hi = (uint32_t)esz << 8 | (uint32_t)SP_GLOBAL << 16 | 1u << 24;
         uint64_t m = x->mask;
-        {
-            exec_access *ta = t->a;
-            const uint32_t hi = (uint32_t)esz << 8 | (uint32_t)SP_GLOBAL << 16 | 1u << 24;
+        while (m) {
             uint8_t *pw = defer ? (uint8_t *)&dq->a[dn + 1] : NULL;
             uint32_t k = 0;
             for (; m; m &= m - 1) {
@@ -902,13 +926,17 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
                 o->size = (uint8_t)esz;
                 dn += 1 + (k + 2) / 3;
             }
-        }
-        EX_FOR_LANES(m, l) {
+            if (!m)
+                break;
+            /* the lane outside the hint's block */
+            const unsigned l = (unsigned)__builtin_ctzll(m);
+            m &= m - 1;
             const uint64_t ad = (ra[l] + imm) & amask;
             int dev;
             uint8_t *p = global_at_room(x, in, L, &h, l, ad, esz, 1, &dev, dq, &tn, &dn);
             if (!p)
                 return;
+            ta = t->a;
             const uint64_t val = EX_RD(*rv, l);
             if (dev && defer) {
                 dq->a[dn++] = (func_defer_op){p, NULL, val, 0, NULL, FD_ST, (uint8_t)esz, 0, 0};
