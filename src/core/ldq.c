@@ -5,21 +5,7 @@
 
 #include "ptx/ir.h"
 
-typedef struct {
-    mem_req *head, *tail;
-    uint32_t len;
-} fifo;
-
-struct ldq {
-    fifo entry;                 /* issue order: the baseline queue / REOD's input */
-    fifo *q;                    /* REOD queues                                     */
-    uint32_t n_q, depth, sets_per_queue, l1_sets, line, rr, held;
-    fifo lat;                   /* latency queue (lat_slots > 0)                   */
-    uint64_t *lat_t;            /* its requests' entry cycles, a ring from lat_h   */
-    uint32_t lat_slots, lat_h;
-    const mem_req *last_sent;   /* the request ldq_cycle sent this cycle, or NULL  */
-    ldq_stats st;
-};
+typedef ldq_fifo fifo;
 
 static void put(fifo *f, mem_req *r)
 {
@@ -302,9 +288,8 @@ static inline __attribute__((always_inline)) int cycle_in(ldq *q, memsys *m, uin
 
 int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled) { return cycle_in(q, m, cycle, stalled); }
 
-int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled, ldq_stats *before, const mem_req **sent)
+int ldq_cycle_snap_busy(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent)
 {
-    *before = q->st;
     int progress = cycle_in(q, m, cycle, stalled);
     *sent = q->last_sent;
     return progress;
