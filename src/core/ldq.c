@@ -185,7 +185,7 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
             fifo *f = &q->q[queue_of(q, q->lat.head->addr)];
             if (f->len < q->depth) {
                 put(f, take(&q->lat));
-                q->lat_h = (q->lat_h + 1) % q->lat_slots;
+                q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
                 progress = 1;
             } else {
                 q->st.full_cycles++;
@@ -204,7 +204,7 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
             first = a;
         } else {
             unlink_head(&q->lat, rest);
-            q->lat_h = (q->lat_h + 1) % q->lat_slots;
+            q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
             q->st.queued_cycles += cycle - t0;
             q->st.sent++;
             q->held--;
@@ -231,7 +231,8 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
         }
     } else if (h && q->lat.len < q->lat_slots) {
         mem_req *r = take(&q->entry);
-        q->lat_t[(q->lat_h + q->lat.len) % q->lat_slots] = cycle;
+        uint32_t at = q->lat_h + q->lat.len;   /* (both below lat_slots: no division) */
+        q->lat_t[at >= q->lat_slots ? at - q->lat_slots : at] = cycle;
         put(&q->lat, r);
         q->last_sent = r;
         progress = 1;

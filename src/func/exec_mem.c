@@ -340,6 +340,14 @@ static void commit_ldw(const func_defer_op *o)
             memcpy(&v, defer_word_ptr(w, k++), 8);
             dst[__builtin_ctzll(m)] = v;
         }
+    } else if (o->sext && o->size == 4) {
+        /* (sext to 64 bits, then ex_trunc to rb bytes) */
+        const uint64_t tm = o->rb >= 8 ? ~0ull : (1ull << (o->rb * 8)) - 1;
+        for (uint64_t m = o->v; m; m &= m - 1) {
+            int32_t v;
+            memcpy(&v, defer_word_ptr(w, k++), 4);
+            dst[__builtin_ctzll(m)] = (uint64_t)(int64_t)v & tm;
+        }
     } else {
         for (uint64_t m = o->v; m; m &= m - 1) {
             uint64_t v = load_bytes(defer_word_ptr(w, k++), o->size);
