@@ -175,7 +175,7 @@ static int reod_pick(ldq *q, memsys *m, uint64_t cycle, mem_access *first)
  * With REOD queues the oldest request, when due, moves into its set's queue instead
  * (or waits at the head while that queue is full), and the selector looks one up:
  * the same cycle as without REOD when nothing waits. */
-static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
+static inline __attribute__((always_inline)) int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
 {
     int progress = 0;
     mem_access first = MA_HIT;   /* the cycle's first refusal (one stalled cycle) */
