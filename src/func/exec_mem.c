@@ -21,6 +21,15 @@ _Static_assert(offsetof(exec_access, lane) == 8 && offsetof(exec_access, size) =
                offsetof(exec_access, space) == 10 && offsetof(exec_access, is_write) == 11,
                "exec_access: lane, size, space, is_write as one word");
 
+/* Writes trace record e: the address, then lane, size, space and is_write as one word. */
+static inline void trace_put(exec_access *e, uint64_t ad, unsigned lane, unsigned size, int space, int write)
+{
+    const uint32_t w = (uint32_t)(lane & 0xff) | (uint32_t)(size & 0xff) << 8 | (uint32_t)(space & 0xff) << 16 |
+                       (uint32_t)(write & 0xff) << 24;
+    e->addr = ad;
+    memcpy(&e->lane, &w, 4);
+}
+
 /* ---- addressing ------------------------------------------------------------------------ */
 static unsigned reg_bytes(const exec_ctx *x, uint32_t r);
 
@@ -524,7 +533,7 @@ global_at_room(exec_ctx *x, const ptx_insn *in, const func_launch *L, dev_blk *h
     *dev = 1;
     uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(*h, ad) : NULL;
     if (p) {
-        t->a[(*tn)++] = (exec_access){ad, (uint8_t)l, (uint8_t)esz, SP_GLOBAL, (uint8_t)st};
+        trace_put(&t->a[(*tn)++], ad, l, esz, SP_GLOBAL, st);
         return p;
     }
     t->n = *tn;
@@ -707,7 +716,7 @@ direct_at_room(exec_ctx *x, const ptx_insn *in, exec_trace *t, uint32_t *tn, con
 {
     /* (lim1: direct_lim1 of ds and size, the bounds as one compare) */
     if (!(ad & (size - 1)) && ad < lim1) {
-        t->a[(*tn)++] = (exec_access){ad, (uint8_t)l, (uint8_t)size, (uint8_t)space, (uint8_t)st};
+        trace_put(&t->a[(*tn)++], ad, l, size, space, st);
         return ds->base + (size_t)l * ds->stride + ad;
     }
     int dev;
