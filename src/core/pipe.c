@@ -580,6 +580,38 @@ uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t grp, uint3
         if (i == n)
             return 1;
     }
+    if (!atomic && grp >= ws && pow2 && banks <= 64 && n) {
+        /* one group, no atomics, and the words within 4096 of the lowest: the distinct
+         * words by a bitmap of that range instead of the table below (the same count:
+         * the most distinct words in one bank) */
+        uint64_t wmin = UINT64_MAX, wmax = 0;
+        uint32_t lmax = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const exec_access *a = &tr->a[i];
+            const uint64_t wd = a->addr >> 2;
+            const uint32_t l = a->lane;
+            lmax = l > lmax ? l : lmax;
+            wmin = wd < wmin ? wd : wmin;
+            wmax = wd > wmax ? wd : wmax;
+        }
+        if (lmax < grp && wmax - wmin < 4096) {
+            uint64_t bits[64];
+            uint8_t bc[64];
+            memset(bits, 0, sizeof bits);
+            memset(bc, 0, sizeof bc);
+            uint32_t worst = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                const uint64_t wd = tr->a[i].addr >> 2, r = wd - wmin;
+                const uint64_t bit = 1ull << (r & 63);
+                if (bits[r >> 6] & bit)
+                    continue;
+                bits[r >> 6] |= bit;
+                const uint32_t c = ++bc[wd & (banks - 1)];
+                worst = c > worst ? c : worst;
+            }
+            return worst;   /* (>= 1: n > 0) */
+        }
+    }
     /* per group: the distinct words (a table of them), each counted in its bank; with
      * atomics the equal addresses too (a table of addresses with their counts) */
     uint64_t wk[BANK_TAB], ak[BANK_TAB];
