@@ -109,15 +109,6 @@ void ldq_push(ldq *q, mem_req *r, uint64_t cycle)
     q->held++;
 }
 
-uint32_t ldq_len(const ldq *q) { return q->held; }
-uint32_t ldq_staged(const ldq *q) { return q->entry.len; }
-uint64_t ldq_next_lookup(const ldq *q)
-{
-    return q->lat.head ? q->lat_t[q->lat_h] + q->lat_slots - 1 : UINT64_MAX;
-}
-const mem_req *ldq_last_sent(const ldq *q) { return q->last_sent; }
-
-const ldq_stats *ldq_get_stats(const ldq *q) { return &q->st; }
 
 static uint32_t queue_of(const ldq *q, uint64_t addr)
 {

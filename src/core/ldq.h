@@ -81,17 +81,27 @@ int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled);
  * ldq_last_sent into *sent: the three in one call (a core's every cycle). */
 static inline int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled, ldq_stats *before,
                                  const mem_req **sent);
-uint32_t ldq_len(const ldq *q);            /* requests held                        */
+static inline uint32_t ldq_len(const ldq *q);   /* requests held                 */
 /* The cycle the latency queue's oldest request is due for its lookup (UINT64_MAX:
  * none waits there); an event for idle skipping. */
-uint64_t ldq_next_lookup(const ldq *q);
-uint32_t ldq_staged(const ldq *q);         /* of which not yet in a REOD queue     */
-const ldq_stats *ldq_get_stats(const ldq *q);
+static inline uint64_t ldq_next_lookup(const ldq *q);
+static inline uint32_t ldq_staged(const ldq *q);   /* of which not yet in a REOD queue */
+static inline const ldq_stats *ldq_get_stats(const ldq *q);
 /* The request the last ldq_cycle sent to the memory system (NULL: none). The memory
  * system owns it now; valid to read until its owner frees it. With a latency queue:
  * the request that entered the latency queue (it left the LD/ST unit; the ldq still
  * holds it). */
-const mem_req *ldq_last_sent(const ldq *q);
+static inline const mem_req *ldq_last_sent(const ldq *q);
+
+/* (the accessors inline: the SM reads them every cycle) */
+static inline uint32_t ldq_len(const ldq *q) { return q->held; }
+static inline uint32_t ldq_staged(const ldq *q) { return q->entry.len; }
+static inline uint64_t ldq_next_lookup(const ldq *q)
+{
+    return q->lat.head ? q->lat_t[q->lat_h] + q->lat_slots - 1 : UINT64_MAX;
+}
+static inline const mem_req *ldq_last_sent(const ldq *q) { return q->last_sent; }
+static inline const ldq_stats *ldq_get_stats(const ldq *q) { return &q->st; }
 
 /* ldq_cycle_snap's cycles that can move nothing, without a call: nothing held, or (no
  * REOD queues, a latency queue) its oldest request not yet due for its lookup and the
