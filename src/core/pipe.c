@@ -329,54 +329,45 @@ uint32_t pipe_coalesce(const pipe_space *sp, exec_trace *tr, uint32_t slot, uint
     uint32_t nseg = 0, last = 0;
     /* line_of, its test once: a power of two shifts */
     const unsigned sh = (line & (line - 1)) == 0 ? (unsigned)__builtin_ctz(line) : 64;
+    int mono_fails = 0;   /* the monotonic loop below would stop early: skip it */
     if (sh < 64 && hi > lo && n > 1 && tr->a[0].space != SP_LOCAL) {
-        /* the commonest case in one pass without branches: every record of record 0's
-         * size, space and kind, every lane in [lo, hi), every address in record 0's
-         * segment: one segment of all their bytes (what the loop below finds) */
+        /* the monotonic loop below for records alike (record 0's size, space and kind,
+         * lanes in [lo, hi)), their tests folded into one flag tested at the end (a
+         * record that fails them makes this pass's segments useless): the segments as
+         * that loop finds them, by the addresses alone */
         const exec_access *ta = tr->a;
         uint32_t w0;
         memcpy(&w0, &ta[0].lane, sizeof w0);
         const uint64_t pb = ta[0].space == SP_PARAM ? sp->param_base : 0;
-        const uint64_t sg0 = (ta[0].addr + pb) >> sh;
-        uint64_t diff = 0;
-        uint32_t wdiff = 0, rmax = 0;
-        for (uint32_t i = 0; i < n; i++) {
+        const uint32_t sz = ta[0].size;
+        uint64_t cur = (ta[0].addr + pb) >> sh;
+        uint32_t wdiff = 0, rmax = 0, k = 0, i = 0, from = 0;
+        seg[0] = cur;
+        for (; i < n; i++) {
             uint32_t w;
             memcpy(&w, &ta[i].lane, sizeof w);
             const uint32_t r = (w & 0xff) - lo;   /* (lo <= lane < hi: r < hi - lo) */
             wdiff |= w ^ w0;
             rmax = r > rmax ? r : rmax;
-            diff |= ((ta[i].addr + pb) >> sh) ^ sg0;
+            const uint64_t sg = (ta[i].addr + pb) >> sh;
+            if (sg == cur)
+                continue;
+            if (sg < cur || k == 63)
+                break;
+            used[k] = (i - from) * sz;
+            seg[++k] = cur = sg;
+            from = i;
         }
-        if (!(wdiff & 0xffffff00u) && rmax < hi - lo) {
-            const uint32_t sz = ta[0].size;
-            if (!diff) {
-                seg[0] = sg0;
-                used[0] = n * sz;
-                return 1;
-            }
-            /* records alike: the monotonic loop below on the addresses alone (its
-             * tests of space and lane passed for every record) */
-            uint64_t cur = sg0;
-            uint32_t k = 0, i = 1, from = 0;
-            seg[0] = sg0;
-            for (; i < n; i++) {
-                const uint64_t sg = (ta[i].addr + pb) >> sh;
-                if (sg == cur)
-                    continue;
-                if (sg < cur || k == 63)
-                    break;
-                used[k] = (i - from) * sz;
-                seg[++k] = cur = sg;
-                from = i;
-            }
-            if (i == n) {
-                used[k] = (n - from) * sz;
-                return k + 1;
-            }
+        const int alike = !(wdiff & 0xffffff00u) && rmax < hi - lo;
+        if (alike && i == n) {
+            used[k] = (n - from) * sz;
+            return k + 1;
         }
+        /* records 0..i alike and record i decreasing (or a 65th segment): the loop
+         * below stops at record i too */
+        mono_fails = alike;
     }
-    if (sh < 64 && hi > lo) {
+    if (sh < 64 && hi > lo && !mono_fails) {
         /* the common case first: no local memory, every lane in [lo, hi), and the lines
          * never decreasing in access order, so a line differs from the last one found
          * only when it is new (the search below would find nothing); anything else
