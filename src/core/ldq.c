@@ -5,21 +5,7 @@
 
 #include "ptx/ir.h"
 
-typedef struct {
-    mem_req *head, *tail;
-    uint32_t len;
-} fifo;
-
-struct ldq {
-    fifo entry;                 /* issue order: the baseline queue / REOD's input */
-    fifo *q;                    /* REOD queues                                     */
-    uint32_t n_q, depth, sets_per_queue, l1_sets, line, rr, held;
-    fifo lat;                   /* latency queue (lat_slots > 0)                   */
-    uint64_t *lat_t;            /* its requests' entry cycles, a ring from lat_h   */
-    uint32_t lat_slots, lat_h;
-    const mem_req *last_sent;   /* the request ldq_cycle sent this cycle, or NULL  */
-    ldq_stats st;
-};
+typedef ldq_fifo fifo;
 
 static void put(fifo *f, mem_req *r)
 {
@@ -123,15 +109,6 @@ void ldq_push(ldq *q, mem_req *r, uint64_t cycle)
     q->held++;
 }
 
-uint32_t ldq_len(const ldq *q) { return q->held; }
-uint32_t ldq_staged(const ldq *q) { return q->entry.len; }
-uint64_t ldq_next_lookup(const ldq *q)
-{
-    return q->lat.head ? q->lat_t[q->lat_h] + q->lat_slots - 1 : UINT64_MAX;
-}
-const mem_req *ldq_last_sent(const ldq *q) { return q->last_sent; }
-
-const ldq_stats *ldq_get_stats(const ldq *q) { return &q->st; }
 
 static uint32_t queue_of(const ldq *q, uint64_t addr)
 {
@@ -189,7 +166,7 @@ static int reod_pick(ldq *q, memsys *m, uint64_t cycle, mem_access *first)
  * With REOD queues the oldest request, when due, moves into its set's queue instead
  * (or waits at the head while that queue is full), and the selector looks one up:
  * the same cycle as without REOD when nothing waits. */
-static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
+static inline __attribute__((always_inline)) int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
 {
     int progress = 0;
     mem_access first = MA_HIT;   /* the cycle's first refusal (one stalled cycle) */
@@ -199,7 +176,7 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
             fifo *f = &q->q[queue_of(q, q->lat.head->addr)];
             if (f->len < q->depth) {
                 put(f, take(&q->lat));
-                q->lat_h = (q->lat_h + 1) % q->lat_slots;
+                q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
                 progress = 1;
             } else {
                 q->st.full_cycles++;
@@ -218,7 +195,7 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
             first = a;
         } else {
             unlink_head(&q->lat, rest);
-            q->lat_h = (q->lat_h + 1) % q->lat_slots;
+            q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
             q->st.queued_cycles += cycle - t0;
             q->st.sent++;
             q->held--;
@@ -245,7 +222,8 @@ static int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
         }
     } else if (h && q->lat.len < q->lat_slots) {
         mem_req *r = take(&q->entry);
-        q->lat_t[(q->lat_h + q->lat.len) % q->lat_slots] = cycle;
+        uint32_t at = q->lat_h + q->lat.len;   /* (both below lat_slots: no division) */
+        q->lat_t[at >= q->lat_slots ? at - q->lat_slots : at] = cycle;
         put(&q->lat, r);
         q->last_sent = r;
         progress = 1;
@@ -302,9 +280,8 @@ static inline __attribute__((always_inline)) int cycle_in(ldq *q, memsys *m, uin
 
 int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled) { return cycle_in(q, m, cycle, stalled); }
 
-int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled, ldq_stats *before, const mem_req **sent)
+int ldq_cycle_snap_busy(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent)
 {
-    *before = q->st;
     int progress = cycle_in(q, m, cycle, stalled);
     *sent = q->last_sent;
     return progress;

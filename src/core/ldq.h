@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "mem/memsys.h"
+#include "ptx/ir.h"
 
 typedef struct {
     uint64_t stall_cycles;      /* cycles with requests queued and none sent        */
@@ -41,6 +42,23 @@ typedef struct {
 } ldq_stats;
 
 typedef struct ldq ldq;
+
+/* (the struct is here for ldq_cycle_snap's inline quiet cycles; only ldq.c writes it) */
+typedef struct {
+    mem_req *head, *tail;
+    uint32_t len;
+} ldq_fifo;
+
+struct ldq {
+    ldq_fifo entry;             /* issue order: the baseline queue / REOD's input */
+    ldq_fifo *q;                /* REOD queues                                     */
+    uint32_t n_q, depth, sets_per_queue, l1_sets, line, rr, held;
+    ldq_fifo lat;               /* latency queue (lat_slots > 0)                   */
+    uint64_t *lat_t;            /* its requests' entry cycles, a ring from lat_h   */
+    uint32_t lat_slots, lat_h;
+    const mem_req *last_sent;   /* the request ldq_cycle sent this cycle, or NULL  */
+    ldq_stats st;
+};
 
 /* n_queues 0 = baseline. Queue of a request: its L1D set (addr / line mod sets)
  * modulo n_queues, or set / sets_per_queue when sets_per_queue > 0. */
@@ -61,17 +79,59 @@ void ldq_push(ldq *q, mem_req *r, uint64_t cycle);
 int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled);
 /* ldq_cycle after copying the counters into *before (ldq_get_stats as they were), with
  * ldq_last_sent into *sent: the three in one call (a core's every cycle). */
-int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled, ldq_stats *before, const mem_req **sent);
-uint32_t ldq_len(const ldq *q);            /* requests held                        */
+static inline int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled, ldq_stats *before,
+                                 const mem_req **sent);
+static inline uint32_t ldq_len(const ldq *q);   /* requests held                 */
 /* The cycle the latency queue's oldest request is due for its lookup (UINT64_MAX:
  * none waits there); an event for idle skipping. */
-uint64_t ldq_next_lookup(const ldq *q);
-uint32_t ldq_staged(const ldq *q);         /* of which not yet in a REOD queue     */
-const ldq_stats *ldq_get_stats(const ldq *q);
+static inline uint64_t ldq_next_lookup(const ldq *q);
+static inline uint32_t ldq_staged(const ldq *q);   /* of which not yet in a REOD queue */
+static inline const ldq_stats *ldq_get_stats(const ldq *q);
 /* The request the last ldq_cycle sent to the memory system (NULL: none). The memory
  * system owns it now; valid to read until its owner frees it. With a latency queue:
  * the request that entered the latency queue (it left the LD/ST unit; the ldq still
  * holds it). */
-const mem_req *ldq_last_sent(const ldq *q);
+static inline const mem_req *ldq_last_sent(const ldq *q);
+
+/* (the accessors inline: the SM reads them every cycle) */
+static inline uint32_t ldq_len(const ldq *q) { return q->held; }
+static inline uint32_t ldq_staged(const ldq *q) { return q->entry.len; }
+static inline uint64_t ldq_next_lookup(const ldq *q)
+{
+    return q->lat.head ? q->lat_t[q->lat_h] + q->lat_slots - 1 : UINT64_MAX;
+}
+static inline const mem_req *ldq_last_sent(const ldq *q) { return q->last_sent; }
+static inline const ldq_stats *ldq_get_stats(const ldq *q) { return &q->st; }
+
+/* ldq_cycle_snap's cycles that can move nothing, without a call: nothing held, or (no
+ * REOD queues, a latency queue) its oldest request not yet due for its lookup and the
+ * entry FIFO's head unable to move (none, or the latency queue full and the head not
+ * one sent from the entry: constant, parameter, atomic, .cg). The counters and results
+ * ldq_cycle would leave. */
+int ldq_cycle_snap_busy(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent);
+
+static inline int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled, ldq_stats *before,
+                                 const mem_req **sent)
+{
+    *before = q->st;
+    if (q->held && q->lat_slots && !q->n_q) {
+        const mem_req *h = q->entry.head;
+        if (!(q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle) &&
+            (!h || (q->lat.len >= q->lat_slots && h->space != SP_CONST && h->space != SP_PARAM &&
+                    h->kind != MR_ATOMIC && h->cop != CO_CG))) {
+            q->st.occupancy_sum += q->held;
+            q->last_sent = NULL;
+            *stalled = q->entry.len != 0;
+            *sent = NULL;
+            return 0;
+        }
+    } else if (!q->held) {
+        q->last_sent = NULL;
+        *stalled = 0;
+        *sent = NULL;
+        return 0;
+    }
+    return ldq_cycle_snap_busy(q, m, cycle, stalled, sent);
+}
 
 #endif

@@ -329,7 +329,45 @@ uint32_t pipe_coalesce(const pipe_space *sp, exec_trace *tr, uint32_t slot, uint
     uint32_t nseg = 0, last = 0;
     /* line_of, its test once: a power of two shifts */
     const unsigned sh = (line & (line - 1)) == 0 ? (unsigned)__builtin_ctz(line) : 64;
-    if (sh < 64 && hi > lo) {
+    int mono_fails = 0;   /* the monotonic loop below would stop early: skip it */
+    if (sh < 64 && hi > lo && n > 1 && tr->a[0].space != SP_LOCAL) {
+        /* the monotonic loop below for records alike (record 0's size, space and kind,
+         * lanes in [lo, hi)), their tests folded into one flag tested at the end (a
+         * record that fails them makes this pass's segments useless): the segments as
+         * that loop finds them, by the addresses alone */
+        const exec_access *ta = tr->a;
+        uint32_t w0;
+        memcpy(&w0, &ta[0].lane, sizeof w0);
+        const uint64_t pb = ta[0].space == SP_PARAM ? sp->param_base : 0;
+        const uint32_t sz = ta[0].size;
+        uint64_t cur = (ta[0].addr + pb) >> sh;
+        uint32_t wdiff = 0, rmax = 0, k = 0, i = 0, from = 0;
+        seg[0] = cur;
+        for (; i < n; i++) {
+            uint32_t w;
+            memcpy(&w, &ta[i].lane, sizeof w);
+            const uint32_t r = (w & 0xff) - lo;   /* (lo <= lane < hi: r < hi - lo) */
+            wdiff |= w ^ w0;
+            rmax = r > rmax ? r : rmax;
+            const uint64_t sg = (ta[i].addr + pb) >> sh;
+            if (sg == cur)
+                continue;
+            if (sg < cur || k == 63)
+                break;
+            used[k] = (i - from) * sz;
+            seg[++k] = cur = sg;
+            from = i;
+        }
+        const int alike = !(wdiff & 0xffffff00u) && rmax < hi - lo;
+        if (alike && i == n) {
+            used[k] = (n - from) * sz;
+            return k + 1;
+        }
+        /* records 0..i alike and record i decreasing (or a 65th segment): the loop
+         * below stops at record i too */
+        mono_fails = alike;
+    }
+    if (sh < 64 && hi > lo && !mono_fails) {
         /* the common case first: no local memory, every lane in [lo, hi), and the lines
          * never decreasing in access order, so a line differs from the last one found
          * only when it is new (the search below would find nothing); anything else
@@ -579,6 +617,38 @@ uint32_t pipe_bank_cycles(const exec_trace *tr, uint32_t ws, uint32_t grp, uint3
         }
         if (i == n)
             return 1;
+    }
+    if (!atomic && grp >= ws && pow2 && banks <= 64 && n) {
+        /* one group, no atomics, and the words within 4096 of the lowest: the distinct
+         * words by a bitmap of that range instead of the table below (the same count:
+         * the most distinct words in one bank) */
+        uint64_t wmin = UINT64_MAX, wmax = 0;
+        uint32_t lmax = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const exec_access *a = &tr->a[i];
+            const uint64_t wd = a->addr >> 2;
+            const uint32_t l = a->lane;
+            lmax = l > lmax ? l : lmax;
+            wmin = wd < wmin ? wd : wmin;
+            wmax = wd > wmax ? wd : wmax;
+        }
+        if (lmax < grp && wmax - wmin < 4096) {
+            uint64_t bits[64];
+            uint8_t bc[64];
+            memset(bits, 0, sizeof bits);
+            memset(bc, 0, sizeof bc);
+            uint32_t worst = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                const uint64_t wd = tr->a[i].addr >> 2, r = wd - wmin;
+                const uint64_t bit = 1ull << (r & 63);
+                if (bits[r >> 6] & bit)
+                    continue;
+                bits[r >> 6] |= bit;
+                const uint32_t c = ++bc[wd & (banks - 1)];
+                worst = c > worst ? c : worst;
+            }
+            return worst;   /* (>= 1: n > 0) */
+        }
     }
     /* per group: the distinct words (a table of them), each counted in its bank; with
      * atomics the equal addresses too (a table of addresses with their counts) */

@@ -7,12 +7,28 @@
  * valid serialisation of the hardware's atomic operations.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "func/func.h"
 #include "util/err.h"
+
+/* The per-lane fast paths write a trace record's lane, size, space and is_write bytes
+ * as one little-endian 32-bit word (lane in the low byte). */
+_Static_assert(offsetof(exec_access, lane) == 8 && offsetof(exec_access, size) == 9 &&
+               offsetof(exec_access, space) == 10 && offsetof(exec_access, is_write) == 11,
+               "exec_access: lane, size, space, is_write as one word");
+
+/* Writes trace record e: the address, then lane, size, space and is_write as one word. */
+static inline void trace_put(exec_access *e, uint64_t ad, unsigned lane, unsigned size, int space, int write)
+{
+    const uint32_t w = (uint32_t)(lane & 0xff) | (uint32_t)(size & 0xff) << 8 | (uint32_t)(space & 0xff) << 16 |
+                       (uint32_t)(write & 0xff) << 24;
+    e->addr = ad;
+    memcpy(&e->lane, &w, 4);
+}
 
 /* ---- addressing ------------------------------------------------------------------------ */
 static unsigned reg_bytes(const exec_ctx *x, uint32_t r);
@@ -288,11 +304,103 @@ static func_defer_op *defer_rec(exec_ctx *x, const ptx_insn *in, unsigned lane)
     return &d->a[d->n++];
 }
 
+/* Room for `need` more records in the deferred list (grown ahead when not: only its
+ * capacity changes); 0 when out of host memory (the caller then takes defer_rec's
+ * path, which reports it). */
+static inline int defer_reserve(func_defer *d, uint32_t need)
+{
+    if (d->cap >= d->n && d->cap - d->n >= need)
+        return 1;
+    uint32_t cap = d->cap ? d->cap : 256;
+    while (cap - d->n < need)
+        cap *= 2;
+    func_defer_op *a = realloc(d->a, cap * sizeof *a);
+    if (!a)
+        return 0;
+    d->a = a;
+    d->cap = cap;
+    return 1;
+}
+
+/* The grouped records' lane data (FD_LDW, FD_STW): 8-byte words after the header,
+ * read and written by memcpy (the records' memory holds them as plain bytes). */
+static inline const uint8_t *defer_word_ptr(const uint8_t *w, uint32_t k)
+{
+    const uint8_t *p;
+    memcpy(&p, w + (size_t)k * 8, 8);
+    return p;
+}
+
+/* FD_LDW: the group's lanes in lane order, as FD_LD per lane */
+static void commit_ldw(const func_defer_op *o)
+{
+    const uint8_t *w = (const uint8_t *)(o + 1);
+    uint64_t *dst = o->dst;
+    uint32_t k = 0;
+    if (!o->sext && o->size == 4) {
+        for (uint64_t m = o->v; m; m &= m - 1) {
+            uint32_t v;
+            memcpy(&v, defer_word_ptr(w, k++), 4);
+            dst[__builtin_ctzll(m)] = v;
+        }
+    } else if (!o->sext && o->size == 8) {
+        for (uint64_t m = o->v; m; m &= m - 1) {
+            uint64_t v;
+            memcpy(&v, defer_word_ptr(w, k++), 8);
+            dst[__builtin_ctzll(m)] = v;
+        }
+    } else if (o->sext && o->size == 4) {
+        /* (sext to 64 bits, then ex_trunc to rb bytes) */
+        const uint64_t tm = o->rb >= 8 ? ~0ull : (1ull << (o->rb * 8)) - 1;
+        for (uint64_t m = o->v; m; m &= m - 1) {
+            int32_t v;
+            memcpy(&v, defer_word_ptr(w, k++), 4);
+            dst[__builtin_ctzll(m)] = (uint64_t)(int64_t)v & tm;
+        }
+    } else {
+        for (uint64_t m = o->v; m; m &= m - 1) {
+            uint64_t v = load_bytes(defer_word_ptr(w, k++), o->size);
+            if (o->sext)
+                v = ex_trunc(sext(v, o->size), o->rb);
+            dst[__builtin_ctzll(m)] = v;
+        }
+    }
+}
+
+/* FD_STW: the group's stores in lane order, as FD_ST per lane */
+static void commit_stw(const func_defer_op *o)
+{
+    const uint8_t *w = (const uint8_t *)(o + 1);
+    const uint32_t c = (uint32_t)o->c;
+    if (o->size == 4) {
+        for (uint32_t k = 0; k < c; k++) {
+            uint64_t v;
+            memcpy(&v, w + (size_t)k * 16 + 8, 8);
+            uint32_t u = (uint32_t)v;
+            memcpy((uint8_t *)defer_word_ptr(w, 2 * k), &u, 4);
+        }
+    } else {
+        for (uint32_t k = 0; k < c; k++) {
+            uint64_t v;
+            memcpy(&v, w + (size_t)k * 16 + 8, 8);
+            memcpy((uint8_t *)defer_word_ptr(w, 2 * k), &v, o->size);
+        }
+    }
+}
+
 void func_defer_commit(func_defer *d)
 {
     for (uint32_t i = 0; i < d->n; i++) {
         const func_defer_op *o = &d->a[i];
         switch (o->op) {
+        case FD_LDW:
+            commit_ldw(o);
+            i += ((uint32_t)o->c + 5) / 6;
+            break;
+        case FD_STW:
+            commit_stw(o);
+            i += ((uint32_t)o->c + 2) / 3;
+            break;
         case FD_LD: {
             uint64_t v = load_bytes(o->p, o->size);
             if (o->sext)
@@ -425,7 +533,7 @@ global_at_room(exec_ctx *x, const ptx_insn *in, const func_launch *L, dev_blk *h
     *dev = 1;
     uint8_t *p = !(ad & (esz - 1)) ? dev_blk_at(*h, ad) : NULL;
     if (p) {
-        t->a[(*tn)++] = (exec_access){ad, (uint8_t)l, (uint8_t)esz, SP_GLOBAL, (uint8_t)st};
+        trace_put(&t->a[(*tn)++], ad, l, esz, SP_GLOBAL, st);
         return p;
     }
     t->n = *tn;
@@ -454,17 +562,64 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     dev_blk h = dev_blk_load(L, esz);
     exec_trace *t = x->trace;
     func_defer *dq = defer ? L->defer : NULL;
-    if (warp_room(x, dq)) {
+    if (warp_room(x, dq) && (!dq || defer_reserve(dq, 2 * x->ws + 2))) {
         /* traced, with room for every lane's record and deferred load: the counts in
          * locals (mem_at, outside the hint's block, sees them written back and writes
-         * at most one record, no deferred access) */
+         * at most one record, no deferred access). The lanes in the hint's block, in
+         * lane order, run in a loop without a call: their trace records, and their
+         * deferred loads as one FD_LDW record (its lanes' pointers in the records after
+         * it: 1 + ceil(k / 6) <= k + 1 records); a lane outside it goes through mem_at
+         * (one FD_LD record) and the loop starts again after it, so at most 2 ws + 1
+         * records in all. */
         uint32_t tn = t->n, dn = defer ? dq->n : 0;
-        EX_FOR_LANES(x->mask, l) {
+        exec_access *ta = t->a;
+        const uint32_t hi = (uint32_t)esz << 8 | (uint32_t)SP_GLOBAL << 16;
+        uint64_t m = x->mask;
+        while (m) {
+            uint8_t *pw = defer ? (uint8_t *)&dq->a[dn + 1] : NULL;
+            const uint64_t m0 = m;
+            uint32_t k = 0;
+            for (; m; m &= m - 1) {
+                const unsigned l = (unsigned)__builtin_ctzll(m);
+                const uint64_t ad = (ra[l] + imm) & amask, off = ad - h.addr;
+                if ((ad & (esz - 1)) || off >= h.lim)
+                    break;
+                exec_access *e = &ta[tn++];
+                const uint32_t lh = hi | l;
+                e->addr = ad;
+                memcpy(&e->lane, &lh, 4);
+                uint8_t *p = h.data + off;
+                if (defer) {
+                    memcpy(pw + (size_t)k++ * 8, &p, 8);
+                    continue;
+                }
+                uint64_t v = load_bytes(p, esz);
+                if (sign)
+                    v = ex_trunc(sext(v, esz), rb);
+                rd[l] = v;
+            }
+            if (k) {
+                func_defer_op *o = &dq->a[dn];
+                o->dst = rd;
+                o->v = m0 & ~m;
+                o->c = k;
+                o->op = FD_LDW;
+                o->size = (uint8_t)esz;
+                o->sext = (uint8_t)sign;
+                o->rb = (uint8_t)rb;
+                dn += 1 + (k + 5) / 6;
+            }
+            if (!m)
+                break;
+            /* the lane outside the hint's block */
+            const unsigned l = (unsigned)__builtin_ctzll(m);
+            m &= m - 1;
             const uint64_t ad = (ra[l] + imm) & amask;
             int dev;
             uint8_t *p = global_at_room(x, in, L, &h, l, ad, esz, 0, &dev, dq, &tn, &dn);
             if (!p)
                 return;
+            ta = t->a;
             if (dev && defer) {
                 func_defer_op *o = &dq->a[dn++];
                 /* (a load's record: the fields func_defer_commit reads for FD_LD) */
@@ -561,7 +716,7 @@ direct_at_room(exec_ctx *x, const ptx_insn *in, exec_trace *t, uint32_t *tn, con
 {
     /* (lim1: direct_lim1 of ds and size, the bounds as one compare) */
     if (!(ad & (size - 1)) && ad < lim1) {
-        t->a[(*tn)++] = (exec_access){ad, (uint8_t)l, (uint8_t)size, (uint8_t)space, (uint8_t)st};
+        trace_put(&t->a[(*tn)++], ad, l, size, space, st);
         return ds->base + (size_t)l * ds->stride + ad;
     }
     int dev;
@@ -750,15 +905,55 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
     dev_blk h = dev_blk_load(L, esz);
     exec_trace *t = x->trace;
     func_defer *dq = defer ? L->defer : NULL;
-    if (warp_room(x, dq)) {
-        /* traced, with room for every lane: the counts in locals (x_ld_global's) */
+    if (warp_room(x, dq) && (!dq || defer_reserve(dq, 2 * x->ws + 2))) {
+        /* traced, with room for every lane: the counts in locals, and the lanes in the
+         * hint's block in a loop without a call, as x_ld_global: their deferred stores
+         * as one FD_STW record (pointer and value pairs in the records after it: 1 +
+         * ceil(k / 3) <= k + 1 records) */
         uint32_t tn = t->n, dn = defer ? dq->n : 0;
-        EX_FOR_LANES(x->mask, l) {
+        exec_access *ta = t->a;
+        const uint32_t hi = (uint32_t)esz << 8 | (uint32_t)SP_GLOBAL << 16 | 1u << 24;
+        uint64_t m = x->mask;
+        while (m) {
+            uint8_t *pw = defer ? (uint8_t *)&dq->a[dn + 1] : NULL;
+            uint32_t k = 0;
+            for (; m; m &= m - 1) {
+                const unsigned l = (unsigned)__builtin_ctzll(m);
+                const uint64_t ad = (ra[l] + imm) & amask, off = ad - h.addr;
+                if ((ad & (esz - 1)) || off >= h.lim)
+                    break;
+                exec_access *e = &ta[tn++];
+                const uint32_t lh = hi | l;
+                e->addr = ad;
+                memcpy(&e->lane, &lh, 4);
+                uint8_t *p = h.data + off;
+                const uint64_t val = EX_RD(*rv, l);
+                if (defer) {
+                    memcpy(pw + (size_t)k * 16, &p, 8);
+                    memcpy(pw + (size_t)k * 16 + 8, &val, 8);
+                    k++;
+                    continue;
+                }
+                store_bytes(p, val, esz);
+            }
+            if (k) {
+                func_defer_op *o = &dq->a[dn];
+                o->c = k;
+                o->op = FD_STW;
+                o->size = (uint8_t)esz;
+                dn += 1 + (k + 2) / 3;
+            }
+            if (!m)
+                break;
+            /* the lane outside the hint's block */
+            const unsigned l = (unsigned)__builtin_ctzll(m);
+            m &= m - 1;
             const uint64_t ad = (ra[l] + imm) & amask;
             int dev;
             uint8_t *p = global_at_room(x, in, L, &h, l, ad, esz, 1, &dev, dq, &tn, &dn);
             if (!p)
                 return;
+            ta = t->a;
             const uint64_t val = EX_RD(*rv, l);
             if (dev && defer) {
                 dq->a[dn++] = (func_defer_op){p, NULL, val, 0, NULL, FD_ST, (uint8_t)esz, 0, 0};

@@ -114,7 +114,11 @@ typedef struct {
     uint8_t rb;
 } func_defer_op;
 
-enum { FD_LD, FD_ST, FD_ATOM };
+/* FD_LDW / FD_STW: one warp instruction's loads / stores of several lanes in one record
+ * (exec_mem.c): dst the destination row (ld), v the lanes in order, c their number,
+ * size/sext/rb as FD_LD's; the records after it hold the lanes' device pointers (ld:
+ * 6 per record) or pointer and value pairs (st: 3 per record). */
+enum { FD_LD, FD_ST, FD_ATOM, FD_LDW, FD_STW };
 
 typedef struct {
     func_defer_op *a;
