@@ -21,13 +21,17 @@ _Static_assert(offsetof(exec_access, lane) == 8 && offsetof(exec_access, size) =
                offsetof(exec_access, space) == 10 && offsetof(exec_access, is_write) == 11,
                "exec_access: lane, size, space, is_write as one word");
 
-/* Writes trace record e: the address, then lane, size, space and is_write as one word. */
-static inline void trace_put(exec_access *e, uint64_t ad, unsigned lane, unsigned size, int space, int write)
+/* Writes trace record e: the address, then w = lane | size << 8 | space << 16 |
+ * is_write << 24 as one word. */
+static inline void trace_put_w(exec_access *e, uint64_t ad, uint32_t w)
 {
-    const uint32_t w = (uint32_t)(lane & 0xff) | (uint32_t)(size & 0xff) << 8 | (uint32_t)(space & 0xff) << 16 |
-                       (uint32_t)(write & 0xff) << 24;
     e->addr = ad;
     memcpy(&e->lane, &w, 4);
+}
+static inline void trace_put(exec_access *e, uint64_t ad, unsigned lane, unsigned size, int space, int write)
+{
+    trace_put_w(e, ad, (uint32_t)(lane & 0xff) | (uint32_t)(size & 0xff) << 8 | (uint32_t)(space & 0xff) << 16 |
+                       (uint32_t)(write & 0xff) << 24);
 }
 
 /* ---- addressing ------------------------------------------------------------------------ */
@@ -584,10 +588,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
                 const uint64_t ad = (ra[l] + imm) & amask, off = ad - h.addr;
                 if ((ad & (esz - 1)) || off >= h.lim)
                     break;
-                exec_access *e = &ta[tn++];
-                const uint32_t lh = hi | l;
-                e->addr = ad;
-                memcpy(&e->lane, &lh, 4);
+                trace_put_w(&ta[tn++], ad, hi | l);
                 uint8_t *p = h.data + off;
                 if (defer) {
                     memcpy(pw + (size_t)k++ * 8, &p, 8);
@@ -922,10 +923,7 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
                 const uint64_t ad = (ra[l] + imm) & amask, off = ad - h.addr;
                 if ((ad & (esz - 1)) || off >= h.lim)
                     break;
-                exec_access *e = &ta[tn++];
-                const uint32_t lh = hi | l;
-                e->addr = ad;
-                memcpy(&e->lane, &lh, 4);
+                trace_put_w(&ta[tn++], ad, hi | l);
                 uint8_t *p = h.data + off;
                 const uint64_t val = EX_RD(*rv, l);
                 if (defer) {
