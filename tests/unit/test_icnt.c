@@ -64,7 +64,7 @@ static void test_backpressure(void **state)
 {
     (void)state;
     icnt *ic = mk(1, 1, 4, 4, 2);
-    icnt_msg p1, p2, p3;
+    icnt_msg p1 = {0}, p2 = {0}, p3 = {0};
     assert_true(icnt_can_push(ic, 0, 128));
     icnt_push(ic, &p1, 0, 0, 128, 0, 0);
     assert_false(icnt_can_push(ic, 0, 128));
@@ -92,7 +92,7 @@ static void test_round_robin(void **state)
 {
     (void)state;
     icnt *ic = mk(2, 1, 8, 64, 0);
-    icnt_msg m[6];
+    icnt_msg m[6] = {{0}};
     for (int i = 0; i < 3; i++) {
         icnt_push(ic, &m[2 * i], 0, 0, 8, 0, 0);
         icnt_push(ic, &m[2 * i + 1], 1, 0, 8, 0, 0);
@@ -117,7 +117,7 @@ static void test_port_bandwidth(void **state)
 {
     (void)state;
     icnt *ic = mk(2, 2, 8, 8, 1);
-    icnt_msg a, b, c;
+    icnt_msg a = {0}, b = {0}, c = {0};
     icnt_push(ic, &a, 0, 0, 64, 0, 0);
     icnt_push(ic, &b, 1, 0, 64, 0, 0);
     icnt_push(ic, &c, 1, 1, 8, 0, 0);   /* behind b in input 1: head-of-line blocked */
@@ -139,7 +139,7 @@ static void test_ready_time(void **state)
 {
     (void)state;
     icnt *ic = mk(1, 1, 8, 8, 0);
-    icnt_msg a;
+    icnt_msg a = {0};
     icnt_push(ic, &a, 0, 0, 8, 0, 5);
     assert_int_equal(icnt_next(ic, 0), 5);
     assert_int_equal(icnt_cycle(ic, 4), 0);
@@ -158,7 +158,7 @@ static void test_idle_until_push(void **state)
 {
     (void)state;
     icnt *ic = mk(2, 2, 8, 8, 0);
-    icnt_msg a, b;
+    icnt_msg a = {0}, b = {0};
     icnt_push(ic, &a, 0, 0, 8, 0, 10);
     assert_int_equal(icnt_cycle(ic, 0), 0);
     icnt_push(ic, &b, 1, 1, 8, 1, 1);

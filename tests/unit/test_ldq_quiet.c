@@ -30,7 +30,17 @@ typedef struct {
     memsys base;
     uint64_t at[16];      /* cycle each tag was accepted */
     uint64_t refuse;      /* bit c: global accesses refused (CSF) in cycle c */
+    mem_req *held[64];    /* the accepted requests (ldq_last_sent may point at one),
+                             freed at the test's end */
+    unsigned n_held;
 } mock;
+
+static void mock_free(mock *k)
+{
+    for (unsigned i = 0; i < k->n_held; i++)
+        free(k->held[i]);
+    k->n_held = 0;
+}
 
 static mem_access mock_access(memsys *m, mem_req *r, uint64_t cycle)
 {
@@ -38,7 +48,8 @@ static mem_access mock_access(memsys *m, mem_req *r, uint64_t cycle)
     if (r->space == SP_GLOBAL && cycle < 64 && (k->refuse >> cycle & 1))
         return MA_CSF;
     k->at[r->tag] = cycle;
-    free(r);
+    assert_true(k->n_held < sizeof k->held / sizeof *k->held);
+    k->held[k->n_held++] = r;
     return MA_MISS;
 }
 
@@ -86,6 +97,7 @@ static void t_hand(void **state)
     assert_int_equal(st->sent, 2);
     assert_int_equal(st->stall_cycles, 0);
     ldq_destroy(q);
+    mock_free(&m);
 }
 
 static void t_twin(void **state)
@@ -131,8 +143,10 @@ static void t_twin(void **state)
     }
     assert_int_equal(ldq_len(q[0]), 0);
     assert_memory_equal(m[0].at, m[1].at, sizeof m[0].at);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
         ldq_destroy(q[k]);
+        mock_free(&m[k]);
+    }
 }
 
 int main(void)
