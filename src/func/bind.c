@@ -66,8 +66,43 @@ static uint8_t mix_of(const ptx_insn *in)
     }
 }
 
+/* Rows for the slots of ra (func.h func_prog): the 8-byte slots first, two rows each,
+ * then one row per other slot. ra->slot and ra->clear are rewritten to rows; the
+ * frame's rows, b64 and each row's register width go to function i of p. */
+static int slot_rows(func_prog *p, uint32_t i, ptx_regalloc *ra)
+{
+    uint32_t n = ra->n_slots, n64 = 0;
+    for (uint32_t s = 0; s < n; s++)
+        n64 += ra->slot_bytes[s] >= 8;
+    uint32_t *row = malloc((n ? n : 1) * sizeof *row);
+    uint8_t *rb = malloc(n + n64 ? n + n64 : 1);
+    if (!row || !rb) {
+        free(row);
+        free(rb);
+        return -1;
+    }
+    for (uint32_t s = 0, k64 = 0, k32 = 0; s < n; s++) {
+        if (ra->slot_bytes[s] >= 8) {
+            row[s] = 2 * k64++;
+            rb[row[s] + 1] = ra->slot_bytes[s];
+        } else {
+            row[s] = 2 * n64 + k32++;
+        }
+        rb[row[s]] = ra->slot_bytes[s];
+    }
+    for (uint32_t r = 0; r < ra->n_regs; r++)
+        ra->slot[r] = row[ra->slot[r]];
+    for (uint32_t k = 0; k < ra->n_clear; k++)
+        ra->clear[k] = row[ra->clear[k]];
+    free(row);
+    p->rows[i] = n + n64;
+    p->b64[i] = 2 * n64;
+    p->row_bytes[i] = rb;
+    return 0;
+}
+
 /* The handlers' copy of function i's instructions with registers renumbered to the
- * slots of ra; vector lists go to p->pool from *pool_len on. */
+ * rows of ra (slot_rows); vector lists go to p->pool from *pool_len on. */
 static int copy_insns(func_prog *p, const ptx_module *m, uint32_t i, const ptx_regalloc *ra,
                       size_t *pool_len)
 {
@@ -114,12 +149,15 @@ int func_prog_bind(func_prog *p, const ptx_module *m, int compact, char *why, si
     p->mix = calloc(nf, sizeof *p->mix);
     p->insns = calloc(nf, sizeof *p->insns);
     p->n_slots = calloc(nf, sizeof *p->n_slots);
-    p->slot_bytes = calloc(nf, sizeof *p->slot_bytes);
+    p->rows = calloc(nf, sizeof *p->rows);
+    p->b64 = calloc(nf, sizeof *p->b64);
+    p->row_bytes = calloc(nf, sizeof *p->row_bytes);
+    p->reg_row = calloc(nf, sizeof *p->reg_row);
     p->clear = calloc(nf, sizeof *p->clear);
     p->n_clear = calloc(nf, sizeof *p->n_clear);
     p->pool = malloc((m->pool_len + vec + 1) * sizeof *p->pool);
     p->kparam = calloc(m->n_syms ? m->n_syms : 1, 1);
-    if (!p->fns || !p->mix || !p->insns || !p->n_slots || !p->slot_bytes || !p->clear || !p->n_clear ||
+    if (!p->fns || !p->mix || !p->insns || !p->n_slots || !p->rows || !p->b64 || !p->row_bytes || !p->reg_row || !p->clear || !p->n_clear ||
         !p->pool || !p->kparam) {
         snprintf(why, n, "out of memory");
         return -1;
@@ -140,10 +178,10 @@ int func_prog_bind(func_prog *p, const ptx_module *m, int compact, char *why, si
             snprintf(why, n, "out of memory");
             return -1;
         }
-        int bad = copy_insns(p, m, i, &ra, &pool_len);
+        int bad = slot_rows(p, i, &ra) || copy_insns(p, m, i, &ra, &pool_len);
         p->n_slots[i] = ra.n_slots;
-        p->slot_bytes[i] = ra.slot_bytes;   /* taken over */
-        ra.slot_bytes = NULL;
+        p->reg_row[i] = ra.slot;   /* taken over (rows since slot_rows) */
+        ra.slot = NULL;
         p->clear[i] = ra.clear;
         p->n_clear[i] = ra.n_clear;
         ra.clear = NULL;
@@ -179,7 +217,8 @@ void func_prog_free(func_prog *p)
             if (p->fns) free(p->fns[i]);
             if (p->mix) free(p->mix[i]);
             if (p->insns) free(p->insns[i]);
-            if (p->slot_bytes) free(p->slot_bytes[i]);
+            if (p->row_bytes) free(p->row_bytes[i]);
+            if (p->reg_row) free(p->reg_row[i]);
             if (p->clear) free(p->clear[i]);
         }
     }
@@ -187,7 +226,10 @@ void func_prog_free(func_prog *p)
     free(p->mix);
     free(p->insns);
     free(p->n_slots);
-    free(p->slot_bytes);
+    free(p->rows);
+    free(p->b64);
+    free(p->row_bytes);
+    free(p->reg_row);
     free(p->clear);
     free(p->n_clear);
     free(p->pool);

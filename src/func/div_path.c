@@ -250,7 +250,7 @@ static uint64_t sync_need(const func_warp *w, const func_path *p)
     const ptx_func *f = &L->prog->m->funcs[fr->func];
     if (p->pc >= f->n_insns)
         return 0;
-    const ptx_insn *in = &L->prog->insns[fr->func][p->pc];   /* registers as slots */
+    const ptx_insn *in = &L->prog->insns[fr->func][p->pc];   /* registers as rows */
     const ptx_operand *mm;
     switch (in->op) {
     case OP_SHFL: mm = (in->flags & MF_SYNC) ? &in->ops[5] : NULL; break;
@@ -265,8 +265,8 @@ static uint64_t sync_need(const func_warp *w, const func_path *p)
     if (mm->kind == OK_IMM)
         return mm->imm;
     if (mm->kind == OK_REG) {   /* the value of the path's first lane */
-        const uint64_t *r = w->regpool + fr->reg_off;
-        return r[(size_t)mm->r * L->ws + (uint32_t)__builtin_ctzll(p->mask)] & 0xffffffffull;
+        const exec_ctx x = {.r = w->regpool + fr->reg_pos, .ws = L->ws, .b64 = fr->b64};
+        return ex_reg(&x, mm->r, (uint32_t)__builtin_ctzll(p->mask)) & 0xffffffffull;
     }
     return ~0ull;
 }

@@ -5,13 +5,19 @@
  * of x->mask (the warp's active lanes whose guard predicate holds) in one loop, so
  * the dispatch cost is paid once per warp instruction, not per thread.
  *
- * Register file: slot s of lane l is x->r[s * x->ws + l], a uint64_t holding the
- * value zero-extended from its width (b8..b64, f16 in the low 16 bits, f32 bits in
- * the low 32, predicates as 0/1). Handlers write results zero-extended from the
- * instruction type's width (ex_dst_w does that). Handlers see storage slots, not PTX
+ * Register file: a register operand's r is a row of the frame x->r, ws lanes of 4
+ * bytes each from x->r + r * x->ws. Rows below x->b64 belong to 8-byte registers
+ * (b64/u64/s64/f64): lane l is ((uint64_t *)(x->r + r * x->ws))[l] (two rows per
+ * register, 8-byte aligned); other registers (predicates as 0/1, b8..b32, f16 in the
+ * low 16 bits, f32 bits) have 4-byte lanes, x->r[r * x->ws + l]. Either way a lane
+ * holds the value zero-extended from its register's width, and ex_src / ex_dst read
+ * and write it as a uint64_t; handlers write results zero-extended from the
+ * instruction type's width (ex_dst_w does that). Handlers with row pointers check the
+ * rows' widths (ex_w8) once per instruction. Handlers see storage slots, not PTX
  * registers: they run func_prog.insns, whose register operands ptx/regalloc.c
- * renumbered (registers never live at once share a slot; func.host_reg_compact), and
- * must write only the lanes of x->mask (regalloc.h relies on it).
+ * renumbered (registers never live at once share a slot; func.host_reg_compact) and
+ * func/bind.c laid out in rows (func.h func_prog), and must write only the lanes of
+ * x->mask (regalloc.h relies on it).
  *
  * Families (one file each, each with a binder):
  *   exec_int.c    integer arithmetic, logic, bit ops, setp/set/selp/slct, mov
@@ -90,9 +96,10 @@ static inline void exec_trace_flat(exec_trace *t)
 }
 
 struct exec_ctx {
-    uint64_t *r;        /* current frame's register file                              */
+    uint32_t *r;        /* current frame's register rows (see above)                  */
     uint64_t mask;      /* lanes executing this instruction                           */
     uint32_t ws;        /* warp size: the lane stride of r                            */
+    uint32_t b64;       /* rows below it hold 8-byte lanes                            */
     uint8_t *cc;        /* per-lane carry flag (add.cc / addc ...)                    */
     func_warp *w;       /* the warp: special registers, memory, frames, errors        */
     exec_trace *trace;  /* memory accesses, when the caller wants them; else NULL     */
@@ -109,13 +116,52 @@ struct exec_ctx {
 /* The mask of all lanes of a warp of ws lanes. */
 #define EX_FULL(ws) ((ws) >= 64 ? ~0ull : (1ull << (ws)) - 1)
 
-/* Bit l set where lane l of `mask` holds a nonzero value in p[l] (a predicate row).
+/* Row r's lanes: 8 bytes wide (r < x->b64), else 4. */
+static inline int ex_w8(const exec_ctx *x, uint32_t r) { return r < x->b64; }
+static inline uint32_t *ex_row32(const exec_ctx *x, uint32_t r) { return x->r + (size_t)r * x->ws; }
+static inline uint64_t *ex_row64(const exec_ctx *x, uint32_t r)
+{
+    return (uint64_t *)(void *)(x->r + (size_t)r * x->ws);
+}
+
+/* Lane l of row r, and its write (v zero-extended from the register's width). */
+static inline uint64_t ex_reg(const exec_ctx *x, uint32_t r, unsigned l)
+{
+    return ex_w8(x, r) ? ex_row64(x, r)[l] : ex_row32(x, r)[l];
+}
+static inline void ex_reg_set(const exec_ctx *x, uint32_t r, unsigned l, uint64_t v)
+{
+    if (ex_w8(x, r))
+        ex_row64(x, r)[l] = v;
+    else
+        ex_row32(x, r)[l] = (uint32_t)v;
+}
+
+/* Runs the statements with `d` a pointer to row r's lanes of their width. */
+#define EX_ROW_DO(x, r, d, ...)                                                        \
+    do {                                                                               \
+        if (ex_w8((x), (r))) {                                                         \
+            uint64_t *const d = ex_row64((x), (r));                                    \
+            __VA_ARGS__                                                                \
+        } else {                                                                       \
+            uint32_t *const d = ex_row32((x), (r));                                    \
+            __VA_ARGS__                                                                \
+        }                                                                              \
+    } while (0)
+
+/* Bit l set where lane l of `mask` holds a nonzero value in row r (a predicate row).
  * A full warp of 32 lanes (the common case) by a counted loop over the lanes, without
  * the dependence of one lane's index on the previous one's; other lanes' bits are 0. */
-static inline uint64_t ex_nz_mask(const uint64_t *p, uint64_t mask, uint32_t ws)
+static inline uint64_t ex_nz_mask(const exec_ctx *x, uint32_t r, uint64_t mask)
 {
     uint64_t c = 0;
-    if (ws == 32 && mask == 0xffffffffull) {
+    if (ex_w8(x, r)) {
+        const uint64_t *p = ex_row64(x, r);
+        EX_FOR_LANES(mask, l) c |= (uint64_t)(p[l] != 0) << l;
+        return c;
+    }
+    const uint32_t *p = ex_row32(x, r);
+    if (x->ws == 32 && mask == 0xffffffffull) {
         uint32_t c0 = 0, c1 = 0;
         for (unsigned l = 0; l < 16; l++) {
             c0 |= (uint32_t)(p[l] != 0) << l;
@@ -134,24 +180,46 @@ uint64_t ex_src_slow(const exec_ctx *x, const ptx_operand *o, unsigned lane);
 static inline uint64_t ex_src(const exec_ctx *x, const ptx_operand *o, unsigned lane)
 {
     if (o->kind == OK_REG)
-        return x->r[(size_t)o->r * x->ws + lane];
+        return ex_reg(x, o->r, lane);
     if (o->kind == OK_IMM)
         return o->imm;
     return ex_src_slow(x, o, lane);
 }
 
-/* A source operand resolved once per instruction: lane l's value is p[l & m] (a
- * register row, m = ~0; an immediate, p = &o->imm and m = 0). ex_rd_init returns 0
- * for other kinds (special registers, symbols), which take ex_src per lane. */
+/* A source operand resolved once per instruction, for a handler that reads 4-byte
+ * (ex_rd32) or 8-byte (ex_rd64) lanes: lane l's value is p[l & m] (a register row of
+ * that width, m = ~0; an immediate, m = 0, its low 32 bits for ex_rd32). The inits
+ * return 0 for other kinds (special registers, symbols) and for a register of the
+ * other width, which take ex_src per lane. */
+typedef struct {
+    const uint32_t *p;
+    uint64_t m;
+    uint32_t imm;
+} ex_rd32;
 typedef struct {
     const uint64_t *p;
     uint64_t m;
-} ex_rd;
+} ex_rd64;
 
-static inline int ex_rd_init(const exec_ctx *x, const ptx_operand *o, ex_rd *rd)
+static inline int ex_rd32_init(const exec_ctx *x, const ptx_operand *o, ex_rd32 *rd)
 {
-    if (o->kind == OK_REG) {
-        rd->p = x->r + (size_t)o->r * x->ws;
+    if (o->kind == OK_REG && !ex_w8(x, o->r)) {
+        rd->p = ex_row32(x, o->r);
+        rd->m = ~0ull;
+        return 1;
+    }
+    if (o->kind == OK_IMM) {
+        rd->imm = (uint32_t)o->imm;
+        rd->p = &rd->imm;
+        rd->m = 0;
+        return 1;
+    }
+    return 0;
+}
+static inline int ex_rd64_init(const exec_ctx *x, const ptx_operand *o, ex_rd64 *rd)
+{
+    if (o->kind == OK_REG && ex_w8(x, o->r)) {
+        rd->p = ex_row64(x, o->r);
         rd->m = ~0ull;
         return 1;
     }
@@ -163,6 +231,56 @@ static inline int ex_rd_init(const exec_ctx *x, const ptx_operand *o, ex_rd *rd)
     return 0;
 }
 #define EX_RD(rd, l) ((rd).p[(l) & (rd).m])
+
+/* For handlers that take registers of either width (conversions): a source resolved
+ * once, lane l's value ex_rdw_get(&rd, l) (the width a local of the loop, which the
+ * compiler can hoist), and a destination, ex_wr_put (nothing for a sink).
+ * ex_rdw_init returns 0 for special registers and symbols, which take ex_src per lane. */
+typedef struct {
+    const void *p;      /* the row (an immediate: its value, and lm = 0)           */
+    uint64_t lm;        /* lane index mask                                         */
+    int w8;             /* 8-byte lanes (an immediate: 1)                          */
+} ex_rdw;
+typedef struct {
+    void *p;            /* the row, or NULL                                        */
+    int w8;
+} ex_wr;
+
+static inline int ex_rdw_init(const exec_ctx *x, const ptx_operand *o, ex_rdw *rd)
+{
+    if (o->kind == OK_REG) {
+        rd->p = ex_row32(x, o->r);
+        rd->lm = ~0ull;
+        rd->w8 = ex_w8(x, o->r);
+        return 1;
+    }
+    if (o->kind == OK_IMM) {
+        rd->p = &o->imm;
+        rd->lm = 0;
+        rd->w8 = 1;
+        return 1;
+    }
+    return 0;
+}
+static inline uint64_t ex_rdw_get(const ex_rdw *rd, unsigned l)
+{
+    return rd->w8 ? ((const uint64_t *)rd->p)[l & rd->lm] : ((const uint32_t *)rd->p)[l & rd->lm];
+}
+static inline ex_wr ex_wr_of(const exec_ctx *x, const ptx_operand *o)
+{
+    if (o->kind != OK_REG)
+        return (ex_wr){NULL, 0};
+    return (ex_wr){ex_row32(x, o->r), ex_w8(x, o->r)};
+}
+static inline void ex_wr_put(ex_wr d, unsigned l, uint64_t v)
+{
+    if (!d.p)
+        return;
+    if (d.w8)
+        ((uint64_t *)d.p)[l] = v;
+    else
+        ((uint32_t *)d.p)[l] = (uint32_t)v;
+}
 
 /* Runs the body for every lane of x->mask: a counted loop when all lanes are on. */
 #define EX_LANE_LOOP(x, l, ...)                                                        \
@@ -185,7 +303,7 @@ static inline int ex_pred(const exec_ctx *x, const ptx_operand *o, unsigned lane
 static inline void ex_dst(exec_ctx *x, const ptx_operand *o, unsigned lane, uint64_t v)
 {
     if (o->kind == OK_REG)
-        x->r[(size_t)o->r * x->ws + lane] = v;
+        ex_reg_set(x, o->r, lane, v);
 }
 
 /* Zero-extends v from `bytes` (1, 2, 4, 8) wide and writes it. */

@@ -179,11 +179,11 @@ AI void run32(exec_ctx *x, const ptx_insn *in, int op, int ns, unsigned fl)
 {
     const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2],
                       *oc = &in->ops[3];
-    ex_rd ra, rb = {&od->imm, 0}, rc = {&od->imm, 0};
-    if (od->kind == OK_REG && ex_rd_init(x, oa, &ra) && (ns < 2 || ex_rd_init(x, ob, &rb)) &&
-        (ns < 3 || ex_rd_init(x, oc, &rc))) {
+    ex_rd32 ra, rb = {0}, rc = {0};
+    if (od->kind == OK_REG && !ex_w8(x, od->r) && ex_rd32_init(x, oa, &ra) &&
+        (ns < 2 || ex_rd32_init(x, ob, &rb)) && (ns < 3 || ex_rd32_init(x, oc, &rc))) {
         /* register and immediate sources: resolved once, not per lane */
-        uint64_t *d = x->r + (size_t)od->r * x->ws;
+        uint32_t *d = ex_row32(x, od->r);
         EX_LANE_LOOP(x, l, {
             uint32_t a = (uint32_t)EX_RD(ra, l);
             uint32_t b = ns > 1 ? (uint32_t)EX_RD(rb, l) : 0;
@@ -324,10 +324,10 @@ AI void run64(exec_ctx *x, const ptx_insn *in, int op, int ns)
 {
     const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2],
                       *oc = &in->ops[3];
-    ex_rd ra, rb = {&od->imm, 0}, rc = {&od->imm, 0};
-    if (od->kind == OK_REG && ex_rd_init(x, oa, &ra) && (ns < 2 || ex_rd_init(x, ob, &rb)) &&
-        (ns < 3 || ex_rd_init(x, oc, &rc))) {
-        uint64_t *d = x->r + (size_t)od->r * x->ws;
+    ex_rd64 ra, rb = {0}, rc = {0};
+    if (od->kind == OK_REG && ex_w8(x, od->r) && ex_rd64_init(x, oa, &ra) &&
+        (ns < 2 || ex_rd64_init(x, ob, &rb)) && (ns < 3 || ex_rd64_init(x, oc, &rc))) {
+        uint64_t *d = ex_row64(x, od->r);
         EX_LANE_LOOP(x, l, {
             uint64_t a = EX_RD(ra, l);
             uint64_t b = ns > 1 ? EX_RD(rb, l) : 0;
@@ -611,14 +611,17 @@ AI void run_ff(exec_ctx *x, const ptx_insn *in, int sk, int dk, int mode, int fl
     const unsigned fl = fl_const >= 0 ? (unsigned)fl_const : insn_fl(in);
     const int ftz_in = (fl & FL_FTZ) && sk == FPK_S;
     const ptx_operand *od = &in->ops[0], *oa = &in->ops[1];
+    ex_rdw ra;
+    const int ok = ex_rdw_init(x, oa, &ra);
+    const ex_wr d = ex_wr_of(x, od);
     EX_FOR_LANES(x->mask, l) {
-        double v = fdec(sk, ex_src(x, oa, l), ftz_in);
+        double v = fdec(sk, ok ? ex_rdw_get(&ra, l) : ex_src(x, oa, l), ftz_in);
         uint64_t r;
         if (mode >= RND_RNI)
             r = fenc(dk, rint_mode(v, mode), RND_RN);
         else
             r = fenc(dk, v, mode);
-        ex_dst(x, od, l, ffin(dk, r, fl));
+        ex_wr_put(d, l, ffin(dk, r, fl));
     }
 }
 
@@ -635,8 +638,11 @@ AI void run_fi(exec_ctx *x, const ptx_insn *in, int sk, int mode)
     const uint64_t lo_b = sgn ? top : 0, hi_b = sgn ? top - 1 : msk;
     const uint64_t nan_b = (sk == FPK_D || bits == 64) ? top : 0;
     const ptx_operand *od = &in->ops[0], *oa = &in->ops[1];
+    ex_rdw ra;
+    const int ok = ex_rdw_init(x, oa, &ra);
+    const ex_wr d = ex_wr_of(x, od);
     EX_FOR_LANES(x->mask, l) {
-        double v = fdec(sk, ex_src(x, oa, l), ftz);
+        double v = fdec(sk, ok ? ex_rdw_get(&ra, l) : ex_src(x, oa, l), ftz);
         uint64_t r;
         /* truncation is what the casts below do, so .rzi needs no rounding call */
         double t = mode == RND_RZI ? v : rint_mode(v, mode);
@@ -648,7 +654,7 @@ AI void run_fi(exec_ctx *x, const ptx_insn *in, int sk, int mode)
             r = lo_b;
         else
             r = sgn ? (uint64_t)(int64_t)t & msk : (uint64_t)t;
-        ex_dst(x, od, l, r);
+        ex_wr_put(d, l, r);
     }
 }
 
@@ -664,8 +670,11 @@ AI void run_if(exec_ctx *x, const ptx_insn *in, int dk, int mode, int sgn)
     const int shift = 64 - type_bits(in->type2);
     const unsigned fl = insn_fl(in) & FL_SAT;
     const ptx_operand *od = &in->ops[0], *oa = &in->ops[1];
+    ex_rdw ra;
+    const int ok = ex_rdw_init(x, oa, &ra);
+    const ex_wr d = ex_wr_of(x, od);
     EX_FOR_LANES(x->mask, l) {
-        uint64_t v = int_src(ex_src(x, oa, l), shift, sgn);
+        uint64_t v = int_src(ok ? ex_rdw_get(&ra, l) : ex_src(x, oa, l), shift, sgn);
         uint64_t r;
         if (mode == RND_RN && dk == FPK_D)
             r = f64b(sgn ? (double)(int64_t)v : (double)v);
@@ -677,7 +686,7 @@ AI void run_if(exec_ctx *x, const ptx_insn *in, int dk, int mode, int sgn)
         }
         if (fl)
             r = ffin(dk, r, fl);
-        ex_dst(x, od, l, r);
+        ex_wr_put(d, l, r);
     }
 }
 
@@ -690,8 +699,11 @@ AI void run_ii(exec_ctx *x, const ptx_insn *in, int ssgn, int sat)
     const uint64_t msk = mask_bits(db), umax = dsgn ? msk >> 1 : msk;
     const int64_t smin = dsgn ? -(int64_t)umax - 1 : 0;
     const ptx_operand *od = &in->ops[0], *oa = &in->ops[1];
+    ex_rdw ra;
+    const int ok = ex_rdw_init(x, oa, &ra);
+    const ex_wr d = ex_wr_of(x, od);
     EX_FOR_LANES(x->mask, l) {
-        uint64_t v = int_src(ex_src(x, oa, l), shift, ssgn);
+        uint64_t v = int_src(ok ? ex_rdw_get(&ra, l) : ex_src(x, oa, l), shift, ssgn);
         if (sat) {
             if (ssgn) {
                 int64_t s = (int64_t)v;
@@ -703,7 +715,7 @@ AI void run_ii(exec_ctx *x, const ptx_insn *in, int ssgn, int sat)
                 v = umax;
             }
         }
-        ex_dst(x, od, l, v & msk);
+        ex_wr_put(d, l, v & msk);
     }
 }
 

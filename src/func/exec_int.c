@@ -19,7 +19,30 @@
 
 /* ---- lane loops ---------------------------------------------------------------- */
 
-#define REGP(x, o) ((x)->r + (size_t)(o)->r * (x)->ws)
+/* Register rows for values of W bytes (exec.h): 4-byte lanes up to 4, 8-byte lanes for
+ * 8. ISREG: o is a register whose row has those lanes (the fast paths' condition; a
+ * register of the other width takes the per-lane path); ROW: its lanes. */
+#define RT_1 uint32_t
+#define RT_2 uint32_t
+#define RT_4 uint32_t
+#define RT_8 uint64_t
+#define RT_(W) RT_##W
+#define RT(W) RT_(W)
+#define ISREG(x, o, W) ((o)->kind == OK_REG && ex_w8((x), (o)->r) == ((W) == 8))
+/* The resolved source (exec.h ex_rd32 / ex_rd64) for W-byte values, and its init. */
+#define RD_1 ex_rd32
+#define RD_2 ex_rd32
+#define RD_4 ex_rd32
+#define RD_8 ex_rd64
+#define RD_(W) RD_##W
+#define RD(W) RD_(W)
+#define RD_INIT_(W) RD_##W##_init
+#define RD_INIT(W) RD_INIT_(W)
+#define RD_1_init ex_rd32_init
+#define RD_2_init ex_rd32_init
+#define RD_4_init ex_rd32_init
+#define RD_8_init ex_rd64_init
+#define ROW(x, o, W) ((RT(W) *)(void *)((x)->r + (size_t)(o)->r * (x)->ws))
 #define FULL(ws) ((ws) >= 64 ? ~0ull : (1ull << (ws)) - 1)
 
 /* Runs the body for every lane of x->mask: a counted loop when all lanes are on. */
@@ -408,14 +431,31 @@ enum {
     CMP6(X, n) X(n, equ) X(n, neu) X(n, ltu) X(n, leu) X(n, gtu) X(n, geu) X(n, num)   \
     X(n, nan)
 
+/* Register lane width of each comparison reader's values (ISREG / ROW). */
+#define LW_u16 4
+#define LW_s16 4
+#define LW_u32 4
+#define LW_s32 4
+#define LW_u64 8
+#define LW_s64 8
+#define LW_f32 4
+#define LW_f32z 4
+#define LW_f64 8
+#define LW_h 4
+#define LW_hz 4
+#define LW_bh 4
+#define LW_h_hi 4
+#define LW_hz_hi 4
+#define LW_bh_hi 4
+
 /* Kernel k_<type>_<cmp>: the lane mask where `a cmp b` holds. */
 #define KERN(n, c)                                                                     \
     static uint64_t k_##n##_##c(const exec_ctx *x, const ptx_operand *oa,              \
                                 const ptx_operand *ob)                                 \
     {                                                                                  \
         uint64_t t = 0;                                                                \
-        if (oa->kind == OK_REG && ob->kind == OK_REG) {                                \
-            const uint64_t *pa = REGP(x, oa), *pb = REGP(x, ob);                       \
+        if (ISREG(x, oa, LW_##n) && ISREG(x, ob, LW_##n)) {                            \
+            const RT(LW_##n) *pa = ROW(x, oa, LW_##n), *pb = ROW(x, ob, LW_##n);       \
             EX_FOR_LANES(x->mask, l) {                                                 \
                 CT_##n a = rd_##n(pa[l]);                                              \
                 CT_##n b = rd_##n(pb[l]);                                              \
@@ -438,7 +478,7 @@ static uint64_t pred_mask(const exec_ctx *x, const ptx_operand *o)
 {
     uint64_t c = 0;
     if (o->kind == OK_REG) {
-        c = ex_nz_mask(REGP(x, o), x->mask, x->ws);
+        c = ex_nz_mask(x, o->r, x->mask);
     } else {
         EX_FOR_LANES(x->mask, l) c |= (uint64_t)(ex_src(x, o, l) != 0) << l;
     }
@@ -455,8 +495,7 @@ static void put_pred(exec_ctx *x, const ptx_operand *o, uint64_t v)
 {
     if (o->kind != OK_REG)
         return;
-    uint64_t *d = REGP(x, o);
-    LANE_LOOP(x, l, d[l] = (v >> l) & 1;);
+    EX_ROW_DO(x, o->r, d, LANE_LOOP(x, l, d[l] = (v >> l) & 1;););
 }
 
 /* Writes tv where bit l of v is set, else 0. */
@@ -464,8 +503,7 @@ static void put_sel(exec_ctx *x, const ptx_operand *o, uint64_t v, uint64_t tv)
 {
     if (o->kind != OK_REG)
         return;
-    uint64_t *d = REGP(x, o);
-    LANE_LOOP(x, l, d[l] = (0 - ((v >> l) & 1)) & tv;);
+    EX_ROW_DO(x, o->r, d, LANE_LOOP(x, l, d[l] = (0 - ((v >> l) & 1)) & tv;););
 }
 
 /* setp: p = BoolOp(t, c), q = BoolOp(!t, c); ops = p, q|NONE, a, b [, c]. */
@@ -525,9 +563,8 @@ static void set_finish2(exec_ctx *x, const ptx_insn *in, uint64_t lo, uint64_t h
     const ptx_operand *od = &in->ops[0];
     if (od->kind != OK_REG)
         return;
-    uint64_t *d = REGP(x, od);
-    EX_FOR_LANES(x->mask, l)
-        d[l] = ((0 - ((lo >> l) & 1)) & h) | (((0 - ((hi >> l) & 1)) & h) << 16);
+    EX_ROW_DO(x, od->r, d, EX_FOR_LANES(x->mask, l)
+        d[l] = ((0 - ((lo >> l) & 1)) & h) | (((0 - ((hi >> l) & 1)) & h) << 16););
 }
 
 /* Kernels and setp/set handlers for every (type, comparison). The common setp, with
@@ -537,12 +574,12 @@ static void set_finish2(exec_ctx *x, const ptx_insn *in, uint64_t lo, uint64_t h
     static void setp_##n##_##c(exec_ctx *x, const ptx_insn *in)                        \
     {                                                                                  \
         const ptx_operand *op = &in->ops[0], *oa = &in->ops[2], *ob = &in->ops[3];     \
-        if (in->sub == BOOL_NONE && op->kind == OK_REG && in->ops[1].kind != OK_REG &&  \
-            oa->kind == OK_REG) {                                                      \
-            uint64_t *d = REGP(x, op);                                                 \
-            const uint64_t *pa = REGP(x, oa);                                          \
-            if (ob->kind == OK_REG) {                                                  \
-                const uint64_t *pb = REGP(x, ob);                                      \
+        if (in->sub == BOOL_NONE && ISREG(x, op, 4) && in->ops[1].kind != OK_REG &&    \
+            ISREG(x, oa, LW_##n)) {                                                    \
+            uint32_t *d = ROW(x, op, 4);                                               \
+            const RT(LW_##n) *pa = ROW(x, oa, LW_##n);                                 \
+            if (ISREG(x, ob, LW_##n)) {                                                \
+                const RT(LW_##n) *pb = ROW(x, ob, LW_##n);                             \
                 LANE_LOOP(x, l, CT_##n a = rd_##n(pa[l]); CT_##n b = rd_##n(pb[l]);    \
                           d[l] = FE_##c(a, b););                                       \
                 return;                                                                \
@@ -613,14 +650,14 @@ static const exec_fn set2_tab[3][C__N] = {
 
 /* ---- handler generators ------------------------------------------------------------- */
 
-/* d = EXPR at W bytes; a is the raw source value (uint64_t). */
-#define GEN1(name, W, EXPR)                                                            \
+/* d = EXPR at W bytes; a is the raw source value (uint64_t) of SW bytes. */
+#define GEN1X(name, W, SW, EXPR)                                                       \
     static void name(exec_ctx *x, const ptx_insn *in)                                  \
     {                                                                                  \
         const ptx_operand *od = &in->ops[0], *oa = &in->ops[1];                        \
-        if (od->kind == OK_REG && oa->kind == OK_REG) {                                \
-            uint64_t *d = REGP(x, od);                                                 \
-            const uint64_t *pa = REGP(x, oa);                                          \
+        if (ISREG(x, od, W) && ISREG(x, oa, SW)) {                                     \
+            RT(W) *d = ROW(x, od, W);                                                  \
+            const RT(SW) *pa = ROW(x, oa, SW);                                         \
             LANE_LOOP(x, l, uint64_t a = pa[l]; d[l] = ex_trunc((EXPR), W););          \
             return;                                                                    \
         }                                                                              \
@@ -630,16 +667,19 @@ static const exec_fn set2_tab[3][C__N] = {
         }                                                                              \
     }
 
-/* d = EXPR(a, b) at W bytes, with register/register and register/immediate paths. */
-#define GEN2(name, W, EXPR)                                                            \
+#define GEN1(name, W, EXPR) GEN1X(name, W, W, EXPR)
+
+/* d = EXPR(a, b) at W bytes, with register/register and register/immediate paths; a
+ * and b of SW bytes. */
+#define GEN2X(name, W, SW, EXPR)                                                       \
     static void name(exec_ctx *x, const ptx_insn *in)                                  \
     {                                                                                  \
         const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2];     \
-        if (od->kind == OK_REG && oa->kind == OK_REG) {                                \
-            uint64_t *d = REGP(x, od);                                                 \
-            const uint64_t *pa = REGP(x, oa);                                          \
-            if (ob->kind == OK_REG) {                                                  \
-                const uint64_t *pb = REGP(x, ob);                                      \
+        if (ISREG(x, od, W) && ISREG(x, oa, SW)) {                                     \
+            RT(W) *d = ROW(x, od, W);                                                  \
+            const RT(SW) *pa = ROW(x, oa, SW);                                         \
+            if (ISREG(x, ob, SW)) {                                                    \
+                const RT(SW) *pb = ROW(x, ob, SW);                                     \
                 LANE_LOOP(x, l, uint64_t a = pa[l]; uint64_t b = pb[l];                \
                           d[l] = ex_trunc((EXPR), W););                                \
                 return;                                                                \
@@ -655,18 +695,20 @@ static const exec_fn set2_tab[3][C__N] = {
             ex_dst_w(x, od, l, (EXPR), W);                                             \
         }                                                                              \
     }
+#define GEN2(name, W, EXPR) GEN2X(name, W, W, EXPR)
 
-/* d = EXPR(a, b, c) at W bytes, with an all-register path; PRE runs once first. */
-#define GEN3P(name, W, PRE, EXPR)                                                      \
+/* d = EXPR(a, b, c) at W bytes, with an all-register path (a and b of SW bytes, c of
+ * CW); PRE runs once first. */
+#define GEN3PX(name, W, SW, CW, PRE, EXPR)                                             \
     static void name(exec_ctx *x, const ptx_insn *in)                                  \
     {                                                                                  \
         const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2],     \
                           *oc = &in->ops[3];                                           \
         PRE                                                                            \
-        if (od->kind == OK_REG && oa->kind == OK_REG && ob->kind == OK_REG &&          \
-            oc->kind == OK_REG) {                                                      \
-            uint64_t *d = REGP(x, od);                                                 \
-            const uint64_t *pa = REGP(x, oa), *pb = REGP(x, ob), *pc = REGP(x, oc);    \
+        if (ISREG(x, od, W) && ISREG(x, oa, SW) && ISREG(x, ob, SW) && ISREG(x, oc, CW)) { \
+            RT(W) *d = ROW(x, od, W);                                                  \
+            const RT(SW) *pa = ROW(x, oa, SW), *pb = ROW(x, ob, SW);                   \
+            const RT(CW) *pc = ROW(x, oc, CW);                                         \
             LANE_LOOP(x, l, uint64_t a = pa[l]; uint64_t b = pb[l]; uint64_t c = pc[l]; \
                       d[l] = ex_trunc((EXPR), W););                                    \
             return;                                                                    \
@@ -676,6 +718,7 @@ static const exec_fn set2_tab[3][C__N] = {
             ex_dst_w(x, od, l, (EXPR), W);                                             \
         }                                                                              \
     }
+#define GEN3P(name, W, PRE, EXPR) GEN3PX(name, W, W, W, PRE, EXPR)
 #define GEN3(name, W, EXPR) GEN3P(name, W, , EXPR)
 
 /* d = EXPR(a, b, c, e) at W bytes (bfi). */
@@ -731,14 +774,14 @@ GEN1(abs_s64_h, 8, abs_v(v_s64(a)))
 DEF_TYPED(u16, 2) DEF_TYPED(s16, 2) DEF_TYPED(u32, 4) DEF_TYPED(s32, 4)
 DEF_TYPED(u64, 8) DEF_TYPED(s64, 8)
 
-GEN2(mulwide_u16_h, 4, mulwide_u16(a, b))
-GEN2(mulwide_s16_h, 4, mulwide_s16(a, b))
-GEN2(mulwide_u32_h, 8, mulwide_u32(a, b))
-GEN2(mulwide_s32_h, 8, mulwide_s32(a, b))
-GEN3(madwide_u16_h, 4, mulwide_u16(a, b) + c)
-GEN3(madwide_s16_h, 4, mulwide_s16(a, b) + c)
-GEN3(madwide_u32_h, 8, mulwide_u32(a, b) + c)
-GEN3(madwide_s32_h, 8, mulwide_s32(a, b) + c)
+GEN2X(mulwide_u16_h, 4, 2, mulwide_u16(a, b))
+GEN2X(mulwide_s16_h, 4, 2, mulwide_s16(a, b))
+GEN2X(mulwide_u32_h, 8, 4, mulwide_u32(a, b))
+GEN2X(mulwide_s32_h, 8, 4, mulwide_s32(a, b))
+GEN3PX(madwide_u16_h, 4, 2, 4, , mulwide_u16(a, b) + c)
+GEN3PX(madwide_s16_h, 4, 2, 4, , mulwide_s16(a, b) + c)
+GEN3PX(madwide_u32_h, 8, 4, 8, , mulwide_u32(a, b) + c)
+GEN3PX(madwide_s32_h, 8, 4, 8, , mulwide_s32(a, b) + c)
 
 GEN2(add_sat_s32, 4, sat32(v_s32(a) + v_s32(b)))
 GEN2(sub_sat_s32, 4, sat32(v_s32(a) - v_s32(b)))
@@ -765,17 +808,17 @@ GEN4(bfi_b64, 8, bfi_v(a, b, c, e, 64))
 GEN1(brev_b32, 4, brev32(a))
 GEN1(brev_b64, 8, brev64(a))
 GEN1(popc_b32, 4, popc32(a))
-GEN1(popc_b64, 4, popc64(a))
+GEN1X(popc_b64, 4, 8, popc64(a))
 GEN1(clz_b32, 4, clz32(a))
-GEN1(clz_b64, 4, clz64(a))
+GEN1X(clz_b64, 4, 8, clz64(a))
 GEN1(bfind_u32, 4, bfind_v(a, 32, 0, 0))
 GEN1(bfind_s32, 4, bfind_v(a, 32, 1, 0))
-GEN1(bfind_u64, 4, bfind_v(a, 64, 0, 0))
-GEN1(bfind_s64, 4, bfind_v(a, 64, 1, 0))
+GEN1X(bfind_u64, 4, 8, bfind_v(a, 64, 0, 0))
+GEN1X(bfind_s64, 4, 8, bfind_v(a, 64, 1, 0))
 GEN1(bfind_sa_u32, 4, bfind_v(a, 32, 0, 1))
 GEN1(bfind_sa_s32, 4, bfind_v(a, 32, 1, 1))
-GEN1(bfind_sa_u64, 4, bfind_v(a, 64, 0, 1))
-GEN1(bfind_sa_s64, 4, bfind_v(a, 64, 1, 1))
+GEN1X(bfind_sa_u64, 4, 8, bfind_v(a, 64, 0, 1))
+GEN1X(bfind_sa_s64, 4, 8, bfind_v(a, 64, 1, 1))
 GEN3(fns_b32, 4, fns_v(a, b, c))
 GEN3(prmt_b32, 4, prmt_def(a, b, c))
 
@@ -882,18 +925,20 @@ DEF_MADC(madc_his64, 8, 4)
 
 /* ---- select ------------------------------------------------------------------------- */
 
-/* selp: d = c ? a : b; ops = d, a, b, c. */
+/* selp: d = c ? a : b; ops = d, a, b, c (a and b registers or immediates resolved
+ * once, exec.h ex_rd32 / ex_rd64). */
 #define DEF_SELP(W)                                                                    \
     static void selp_w##W(exec_ctx *x, const ptx_insn *in)                             \
     {                                                                                  \
         const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2],     \
                           *oc = &in->ops[3];                                           \
-        if (od->kind == OK_REG && oa->kind == OK_REG && ob->kind == OK_REG &&          \
-            oc->kind == OK_REG) {                                                      \
-            uint64_t *d = REGP(x, od);                                                 \
-            const uint64_t *pa = REGP(x, oa), *pb = REGP(x, ob), *pc = REGP(x, oc);    \
-            const uint64_t ne = oc->neg;                                               \
-            LANE_LOOP(x, l, d[l] = ex_trunc(((pc[l] != 0) ^ ne) ? pa[l] : pb[l], W););  \
+        RD(W) ra, rb;                                                                  \
+        if (ISREG(x, od, W) && ISREG(x, oc, 4) && RD_INIT(W)(x, oa, &ra) &&            \
+            RD_INIT(W)(x, ob, &rb)) {                                                  \
+            RT(W) *d = ROW(x, od, W);                                                  \
+            const uint32_t *pc = ROW(x, oc, 4);                                        \
+            const uint32_t ne = oc->neg;                                               \
+            LANE_LOOP(x, l, d[l] = ex_trunc(((pc[l] != 0) ^ ne) ? EX_RD(ra, l) : EX_RD(rb, l), W);); \
             return;                                                                    \
         }                                                                              \
         EX_FOR_LANES(x->mask, l) {                                                     \
@@ -922,10 +967,10 @@ DEF_SLCT(8)
     static void name(exec_ctx *x, const ptx_insn *in)                                  \
     {                                                                                  \
         const ptx_operand *od = &in->ops[0], *oa = &in->ops[1], *ob = &in->ops[2];     \
-        if (od->kind == OK_REG && oa->kind == OK_REG && ob->kind == OK_REG) {          \
-            uint64_t *d = REGP(x, od);                                                 \
-            const uint64_t *pa = REGP(x, oa), *pb = REGP(x, ob);                       \
-            const uint64_t na = oa->neg != 0, nb = ob->neg != 0;                       \
+        if (ISREG(x, od, 4) && ISREG(x, oa, 4) && ISREG(x, ob, 4)) {                   \
+            uint32_t *d = ROW(x, od, 4);                                               \
+            const uint32_t *pa = ROW(x, oa, 4), *pb = ROW(x, ob, 4);                   \
+            const uint32_t na = oa->neg != 0, nb = ob->neg != 0;                       \
             LANE_LOOP(x, l, d[l] = (((pa[l] != 0) ^ na) OP ((pb[l] != 0) ^ nb)););     \
             return;                                                                    \
         }                                                                              \
@@ -940,10 +985,10 @@ DEF_PRED2(xor_pred, ^)
     static void name(exec_ctx *x, const ptx_insn *in)                                  \
     {                                                                                  \
         const ptx_operand *od = &in->ops[0], *oa = &in->ops[1];                        \
-        if (od->kind == OK_REG && oa->kind == OK_REG) {                                \
-            uint64_t *d = REGP(x, od);                                                 \
-            const uint64_t *pa = REGP(x, oa);                                          \
-            const uint64_t na = (oa->neg != 0) ^ (INV);                                \
+        if (ISREG(x, od, 4) && ISREG(x, oa, 4)) {                                      \
+            uint32_t *d = ROW(x, od, 4);                                               \
+            const uint32_t *pa = ROW(x, oa, 4);                                        \
+            const uint32_t na = (oa->neg != 0) ^ (INV);                                \
             LANE_LOOP(x, l, d[l] = (pa[l] != 0) ^ na;);                                \
             return;                                                                    \
         }                                                                              \
@@ -959,9 +1004,8 @@ DEF_PRED1(mov_pred, 0)
         const ptx_operand *od = &in->ops[0];                                           \
         if (od->kind != OK_REG)                                                        \
             return;                                                                    \
-        uint64_t *d = REGP(x, od);                                                     \
         const uint64_t v = ex_trunc(in->ops[1].imm, W);                                \
-        LANE_LOOP(x, l, d[l] = v;);                                                    \
+        EX_ROW_DO(x, od->r, d, LANE_LOOP(x, l, d[l] = v;););                           \
     }
 DEF_MOVI(1)
 DEF_MOVI(2)
@@ -976,9 +1020,8 @@ DEF_MOVI(8)
         const ptx_operand *od = &in->ops[0];                                           \
         if (od->kind != OK_REG || !x->mask)                                            \
             return;                                                                    \
-        uint64_t *d = REGP(x, od);                                                     \
         const uint64_t v = ex_trunc(ex_src(x, &in->ops[1], (unsigned)__builtin_ctzll(x->mask)), W); \
-        LANE_LOOP(x, l, d[l] = v;);                                                    \
+        EX_ROW_DO(x, od->r, d, LANE_LOOP(x, l, d[l] = v;););                           \
     }
 DEF_MOVU(1)
 DEF_MOVU(2)
@@ -992,12 +1035,12 @@ DEF_MOVU(8)
         const ptx_operand *od = &in->ops[0];                                           \
         if (od->kind != OK_REG)                                                        \
             return;                                                                    \
-        uint64_t *d = REGP(x, od);                                                     \
         const uint32_t b0 = x->w->L->block[0], t0 = x->w->wid * x->w->L->ws;          \
-        if (b0 & (b0 - 1))                                                             \
-            LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) % b0, W););             \
-        else                                                                           \
-            LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) & (b0 - 1), W););       \
+        EX_ROW_DO(x, od->r, d,                                                         \
+            if (b0 & (b0 - 1))                                                         \
+                LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) % b0, W););         \
+            else                                                                       \
+                LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) & (b0 - 1), W););); \
     }
 DEF_MOVTID(1)
 DEF_MOVTID(2)
@@ -1011,25 +1054,24 @@ DEF_MOVTID(8)
         const ptx_operand *od = &in->ops[0];                                           \
         if (od->kind != OK_REG)                                                        \
             return;                                                                    \
-        uint64_t *d = REGP(x, od);                                                     \
         const uint32_t b0 = x->w->L->block[0], b1 = x->w->L->block[1];                \
         const uint32_t t0 = x->w->wid * x->w->L->ws;                                   \
-        if (!(b0 & (b0 - 1)) && !(b1 & (b1 - 1))) {                                   \
-            const unsigned sh = (unsigned)__builtin_ctz(b0);                           \
-            LANE_LOOP(x, l, d[l] = ex_trunc(((uint32_t)(t0 + l) >> sh) & (b1 - 1), W););\
-        } else {                                                                       \
-            LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) / b0 % b1, W););        \
-        }                                                                              \
+        EX_ROW_DO(x, od->r, d,                                                         \
+            if (!(b0 & (b0 - 1)) && !(b1 & (b1 - 1))) {                               \
+                const unsigned sh = (unsigned)__builtin_ctz(b0);                       \
+                LANE_LOOP(x, l, d[l] = ex_trunc(((uint32_t)(t0 + l) >> sh) & (b1 - 1), W);); \
+            } else {                                                                   \
+                LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) / b0 % b1, W););    \
+            });                                                                        \
     }                                                                                  \
     static void movtidz_w##W(exec_ctx *x, const ptx_insn *in)                          \
     {                                                                                  \
         const ptx_operand *od = &in->ops[0];                                           \
         if (od->kind != OK_REG)                                                        \
             return;                                                                    \
-        uint64_t *d = REGP(x, od);                                                     \
         const uint32_t b01 = x->w->L->block[0] * x->w->L->block[1];                    \
         const uint32_t t0 = x->w->wid * x->w->L->ws;                                   \
-        LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) / b01, W););                \
+        EX_ROW_DO(x, od->r, d, LANE_LOOP(x, l, d[l] = ex_trunc((uint32_t)(t0 + l) / b01, W);););\
     }
 DEF_MOVTIDYZ(1)
 DEF_MOVTIDYZ(2)
@@ -1037,7 +1079,7 @@ DEF_MOVTIDYZ(4)
 DEF_MOVTIDYZ(8)
 
 /* mov with a {vector} operand: its registers are pool[o->r .. o->r + o->n) of the
- * bound program (func_prog.pool, storage slots; UINT32_MAX is the sink "_"), packed
+ * bound program (func_prog.pool, register rows; UINT32_MAX is the sink "_"), packed
  * lowest element first: {a, b} <-> a | b << width. */
 #define VEC_SINK UINT32_MAX
 static inline const uint32_t *vec_regs(const exec_ctx *x, const ptx_operand *o)
@@ -1054,7 +1096,7 @@ static void mov_pack(exec_ctx *x, const ptx_insn *in)
     EX_FOR_LANES(x->mask, l) {
         uint64_t v = 0;
         for (unsigned i = 0; i < n; i++)
-            v |= (x->r[(size_t)s[i] * x->ws + l] & em) << (i * eb);
+            v |= (ex_reg(x, s[i], l) & em) << (i * eb);
         ex_dst(x, od, l, v);
     }
 }
@@ -1069,7 +1111,7 @@ static void mov_unpack(exec_ctx *x, const ptx_insn *in)
         uint64_t v = ex_src(x, oa, l);
         for (unsigned i = 0; i < n; i++)
             if (s[i] != VEC_SINK)
-                x->r[(size_t)s[i] * x->ws + l] = (v >> (i * eb)) & em;
+                ex_reg_set(x, s[i], l, (v >> (i * eb)) & em);
     }
 }
 

@@ -34,6 +34,32 @@ static inline void trace_put(exec_access *e, uint64_t ad, unsigned lane, unsigne
                        (uint32_t)(write & 0xff) << 24);
 }
 
+/* ---- register rows -------------------------------------------------------------------- */
+/* Lane l of a register row of 8-byte (w8) or 4-byte lanes (exec.h), and its write: the
+ * fast loops below take w8 as a constant where they are specialised. */
+static inline __attribute__((always_inline)) uint64_t row_get(const void *row, int w8, unsigned l)
+{
+    return w8 ? ((const uint64_t *)row)[l] : ((const uint32_t *)row)[l];
+}
+static inline __attribute__((always_inline)) void row_put(void *row, int w8, unsigned l, uint64_t v)
+{
+    if (w8)
+        ((uint64_t *)row)[l] = v;
+    else
+        ((uint32_t *)row)[l] = (uint32_t)v;
+}
+static inline void *row_of(const exec_ctx *x, uint32_t r) { return x->r + (size_t)r * x->ws; }
+static inline __attribute__((always_inline)) void *row_lane(void *row, int w8, unsigned l)
+{
+    return w8 ? (void *)((uint64_t *)row + l) : (void *)((uint32_t *)row + l);
+}
+
+/* Lane l of row r, for a deferred write (func_defer_op.dst, its width rb). */
+static inline void *reg_lane(const exec_ctx *x, uint32_t r, unsigned l)
+{
+    return ex_w8(x, r) ? (void *)(ex_row64(x, r) + l) : (void *)(ex_row32(x, r) + l);
+}
+
 /* ---- addressing ------------------------------------------------------------------------ */
 static unsigned reg_bytes(const exec_ctx *x, uint32_t r);
 
@@ -50,7 +76,7 @@ static inline uint64_t addr_base(const exec_ctx *x, const ptx_operand *a)
 
 static inline uint64_t addr_lane(const exec_ctx *x, const ptx_operand *a, uint64_t base, unsigned lane)
 {
-    return a->base == OK_REG ? (x->r[(size_t)a->r * x->ws + lane] + a->imm) & base : base;
+    return a->base == OK_REG ? (ex_reg(x, a->r, lane) + a->imm) & base : base;
 }
 
 /* Generic address -> (space, address in that space). */
@@ -268,11 +294,11 @@ static inline uint64_t sext(uint64_t v, unsigned bytes)
     return (uint64_t)((int64_t)(v << sh) >> sh);
 }
 
-/* Width in bytes of the registers that storage slot r of the executing function holds. */
+/* Width in bytes of the registers that row r of the executing function holds. */
 static unsigned reg_bytes(const exec_ctx *x, uint32_t r)
 {
     const func_warp *w = x->w;
-    return w->L->prog->slot_bytes[w->fr[w->nfr - 1].func][r];
+    return w->L->prog->row_bytes[w->fr[w->nfr - 1].func][r];
 }
 
 /* Effective space of an access: call-site and .func parameters live in the frame. */
@@ -339,34 +365,23 @@ static inline const uint8_t *defer_word_ptr(const uint8_t *w, uint32_t k)
 static void commit_ldw(const func_defer_op *o)
 {
     const uint8_t *w = (const uint8_t *)(o + 1);
-    uint64_t *dst = o->dst;
+    void *dst = o->dst;
+    const int d8 = o->rb >= 8;
     uint32_t k = 0;
-    if (!o->sext && o->size == 4) {
-        for (uint64_t m = o->v; m; m &= m - 1) {
-            uint32_t v;
-            memcpy(&v, defer_word_ptr(w, k++), 4);
-            dst[__builtin_ctzll(m)] = v;
-        }
-    } else if (!o->sext && o->size == 8) {
-        for (uint64_t m = o->v; m; m &= m - 1) {
-            uint64_t v;
-            memcpy(&v, defer_word_ptr(w, k++), 8);
-            dst[__builtin_ctzll(m)] = v;
-        }
-    } else if (o->sext && o->size == 4) {
-        /* (sext to 64 bits, then ex_trunc to rb bytes) */
-        const uint64_t tm = o->rb >= 8 ? ~0ull : (1ull << (o->rb * 8)) - 1;
-        for (uint64_t m = o->v; m; m &= m - 1) {
-            int32_t v;
-            memcpy(&v, defer_word_ptr(w, k++), 4);
-            dst[__builtin_ctzll(m)] = (uint64_t)(int64_t)v & tm;
-        }
+    if (o->size == 4 && o->rb == 4) {   /* (sign extension to 4 bytes: the same bits) */
+        uint32_t *d = dst;
+        for (uint64_t m = o->v; m; m &= m - 1)
+            memcpy(&d[__builtin_ctzll(m)], defer_word_ptr(w, k++), 4);
+    } else if (!o->sext && o->size == 8 && d8) {
+        uint64_t *d = dst;
+        for (uint64_t m = o->v; m; m &= m - 1)
+            memcpy(&d[__builtin_ctzll(m)], defer_word_ptr(w, k++), 8);
     } else {
         for (uint64_t m = o->v; m; m &= m - 1) {
             uint64_t v = load_bytes(defer_word_ptr(w, k++), o->size);
             if (o->sext)
                 v = ex_trunc(sext(v, o->size), o->rb);
-            dst[__builtin_ctzll(m)] = v;
+            row_put(dst, d8, (unsigned)__builtin_ctzll(m), v);
         }
     }
 }
@@ -409,7 +424,7 @@ void func_defer_commit(func_defer *d)
             uint64_t v = load_bytes(o->p, o->size);
             if (o->sext)
                 v = ex_trunc(sext(v, o->size), o->rb);
-            *o->dst = v;
+            row_put(o->dst, o->rb >= 8, 0, v);
             break;
         }
         case FD_ST:
@@ -420,7 +435,7 @@ void func_defer_commit(func_defer *d)
             uint64_t nv = atom_apply(o->in, old, o->v, o->c, o->size);
             memcpy(o->p, &nv, o->size);
             if (o->dst)
-                *o->dst = old;
+                row_put(o->dst, o->rb >= 8, 0, old);
             break;
         }
         }
@@ -462,7 +477,7 @@ static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad
                 func_defer_op *o = defer_rec(x, in, l);
                 if (!o)
                     return;
-                *o = (func_defer_op){p + i * esz, &x->r[(size_t)regs[i] * x->ws + l], 0, 0, NULL,
+                *o = (func_defer_op){p + i * esz, reg_lane(x, regs[i], l), 0, 0, NULL,
                                      FD_LD, (uint8_t)esz, (uint8_t)sign, (uint8_t)rb[i]};
             }
         }
@@ -487,13 +502,14 @@ static void x_ld_uniform(exec_ctx *x, const ptx_insn *in, int space, uint64_t ad
         uint64_t v = load_bytes(p + i * esz, esz);
         if (sign)
             v = ex_trunc(sext(v, esz), rb[i]);
-        uint64_t *r = &x->r[(size_t)regs[i] * x->ws];
-        if (x->ws == 32 && mask == 0xffffffffull) {   /* (a full warp of 32: a constant count) */
-            for (unsigned l = 0; l < 32; l++)
-                r[l] = v;
-            continue;
-        }
-        EX_LANE_LOOP(x, l, r[l] = v;);
+        EX_ROW_DO(x, regs[i], r, {
+            if (x->ws == 32 && mask == 0xffffffffull) {   /* (a full warp of 32: a constant count) */
+                for (unsigned l = 0; l < 32; l++)
+                    r[l] = v;
+            } else {
+                EX_LANE_LOOP(x, l, r[l] = v;);
+            }
+        });
     }
 }
 
@@ -557,11 +573,12 @@ global_at_room(exec_ctx *x, const ptx_insn *in, const func_launch *L, dev_blk *h
  * Same results, records and faults as x_ld. */
 static inline __attribute__((always_inline)) void
 x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, uint32_t reg,
-            unsigned esz, int sign, unsigned rb, int defer)
+            unsigned esz, int sign, unsigned rb, int defer, int a8)
 {
     const func_launch *L = x->w->L;
-    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
-    uint64_t *rd = &x->r[(size_t)reg * x->ws];
+    const void *ra = row_of(x, a->r);   /* (a8: its lanes 8 bytes wide) */
+    void *rd = row_of(x, reg);
+    const int d8 = rb >= 8;
     const uint64_t imm = a->imm;
     dev_blk h = dev_blk_load(L, esz);
     exec_trace *t = x->trace;
@@ -585,7 +602,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
             uint32_t k = 0;
             for (; m; m &= m - 1) {
                 const unsigned l = (unsigned)__builtin_ctzll(m);
-                const uint64_t ad = (ra[l] + imm) & amask, off = ad - h.addr;
+                const uint64_t ad = (row_get(ra, a8, l) + imm) & amask, off = ad - h.addr;
                 if ((ad & (esz - 1)) || off >= h.lim)
                     break;
                 trace_put_w(&ta[tn++], ad, hi | l);
@@ -597,7 +614,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
                 uint64_t v = load_bytes(p, esz);
                 if (sign)
                     v = ex_trunc(sext(v, esz), rb);
-                rd[l] = v;
+                row_put(rd, d8, l, v);
             }
             if (k) {
                 func_defer_op *o = &dq->a[dn];
@@ -615,7 +632,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
             /* the lane outside the hint's block */
             const unsigned l = (unsigned)__builtin_ctzll(m);
             m &= m - 1;
-            const uint64_t ad = (ra[l] + imm) & amask;
+            const uint64_t ad = (row_get(ra, a8, l) + imm) & amask;
             int dev;
             uint8_t *p = global_at_room(x, in, L, &h, l, ad, esz, 0, &dev, dq, &tn, &dn);
             if (!p)
@@ -625,7 +642,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
                 func_defer_op *o = &dq->a[dn++];
                 /* (a load's record: the fields func_defer_commit reads for FD_LD) */
                 o->p = p;
-                o->dst = &rd[l];
+                o->dst = row_lane(rd, d8, l);
                 o->op = FD_LD;
                 o->size = (uint8_t)esz;
                 o->sext = (uint8_t)sign;
@@ -635,7 +652,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
             uint64_t v = load_bytes(p, esz);
             if (sign)
                 v = ex_trunc(sext(v, esz), rb);
-            rd[l] = v;
+            row_put(rd, d8, l, v);
         }
         t->n = tn;
         if (defer)
@@ -643,7 +660,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
         return;
     }
     EX_FOR_LANES(x->mask, l) {
-        const uint64_t ad = (ra[l] + imm) & amask;
+        const uint64_t ad = (row_get(ra, a8, l) + imm) & amask;
         int dev;
         uint8_t *p = global_at(x, in, L, &h, l, ad, esz, 0, &dev);
         if (!p)
@@ -654,7 +671,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
                 return;
             /* (a load's record: the fields func_defer_commit reads for FD_LD) */
             o->p = p;
-            o->dst = &rd[l];
+            o->dst = row_lane(rd, d8, l);
             o->op = FD_LD;
             o->size = (uint8_t)esz;
             o->sext = (uint8_t)sign;
@@ -664,7 +681,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
         uint64_t v = load_bytes(p, esz);
         if (sign)
             v = ex_trunc(sext(v, esz), rb);
-        rd[l] = v;
+        row_put(rd, d8, l, v);
     }
 }
 
@@ -733,40 +750,41 @@ direct_at_room(exec_ctx *x, const ptx_insn *in, exec_trace *t, uint32_t *tn, con
  * faults as x_ld's loop. */
 static inline __attribute__((always_inline)) void
 x_ld_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, const uint32_t *regs,
-            unsigned n, unsigned esz, int sign, const unsigned *rb, int space)
+            unsigned n, unsigned esz, int sign, const unsigned *rb, int space, int a8, int d8)
 {
+    /* (a8: the address row's lanes 8 bytes wide; d8: a scalar destination's) */
     const direct_space ds = direct_of(x, space);
-    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
+    const void *ra = row_of(x, a->r);
     const uint64_t imm = a->imm;
     const unsigned size = esz * n;
     exec_trace *t = x->trace;
     const int vec = in->ops[0].kind == OK_VEC, scalar = !vec && n == 1;
-    uint64_t *r0 = scalar ? &x->r[(size_t)regs[0] * x->ws] : NULL;
+    void *r0 = scalar ? row_of(x, regs[0]) : NULL;
     if (scalar && warp_room(x, NULL)) {
         /* traced, with room for every lane: the count in a local */
         uint32_t tn = t->n;
         const uint64_t lim1 = direct_lim1(&ds, size);
         EX_LANE_LOOP(x, l, {
-            uint8_t *p = direct_at_room(x, in, t, &tn, &ds, lim1, l, (ra[l] + imm) & amask, size, space, 0);
+            uint8_t *p = direct_at_room(x, in, t, &tn, &ds, lim1, l, (row_get(ra, a8, l) + imm) & amask, size, space, 0);
             if (!p)
                 return;   /* (t->n written back by mem_at's caller) */
             uint64_t v = load_bytes(p, esz);
             if (sign)
                 v = ex_trunc(sext(v, esz), rb[0]);
-            r0[l] = v;
+            row_put(r0, d8, l, v);
         });
         t->n = tn;
         return;
     }
     EX_LANE_LOOP(x, l, {
-        uint8_t *p = direct_at(x, in, t, &ds, l, (ra[l] + imm) & amask, size, space, 0);
+        uint8_t *p = direct_at(x, in, t, &ds, l, (row_get(ra, a8, l) + imm) & amask, size, space, 0);
         if (!p)
             return;
         if (scalar) {
             uint64_t v = load_bytes(p, esz);
             if (sign)
                 v = ex_trunc(sext(v, esz), rb[0]);
-            r0[l] = v;
+            row_put(r0, d8, l, v);
             continue;
         }
         for (unsigned i = 0; i < n; i++) {
@@ -775,7 +793,7 @@ x_ld_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
             uint64_t v = load_bytes(p + i * esz, esz);
             if (sign)
                 v = ex_trunc(sext(v, esz), rb[i]);
-            x->r[(size_t)regs[i] * x->ws + l] = v;
+            ex_reg_set(x, regs[i], l, v);
         }
     });
 }
@@ -790,7 +808,9 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
     const uint32_t *regs = d->kind == OK_VEC ? &x->w->L->prog->pool[d->r] : &d->r;
     unsigned rb[4];
     for (unsigned i = 0; i < n; i++)
-        rb[i] = sign && regs[i] != UINT32_MAX ? reg_bytes(x, regs[i]) : 8;
+        rb[i] = (d->kind == OK_REG || d->kind == OK_VEC) && regs[i] != UINT32_MAX ? reg_bytes(x, regs[i]) : 8;
+    if (sign && n == 1 && rb[0] == esz)
+        sign = 0;   /* (sign extension to the register's width: the same bits) */
     int defer = x->w->L->defer != NULL;
     if (a->base != OK_REG && x->mask &&
         (space == SP_GLOBAL || space == SP_CONST || space == SP_PARAM || space == SP_SHARED)) {
@@ -798,28 +818,32 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
         return;
     }
     if (a->base == OK_REG && space == SP_GLOBAL && n == 1 && d->kind != OK_VEC) {
-        /* the common unsigned 32- and 64-bit loads specialised, with and without the
-         * deferred accesses of a timing run */
-        if (esz == 4 && !sign && !defer)
-            x_ld_global(x, in, a, base, regs[0], 4, 0, 8, 0);
-        else if (esz == 8 && !defer)
-            x_ld_global(x, in, a, base, regs[0], 8, 0, 8, 0);
-        else if (esz == 4 && !sign)
-            x_ld_global(x, in, a, base, regs[0], 4, 0, 8, 1);
-        else if (esz == 8)
-            x_ld_global(x, in, a, base, regs[0], 8, 0, 8, 1);
+        /* the common 32- and 64-bit loads (into registers of their width, at 64-bit
+         * addresses) specialised, with and without the deferred accesses of a timing run */
+        const int a8 = ex_w8(x, a->r), same = !sign && rb[0] == esz && a8;
+        if (esz == 4 && same && !defer)
+            x_ld_global(x, in, a, base, regs[0], 4, 0, 4, 0, 1);
+        else if (esz == 8 && same && !defer)
+            x_ld_global(x, in, a, base, regs[0], 8, 0, 8, 0, 1);
+        else if (esz == 4 && same)
+            x_ld_global(x, in, a, base, regs[0], 4, 0, 4, 1, 1);
+        else if (esz == 8 && same)
+            x_ld_global(x, in, a, base, regs[0], 8, 0, 8, 1, 1);
         else
-            x_ld_global(x, in, a, base, regs[0], esz, sign, rb[0], defer);
+            x_ld_global(x, in, a, base, regs[0], esz, sign, rb[0], defer, a8);
         return;
     }
     if (a->base == OK_REG && (space == SP_SHARED || space == SP_LOCAL)) {
-        /* the common 32-bit scalar load of shared memory specialised */
-        if (space == SP_SHARED && d->kind != OK_VEC && n == 1 && esz == 4 && !sign)
-            x_ld_direct(x, in, a, base, regs, 1, 4, 0, rb, SP_SHARED);
+        /* the common 32-bit scalar load of shared memory (into a 32-bit register, at a
+         * 32- or 64-bit address) specialised */
+        const int a8 = ex_w8(x, a->r), d8 = rb[0] >= 8;
+        if (space == SP_SHARED && d->kind != OK_VEC && n == 1 && esz == 4 && !sign && !d8)
+            a8 ? x_ld_direct(x, in, a, base, regs, 1, 4, 0, rb, SP_SHARED, 1, 0)
+               : x_ld_direct(x, in, a, base, regs, 1, 4, 0, rb, SP_SHARED, 0, 0);
         else if (space == SP_SHARED)
-            x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_SHARED);
+            x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_SHARED, a8, d8);
         else
-            x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_LOCAL);
+            x_ld_direct(x, in, a, base, regs, n, esz, sign, rb, SP_LOCAL, a8, d8);
         return;
     }
     EX_FOR_LANES(x->mask, l) {
@@ -835,58 +859,75 @@ static void x_ld(exec_ctx *x, const ptx_insn *in)
                 func_defer_op *o = defer_rec(x, in, l);
                 if (!o)
                     return;
-                *o = (func_defer_op){p + i * esz, &x->r[(size_t)regs[i] * x->ws + l], 0, 0, NULL,
+                *o = (func_defer_op){p + i * esz, reg_lane(x, regs[i], l), 0, 0, NULL,
                                      FD_LD, (uint8_t)esz, (uint8_t)sign, (uint8_t)rb[i]};
                 continue;
             }
             uint64_t v = load_bytes(p + i * esz, esz);
             if (sign)
                 v = ex_trunc(sext(v, esz), rb[i]);
-            x->r[(size_t)regs[i] * x->ws + l] = v;
+            ex_reg_set(x, regs[i], l, v);
         }
     }
 }
+
+/* A store's value operand resolved once: a register of 8-byte lanes or an immediate
+ * (v8 = 1, r8), or a register of 4-byte lanes (v8 = 0, r4). 0 for other kinds. */
+typedef struct {
+    ex_rd32 r4;
+    ex_rd64 r8;
+    int v8;
+} st_val;
+
+static inline int st_val_init(const exec_ctx *x, const ptx_operand *o, st_val *sv)
+{
+    sv->v8 = o->kind != OK_REG || ex_w8(x, o->r);
+    return sv->v8 ? ex_rd64_init(x, o, &sv->r8) : ex_rd32_init(x, o, &sv->r4);
+}
+/* Lane l's value (v8: sv->v8, a constant where the caller is specialised). */
+#define ST_VAL(sv, v8, l) ((v8) ? EX_RD((sv)->r8, l) : (uint64_t)EX_RD((sv)->r4, l))
 
 /* x_st to shared or local memory (not generic) at a register address, as x_ld_direct
  * (the value a register or an immediate, or a vector). Same effects as x_st's loop. */
 static inline __attribute__((always_inline)) void
 x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, unsigned n,
-            unsigned esz, int space)
+            unsigned esz, int space, int a8, int v8)
 {
+    /* (a8: the address row's lanes 8 bytes wide; v8: a scalar value's, st_val) */
     const direct_space ds = direct_of(x, space);
     const ptx_operand *v = &in->ops[1];
     const uint32_t *pool = x->w->L->prog->pool;
-    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
+    const void *ra = row_of(x, a->r);
     const uint64_t imm = a->imm;
     const unsigned size = esz * n;
     exec_trace *t = x->trace;
-    ex_rd rv = {&v->imm, 0};
-    const int vec = v->kind == OK_VEC, scalar = !vec && n == 1 && ex_rd_init(x, v, &rv);
+    st_val sv, *rv = &sv;
+    const int vec = v->kind == OK_VEC, scalar = !vec && n == 1 && st_val_init(x, v, &sv) && sv.v8 == v8;
     if (scalar && warp_room(x, NULL)) {
         /* traced, with room for every lane: the count in a local (x_ld_direct's) */
         uint32_t tn = t->n;
         const uint64_t lim1 = direct_lim1(&ds, size);
         EX_LANE_LOOP(x, l, {
-            uint8_t *p = direct_at_room(x, in, t, &tn, &ds, lim1, l, (ra[l] + imm) & amask, size, space, 1);
+            uint8_t *p = direct_at_room(x, in, t, &tn, &ds, lim1, l, (row_get(ra, a8, l) + imm) & amask, size, space, 1);
             if (!p)
                 return;
-            store_bytes(p, EX_RD(rv, l), esz);
+            store_bytes(p, ST_VAL(rv, v8, l), esz);
         });
         t->n = tn;
         return;
     }
     EX_LANE_LOOP(x, l, {
-        uint8_t *p = direct_at(x, in, t, &ds, l, (ra[l] + imm) & amask, size, space, 1);
+        uint8_t *p = direct_at(x, in, t, &ds, l, (row_get(ra, a8, l) + imm) & amask, size, space, 1);
         if (!p)
             return;
         if (scalar) {
-            store_bytes(p, EX_RD(rv, l), esz);
+            store_bytes(p, ST_VAL(rv, v8, l), esz);
             continue;
         }
         for (unsigned i = 0; i < n; i++) {
             uint64_t val;
             if (vec)
-                val = pool[v->r + i] == UINT32_MAX ? 0 : x->r[(size_t)pool[v->r + i] * x->ws + l];
+                val = pool[v->r + i] == UINT32_MAX ? 0 : ex_reg(x, pool[v->r + i], l);
             else
                 val = ex_src(x, v, l);
             store_bytes(p + i * esz, val, esz);
@@ -897,11 +938,12 @@ x_st_direct(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
 /* x_st of one scalar (a register or an immediate) to global memory at a register
  * address, as x_ld_global: same results, records and faults as x_st's loop. */
 static inline __attribute__((always_inline)) void
-x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, const ex_rd *rv,
-            unsigned esz, int defer)
+x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amask, const st_val *rv,
+            unsigned esz, int defer, int a8, int v8)
 {
+    /* (a8: the address row's lanes 8 bytes wide; v8: rv->v8) */
     const func_launch *L = x->w->L;
-    const uint64_t *ra = &x->r[(size_t)a->r * x->ws];
+    const void *ra = row_of(x, a->r);
     const uint64_t imm = a->imm;
     dev_blk h = dev_blk_load(L, esz);
     exec_trace *t = x->trace;
@@ -920,12 +962,12 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
             uint32_t k = 0;
             for (; m; m &= m - 1) {
                 const unsigned l = (unsigned)__builtin_ctzll(m);
-                const uint64_t ad = (ra[l] + imm) & amask, off = ad - h.addr;
+                const uint64_t ad = (row_get(ra, a8, l) + imm) & amask, off = ad - h.addr;
                 if ((ad & (esz - 1)) || off >= h.lim)
                     break;
                 trace_put_w(&ta[tn++], ad, hi | l);
                 uint8_t *p = h.data + off;
-                const uint64_t val = EX_RD(*rv, l);
+                const uint64_t val = ST_VAL(rv, v8, l);
                 if (defer) {
                     memcpy(pw + (size_t)k * 16, &p, 8);
                     memcpy(pw + (size_t)k * 16 + 8, &val, 8);
@@ -946,13 +988,13 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
             /* the lane outside the hint's block */
             const unsigned l = (unsigned)__builtin_ctzll(m);
             m &= m - 1;
-            const uint64_t ad = (ra[l] + imm) & amask;
+            const uint64_t ad = (row_get(ra, a8, l) + imm) & amask;
             int dev;
             uint8_t *p = global_at_room(x, in, L, &h, l, ad, esz, 1, &dev, dq, &tn, &dn);
             if (!p)
                 return;
             ta = t->a;
-            const uint64_t val = EX_RD(*rv, l);
+            const uint64_t val = ST_VAL(rv, v8, l);
             if (dev && defer) {
                 dq->a[dn++] = (func_defer_op){p, NULL, val, 0, NULL, FD_ST, (uint8_t)esz, 0, 0};
                 continue;
@@ -965,12 +1007,12 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
         return;
     }
     EX_FOR_LANES(x->mask, l) {
-        const uint64_t ad = (ra[l] + imm) & amask;
+        const uint64_t ad = (row_get(ra, a8, l) + imm) & amask;
         int dev;
         uint8_t *p = global_at(x, in, L, &h, l, ad, esz, 1, &dev);
         if (!p)
             return;
-        const uint64_t val = EX_RD(*rv, l);
+        const uint64_t val = ST_VAL(rv, v8, l);
         if (dev && defer) {
             func_defer_op *o = defer_rec(x, in, l);
             if (!o)
@@ -988,24 +1030,32 @@ static void x_st(exec_ctx *x, const ptx_insn *in)
     unsigned esz = ptx_type_size[in->type], n = in->vec ? in->vec : 1;
     int space = eff_space(x, in, a);
     uint64_t base = addr_base(x, a);
-    ex_rd rv;
-    if (a->base == OK_REG && space == SP_GLOBAL && n == 1 && v->kind != OK_VEC && ex_rd_init(x, v, &rv)) {
-        const int defer = x->w->L->defer != NULL;
-        if (esz == 4 && !defer)
-            x_st_global(x, in, a, base, &rv, 4, 0);
-        else if (esz == 4)
-            x_st_global(x, in, a, base, &rv, 4, 1);
+    st_val rv;
+    if (a->base == OK_REG && space == SP_GLOBAL && n == 1 && v->kind != OK_VEC && st_val_init(x, v, &rv)) {
+        /* the common 32-bit store of a 32-bit register at a 64-bit address specialised */
+        const int defer = x->w->L->defer != NULL, a8 = ex_w8(x, a->r);
+        if (esz == 4 && a8 && !rv.v8 && !defer)
+            x_st_global(x, in, a, base, &rv, 4, 0, 1, 0);
+        else if (esz == 4 && a8 && !rv.v8)
+            x_st_global(x, in, a, base, &rv, 4, 1, 1, 0);
+        else if (rv.v8)
+            x_st_global(x, in, a, base, &rv, esz, defer, a8, 1);
         else
-            x_st_global(x, in, a, base, &rv, esz, defer);
+            x_st_global(x, in, a, base, &rv, esz, defer, a8, 0);
         return;
     }
     if (a->base == OK_REG && (space == SP_SHARED || space == SP_LOCAL)) {
-        if (space == SP_SHARED && n == 1 && esz == 4)
-            x_st_direct(x, in, a, base, 1, 4, SP_SHARED);
+        /* (v8: a scalar value's width; a vector's elements are read per lane) */
+        const int a8 = ex_w8(x, a->r), v8 = v->kind != OK_REG || ex_w8(x, v->r);
+        if (space == SP_SHARED && n == 1 && esz == 4 && !v8)
+            a8 ? x_st_direct(x, in, a, base, 1, 4, SP_SHARED, 1, 0)
+               : x_st_direct(x, in, a, base, 1, 4, SP_SHARED, 0, 0);
         else if (space == SP_SHARED)
-            x_st_direct(x, in, a, base, n, esz, SP_SHARED);
+            v8 ? x_st_direct(x, in, a, base, n, esz, SP_SHARED, a8, 1)
+               : x_st_direct(x, in, a, base, n, esz, SP_SHARED, a8, 0);
         else
-            x_st_direct(x, in, a, base, n, esz, SP_LOCAL);
+            v8 ? x_st_direct(x, in, a, base, n, esz, SP_LOCAL, a8, 1)
+               : x_st_direct(x, in, a, base, n, esz, SP_LOCAL, a8, 0);
         return;
     }
     const uint32_t *pool = x->w->L->prog->pool;
@@ -1019,7 +1069,7 @@ static void x_st(exec_ctx *x, const ptx_insn *in)
         for (unsigned i = 0; i < n; i++) {
             uint64_t val;
             if (v->kind == OK_VEC)
-                val = pool[v->r + i] == UINT32_MAX ? 0 : x->r[(size_t)pool[v->r + i] * x->ws + l];
+                val = pool[v->r + i] == UINT32_MAX ? 0 : ex_reg(x, pool[v->r + i], l);
             else
                 val = ex_src(x, v, l);
             if (dev && defer) {
@@ -1099,10 +1149,11 @@ static void x_atom(exec_ctx *x, const ptx_insn *in)
             func_defer_op *o = defer_rec(x, in, l);
             if (!o)
                 return;
-            *o = (func_defer_op){p, is_red || in->ops[0].kind != OK_REG ? NULL
-                                 : &x->r[(size_t)in->ops[0].r * x->ws + l],
+            const int has_dst = !is_red && in->ops[0].kind == OK_REG;
+            *o = (func_defer_op){p, has_dst ? reg_lane(x, in->ops[0].r, l) : NULL,
                                  ex_src(x, b, l), in->sub == AOP_CAS ? ex_src(x, c, l) : 0, in,
-                                 FD_ATOM, (uint8_t)sz, 0, 0};
+                                 FD_ATOM, (uint8_t)sz, 0,
+                                 (uint8_t)(has_dst && ex_w8(x, in->ops[0].r) ? 8 : 4)};
             continue;
         }
         uint64_t old = load_bytes(p, sz);
@@ -1125,9 +1176,10 @@ static void x_cvta(exec_ctx *x, const ptx_insn *in)
     uint64_t win = win_of(in->space);
     unsigned sz = ptx_type_size[in->type];
     int to = (in->flags & MF_TO) != 0;
-    ex_rd ra;
-    if (in->ops[0].kind == OK_REG && ex_rd_init(x, &in->ops[1], &ra)) {
-        uint64_t *d = &x->r[(size_t)in->ops[0].r * x->ws];
+    ex_rd64 ra;
+    if (in->ops[0].kind == OK_REG && ex_w8(x, in->ops[0].r) && ex_rd64_init(x, &in->ops[1], &ra)) {
+        /* (64-bit registers, the common case) */
+        uint64_t *d = ex_row64(x, in->ops[0].r);
         const uint64_t add = to ? 0 - win : win;
         if (ra.m && x->mask == EX_FULL(x->ws)) {
             /* a register source, every lane: a plain loop the compiler can vectorise */

@@ -18,7 +18,7 @@ static void x_shfl(exec_ctx *x, const ptx_insn *in)
     uint64_t src[64];
     for (unsigned l = 0; l < x->ws && l < 64; l++)
         src[l] = x->mask >> l & 1 ? ex_src(x, &in->ops[2], l)
-               : in->ops[2].kind == OK_REG ? x->r[(size_t)in->ops[2].r * x->ws + l] : 0;
+               : in->ops[2].kind == OK_REG ? ex_reg(x, in->ops[2].r, l) : 0;
     EX_FOR_LANES(x->mask, l) {
         int32_t b = (int32_t)ex_src(x, &in->ops[3], l);
         uint32_t c = (uint32_t)ex_src(x, &in->ops[4], l);

@@ -66,17 +66,25 @@ typedef enum {
 
 /* Register storage (ptx/regalloc.h, func.host_reg_compact): the handlers run a copy of
  * each function's instructions whose register operands (guards, address bases and
- * vector lists included) are storage slots, so a frame has n_slots rows instead of
- * n_regs; the module's instructions, which the timing model reads, keep the PTX
- * registers. With compaction off the slots are the registers. */
+ * vector lists included) are row indices of the storage slots, so a frame holds n_slots
+ * slots instead of n_regs registers; the module's instructions, which the timing model
+ * reads, keep the PTX registers. With compaction off the slots are the registers.
+ * A frame's rows are ws lanes of 4 bytes: a slot of 8-byte registers (b64/u64/s64/f64)
+ * takes two rows (its lanes 8 bytes wide), every other slot (pred, 8/16/32-bit) one.
+ * The 8-byte slots come first, so row r holds 8-byte lanes when r < b64 (exec.h). */
 typedef struct {
     const ptx_module *m;
     exec_fn **fns;          /* [function][insn]                                    */
     uint8_t **mix;          /* [function][insn] ws_mix bucket                      */
-    ptx_insn **insns;       /* [function][insn] the handlers' copy (slots)         */
-    uint32_t *n_slots;      /* [function] register rows of a frame                 */
-    uint8_t **slot_bytes;   /* [function][slot] width of the registers it holds    */
-    uint32_t **clear;       /* [function] the slots a new frame zeroes (regalloc.h) */
+    ptx_insn **insns;       /* [function][insn] the handlers' copy (rows)          */
+    uint32_t *n_slots;      /* [function] storage slots of a frame (the timing
+                             * model's scoreboard counts them: func_frame.reg_off)  */
+    uint32_t *rows;         /* [function] 4-byte rows of a frame (2 per 8-byte slot) */
+    uint32_t *b64;          /* [function] rows below it are 8-byte slots' (even)   */
+    uint8_t **row_bytes;    /* [function][row] width of the registers it holds     */
+    uint32_t **reg_row;     /* [function][PTX register] its row (func_reg_value)   */
+    uint32_t **clear;       /* [function] the rows of the slots a new frame zeroes
+                             * (regalloc.h; an 8-byte slot's first row)            */
     uint32_t *n_clear;      /* [function] how many: n_slots = all of them           */
     uint32_t *pool;         /* the module's pool, plus the copies' vector lists    */
     uint8_t *kparam;        /* [symbol] func_is_kernel_param, computed once        */
@@ -105,19 +113,20 @@ typedef struct {
  * changes nothing that the cycle itself reads. */
 typedef struct {
     uint8_t *p;             /* device bytes                                        */
-    uint64_t *dst;          /* ld/atom: the lane's destination register, or NULL   */
+    void *dst;              /* ld/atom: the lane's destination register (its lane
+                             * 8 bytes wide when rb >= 8, else 4), or NULL         */
     uint64_t v, c;          /* st: the value; atom: operands b and c               */
     const ptx_insn *in;     /* atom: the instruction (operation, type)             */
     uint8_t op;             /* FD_LD, FD_ST, FD_ATOM                               */
     uint8_t size;           /* bytes                                               */
     uint8_t sext;           /* ld: sign-extend from size to rb bytes (0: no)       */
-    uint8_t rb;
+    uint8_t rb;             /* ld/atom: the destination register's width in bytes  */
 } func_defer_op;
 
 /* FD_LDW / FD_STW: one warp instruction's loads / stores of several lanes in one record
  * (exec_mem.c): dst the destination row (ld), v the lanes in order, c their number,
- * size/sext/rb as FD_LD's; the records after it hold the lanes' device pointers (ld:
- * 6 per record) or pointer and value pairs (st: 3 per record). */
+ * size/sext/rb as FD_LD's (rb: the row's width); the records after it hold the lanes'
+ * device pointers (ld: 6 per record) or pointer and value pairs (st: 3 per record). */
 enum { FD_LD, FD_ST, FD_ATOM, FD_LDW, FD_STW };
 
 typedef struct {
@@ -187,12 +196,15 @@ typedef struct {
 typedef struct {
     int32_t func;                /* function index in the module                    */
     uint32_t call_pc;            /* the call instruction in the caller              */
-    size_t reg_off;              /* register file: regpool + reg_off                */
+    size_t reg_off;              /* the outer frames' slots x ws (the timing model's
+                                    scoreboard base, pipe_reg_base)                 */
     uint32_t local_base;         /* frame's offset in each lane's local memory      */
+    uint32_t reg_pos;            /* register file: regpool + reg_pos (4-byte units) */
+    uint32_t b64;                /* func_prog.b64 of the function                   */
     uint32_t pad;
     /* the function's tables, looked up once at the call (func_prog) */
     const ptx_func *f;           /* the module's function                           */
-    const ptx_insn *insns;       /* the handlers' copy of its instructions (slots)  */
+    const ptx_insn *insns;       /* the handlers' copy of its instructions (rows)   */
     const exec_fn *fns;          /* their handlers                                  */
     const uint8_t *mix;          /* their instruction-mix buckets                   */
 } func_frame;
@@ -216,12 +228,12 @@ struct func_warp {
     uint64_t valid;              /* lanes that exist                                */
     uint64_t exited;
     uint8_t bar_id;              /* barrier waited on                               */
-    int32_t bar_dst;             /* bar.red destination slot, or -1                 */
+    int32_t bar_dst;             /* bar.red destination row, or -1                  */
     uint64_t bar_mask;           /* lanes that executed the bar.red                 */
     uint8_t bar_parked;          /* some paths wait at barrier bar_id while others
                                     run (policies with div_ops.wait)                */
     uint32_t fr_cap;
-    uint64_t *regpool;
+    uint32_t *regpool;           /* the frames' register rows (4-byte units)        */
     size_t reg_used, reg_cap;
     uint8_t *local;              /* n_lanes x local_cap bytes, lane-major          */
     uint32_t local_cap, local_top;
@@ -330,6 +342,9 @@ int func_is_kernel_param(const ptx_module *m, uint32_t sym);
 
 /* Value of a symbol operand for the executing warp (frame-relative ones resolved). */
 uint64_t func_sym_value(const func_warp *w, uint32_t sym);
+
+/* Lane `lane` of PTX register `reg` of the warp's innermost frame (tests, tools). */
+uint64_t func_reg_value(const func_warp *w, uint32_t reg, unsigned lane);
 
 /* Records a launch-level fault once (first one wins). */
 void func_fault_set(func_launch *L, int code, const char *fmt, ...)

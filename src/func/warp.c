@@ -153,10 +153,17 @@ uint64_t ex_src_slow(const exec_ctx *x, const ptx_operand *o, unsigned lane)
     case OK_IMM:
         return o->imm;
     case OK_REG:
-        return x->r[(size_t)o->r * x->ws + lane];
+        return ex_reg(x, o->r, lane);
     default:
         return 0;
     }
+}
+
+uint64_t func_reg_value(const func_warp *w, uint32_t reg, unsigned lane)
+{
+    const func_frame *fr = &w->fr[w->nfr - 1];
+    const exec_ctx x = {.r = w->regpool + fr->reg_pos, .ws = w->L->ws, .b64 = fr->b64};
+    return ex_reg(&x, w->L->prog->reg_row[fr->func][reg], lane);
 }
 
 /* ---- launch-level policy state -------------------------------------------------------- */
@@ -181,7 +188,7 @@ static int ensure_regs(func_warp *w, size_t need)
     size_t cap = w->reg_cap ? w->reg_cap : 1024;
     while (cap < need)
         cap *= 2;
-    uint64_t *nr = realloc(w->regpool, cap * sizeof *nr);
+    uint32_t *nr = realloc(w->regpool, cap * sizeof *nr);
     if (!nr)
         return -1;
     w->regpool = nr;
@@ -221,23 +228,31 @@ static int push_frame(func_warp *w, int32_t func, uint32_t call_pc)
         w->fr_cap = cap;
     }
     const func_prog *pg = w->L->prog;
-    func_frame fr = {func, call_pc, 0, 0, 0, f, pg->insns[func], pg->fns[func], pg->mix[func]};
+    func_frame fr = {.func = func, .call_pc = call_pc, .b64 = pg->b64[func], .f = f,
+                     .insns = pg->insns[func], .fns = pg->fns[func], .mix = pg->mix[func]};
+    const uint32_t ws = w->L->ws;
     if (w->nfr) {
         const func_frame *up = &w->fr[w->nfr - 1];
         uint32_t align = f->frame_align > 8 ? f->frame_align : 8;
-        fr.reg_off = up->reg_off + (size_t)w->L->prog->n_slots[up->func] * w->L->ws;
+        fr.reg_off = up->reg_off + (size_t)pg->n_slots[up->func] * ws;
+        /* (an even count of 4-byte units: the 8-byte rows stay 8-byte aligned) */
+        size_t pos = up->reg_pos + ((size_t)pg->rows[up->func] * ws + 1) / 2 * 2;
+        if (pos + (size_t)pg->rows[func] * ws + 2 > UINT32_MAX)
+            return -1;
+        fr.reg_pos = (uint32_t)pos;
         fr.local_base = (up->local_base + m->funcs[up->func].frame_size + align - 1) & ~(align - 1);
     }
-    size_t nregs = (size_t)w->L->prog->n_slots[func] * w->L->ws;
-    if (ensure_regs(w, fr.reg_off + nregs + 1))   /* never NULL, even with no registers */
+    size_t nregs = (size_t)pg->rows[func] * ws;
+    if (ensure_regs(w, fr.reg_pos + nregs + 2))   /* never NULL, even with no registers */
         return -1;
     /* only the rows some lane can read before writing (regalloc.h clear) */
+    uint32_t *base = w->regpool + fr.reg_pos;
     if (pg->n_clear[func] == pg->n_slots[func]) {
-        memset(w->regpool + fr.reg_off, 0, nregs * sizeof *w->regpool);
+        memset(base, 0, nregs * sizeof *base);
     } else {
-        const uint32_t *cl = pg->clear[func], ws = w->L->ws;
+        const uint32_t *cl = pg->clear[func];
         for (uint32_t k = 0; k < pg->n_clear[func]; k++)
-            memset(w->regpool + fr.reg_off + (size_t)cl[k] * ws, 0, ws * sizeof *w->regpool);
+            memset(base + (size_t)cl[k] * ws, 0, (cl[k] < fr.b64 ? 2u : 1u) * ws * sizeof *base);
     }
     w->local_top = fr.local_base + f->frame_size;
     if (w->local_top > w->L->stack_bytes)
@@ -384,7 +399,8 @@ static exec_ctrl do_call(func_warp *w, exec_ctx *x, const ptx_insn *in, uint32_t
                       "out of host memory for divergence state");
         return EX_FAULT;
     }
-    x->r = w->regpool + w->fr[w->nfr - 1].reg_off;
+    x->r = w->regpool + w->fr[w->nfr - 1].reg_pos;
+    x->b64 = w->fr[w->nfr - 1].b64;
     return EX_CALL;
 }
 
@@ -482,8 +498,9 @@ uint32_t func_cta_try_release(func_cta *c, func_warp *warps, uint32_t n_warps)
             if (w->bar_id != id || !(w->state == WARP_BARRIER || (w->state == WARP_READY && w->bar_parked)))
                 continue;
             if (w->bar_dst >= 0) {
-                uint64_t *r = w->regpool + w->fr[w->nfr - 1].reg_off;
-                EX_FOR_LANES(w->bar_mask, l) r[(size_t)w->bar_dst * w->L->ws + l] = c->bar_red[id];
+                const func_frame *fr = &w->fr[w->nfr - 1];
+                const exec_ctx x = {.r = w->regpool + fr->reg_pos, .ws = w->L->ws, .b64 = fr->b64};
+                EX_FOR_LANES(w->bar_mask, l) ex_reg_set(&x, (uint32_t)w->bar_dst, l, c->bar_red[id]);
                 w->bar_dst = -1;
             }
             if (w->bar_parked) {
@@ -527,8 +544,9 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     uint32_t pc = e->pc;
     uint64_t lanes = e->mask;
     exec_ctx x;
-    x.r = w->regpool + fr->reg_off;
+    x.r = w->regpool + fr->reg_pos;
     x.ws = L->ws;
+    x.b64 = fr->b64;
     x.cc = w->cc;
     x.w = w;
     x.trace = tr;
@@ -540,10 +558,10 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
                  "execution ran past the end of function '%s'", ptx_str(L->prog->m, f->name));
         return EX_FAULT;
     }
-    const ptx_insn *in = &fr->insns[pc];   /* registers as storage slots */
+    const ptx_insn *in = &fr->insns[pc];   /* registers as rows (func.h func_prog) */
     uint64_t mask = lanes;
     if (in->guard >= 0) {
-        uint64_t m = ex_nz_mask(x.r + (size_t)in->guard * x.ws, mask, x.ws);
+        uint64_t m = ex_nz_mask(&x, (uint32_t)in->guard, mask);
         mask = in->guard_neg ? ~m & mask : m;
     }
     x.mask = mask;

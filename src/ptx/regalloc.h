@@ -2,10 +2,10 @@
  *
  * nvcc's PTX is nearly SSA: a kernel declares hundreds of virtual registers, few of
  * them live at once. The functional emulator stores registers per warp, one row of
- * warp-size 64-bit values per register, so a frame of n_regs rows is most of the
- * simulator's memory traffic. This analysis maps the registers onto n_slots <= n_regs
- * storage rows (slots) such that two registers share a slot only when no thread can
- * observe the difference:
+ * warp-size values per register (4-byte lanes, 8-byte ones for 64-bit registers:
+ * func/func.h func_prog), so a frame of n_regs rows is most of the simulator's memory
+ * traffic. This analysis maps the registers onto n_slots <= n_regs storage slots such
+ * that two registers share a slot only when no thread can observe the difference:
  *
  *  - liveness per thread over the CFG (cfg.h), backward: a register is live at a point
  *    when some path from there reads it before writing it. A register read before any
@@ -18,8 +18,9 @@
  *    read a source after writing a destination, e.g. mov's {a,b} unpack, and shfl
  *    reads other lanes' sources while writing lanes in turn);
  *  - registers of different widths never share (the load handlers sign-extend to the
- *    register's width); a register read from other lanes (shfl's source: inactive lanes'
- *    values are read as they stand) gets a slot of its own;
+ *    register's width, and a slot's lanes are as wide as its registers); a register
+ *    read from other lanes (shfl's source: inactive lanes' values are read as they
+ *    stand) gets a slot of its own;
  *  - slots are assigned greedily in register order (lowest free slot of the width), so
  *    the result is deterministic.
  * Inactive lanes never have a register written (every handler writes x->mask lanes
@@ -30,9 +31,10 @@
  *
  * Functions without a CFG, with an indirect branch (brx), with more than RA_MAX_REGS
  * registers, or whose per-block register sets would exceed RA_MAX_WORDS words keep the
- * identity mapping (slot = register). The timing model
- * keeps seeing the original register numbers (the module's instructions are not
- * changed); only the functional emulator's copy is renumbered (func/bind.c).
+ * identity mapping (slot = register). The timing model keeps seeing the original
+ * register numbers (the module's instructions are not changed); only the functional
+ * emulator's copy is renumbered (func/bind.c, which also lays the slots out in rows,
+ * the 8-byte slots first).
  */
 #ifndef WS_PTX_REGALLOC_H
 #define WS_PTX_REGALLOC_H
@@ -46,7 +48,7 @@
 
 typedef struct {
     uint32_t n_regs;        /* the function's virtual registers                         */
-    uint32_t n_slots;       /* storage rows the assignment uses                          */
+    uint32_t n_slots;       /* storage slots the assignment uses                         */
     uint32_t *slot;         /* [n_regs] register -> slot                                 */
     uint8_t *slot_bytes;    /* [n_slots] width of the registers in each slot (1,2,4,8)   */
     uint8_t compacted;      /* 0 when the identity mapping was kept                      */

@@ -188,7 +188,7 @@ static void rig_down(rig *g)
 /* Register `slot` (an IR register index) of lane l. */
 static uint64_t reg(const func_warp *w, uint32_t slot, unsigned l)
 {
-    return w->regpool[w->fr[w->nfr - 1].reg_off + (size_t)slot * w->L->ws + l];
+    return func_reg_value(w, slot, l);
 }
 
 static void t_warp_paths(void **state)

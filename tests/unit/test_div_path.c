@@ -134,7 +134,7 @@ static void rig_down(rig *g)
 
 static uint64_t reg(const func_warp *w, uint32_t slot, unsigned l)
 {
-    return w->regpool[w->fr[w->nfr - 1].reg_off + (size_t)slot * w->L->ws + l];
+    return func_reg_value(w, slot, l);
 }
 
 /* Runs the warp to completion through the selected path; the trace in buf. */

@@ -26,7 +26,8 @@ typedef struct {
 static void rig_init(rig *g, uint64_t mask)
 {
     memset(g, 0, sizeof *g);
-    g->x.r = g->r;
+    g->x.r = (uint32_t *)(void *)g->r;   /* slot s: the 8-byte row 2 s (mk) */
+    g->x.b64 = 2 * NSLOT;
     g->x.ws = WS;
     g->x.mask = mask;
 }
@@ -48,7 +49,7 @@ static ptx_insn mk(unsigned op, unsigned type, unsigned type2, unsigned rnd, uin
     in.nops = (uint8_t)(nsrc + 1);
     for (int i = 0; i <= nsrc; i++) {
         in.ops[i].kind = OK_REG;
-        in.ops[i].r = (uint32_t)i;
+        in.ops[i].r = 2 * (uint32_t)i;
     }
     return in;
 }

@@ -28,7 +28,8 @@ typedef struct {
 static void rig_init(rig *g)
 {
     memset(g, 0, sizeof *g);
-    g->x.r = g->r;
+    g->x.r = (uint32_t *)(void *)g->r;   /* slot s: the 8-byte row 2 s (R) */
+    g->x.b64 = 2 * NREG;
     g->x.ws = WS;
     g->x.mask = ALL;
     g->x.cc = g->cc;
@@ -47,8 +48,8 @@ static void load(rig *g, unsigned s, unsigned n, const uint64_t *v)
         *reg(g, s, l) = v[l];
 }
 
-static ptx_operand R(unsigned s) { return (ptx_operand){.kind = OK_REG, .r = s}; }
-static ptx_operand NR(unsigned s) { return (ptx_operand){.kind = OK_REG, .r = s, .neg = 1}; }
+static ptx_operand R(unsigned s) { return (ptx_operand){.kind = OK_REG, .r = 2 * s}; }
+static ptx_operand NR(unsigned s) { return (ptx_operand){.kind = OK_REG, .r = 2 * s, .neg = 1}; }
 static ptx_operand I(int64_t v) { return (ptx_operand){.kind = OK_IMM, .imm = (uint64_t)v}; }
 static ptx_operand NONE(void) { return (ptx_operand){.kind = OK_NONE}; }
 static ptx_operand SINK(void) { return (ptx_operand){.kind = OK_SINK}; }
@@ -1178,7 +1179,7 @@ static void test_mov_vector(void **st)
     m.pool_len = N(pool);
     ptx_func f;
     memset(&f, 0, sizeof f);
-    f.n_regs = NREG;
+    f.n_regs = 2 * NREG;   /* (the operands' rows: R) */
     const ptx_operand v2 = {.kind = OK_VEC, .r = 0, .n = 2};   /* {r1, r2} */
     const ptx_operand v4 = {.kind = OK_VEC, .r = 2, .n = 4};   /* {r3, r4, r5, r6} */
     const ptx_operand vs = {.kind = OK_VEC, .r = 5, .n = 2};   /* {r6, _} */
@@ -1189,8 +1190,11 @@ static void test_mov_vector(void **st)
     ptx_insn unpack8 = MK(OP_MOV, PT_B32, v8, R(13));
     ptx_insn sink = MK(OP_MOV, PT_B32, vs, R(14));
     char why[256] = "";
-    /* handlers reach the module's pool through the warp */
-    func_prog prog = {.m = &m, .pool = pool};
+    /* handlers reach the bound program's pool (rows: R) through the warp */
+    uint32_t rows[N(pool)];
+    for (unsigned i = 0; i < N(pool); i++)
+        rows[i] = pool[i] == UINT32_MAX ? UINT32_MAX : 2 * pool[i];
+    func_prog prog = {.m = &m, .pool = rows};
     func_launch L;
     memset(&L, 0, sizeof L);
     L.prog = &prog;
