@@ -1587,7 +1587,11 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
 
 static uint64_t wake_icnt(const det *m, uint64_t k)
 {
-    uint64_t w = icnt_next(m->req, k), t = icnt_next(m->rep, k);
+    /* (k + 1, the earliest answer, ends the search: icnt_next never answers less) */
+    uint64_t w = icnt_next(m->req, k);
+    if (w == k + 1)
+        return w;
+    uint64_t t = icnt_next(m->rep, k);
     if (t < w)
         w = t;
     for (uint32_t s = next_bit(m->inj_set, m->n_sm, 0); s < m->n_sm;
