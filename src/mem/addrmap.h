@@ -30,7 +30,10 @@
 /* Exact division by a run-time constant without a divide instruction (the memory
  * system divides by the same few numbers for every request): q = floor(x / d) for
  * every 64-bit x. m = floor((2^64 - 1) / d) underestimates x / d by less than 2, so at
- * most two corrections follow the multiply. */
+ * most two corrections follow the multiply. For d = 2^s > 1 (line sizes, bank counts)
+ * m = 2^(64 - s) instead, which makes the multiply the exact quotient x >> s:
+ * the other m is one less and misses by one at every multiple of d (line addresses all
+ * are), a correction each time. */
 typedef struct {
     uint64_t d, m;
 } amap_div;
@@ -38,7 +41,7 @@ typedef struct {
 static inline amap_div amap_div_make(uint64_t d)
 {
     amap_div v = {d ? d : 1, 0};
-    v.m = UINT64_MAX / v.d;
+    v.m = UINT64_MAX / v.d + (v.d > 1 && !(v.d & (v.d - 1)));
     return v;
 }
 

@@ -812,10 +812,7 @@ int cache_fill_grant(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache
 }
 
 /* ---- miss queue and inspection ------------------------------------------------------------- */
-const cache_miss *cache_mq_head(const cache *c)
-{
-    return c->mq_len ? &c->mq[c->mq_head] : NULL;
-}
+const cache_miss *cache_mq_head(const cache *c) { return cache_mq_head_inline(c); }
 
 void cache_mq_pop(cache *c)
 {

@@ -198,6 +198,13 @@ static inline mem_access cache_refuse_again_inline(cache *c)
     return c->memo_out;
 }
 
+/* cache_mq_head (cache.h), inline: the memory system asks every cycle of every bank and
+ * injecting SM */
+static inline const cache_miss *cache_mq_head_inline(const cache *c)
+{
+    return c->mq_len ? &c->mq[c->mq_head] : NULL;
+}
+
 uint64_t cache_read_hit_calls(cache *c, uint64_t addr, uint32_t size, uint64_t now);
 
 /* cache_read_hit (cache.h), inline */

@@ -38,7 +38,7 @@
 
 #include "mem/addrmap.h"
 #include "mem/cache.h"
-#include "mem/cache_impl.h"   /* det_access: cache_read_hit_inline */
+#include "mem/cache_impl.h"   /* det_access: cache_read_hit_inline; cache_mq_head_inline */
 #include "mem/coh.h"
 #include "mem/dram.h"
 #include "mem/icnt.h"
@@ -1423,7 +1423,7 @@ static inline __attribute__((always_inline)) int sm_inject(det *m, uint32_t s, u
             m->req_refused++;
             return 0;        /* the input buffer is shared by the three L1s */
         }
-        const cache_miss *h = cache_mq_head(sm->l1[l]);
+        const cache_miss *h = cache_mq_head_inline(sm->l1[l]);
         addrmap_loc loc;
         uint32_t part, bank;
         uint64_t idx;
@@ -1446,7 +1446,7 @@ static inline __attribute__((always_inline)) int sm_inject(det *m, uint32_t s, u
         icnt_push(m->req, &p->m, s, part * m->ppp + (m->ppp > 1 ? p->bank : 0), bytes, k, k);
         cache_mq_pop(sm->l1[l]);
         sm->rr = l;
-        h = cache_mq_head(sm->l1[l]);
+        h = cache_mq_head_inline(sm->l1[l]);
         sm->head_t[l] = h ? at_or_after(m, C_CORE, D_ICNT, h->t_ready) : UINT64_MAX;
         sm->head_b[l] = h ? req_bytes(m, h->type, h->size) : 0;
         sm->head_f[l] = h ? icnt_flits(m->req, sm->head_b[l]) : 0;
@@ -1587,7 +1587,11 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
 
 static uint64_t wake_icnt(const det *m, uint64_t k)
 {
-    uint64_t w = icnt_next(m->req, k), t = icnt_next(m->rep, k);
+    /* (k + 1, the earliest answer, ends the search: icnt_next never answers less) */
+    uint64_t w = icnt_next(m->req, k);
+    if (w == k + 1)
+        return w;
+    uint64_t t = icnt_next(m->rep, k);
     if (t < w)
         w = t;
     for (uint32_t s = next_bit(m->inj_set, m->n_sm, 0); s < m->n_sm;
@@ -1878,7 +1882,7 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
         did = 1;
     }
     /* 3. one miss record toward DRAM */
-    const cache_miss *h = cache_mq_head(b->c);
+    const cache_miss *h = cache_mq_head_inline(b->c);
     addrmap_loc loc;
     uint32_t sub = 0;   /* the line's channel among the partition's */
     if (h && h->t_ready <= k && m->cpl > 1) {
@@ -1906,7 +1910,7 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
             uint64_t ready = after(m, D_L2, D_DRAM, k);
             dram_push(pt->ch[sub], &r->d, m->k[D_DRAM], ready);
             cache_mq_pop(b->c);
-            h = cache_mq_head(b->c);
+            h = cache_mq_head_inline(b->c);
             if (ready < pt->next)
                 pt->next = ready;
             poke_p(m, pt, D_DRAM, ready);

@@ -338,11 +338,15 @@ icnt_msg *icnt_pop(icnt *ic, uint32_t dst, uint64_t now)
 
 uint64_t icnt_next(const icnt *ic, uint64_t now)
 {
+    /* (now + 1 is the earliest answer: the first term at or before it ends the search;
+     * under backpressure one usually is) */
     uint64_t next = UINT64_MAX;
     const uint32_t ns = ic->cfg.n_src, nd = ic->cfg.n_dst;
     for (uint32_t o = next_bit(ic->out_busy_set, nd, 0); o < nd;
          o = bit_after(ic->out_busy_set, nd, o)) {
         uint64_t t = ic->out[o].head_t;
+        if (t <= now + 1)
+            return now + 1;
         if (t < next)
             next = t;
     }
@@ -355,12 +359,12 @@ uint64_t icnt_next(const icnt *ic, uint64_t now)
             t = ip->busy;
         if (op->busy > t)
             t = op->busy;
-        if (op->used + ip->head_flits > ic->cfg.out_buf)
-            t = now + 1;          /* waits for the receiver to pop */
+        if (t <= now + 1 || op->used + ip->head_flits > ic->cfg.out_buf)
+            return now + 1;       /* (the latter: waits for the receiver to pop) */
         if (t < next)
             next = t;
     }
-    return next <= now ? now + 1 : next;
+    return next;
 }
 
 uint32_t icnt_in_use(const icnt *ic) { return ic->inside; }

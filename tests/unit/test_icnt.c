@@ -86,6 +86,34 @@ static void test_backpressure(void **state)
     icnt_destroy(ic);
 }
 
+/* icnt_next is the earliest of its terms, clamped to now + 1 (a term at or before now + 1
+ * ends the search). Latency 5, A (1 flit) 0 -> 0 granted at 0 arrives at 0 + 5 + 1 = 6;
+ * B 1 -> 1 pushed at 0, ready at 10. At 0: min(6, 10) = 6; at 5: A's 6 = now + 1; at 7: A
+ * arrived, not popped: 8; A popped at 7: B's 10; at 9: 10 = now + 1; B granted at 10
+ * arrives at 16: 16 at 10, 17 at 16 and 20 (B waits for its pop). */
+static void test_next_earliest(void **state)
+{
+    (void)state;
+    icnt *ic = mk(2, 2, 8, 8, 5);
+    icnt_msg a = {0}, b = {0};
+    icnt_push(ic, &a, 0, 0, 8, 0, 0);
+    icnt_push(ic, &b, 1, 1, 8, 0, 10);
+    assert_int_equal(icnt_cycle(ic, 0), 1);
+    assert_int_equal(icnt_next(ic, 0), 6);
+    assert_int_equal(icnt_next(ic, 5), 6);
+    assert_int_equal(icnt_next(ic, 7), 8);
+    assert_ptr_equal(icnt_pop(ic, 0, 7), &a);
+    assert_int_equal(icnt_next(ic, 7), 10);
+    assert_int_equal(icnt_next(ic, 9), 10);
+    assert_int_equal(icnt_cycle(ic, 10), 1);
+    assert_int_equal(icnt_next(ic, 10), 16);
+    assert_int_equal(icnt_next(ic, 16), 17);
+    assert_int_equal(icnt_next(ic, 20), 21);
+    assert_ptr_equal(icnt_pop(ic, 1, 20), &b);
+    assert_int_equal(icnt_next(ic, 20), UINT64_MAX);
+    icnt_destroy(ic);
+}
+
 /* Round robin: two inputs with three 1-flit packets each for output 0, all ready at 0.
  * One grant per cycle; the pointer starts so that input 0 goes first: 0 1 0 1 0 1. */
 static void test_round_robin(void **state)
@@ -258,6 +286,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_latency),
         cmocka_unit_test(test_backpressure),
+        cmocka_unit_test(test_next_earliest),
         cmocka_unit_test(test_round_robin),
         cmocka_unit_test(test_port_bandwidth),
         cmocka_unit_test(test_ready_time),

@@ -985,6 +985,42 @@ static void test_addrmap_bit_runs(void **state)
     }
 }
 
+/* amap_div_q, exact division without a divide: d = 128 = 2^7 gets m = 2^57 (x >> 7
+ * exactly), d = 1 and d = 6 the floor of (2^64 - 1) / d with corrections after the
+ * multiply. Quotients by hand: 0 / 128 = 0, 127 / 128 = 0, 128 / 128 = 1, 0x1280 / 128 =
+ * 0x25, (2^64 - 1) / 128 = 2^57 - 1; 6 / 6 = 1, 35 / 6 = 5, 36 / 6 = 6, (2^64 - 1) / 6 =
+ * 3074457345618258602 (2^64 - 1 = 6 x 3074457345618258602 + 3); x / 1 = x. */
+static void test_amap_div(void **state)
+{
+    (void)state;
+    amap_div p = amap_div_make(128), s = amap_div_make(6), one = amap_div_make(1);
+    assert_true(p.m == 1ull << 57);
+    assert_true(s.m == UINT64_MAX / 6);
+    assert_true(one.m == UINT64_MAX);
+    assert_int_equal(amap_div_q(&p, 0), 0);
+    assert_int_equal(amap_div_q(&p, 127), 0);
+    assert_int_equal(amap_div_q(&p, 128), 1);
+    assert_int_equal(amap_div_q(&p, 0x1280), 0x25);
+    assert_true(amap_div_q(&p, UINT64_MAX) == (1ull << 57) - 1);
+    assert_int_equal(amap_div_q(&s, 6), 1);
+    assert_int_equal(amap_div_q(&s, 35), 5);
+    assert_int_equal(amap_div_q(&s, 36), 6);
+    assert_true(amap_div_q(&s, UINT64_MAX) == 3074457345618258602ull);
+    assert_int_equal(amap_div_q(&one, 0), 0);
+    assert_int_equal(amap_div_q(&one, 12345), 12345);
+    assert_true(amap_div_q(&one, UINT64_MAX) == UINT64_MAX);
+    /* every power of two against the divide instruction, at and around its multiples */
+    for (uint32_t sh = 0; sh < 64; sh++) {
+        amap_div v = amap_div_make(1ull << sh);
+        for (uint64_t x = 1; x < 1000; x++) {
+            uint64_t a = x << sh;
+            assert_true(amap_div_q(&v, a) == a / v.d);
+            assert_true(amap_div_q(&v, a - 1) == (a - 1) / v.d);
+            assert_true(amap_div_q(&v, a + 1) == (a + 1) / v.d);
+        }
+    }
+}
+
 /* superblock, 12 channels = 4 quadrants x 3 (addrmap_superblock.c): c = addr / 256,
  * quadrant q = c bits 1-2, u = c without them (bit 8, then bits 11 up), channel = 3q +
  * u mod 3, rank in the channel = u / 3 (partition-local address = rank x 256 + offset).
@@ -1244,6 +1280,7 @@ int main(void)
         cmocka_unit_test(test_addrmap_local_bits),
         cmocka_unit_test(test_addrmap_bit_runs),
         cmocka_unit_test(test_addrmap_superblock),
+        cmocka_unit_test(test_amap_div),
         cmocka_unit_test(test_shared_l1c),
         cmocka_unit_test(test_l1_second_coalescer),
         cmocka_unit_test(test_l2_coalescing),
