@@ -216,12 +216,9 @@ static void *zalloc64(size_t n)
 }
 
 /* SMs due in a cycle below which the SM phase runs on one thread; phases run on one
- * thread after a slow hand-over (first, at most). And by epochs of PAR_EPOCH loop
- * iterations, rounds of PAR_ROUND epochs: the first runs its phases on the team, the
- * second on the calling thread, the others the way that took less time (a host whose
- * hand-overs cost more than the phase's work gains, costs at most one epoch a round). */
-enum { PAR_MIN_DUE = 4, PAR_MIN_BACKOFF = 16, PAR_MAX_BACKOFF = 1 << 14, PAR_EPOCH = 2048,
-       PAR_ROUND = 16 };
+ * thread after a slow hand-over (first, at most). And by epochs (timing.h
+ * timing_adapt), kept across the launches of a simulation. */
+enum { PAR_MIN_DUE = 4, PAR_MIN_BACKOFF = 16, PAR_MAX_BACKOFF = 1 << 14 };
 
 typedef struct {
     _Alignas(64) uint32_t n;  /* its SMs: sm[0 .. n), in SM order                        */
@@ -573,11 +570,12 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     /* host time of the SM phase, sampled every 8th iteration of the loop (the share of
      * the SM phase in the sampled iterations, times the loop's time) */
     double t_loop = now_s(), t_it0 = 0, s_phase = 0, s_iter = 0;
-    /* the epochs (PAR_EPOCH): iterations in this one, its index in the round, whether
-     * its phases run on the calling thread, the round's winner, the times */
-    uint32_t ep_n = 0, ep_i = 0;
-    int ep_ser = 0, ep_win = 0;
-    double ep_t0 = t_loop, ep_tp = 0;
+    /* the adaptive epochs (the simulation's, or this launch's without a keep), whether
+     * this epoch's phases run on the calling thread, and when its part in this launch
+     * began */
+    timing_adapt ad_own = {0}, *ad = keep ? &keep->ad : &ad_own;
+    int ep_ser = timing_adapt_serial(ad);
+    double ep_t0 = t_loop;
     uint32_t iter = 0;
     for (;;) {
         /* a sampled iteration runs from here (memsys_tick included) to the next one */
@@ -595,16 +593,10 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             stop_report(cm, cores, n_sm, L, cycle);
             goto done;
         }
-        if (n_thr > 1 && cfg->sim.host_threads_adapt && ++ep_n == PAR_EPOCH) {
-            /* an epoch ends: time it */
+        if (n_thr > 1 && cfg->sim.host_threads_adapt && ++ad->n == TIMING_EPOCH) {
+            /* an epoch ends: time it (its part in earlier launches included) */
             const double t = now_s();
-            if (ep_i == 0)
-                ep_tp = t - ep_t0;
-            else if (ep_i == 1)
-                ep_win = t - ep_t0 < ep_tp;   /* the calling thread alone was faster */
-            ep_i = (ep_i + 1) % PAR_ROUND;
-            ep_ser = ep_i == 0 ? 0 : ep_i == 1 ? 1 : ep_win;
-            ep_n = 0;
+            ep_ser = timing_adapt_next(ad, ad->t_past + (t - ep_t0));
             ep_t0 = t;
         }
         /* the memory system's tick: split (partitions in the phase) unless this cycle's
@@ -851,6 +843,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         cycle = next;
     }
 done:
+    if (n_thr > 1 && cfg->sim.host_threads_adapt)
+        ad->t_past += now_s() - ep_t0;   /* the epoch goes on in the next launch */
     if (s_iter > 0)
         st->host_sm_seconds = (now_s() - t_loop) * (s_phase / s_iter);
     fold_counters(L, Ls, n_sm, 1);

@@ -6,12 +6,51 @@
 #include "gpu/sim.h"
 #include "mem/memsys.h"
 
-/* The memory system a simulation keeps from one launch to the next (mem.keep_state,
- * for models with launch_begin): created at the first timing launch, on a clock that
- * runs on across launches (`clock`: the core cycle the next launch starts at). */
+/* sim.host_threads_adapt's epochs (TIMING_EPOCH below): the loop iterations of the
+ * current epoch, its index in the round, the round's winner (its phases on the calling
+ * thread), the team epoch's time and the current epoch's time in earlier launches. Kept
+ * across launches: a workload of many short launches (gaussian: 52 of 1.5-7k cycles)
+ * would otherwise restart every round on the team and never reach the comparison. */
+typedef struct {
+    uint32_t n, i;
+    int win;
+    double t_team, t_past;
+} timing_adapt;
+
+/* By epochs of TIMING_EPOCH loop iterations, rounds of TIMING_ROUND epochs: the first
+ * runs its phases on the team, the second on the calling thread, the others the way that
+ * took less time (a host whose hand-overs cost more than the phase's work gains, costs
+ * at most one epoch a round). */
+enum { TIMING_EPOCH = 2048, TIMING_ROUND = 16 };
+
+/* Whether the current epoch's phases run on the calling thread. */
+static inline int timing_adapt_serial(const timing_adapt *ad)
+{
+    return ad->i == 0 ? 0 : ad->i == 1 ? 1 : ad->win;
+}
+
+/* The current epoch ended after `el` host seconds (its parts in earlier launches
+ * included): records it and starts the next; returns timing_adapt_serial of the next. */
+static inline int timing_adapt_next(timing_adapt *ad, double el)
+{
+    if (ad->i == 0)
+        ad->t_team = el;
+    else if (ad->i == 1)
+        ad->win = el < ad->t_team;   /* the calling thread alone was faster */
+    ad->i = (ad->i + 1) % TIMING_ROUND;
+    ad->n = 0;
+    ad->t_past = 0;
+    return timing_adapt_serial(ad);
+}
+
+/* What a simulation keeps from one launch to the next: the memory system (mem.keep_state,
+ * for models with launch_begin), created at the first timing launch, on a clock that runs
+ * on across launches (`clock`: the core cycle the next launch starts at); the host
+ * threads' adaptive choice. */
 typedef struct {
     memsys *mem;
     uint64_t clock;
+    timing_adapt ad;
 } timing_keep;
 
 void timing_keep_free(timing_keep *k);

@@ -18,6 +18,7 @@
 #include "core/core_model.h"
 #include "core/occupancy.h"
 #include "gpu/sim.h"
+#include "gpu/timing.h"
 #include "legacy_cfg.h"
 
 /* Builds a one-kernel module: `body` is repeated n times between head and tail. */
@@ -548,6 +549,33 @@ static void t_core_model(void **state)
     free(ptx);
 }
 
+/* sim.host_threads_adapt's rounds (timing.h): epoch 0 on the team, epoch 1 on the calling
+ * thread, epochs 2-15 the faster of the two; the state lives in the simulation's keep, so
+ * an epoch that spans launches is timed by its parts (t_past). By hand: round 1, team
+ * 0.016 s, alone 0.022 s -> the team (serial 0) for epochs 2..15; round 2, team 0.030 s
+ * (0.010 + 0.020 over two launches), alone 0.012 -> alone (serial 1). */
+static void t_adapt_rounds(void **state)
+{
+    (void)state;
+    timing_adapt ad = {0};
+    assert_int_equal(timing_adapt_serial(&ad), 0);          /* a round starts on the team */
+    assert_int_equal(timing_adapt_next(&ad, 0.016), 1);     /* epoch 1: alone            */
+    assert_int_equal(timing_adapt_next(&ad, 0.022), 0);     /* team faster: epochs 2..15 */
+    assert_int_equal(ad.win, 0);
+    for (int e = 2; e < TIMING_ROUND - 1; e++)
+        assert_int_equal(timing_adapt_next(&ad, 1.0), 0);    /* their times do not count  */
+    assert_int_equal(ad.i, TIMING_ROUND - 1);
+    assert_int_equal(timing_adapt_next(&ad, 1.0), 0);       /* round 2, epoch 0: team    */
+    assert_int_equal(ad.i, 0);
+    ad.t_past = 0.010;                                      /* a launch ended mid-epoch  */
+    assert_int_equal(timing_adapt_next(&ad, ad.t_past + 0.020), 1);
+    assert_true(ad.t_team > 0.0299 && ad.t_team < 0.0301);
+    assert_true(ad.t_past == 0.0 && ad.n == 0);
+    assert_int_equal(timing_adapt_next(&ad, 0.012), 1);     /* alone faster: 2..15 alone */
+    assert_int_equal(ad.win, 1);
+    assert_int_equal(timing_adapt_serial(&ad), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -567,6 +595,7 @@ int main(void)
         cmocka_unit_test(t_skip_idle_equivalence),
         cmocka_unit_test(t_dispatch_round_robin),
         cmocka_unit_test(t_core_model),
+        cmocka_unit_test(t_adapt_rounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
