@@ -121,7 +121,7 @@ static inline int ex_w8(const exec_ctx *x, uint32_t r) { return r < x->b64; }
 static inline uint32_t *ex_row32(const exec_ctx *x, uint32_t r) { return x->r + (size_t)r * x->ws; }
 static inline uint64_t *ex_row64(const exec_ctx *x, uint32_t r)
 {
-    return (uint64_t *)(void *)(x->r + (size_t)r * x->ws);
+    return (uint64_t *)(void *)ex_row32(x, r);
 }
 
 /* Lane l of row r, and its write (v zero-extended from the register's width). */

@@ -42,7 +42,7 @@
 #define RD_2_init ex_rd32_init
 #define RD_4_init ex_rd32_init
 #define RD_8_init ex_rd64_init
-#define ROW(x, o, W) ((RT(W) *)(void *)((x)->r + (size_t)(o)->r * (x)->ws))
+#define ROW(x, o, W) ((RT(W) *)(void *)ex_row32((x), (o)->r))
 #define FULL(ws) ((ws) >= 64 ? ~0ull : (1ull << (ws)) - 1)
 
 /* Runs the body for every lane of x->mask: a counted loop when all lanes are on. */

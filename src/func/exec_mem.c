@@ -48,7 +48,7 @@ static inline __attribute__((always_inline)) void row_put(void *row, int w8, uns
     else
         ((uint32_t *)row)[l] = (uint32_t)v;
 }
-static inline void *row_of(const exec_ctx *x, uint32_t r) { return x->r + (size_t)r * x->ws; }
+static inline void *row_of(const exec_ctx *x, uint32_t r) { return ex_row32(x, r); }
 static inline __attribute__((always_inline)) void *row_lane(void *row, int w8, unsigned l)
 {
     return w8 ? (void *)((uint64_t *)row + l) : (void *)((uint32_t *)row + l);
