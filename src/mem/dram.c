@@ -43,6 +43,9 @@ struct dram {
     uint64_t t_rd;            /* tWTR                                               */
     uint64_t t_wr;            /* tRTW                                               */
     uint64_t bus_free;        /* data bus free from                                 */
+    /* col_gate() of a read [0] and of a write [1], and the earlier of them (gates_set:
+     * its terms change only where a column command issues) */
+    uint64_t gate[2], gmin;
     uint64_t t_ref;           /* next refresh due                                   */
     uint64_t ref_until;       /* refresh in progress until                          */
     uint32_t min_burst;       /* cycles of one burst                                */
@@ -62,6 +65,14 @@ struct dram {
     /* every bank's rt and head_seq again, side by side: the FR-FCFS row scan reads
      * these (bank_rt and head_seq_set keep them) */
     uint64_t rt[64], hseq[64];
+    /* The FR-FCFS hit candidates, every bank's first read and first write hit (fh), as
+     * slots 2 x bank + kind in a list by seq, oldest first (cn / cp: next / prev; HC_END
+     * is the list's head and tail): the hit scan takes the first that may go. Per slot:
+     * the bank's own term of its column command, max(t_col, t_arr) (col_time() less the
+     * bank group's and the channel's: t_arr never changes, t_col only with the fh), and
+     * its seq. fh_set keeps them. */
+    uint64_t ht[128], hs[128];
+    uint8_t cn[129], cp[129];
     /* issue_col's per-command terms of the last (bytes, commands) it saw: Bc, max(tCCD,
      * Bc), max(ccdl, Bc) (a request's commands, and most requests, share them) */
     uint64_t cc_key;          /* bytes << 8 | commands (0: none yet)                 */
@@ -69,7 +80,10 @@ struct dram {
     dram_stats st;
 };
 
+enum { HC_END = 128 };
+
 static void quiet_set(dram *d);
+static void fh_set(dram *d, bank *b, int w, dram_req *r);
 
 static const char *const sched_names[] = {"frfcfs", "fifo"};
 
@@ -106,6 +120,7 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->cfg = *cfg;
     for (uint32_t k = 0; k < cfg->banks; k++)
         d->bk[k].id = k;
+    d->cn[HC_END] = d->cp[HC_END] = HC_END;
     d->grp_mask = cfg->bank_groups > 1 ? cfg->bank_groups - 1 : 0;
     d->ccdl = cfg->bank_groups > 1 && cfg->tCCDL > cfg->tCCD ? cfg->tCCDL : cfg->tCCD;
     d->min_burst = cfg->burst_len / cfg->beats_per_clk;
@@ -176,6 +191,30 @@ static void bank_rt(dram *d, bank *b)
 
 static void head_seq_set(dram *d, bank *b, uint64_t seq) { b->head_seq = d->hseq[b->id] = seq; }
 
+/* b->fh[w] = r (NULL: none), and its slot in the hit candidates (d->ht) */
+static void fh_set(dram *d, bank *b, int w, dram_req *r)
+{
+    const uint32_t c = b->id * 2 + (uint32_t)w;
+    if (b->fh[w]) {
+        d->cn[d->cp[c]] = d->cn[c];
+        d->cp[d->cn[c]] = d->cp[c];
+    }
+    b->fh[w] = r;
+    if (!r)
+        return;
+    d->ht[c] = max64(b->t_col, r->t_arr);
+    d->hs[c] = r->seq;
+    /* after the last older one, looked for from the tail (a push's hit, the newest
+     * request, goes there at once) */
+    uint32_t p = d->cp[HC_END];
+    while (p != HC_END && d->hs[p] > r->seq)
+        p = d->cp[p];
+    d->cn[c] = d->cn[p];
+    d->cp[c] = (uint8_t)p;
+    d->cp[d->cn[p]] = (uint8_t)c;
+    d->cn[p] = (uint8_t)c;
+}
+
 uint32_t dram_queued(const dram *d) { return d->qn; }
 uint32_t dram_in_flight(const dram *d) { return d->qn + d->dn; }
 const dram_stats *dram_get_stats(const dram *d) { return &d->st; }
@@ -209,7 +248,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     if (b->open && b->row == r->row) {
         b->hits++;
         if (!b->fh[r->write])
-            b->fh[r->write] = r;
+            fh_set(d, b, r->write, r);
         d->hit_banks |= 1ull << r->bank;
     }
     if (b->qh == r && !(d->hit_banks >> r->bank & 1))
@@ -220,7 +259,6 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
 
 
 
-/* Earliest cycle the column command of r may issue (its row open). */
 /* The channel's own term of a column command's earliest cycle: any column command, the
  * read/write turnaround and the data bus (write: a write's). */
 static inline uint64_t col_gate(const dram *d, int write)
@@ -232,12 +270,21 @@ static inline uint64_t col_gate(const dram *d, int write)
     return t;
 }
 
+/* d->gate and d->gmin again, after a column command */
+static inline void gates_set(dram *d)
+{
+    d->gate[0] = col_gate(d, 0);
+    d->gate[1] = col_gate(d, 1);
+    d->gmin = d->gate[0] < d->gate[1] ? d->gate[0] : d->gate[1];
+}
+
+/* Earliest cycle the column command of r may issue (its row open). */
 static uint64_t col_time(const dram *d, const dram_req *r)
 {
     const bank *b = &d->bk[r->bank];
     uint64_t t = max64(b->t_col, r->t_arr);
     t = max64(t, d->t_col_grp[r->bank & d->grp_mask]);
-    return max64(t, col_gate(d, r->write));
+    return max64(t, d->gate[r->write]);
 }
 
 /* Earliest cycle of the row command r needs (PRE if another row is open, else ACT). */
@@ -299,7 +346,9 @@ static void push_wait(dram *d, const dram_req *r)
  * commands issues. It stays queued (its bank's first hit of its kind) until its last,
  * then leaves the queue for the completion list; between its commands the scheduler may
  * pick any other hit that may go. */
-static void issue_col(dram *d, dram_req *r, uint64_t now)
+static void col_last(dram *d, dram_req *r, uint64_t end, uint64_t busy);
+
+static inline void issue_col(dram *d, dram_req *r, uint64_t now)
 {
     bank *b = &d->bk[r->bank];
     uint32_t k = r->cmds > 1 ? r->cmds : 1;
@@ -326,17 +375,25 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
         d->t_wr = max64(d->t_wr, w > d->cfg.tWL ? w - d->cfg.tWL : 0);
         b->t_pre = max64(b->t_pre, now + Bc);
     }
+    gates_set(d);
     bank_rt(d, b);
     if (++r->ncol < k)
         return;
-    /* its last: leave the bank's queue */
+    col_last(d, r, end, (uint64_t)k * Bc);
+}
+
+/* r's last column command issued (its data ends at `end`, busy: its data cycles): r
+ * leaves its bank's queue for the completion list */
+static __attribute__((noinline)) void col_last(dram *d, dram_req *r, uint64_t end, uint64_t busy)
+{
+    bank *b = &d->bk[r->bank];
     r->t_done = end;
     dram_req *prev = r->prev;
     /* the bank's next hit of r's kind */
     dram_req *nh = r->next;
     while (nh && (nh->row != b->row || nh->write != r->write))
         nh = nh->next;
-    b->fh[r->write] = nh;
+    fh_set(d, b, r->write, nh);
     if (r->next)
         r->next->prev = prev;
     if (prev) {
@@ -364,7 +421,7 @@ static void issue_col(dram *d, dram_req *r, uint64_t now)
         d->st.rd_lat_sum += r->t_done - r->t_arr;
     }
     d->st.row_hits += !r->act;
-    d->st.busy += (uint64_t)k * Bc;
+    d->st.busy += busy;
     d->st.q_lat_sum += r->t_issue - r->t_arr;
     bank_rt(d, b);
     if (!b->hits && b->qh)
@@ -389,13 +446,15 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
     b->t_act = now + d->cfg.tRC;
     d->t_act_any = now + d->cfg.tRRD;
     b->hits = 0;
-    b->fh[0] = b->fh[1] = NULL;
+    dram_req *fh[2] = {NULL, NULL};
     for (dram_req *q = b->qh; q; q = q->next)
         if (q->row == r->row) {
             b->hits++;
-            if (!b->fh[q->write])
-                b->fh[q->write] = q;
+            if (!fh[q->write])
+                fh[q->write] = q;
         }
+    fh_set(d, b, 0, fh[0]);
+    fh_set(d, b, 1, fh[1]);
     if (b->hits)
         d->hit_banks |= 1ull << r->bank;
     r->act = 1;
@@ -409,7 +468,8 @@ static void do_pre(dram *d, uint32_t k, uint64_t now)
     bank *b = &d->bk[k];
     b->open = 0;
     b->hits = 0;
-    b->fh[0] = b->fh[1] = NULL;
+    fh_set(d, b, 0, NULL);
+    fh_set(d, b, 1, NULL);
     d->hit_banks &= ~(1ull << k);
     b->t_act = max64(b->t_act, now + d->cfg.tRP);
     d->open_banks &= ~(1ull << k);
@@ -466,13 +526,6 @@ static uint64_t fifo_time(const dram *d, dram_req **rp)
     dram_req *r = d->bk[kb].qh;
     *rp = r;
     return row_hit(d, r) ? col_time(d, r) : row_time(d, r);
-}
-
-/* The channel's terms of col_time() of a read [0] and of a write [1] */
-static void col_gates(const dram *d, uint64_t *g)
-{
-    g[0] = col_gate(d, 0);
-    g[1] = col_gate(d, 1);
 }
 
 /* t_wait = t, and no sooner than the next cycle (after a command at now, or a cycle with
@@ -544,44 +597,31 @@ static int cycle_body(dram *d, uint64_t now)
     /* FR-FCFS: the oldest row hit whose column command can issue (of a bank, its first
      * read or first write hit: a later hit of the same kind arrived no earlier, so it
      * is no sooner ready) ... The earliest cycle of each candidate is col_time(): the
-     * channel's terms of a read and of a write (g[]) once, then each bank's. hwait: a
-     * lower bound of every hit's column command (all of them if nothing issues). */
+     * bank's own term (d->ht), its group's and the channel's (d->gate). hwait: a lower
+     * bound of every hit's column command (all of them if nothing issues). */
     uint64_t hwait = UINT64_MAX;
     if (d->hit_banks) {
-        uint64_t g[2];
-        col_gates(d, g);
-        uint64_t gmin = g[0] < g[1] ? g[0] : g[1];
-        if (gmin > now) {
+        if (d->gmin > now) {
             /* no column command can go (as right after one): each waits gmin at least */
-            hwait = gmin;
+            hwait = d->gmin;
         } else {
-            dram_req *best = NULL;
-            for (uint64_t m = d->hit_banks; m; m &= m - 1) {
-                uint32_t k = (uint32_t)__builtin_ctzll(m);
-                const bank *b = &d->bk[k];
-                uint64_t base = max64(b->t_col, d->t_col_grp[k & d->grp_mask]);
-                for (int w = 0; w < 2; w++) {
-                    const dram_req *r = b->fh[w];
-                    if (!r)
-                        continue;
-                    uint64_t t = max64(max64(base, r->t_arr), g[w]);
-                    if (t <= now) {
-                        if (!best || r->seq < best->seq)
-                            best = b->fh[w];
-                    } else if (t < hwait) {
-                        hwait = t;
-                    }
-                }
+            /* oldest first (d->cn): the first that may go is the oldest ready hit; with
+             * none, hwait is the earliest of them all */
+            uint32_t c = d->cn[HC_END];
+            for (; c != HC_END; c = d->cn[c]) {
+                const uint64_t t = max64(max64(d->ht[c], d->t_col_grp[(c >> 1) & d->grp_mask]),
+                                         d->gate[c & 1]);
+                if (t <= now)
+                    break;
+                if (t < hwait)
+                    hwait = t;
             }
-            if (best) {
-                issue_col(d, best, now);
+            if (c != HC_END) {
+                issue_col(d, d->bk[c >> 1].fh[c & 1], now);
                 /* the next: a hit when the channel's terms allow, or a row command */
                 uint64_t t = d->row_wait;
-                if (d->hit_banks) {
-                    col_gates(d, g);
-                    t = t < g[0] ? t : g[0];
-                    t = t < g[1] ? t : g[1];
-                }
+                if (d->hit_banks && d->gmin < t)
+                    t = d->gmin;
                 set_wait(d, now, t);
                 return 1;
             }

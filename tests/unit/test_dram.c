@@ -425,6 +425,46 @@ static void test_sector_interleave(void **state)
         }
 }
 
+/* FR-FCFS takes the oldest ready hit by arrival, whatever order the hits became
+ * candidates in (dram.c keeps them in a list by seq: an ACT's hits go before younger
+ * ones). z (bank 0, row 1) at 0 opens bank 0: ACT 0, RD 12, done 28. At 100, in this
+ * order: q (bank 2, row 1, ready 100), o (bank 1, row 1, ready 100), y (bank 0, row 1,
+ * ready 118): y is a hit at once, the candidates are [y]. 100: y not ready; ACT q (the
+ * oldest row command): [q y]. 106 (tRRD): ACT o: [q o y] (o before y, though after it
+ * in time). 112: q's RD (tRCD), data 124..128, the next column command from 116. 118: o
+ * (tRCD from 106) and y (its ready cycle) both ready: o, the older, goes: data 130..134;
+ * y at 122 (tCCD, burst 4): data 134..138. (Candidates in the order they came, y would
+ * go at 118 and o at 122.) */
+static void test_hit_age_order(void **state)
+{
+    (void)state;
+    for (int step = 0; step < 2; step++)
+        for (int scan = 0; scan < 2; scan++) {
+            dram_cfg c = gddr5(DRAM_FRFCFS);
+            c.scan_always = scan;
+            dram *d = dram_create(&c, NULL, 0);
+            dram_req z = mk(0, 1, 0), q = mk(2, 1, 0), o = mk(1, 1, 0), y = mk(0, 1, 0), *r[3];
+            dram_push(d, &z, 0, 0);
+            assert_int_equal(run(d, 0, 99, step, r, 1), 1);
+            assert_int_equal(z.t_done, 28);
+            dram_push(d, &q, 100, 100);
+            dram_push(d, &o, 100, 100);
+            dram_push(d, &y, 100, 118);
+            assert_int_equal(run(d, 100, 1000, step, r, 3), 3);
+            assert_int_equal(q.t_issue, 112);
+            assert_int_equal(q.t_done, 128);
+            assert_int_equal(o.t_issue, 118);
+            assert_int_equal(o.t_done, 134);
+            assert_int_equal(y.t_issue, 122);
+            assert_int_equal(y.t_done, 138);
+            assert_ptr_equal(r[0], &q);
+            assert_ptr_equal(r[1], &o);
+            assert_ptr_equal(r[2], &y);
+            assert_int_equal(dram_get_stats(d)->row_hits, 1);
+            dram_destroy(d);
+        }
+}
+
 /* dram_next after a cycle that issued nothing is the next command's cycle (FR-FCFS: the
  * scan's bound, t_wait), and a push lowers it to the new request's own command.
  * FR-FCFS: A (bank 0 row 1) at 0: ACT 0; at 1 nothing can go: next = A's RD at tRCD 12.
@@ -659,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_refresh),
         cmocka_unit_test(test_bank_groups),
         cmocka_unit_test(test_sector_interleave),
+        cmocka_unit_test(test_hit_age_order),
         cmocka_unit_test(test_queue_full_and_names),
         cmocka_unit_test(test_quiet_bound),
         cmocka_unit_test(test_mixed_sizes),
