@@ -43,8 +43,8 @@ struct dram {
     uint64_t t_rd;            /* tWTR                                               */
     uint64_t t_wr;            /* tRTW                                               */
     uint64_t bus_free;        /* data bus free from                                 */
-    /* col_gate() of a read [0] and of a write [1], and the earlier of them (gates_set:
-     * its terms change only where a column command issues) */
+    /* the channel's term of the column command of a read [0] and of a write [1], and the
+     * earlier of them (gates_set: its terms change only where a column command issues) */
     uint64_t gate[2], gmin;
     uint64_t t_ref;           /* next refresh due                                   */
     uint64_t ref_until;       /* refresh in progress until                          */
@@ -73,10 +73,20 @@ struct dram {
      * its seq. fh_set keeps them. */
     uint64_t ht[128], hs[128];
     uint8_t cn[129], cp[129];
+    /* With hlb_exact, hlb is the earliest column command (col_time()) of the candidates:
+     * the hit scan's result when none was ready, kept by a new candidate (fh_set) and
+     * forgotten when one leaves or a column command issues (its terms change). While
+     * it is later than now the scan would find nothing and is skipped. The bounds a
+     * call leaves (t_wait, so pub.quiet and dram_next) stay those of the scan: the
+     * memory system derives the SMs' wake-ups from them (a tighter bound changes when
+     * a refused access is retried, so the statistics). */
+    uint64_t hlb;
+    int hlb_exact;
     /* issue_col's per-command terms of the last (bytes, commands) it saw: Bc, max(tCCD,
      * Bc), max(ccdl, Bc) (a request's commands, and most requests, share them) */
-    uint64_t cc_key;          /* bytes << 8 | commands (0: none yet)                 */
-    uint32_t cc_bc, cc_per, cc_perg;
+    uint64_t cc_key;          /* bytes << 8 | cmds (UINT64_MAX: none yet)            */
+    uint32_t cc_k, cc_bc, cc_per, cc_perg;   /* (cc_k: the commands, max(cmds, 1))   */
+    uint32_t lat[2];          /* tCL, tWL: a read's [0] and a write's [1] data latency */
     dram_stats st;
 };
 
@@ -121,6 +131,8 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     for (uint32_t k = 0; k < cfg->banks; k++)
         d->bk[k].id = k;
     d->cn[HC_END] = d->cp[HC_END] = HC_END;
+    d->hlb = UINT64_MAX;
+    d->hlb_exact = 1;
     d->grp_mask = cfg->bank_groups > 1 ? cfg->bank_groups - 1 : 0;
     d->ccdl = cfg->bank_groups > 1 && cfg->tCCDL > cfg->tCCD ? cfg->tCCDL : cfg->tCCD;
     d->min_burst = cfg->burst_len / cfg->beats_per_clk;
@@ -129,6 +141,9 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->mb_shift = d->min_burst & (d->min_burst - 1) ? -1 : __builtin_ctz(d->min_burst);
     d->t_ref = cfg->tREFI ? cfg->tREFI : UINT64_MAX;
     d->row_wait = UINT64_MAX;
+    d->cc_key = UINT64_MAX;
+    d->lat[0] = cfg->tCL;
+    d->lat[1] = cfg->tWL;
     d->pub.t_pop = UINT64_MAX;
     d->pub.room = d->qn < d->cfg.queue;
     quiet_set(d);
@@ -192,18 +207,24 @@ static void bank_rt(dram *d, bank *b)
 static void head_seq_set(dram *d, bank *b, uint64_t seq) { b->head_seq = d->hseq[b->id] = seq; }
 
 /* b->fh[w] = r (NULL: none), and its slot in the hit candidates (d->ht) */
-static void fh_set(dram *d, bank *b, int w, dram_req *r)
+static inline void fh_set(dram *d, bank *b, int w, dram_req *r)
 {
     const uint32_t c = b->id * 2 + (uint32_t)w;
     if (b->fh[w]) {
         d->cn[d->cp[c]] = d->cn[c];
         d->cp[d->cn[c]] = d->cp[c];
+        d->hlb_exact = 0;
     }
     b->fh[w] = r;
     if (!r)
         return;
     d->ht[c] = max64(b->t_col, r->t_arr);
     d->hs[c] = r->seq;
+    if (d->hlb_exact) {
+        const uint64_t t = max64(max64(d->ht[c], d->t_col_grp[b->id & d->grp_mask]), d->gate[w]);
+        if (t < d->hlb)
+            d->hlb = t;
+    }
     /* after the last older one, looked for from the tail (a push's hit, the newest
      * request, goes there at once) */
     uint32_t p = d->cp[HC_END];
@@ -259,23 +280,18 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
 
 
 
-/* The channel's own term of a column command's earliest cycle: any column command, the
- * read/write turnaround and the data bus (write: a write's). */
-static inline uint64_t col_gate(const dram *d, int write)
-{
-    uint64_t t = max64(d->t_col_any, write ? d->t_wr : d->t_rd);
-    uint32_t lat = write ? d->cfg.tWL : d->cfg.tCL;
-    if (d->bus_free > lat)
-        t = max64(t, d->bus_free - lat);
-    return t;
-}
-
-/* d->gate and d->gmin again, after a column command */
+/* d->gate and d->gmin again, after a column command (d->hlb: forgotten). The channel's
+ * own term of a column command's earliest cycle: any column command and the read/write
+ * turnaround; the data bus (bus_free less the command's latency) never adds to them:
+ * after a command at `now` with Bc cycles of data, the next of its kind waits for
+ * max(tCCD, Bc) >= Bc, so its data starts after the last, and one of the other kind
+ * for tRTW / tWTR after the last's data end. */
 static inline void gates_set(dram *d)
 {
-    d->gate[0] = col_gate(d, 0);
-    d->gate[1] = col_gate(d, 1);
+    d->gate[0] = max64(d->t_col_any, d->t_rd);
+    d->gate[1] = max64(d->t_col_any, d->t_wr);
     d->gmin = d->gate[0] < d->gate[1] ? d->gate[0] : d->gate[1];
+    d->hlb_exact = 0;
 }
 
 /* Earliest cycle the column command of r may issue (its row open). */
@@ -351,17 +367,18 @@ static void col_last(dram *d, dram_req *r, uint64_t end, uint64_t busy);
 static inline void issue_col(dram *d, dram_req *r, uint64_t now)
 {
     bank *b = &d->bk[r->bank];
-    uint32_t k = r->cmds > 1 ? r->cmds : 1;
-    const uint64_t key = (uint64_t)r->bytes << 8 | k;
+    const uint64_t key = (uint64_t)r->bytes << 8 | r->cmds;
     if (key != d->cc_key) {
-        uint32_t bc = burst_cycles(d, r->bytes / k);
+        const uint32_t k = r->cmds > 1 ? r->cmds : 1;
+        const uint32_t bc = burst_cycles(d, r->bytes / k);
         d->cc_key = key;
+        d->cc_k = k;
         d->cc_bc = bc;
         d->cc_per = d->cfg.tCCD > bc ? d->cfg.tCCD : bc;
         d->cc_perg = d->ccdl > bc ? d->ccdl : bc;
     }
     const uint32_t Bc = d->cc_bc, per = d->cc_per, per_g = d->cc_perg;
-    uint64_t end = now + (r->write ? d->cfg.tWL : d->cfg.tCL) + Bc;
+    uint64_t end = now + d->lat[r->write] + Bc;
     if (!r->ncol)
         r->t_issue = now;
     d->bus_free = end;
@@ -377,9 +394,9 @@ static inline void issue_col(dram *d, dram_req *r, uint64_t now)
     }
     gates_set(d);
     bank_rt(d, b);
-    if (++r->ncol < k)
+    if (++r->ncol < d->cc_k)
         return;
-    col_last(d, r, end, (uint64_t)k * Bc);
+    col_last(d, r, end, (uint64_t)d->cc_k * Bc);
 }
 
 /* r's last column command issued (its data ends at `end`, busy: its data cycles): r
@@ -389,8 +406,8 @@ static __attribute__((noinline)) void col_last(dram *d, dram_req *r, uint64_t en
     bank *b = &d->bk[r->bank];
     r->t_done = end;
     dram_req *prev = r->prev;
-    /* the bank's next hit of r's kind */
-    dram_req *nh = r->next;
+    /* the bank's next hit of r's kind (none if r is its last hit) */
+    dram_req *nh = b->hits > 1 ? r->next : NULL;
     while (nh && (nh->row != b->row || nh->write != r->write))
         nh = nh->next;
     fh_set(d, b, r->write, nh);
@@ -481,7 +498,7 @@ static void do_pre(dram *d, uint32_t k, uint64_t now)
 
 /* Refresh due: precharge the open banks (one per cycle, each when its tRAS / tWR /
  * burst allow), then refresh every bank at once. */
-static int refresh(dram *d, uint64_t now)
+static __attribute__((noinline)) int refresh(dram *d, uint64_t now)
 {
     int open = 0;
     for (uint32_t k = 0; k < d->cfg.banks; k++)
@@ -571,66 +588,13 @@ static inline void row_scan(const dram *d, uint64_t m, uint64_t now, uint64_t *s
     }
 }
 
-static int cycle_body(dram *d, uint64_t now)
+/* FR-FCFS when no row hit may go at now (hwait: a lower bound of their column commands,
+ * all of them if nothing issues): a row command for the oldest request of a bank, the
+ * oldest such bank first; a bank with queued hits for its open row is not precharged; a
+ * closed bank waits for tRRD and refresh (ta) as well. The two earliest of their cycles
+ * (e.t1, of bank e.k1, and e.t2) give row_wait after one of them issues. */
+static __attribute__((noinline)) int row_cycle(dram *d, uint64_t now, uint64_t hwait)
 {
-    if (now >= d->t_ref) {
-        d->wait_ok = 0;
-        d->t_wait = 0;
-        refresh(d, now);
-        return 0;        /* housekeeping, not progress (the deadlock watchdog) */
-    }
-    if (!d->qn || now < d->t_wait)
-        return 0;
-    if (d->cfg.sched == DRAM_FIFO) {
-        /* the oldest request overall: the bank head with the lowest sequence number */
-        dram_req *r = NULL;
-        if (fifo_time(d, &r) > now)
-            return 0;
-        if (row_hit(d, r))
-            issue_col(d, r, now);
-        else if (d->bk[r->bank].open)
-            do_pre(d, r->bank, now);
-        else
-            do_act(d, r, now);
-        return 1;
-    }
-    /* FR-FCFS: the oldest row hit whose column command can issue (of a bank, its first
-     * read or first write hit: a later hit of the same kind arrived no earlier, so it
-     * is no sooner ready) ... The earliest cycle of each candidate is col_time(): the
-     * bank's own term (d->ht), its group's and the channel's (d->gate). hwait: a lower
-     * bound of every hit's column command (all of them if nothing issues). */
-    uint64_t hwait = UINT64_MAX;
-    if (d->hit_banks) {
-        if (d->gmin > now) {
-            /* no column command can go (as right after one): each waits gmin at least */
-            hwait = d->gmin;
-        } else {
-            /* oldest first (d->cn): the first that may go is the oldest ready hit; with
-             * none, hwait is the earliest of them all */
-            uint32_t c = d->cn[HC_END];
-            for (; c != HC_END; c = d->cn[c]) {
-                const uint64_t t = max64(max64(d->ht[c], d->t_col_grp[(c >> 1) & d->grp_mask]),
-                                         d->gate[c & 1]);
-                if (t <= now)
-                    break;
-                if (t < hwait)
-                    hwait = t;
-            }
-            if (c != HC_END) {
-                issue_col(d, d->bk[c >> 1].fh[c & 1], now);
-                /* the next: a hit when the channel's terms allow, or a row command */
-                uint64_t t = d->row_wait;
-                if (d->hit_banks && d->gmin < t)
-                    t = d->gmin;
-                set_wait(d, now, t);
-                return 1;
-            }
-        }
-    }
-    /* ... else a row command for the oldest request of a bank, the oldest such bank
-     * first; a bank with queued hits for its open row is not precharged; a closed bank
-     * waits for tRRD and refresh (ta) as well. The two earliest of their cycles (e.t1,
-     * of bank e.k1, and e.t2) give row_wait after one of them issues. */
     row_min e = {UINT64_MAX, UINT64_MAX, 64};
     uint32_t kb = 0;
     uint64_t seq = UINT64_MAX;
@@ -663,6 +627,75 @@ static int cycle_body(dram *d, uint64_t now)
     }
     set_wait(d, now, hwait < d->row_wait ? hwait : d->row_wait);
     return 1;
+}
+
+/* FIFO: the oldest request overall (the bank head with the lowest sequence number) */
+static __attribute__((noinline)) int fifo_cycle(dram *d, uint64_t now)
+{
+    dram_req *r = NULL;
+    if (fifo_time(d, &r) > now)
+        return 0;
+    if (row_hit(d, r))
+        issue_col(d, r, now);
+    else if (d->bk[r->bank].open)
+        do_pre(d, r->bank, now);
+    else
+        do_act(d, r, now);
+    return 1;
+}
+
+static int cycle_body(dram *d, uint64_t now)
+{
+    if (now >= d->t_ref) {
+        d->wait_ok = 0;
+        d->t_wait = 0;
+        refresh(d, now);
+        return 0;        /* housekeeping, not progress (the deadlock watchdog) */
+    }
+    if (!d->qn || now < d->t_wait)
+        return 0;
+    if (d->cfg.sched == DRAM_FIFO)
+        return fifo_cycle(d, now);
+    /* FR-FCFS: the oldest row hit whose column command can issue (of a bank, its first
+     * read or first write hit: a later hit of the same kind arrived no earlier, so it
+     * is no sooner ready) ... The earliest cycle of each candidate is col_time(): the
+     * bank's own term (d->ht), its group's and the channel's (d->gate). hwait: a lower
+     * bound of every hit's column command (all of them if nothing issues). */
+    uint64_t hwait = UINT64_MAX;
+    if (d->hit_banks) {
+        if (d->gmin > now) {
+            /* no column command can go (as right after one): each waits gmin at least */
+            hwait = d->gmin;
+        } else if (d->hlb_exact && d->hlb > now && !d->cfg.scan_always) {
+            /* none is ready: the scan would find nothing and hwait = hlb (scan_always:
+             * scanned all the same, the reference for it) */
+            hwait = d->hlb;
+        } else {
+            /* oldest first (d->cn): the first that may go is the oldest ready hit; with
+             * none, hwait is the earliest of them all */
+            uint32_t c = d->cn[HC_END];
+            for (; c != HC_END; c = d->cn[c]) {
+                const uint64_t t = max64(max64(d->ht[c], d->t_col_grp[(c >> 1) & d->grp_mask]),
+                                         d->gate[c & 1]);
+                if (t <= now)
+                    break;
+                if (t < hwait)
+                    hwait = t;
+            }
+            if (c != HC_END) {
+                issue_col(d, d->bk[c >> 1].fh[c & 1], now);
+                /* the next: a hit when the channel's terms allow, or a row command */
+                uint64_t t = d->row_wait;
+                if (d->hit_banks && d->gmin < t)
+                    t = d->gmin;
+                set_wait(d, now, t);
+                return 1;
+            }
+            d->hlb = hwait;
+            d->hlb_exact = 1;
+        }
+    }
+    return row_cycle(d, now, hwait);
 }
 
 int dram_cycle(dram *d, uint64_t now)

@@ -649,6 +649,47 @@ static void test_quiet_bound(void **state)
     dram_destroy(d);
 }
 
+/* The bounds a call leaves (dram_quiet, dram_next) are published: the memory system
+ * derives the SMs' wake-ups from them, so they must not change with the way the channel
+ * finds them (a tighter bound moves the retries of refused accesses: other statistics).
+ * Worked by hand (FR-FCFS, no refresh): a, b, c (banks 0, 1, 2, row 1, closed) pushed
+ * at 0. 0: ACT a (its RD from tRCD = 12); the bound after a row command is the others'
+ * earliest, b's and c's ACT at 0 (tRRD not counted): quiet 1. 1: a's RD not before 12
+ * (the hit scan is skipped: its last result still holds), the ACTs wait for tRRD: 6.
+ * 6: ACT b (RD from 18), c's ACT at 0 again: 7. 7: tRRD, 12. 12: a's RD (data 24..28),
+ * then c's ACT: 13. 13: ACT c (RD from 25); the hits wait for the channel's terms, gmin
+ * 16 (tCCD; the data bus): 16. 16: b's RD not before 18: 18. 18: b's RD (data 30..34),
+ * gmin 22: 22. 22: c's RD not before 25: 25. 25: c's RD (data 37..41); nothing queued:
+ * quiet = t_pop = 28. */
+static void test_wait_bounds(void **state)
+{
+    (void)state;
+    static const struct { uint64_t now; int cmd; uint64_t quiet; } st[] = {
+        {0, 1, 1},   {1, 0, 6},   {6, 1, 7},   {7, 0, 12},  {12, 1, 13},
+        {13, 1, 16}, {16, 0, 18}, {18, 1, 22}, {22, 0, 25}, {25, 1, 28},
+    };
+    dram_cfg c = gddr5(DRAM_FRFCFS);
+    dram *d = dram_create(&c, NULL, 0);
+    dram_req q[3] = {mk(0, 1, 0), mk(1, 1, 0), mk(2, 1, 0)};
+    for (int i = 0; i < 3; i++)
+        dram_push(d, &q[i], 0, 0);
+    assert_int_equal(dram_quiet(d), 0);
+    for (size_t i = 0; i < sizeof st / sizeof st[0]; i++) {
+        assert_int_equal(dram_cycle(d, st[i].now), st[i].cmd);
+        assert_int_equal(dram_quiet(d), st[i].quiet);
+        assert_int_equal(dram_next(d, st[i].now), st[i].quiet);
+    }
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(q[i].act, 1);
+    assert_int_equal(q[0].t_issue, 12);
+    assert_int_equal(q[1].t_issue, 18);
+    assert_int_equal(q[2].t_issue, 25);
+    assert_int_equal(q[0].t_done, 28);
+    assert_int_equal(q[1].t_done, 34);
+    assert_int_equal(q[2].t_done, 41);
+    dram_destroy(d);
+}
+
 /* Requests of different sizes back to back on one open row (issue_col keeps a command's
  * burst terms for the last size it saw: each size must get its own). Bank 0, all pushed
  * at 0: a (128 B, B = 4), c (32 B, one BL8 burst, B = 2), e (128 B) to row 1. ACT at 0;
@@ -702,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_hit_age_order),
         cmocka_unit_test(test_queue_full_and_names),
         cmocka_unit_test(test_quiet_bound),
+        cmocka_unit_test(test_wait_bounds),
         cmocka_unit_test(test_mixed_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
