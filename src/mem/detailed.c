@@ -1962,43 +1962,53 @@ static int run_l2(det *m, uint64_t k)
 }
 
 /* ---- DRAM domain ----------------------------------------------------------------------------- */
+/* DRAM cycle k of channel c of partition pt; *nx: lowered to its next cycle with work */
+static inline __attribute__((always_inline)) int dram_chan(det *m, part *pt, uint32_t c, uint64_t k,
+                                                           uint64_t *nx)
+{
+    dram *ch = pt->ch[c];
+    const uint64_t q = dram_quiet(ch);
+    if (k < q) {
+        /* nothing to issue or pop: dram_cycle and dram_pop would do nothing, and
+         * dram_next would return q */
+        if (q < *nx)
+            *nx = q;
+        return 0;
+    }
+    int cmd = dram_cycle(ch, k), did = cmd;
+    while (dram_pop_at(ch) <= k) {
+        dram_req *d = dram_pop(ch, k);
+        pkt *r = PKT_OF_DREQ(d);
+        did = 1;
+        if (r->type == CM_WRITEBACK || (r->type == CM_WRITE && !r->tok)) {
+            pkt_free(m, r);
+            continue;
+        }
+        uint64_t t = d->t_done + (d->write ? 0 : m->dram_lat);
+        r->t_ready = after(m, D_DRAM, D_L2, t);
+        l2bank *b = &pt->b[r->bank];
+        pq_push(&b->ret, r);
+        bank_lower(m, b, r->t_ready);
+        poke_p(m, pt, D_L2, r->t_ready);
+    }
+    /* as for the interconnect: exact only after an idle cycle */
+    uint64_t t = cmd ? k + 1 : dram_next(ch, k);
+    if (t < *nx)
+        *nx = t;
+    return did;
+}
+
 /* DRAM cycle k of partition pt's channels: a channel with nothing to do changes nothing */
 static inline __attribute__((always_inline)) int dram_part(det *m, part *pt, uint64_t k)
 {
-    int did = 0;
     uint64_t nx = UINT64_MAX;
-    const uint32_t cpl = m->cpl;
-    for (uint32_t c = 0; c < cpl; c++) {
-        dram *ch = pt->ch[c];
-        const uint64_t q = dram_quiet(ch);
-        if (k < q) {
-            /* nothing to issue or pop: dram_cycle and dram_pop would do nothing, and
-             * dram_next would return q */
-            if (q < nx)
-                nx = q;
-            continue;
-        }
-        int cmd = dram_cycle(ch, k);
-        did |= cmd;
-        while (dram_pop_at(ch) <= k) {
-            dram_req *d = dram_pop(ch, k);
-            pkt *r = PKT_OF_DREQ(d);
-            did = 1;
-            if (r->type == CM_WRITEBACK || (r->type == CM_WRITE && !r->tok)) {
-                pkt_free(m, r);
-                continue;
-            }
-            uint64_t t = d->t_done + (d->write ? 0 : m->dram_lat);
-            r->t_ready = after(m, D_DRAM, D_L2, t);
-            l2bank *b = &pt->b[r->bank];
-            pq_push(&b->ret, r);
-            bank_lower(m, b, r->t_ready);
-            poke_p(m, pt, D_L2, r->t_ready);
-        }
-        /* as for the interconnect: exact only after an idle cycle */
-        uint64_t t = cmd ? k + 1 : dram_next(ch, k);
-        if (t < nx)
-            nx = t;
+    int did;
+    if (m->cpl == 1) {   /* (the usual case, without a loop) */
+        did = dram_chan(m, pt, 0, k, &nx);
+    } else {
+        did = 0;
+        for (uint32_t c = 0; c < m->cpl; c++)
+            did |= dram_chan(m, pt, c, k, &nx);
     }
     pt->next = nx;
     return did;
