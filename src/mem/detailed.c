@@ -260,6 +260,13 @@ typedef struct {
     uint32_t ppp;          /* crossbar ports per partition: 1, or l2.banks (icnt.port_per_bank) */
     smside *sm;
     uint64_t *inj_set;     /* SMs with miss records queued                              */
+    uint64_t *inj_blk;     /* SMs of inj_set whose records none fits their full input
+                              buffer, without acknowledgements: refused again at every
+                              interconnect cycle (counted, not asked) until a grant frees
+                              buffer space (req_freed) or their heads change (sm_inj_update,
+                              det_commit); n_blk of them                                */
+    uint64_t n_blk;
+    uint64_t *req_freed;   /* icnt_in_freed of the request crossbar                     */
     uint64_t *out_set;     /* partitions whose out_t may be finite (out_t finite: set):
                               the interconnect cycle visits the others only for arrivals */
     uint64_t *bank_set;    /* banks (gid) whose next may be finite (next finite: set):
@@ -509,6 +516,16 @@ static inline uint32_t bit_after(const uint64_t *b, uint32_t n, uint32_t g)
         return x ? (uint32_t)__builtin_ctzll(x) : n;
     }
     return next_bit(b, n, g + 1);
+}
+
+/* SM s out of inj_blk (its injection state changed) */
+static inline void blk_clr(det *m, uint32_t s)
+{
+    const uint64_t bit = 1ull << (s % 64);
+    if (m->inj_blk[s / 64] & bit) {
+        m->inj_blk[s / 64] &= ~bit;
+        m->n_blk--;
+    }
 }
 
 /* Counts the input-queue entries of b that are through the pipeline by L2 cycle t. */
@@ -788,10 +805,11 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     if ((m->pt = aligned_alloc(64, m->n_part * sizeof *m->pt)) != NULL)
         memset(m->pt, 0, m->n_part * sizeof *m->pt);
     m->inj_set = calloc((n_sm + 63) / 64, sizeof *m->inj_set);
+    m->inj_blk = calloc((n_sm + 63) / 64, sizeof *m->inj_blk);
     m->out_set = calloc((m->n_part + 63) / 64, sizeof *m->out_set);
     m->bank_set = calloc(((size_t)m->n_part * m->n_bank + 63) / 64, sizeof *m->bank_set);
     m->bk = calloc((size_t)m->n_part * m->n_bank, sizeof *m->bk);
-    if (!m->sm || !m->pt || !m->inj_set || !m->out_set || !m->bank_set || !m->bk)
+    if (!m->sm || !m->pt || !m->inj_set || !m->inj_blk || !m->out_set || !m->bank_set || !m->bk)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++) {
         m->sm[s].inj = UINT64_MAX;
@@ -917,6 +935,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->req_t = icnt_out_times(m->req);
     m->req_h = icnt_out_heads(m->req);
     m->req_used = icnt_in_used(m->req);
+    m->req_freed = icnt_in_freed(m->req);
     m->req_in_buf = cfg->icnt.in_buf;
     m->rep_t = icnt_out_times(m->rep);
     return &m->base;
@@ -957,6 +976,7 @@ static void det_destroy(memsys *ms)
     }
     free(m->sm);
     free(m->inj_set);
+    free(m->inj_blk);
     free(m->out_set);
     free(m->bank_set);
     free(m->bk);
@@ -1258,6 +1278,7 @@ static int det_commit(memsys *ms, uint32_t i, uint64_t cycle)
     if (s->poke == UINT64_MAX)
         return 0;
     bit_set(m->inj_set, i);
+    blk_clr(m, i);   /* a new head: it may fit */
     uint64_t w = m->wake[D_ICNT];
     poke(m, D_ICNT, s->poke);
     s->poke = UINT64_MAX;
@@ -1346,6 +1367,7 @@ static void fill_done(void *ctx, void *tok, uint64_t t)
 static void sm_inj_update(det *m, uint32_t s)
 {
     smside *sm = &m->sm[s];
+    blk_clr(m, s);
     sm->inj = sm->cout.ht;
     for (int i = 0; i < L1__N; i++)
         if (sm->head_t[i] < sm->inj)
@@ -1478,19 +1500,28 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
     uint64_t refused = 0;   /* (added to req_refused after the loop) */
     const uint32_t *used = m->req_used;
     const uint64_t in_buf = m->req_in_buf;
-    for (uint32_t wd = 0; wd < sw; wd++)
-        for (uint64_t bits = m->inj_set[wd]; bits; bits &= bits - 1) {
+    uint64_t *const blk = m->inj_blk;
+    refused += m->n_blk;   /* the blocked: refused again, as the test below would */
+    for (uint32_t wd = 0; wd < sw; wd++) {
+        for (uint64_t bits = m->inj_set[wd] & ~blk[wd]; bits; bits &= bits - 1) {
             uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(bits);
             const smside *sm = &m->sm[s];
             if (sm->inj > k)
                 continue;
             if (sm->cout.ht > k && (uint64_t)used[s] + sm->minf > in_buf) {
-                /* sm_inject would refuse the record due first: none fits (counted as it would) */
+                /* sm_inject would refuse the record due first: none fits (counted as it
+                 * would); so until buffer space or a head changes, unless an
+                 * acknowledgement waits (its time may come) */
                 refused++;
+                if (sm->cout.ht == UINT64_MAX) {
+                    blk[wd] |= 1ull << (s % 64);
+                    m->n_blk++;
+                }
                 continue;
             }
             did |= sm_inject(m, s, k);
         }
+    }
     m->req_refused += refused;
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     /* nb: the first request-crossbar output holding packets at or after partition p's
@@ -1581,6 +1612,15 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
         po = bit_after(out_set, n_part, p);
     }
     did |= icnt_cycle(m->req, k) > 0;
+    /* its grants released buffer space: those SMs are asked again (with none blocked,
+     * the bits stay: one left from before only asks a blocked SM again, which is exact) */
+    for (uint32_t wd = 0; m->n_blk && wd < sw; wd++) {
+        const uint64_t fr = m->req_freed[wd];
+        m->req_freed[wd] = 0;
+        for (uint64_t x = blk[wd] & fr; x; x &= x - 1)
+            m->n_blk--;
+        blk[wd] &= ~fr;
+    }
     did |= icnt_cycle(m->rep, k) > 0;
     return did;
 }

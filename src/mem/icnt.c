@@ -25,6 +25,8 @@ struct icnt {
     uint64_t *in_busy_set;    /* inputs holding packets                             */
     uint64_t *out_busy_set;   /* outputs holding packets                            */
     uint32_t *in_used;        /* per input: its `used` (icnt_in_used)                 */
+    uint64_t *in_freed;       /* inputs granted from since the caller cleared it
+                                 (icnt_in_freed)                                     */
     uint64_t *out_t;          /* per output: its head's t_arr, UINT64_MAX when empty
                                  (icnt_out_times: a receiver polls it inline)        */
     icnt_msg **out_h;         /* per output: its head, NULL when empty (icnt_out_heads) */
@@ -110,7 +112,8 @@ icnt *icnt_create(const icnt_cfg *cfg, char *err, size_t n)
         !(ic->out_busy_set = calloc(wo, sizeof *ic->out_busy_set)) ||
         !(ic->out_t = malloc(cfg->n_dst * sizeof *ic->out_t)) ||
         !(ic->out_h = calloc(cfg->n_dst, sizeof *ic->out_h)) ||
-        !(ic->in_used = calloc(cfg->n_src, sizeof *ic->in_used))) {
+        !(ic->in_used = calloc(cfg->n_src, sizeof *ic->in_used)) ||
+        !(ic->in_freed = calloc(wi, sizeof *ic->in_freed))) {
         icnt_destroy(ic);
         if (err && n)
             snprintf(err, n, "out of memory");
@@ -142,6 +145,7 @@ void icnt_destroy(icnt *ic)
     free(ic->out_t);
     free(ic->out_h);
     free(ic->in_used);
+    free(ic->in_freed);
     free(ic);
 }
 
@@ -225,6 +229,7 @@ static void grant(icnt *ic, uint32_t o, uint32_t i, uint64_t now)
     }
     ip->used -= m->flits;
     ic->in_used[i] = ip->used;
+    bit_set(ic->in_freed, i);
     ip->busy = op->busy = now + m->flits;
     op->used += m->flits;
     m->t_arr = now + ic->cfg.latency + m->flits;
@@ -378,6 +383,7 @@ const uint64_t *icnt_out_set(const icnt *ic) { return ic->out_busy_set; }
 const uint64_t *icnt_out_times(const icnt *ic) { return ic->out_t; }
 icnt_msg *const *icnt_out_heads(const icnt *ic) { return ic->out_h; }
 const uint32_t *icnt_in_used(const icnt *ic) { return ic->in_used; }
+uint64_t *icnt_in_freed(icnt *ic) { return ic->in_freed; }
 
 const icnt_msg *icnt_out_head(const icnt *ic, uint32_t dst)
 {

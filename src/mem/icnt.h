@@ -90,6 +90,10 @@ icnt_msg *const *icnt_out_heads(const icnt *ic);
  * interconnect): icnt_has_room(src, bytes) is used[src] + icnt_flits(bytes) <= in_buf. A
  * sender that checks this itself does not count its refusals in icnt_stats.refused. */
 const uint32_t *icnt_in_used(const icnt *ic);
+/* Per input a bit, set when a grant from it releases input-buffer space (the only way
+ * `used` falls), as an array (n_src bits) living with the interconnect that the caller
+ * clears: a sender refused for room may wait for its bit instead of asking again. */
+uint64_t *icnt_in_freed(icnt *ic);
 const icnt_stats *icnt_get_stats(const icnt *ic);
 void icnt_stats_reset(icnt *ic);
 void icnt_dump(const icnt *ic, FILE *f, const char *name);
