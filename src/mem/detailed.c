@@ -264,8 +264,8 @@ typedef struct {
                               buffer, without acknowledgements: refused again at every
                               interconnect cycle (counted, not asked) until a grant frees
                               buffer space (req_freed) or their heads change (sm_inj_update,
-                              det_commit); n_blk of them                                */
-    uint64_t n_blk;
+                              det_commit); n_blk of them (none while exhaustive)        */
+    uint64_t n_blk, n_blocks;   /* (n_blocks: SMs blocked so far, mem_detailed_blocks) */
     uint64_t *req_freed;   /* icnt_in_freed of the request crossbar                     */
     uint64_t *out_set;     /* partitions whose out_t may be finite (out_t finite: set):
                               the interconnect cycle visits the others only for arrivals */
@@ -1513,9 +1513,10 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                  * would); so until buffer space or a head changes, unless an
                  * acknowledgement waits (its time may come) */
                 refused++;
-                if (sm->cout.ht == UINT64_MAX) {
+                if (sm->cout.ht == UINT64_MAX && !m->exhaustive) {
                     blk[wd] |= 1ull << (s % 64);
                     m->n_blk++;
+                    m->n_blocks++;
                 }
                 continue;
             }
@@ -2534,6 +2535,8 @@ void mem_detailed_exhaustive(memsys *ms, int on)
         for (uint32_t g = 0; g < m->n_part * m->n_bank; g++)
             bit_set(m->bank_set, g);
 }
+
+uint64_t mem_detailed_blocks(const memsys *ms) { return ((const det *)ms)->n_blocks; }
 
 cache *mem_detailed_l1d(memsys *ms, uint32_t sm)
 {

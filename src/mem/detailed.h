@@ -24,6 +24,10 @@ int mem_detailed_check(const ws_config *cfg, char *err, size_t n);
  * change: that checks the bounds. m must be a "detailed" memsys. */
 void mem_detailed_exhaustive(memsys *m, int on);
 
+/* Tests only: how many times since create an SM was blocked instead of asked every
+ * interconnect cycle for room in its full crossbar input (never while exhaustive). */
+uint64_t mem_detailed_blocks(const memsys *m);
+
 /* Tests only (coherence scenarios): SM sm's L1 data cache, and the L2 bank that holds
  * addr, with the set-index address that bank uses in *idx. */
 struct cache;
