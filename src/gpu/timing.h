@@ -13,15 +13,18 @@
  * would otherwise restart every round on the team and never reach the comparison. */
 typedef struct {
     uint32_t n, i;
+    uint32_t len;   /* the current round's epochs (0: TIMING_ROUND) */
     int win;
     double t_team, t_past;
 } timing_adapt;
 
 /* By epochs of TIMING_EPOCH loop iterations, rounds of TIMING_ROUND epochs: the first
  * runs its phases on the team, the second on the calling thread, the others the way that
- * took less time (a host whose hand-overs cost more than the phase's work gains, costs
- * at most one epoch a round). */
-enum { TIMING_EPOCH = 2048, TIMING_ROUND = 16 };
+ * took less time. A round the calling thread wins is twice as long as the one before (up
+ * to TIMING_ROUND_MAX epochs), a round the team wins TIMING_ROUND again: a host whose
+ * hand-overs cost several times the phase's work (session 33's: gups 3.8x slower on the
+ * team) pays its team epochs ever more rarely, one in TIMING_ROUND_MAX at the end. */
+enum { TIMING_EPOCH = 2048, TIMING_ROUND = 16, TIMING_ROUND_MAX = 1024 };
 
 /* Whether the current epoch's phases run on the calling thread. */
 static inline int timing_adapt_serial(const timing_adapt *ad)
@@ -33,11 +36,14 @@ static inline int timing_adapt_serial(const timing_adapt *ad)
  * included): records it and starts the next; returns timing_adapt_serial of the next. */
 static inline int timing_adapt_next(timing_adapt *ad, double el)
 {
-    if (ad->i == 0)
+    const uint32_t len = ad->len ? ad->len : TIMING_ROUND;
+    if (ad->i == 0) {
         ad->t_team = el;
-    else if (ad->i == 1)
+    } else if (ad->i == 1) {
         ad->win = el < ad->t_team;   /* the calling thread alone was faster */
-    ad->i = (ad->i + 1) % TIMING_ROUND;
+        ad->len = !ad->win ? TIMING_ROUND : 2 * len < TIMING_ROUND_MAX ? 2 * len : TIMING_ROUND_MAX;
+    }
+    ad->i = (ad->i + 1) % (ad->len ? ad->len : TIMING_ROUND);
     ad->n = 0;
     ad->t_past = 0;
     return timing_adapt_serial(ad);

@@ -571,9 +571,29 @@ static void t_adapt_rounds(void **state)
     assert_int_equal(timing_adapt_next(&ad, ad.t_past + 0.020), 1);
     assert_true(ad.t_team > 0.0299 && ad.t_team < 0.0301);
     assert_true(ad.t_past == 0.0 && ad.n == 0);
-    assert_int_equal(timing_adapt_next(&ad, 0.012), 1);     /* alone faster: 2..15 alone */
+    assert_int_equal(timing_adapt_next(&ad, 0.012), 1);     /* alone faster: 2..31 alone */
     assert_int_equal(ad.win, 1);
+    assert_int_equal(ad.len, 2 * TIMING_ROUND);             /* (a round twice as long)   */
     assert_int_equal(timing_adapt_serial(&ad), 1);
+    for (int e = 2; e < 2 * TIMING_ROUND - 1; e++)
+        assert_int_equal(timing_adapt_next(&ad, 1.0), 1);
+    assert_int_equal(timing_adapt_next(&ad, 1.0), 0);       /* round 3, epoch 0: team    */
+    assert_int_equal(timing_adapt_next(&ad, 0.030), 1);
+    assert_int_equal(timing_adapt_next(&ad, 0.010), 1);     /* alone again: 64 epochs    */
+    assert_int_equal(ad.len, 4 * TIMING_ROUND);
+    for (int r = 0; r < 10; r++) {                          /* alone wins every round    */
+        while (ad.i != 0)
+            (void)timing_adapt_next(&ad, 1.0);
+        assert_int_equal(timing_adapt_serial(&ad), 0);
+        (void)timing_adapt_next(&ad, 0.030);
+        (void)timing_adapt_next(&ad, 0.010);
+    }
+    assert_int_equal(ad.len, TIMING_ROUND_MAX);             /* capped                    */
+    while (ad.i != 0)
+        (void)timing_adapt_next(&ad, 1.0);
+    (void)timing_adapt_next(&ad, 0.010);
+    assert_int_equal(timing_adapt_next(&ad, 0.030), 0);     /* the team wins: back to 16 */
+    assert_int_equal(ad.len, TIMING_ROUND);
 }
 
 int main(void)
