@@ -4,10 +4,13 @@ several configurations and writes one JSON per run with host-time fields strippe
 --compare DIR it compares against an earlier output directory and lists every difference.
 
     tools/golden.py WARPSIM OUTDIR [--compare REFDIR] [--jobs N] [--only WORKLOAD...]
-                    [--configs NAME...] [--threads N]
+                    [--configs NAME...] [--threads N] [--size SIZE]
 
 --threads N runs every simulation on N host threads (sim.host_threads, which the
 stripping drops: it is a host field); the results must be those of --threads 1.
+--size default (or large) runs the workloads at that size instead: a change can show only
+at scale (session 33: tighter DRAM bounds passed at `small` and changed an L1 refusal count
+of atax at `default`), e.g. `--size default --configs gto hd7970 --only atax bicg mvt gups`.
 """
 import argparse, concurrent.futures as cf, json, os, subprocess, sys
 
@@ -46,13 +49,14 @@ def workloads(warpsim):
 
 
 EXTRA = []
+SIZE = ["small"]
 
 
 def run_one(warpsim, outdir, wl, cname, args):
     path = os.path.join(outdir, f"{wl}.{cname}.json")
     raw = path + ".raw"
     r = subprocess.run([warpsim, "run", "--mode", "timing", "--no-report", "--json", raw]
-                       + args + EXTRA + [wl, "--size", "small", "--quiet"], capture_output=True,
+                       + args + EXTRA + [wl, "--size", SIZE[0], "--quiet"], capture_output=True,
                        text=True)
     if r.returncode != 0:
         data = {"error": r.returncode, "stderr": r.stderr[-2000:]}
@@ -96,7 +100,9 @@ def main():
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--configs", nargs="*")
     ap.add_argument("--threads", type=int)
+    ap.add_argument("--size", default="small")
     a = ap.parse_args()
+    SIZE[0] = a.size
     if a.threads:
         EXTRA[:] = ["--threads", str(a.threads)]
     os.makedirs(a.outdir, exist_ok=True)
