@@ -79,7 +79,7 @@ typedef enum { WS_REGS_PTXAS, WS_REGS_ESTIMATE } ws_regs_source;
     X(sim, max_cycles, U64, "0", 0, 18446744073709551615.0, "cycles", "budget: the run stops cleanly, statistics marked partial, after this many simulated cycles (timing mode, all launches); 0 = none") \
     X(sim, max_insts, U64, "0", 0, 18446744073709551615.0, "warp insts", "budget: the run stops cleanly, statistics marked partial, after this many warp instructions (all launches); 0 = none") \
     X(sim, host_threads, UINT, "1", 1, 256, "threads", "host threads that simulate the SMs in timing mode (--threads); results are identical for every value") \
-    X(sim, host_threads_adapt, BOOL, "true", 0, 0, "", "with host_threads > 1: run a cycle's phase on one thread when fewer than 4 SMs and memory partitions are due, for a while after a slow hand-over (the host's cores busy with other work), and in the epochs where one thread was faster (timed against the team every 16 epochs of 2048 iterations of the cycle loop); false: every cycle on all threads (tests). Results are identical either way")
+    X(sim, host_threads_adapt, BOOL, "true", 0, 0, "", "with host_threads > 1: run a cycle's phase on one thread when fewer than 4 SMs and memory partitions are due, for a while after a slow hand-over (the host's cores busy with other work), and in the epochs where one thread was faster (timed against the team at the start of every round of epochs of 2048 iterations of the cycle loop: rounds of 16 epochs, twice as long after each round one thread wins, up to 1024); false: every cycle on all threads (tests). Results are identical either way")
 
 #include "util/config_core.h"
 #include "util/config_mem.h"
