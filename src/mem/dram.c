@@ -206,6 +206,13 @@ static void bank_rt(dram *d, bank *b)
 
 static void head_seq_set(dram *d, bank *b, uint64_t seq) { b->head_seq = d->hseq[b->id] = seq; }
 
+/* col_time() of hit candidate slot c (bank c / 2's first hit of kind c % 2): its bank's
+ * term, its bank group's and the channel's */
+static inline uint64_t slot_time(const dram *d, uint32_t c)
+{
+    return max64(max64(d->ht[c], d->t_col_grp[(c >> 1) & d->grp_mask]), d->gate[c & 1]);
+}
+
 /* b->fh[w] = r (NULL: none), and its slot in the hit candidates (d->ht) */
 static inline void fh_set(dram *d, bank *b, int w, dram_req *r)
 {
@@ -221,7 +228,7 @@ static inline void fh_set(dram *d, bank *b, int w, dram_req *r)
     d->ht[c] = max64(b->t_col, r->t_arr);
     d->hs[c] = r->seq;
     if (d->hlb_exact) {
-        const uint64_t t = max64(max64(d->ht[c], d->t_col_grp[b->id & d->grp_mask]), d->gate[w]);
+        const uint64_t t = slot_time(d, c);
         if (t < d->hlb)
             d->hlb = t;
     }
@@ -675,8 +682,7 @@ static int cycle_body(dram *d, uint64_t now)
              * none, hwait is the earliest of them all */
             uint32_t c = d->cn[HC_END];
             for (; c != HC_END; c = d->cn[c]) {
-                const uint64_t t = max64(max64(d->ht[c], d->t_col_grp[(c >> 1) & d->grp_mask]),
-                                         d->gate[c & 1]);
+                const uint64_t t = slot_time(d, c);
                 if (t <= now)
                     break;
                 if (t < hwait)
