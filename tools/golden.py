@@ -4,13 +4,16 @@ several configurations and writes one JSON per run with host-time fields strippe
 --compare DIR it compares against an earlier output directory and lists every difference.
 
     tools/golden.py WARPSIM OUTDIR [--compare REFDIR] [--jobs N] [--only WORKLOAD...]
-                    [--configs NAME...] [--threads N] [--size SIZE]
+                    [--configs NAME...] [--threads N] [--size SIZE] [--set K=V ...]
 
 --threads N runs every simulation on N host threads (sim.host_threads, which the
 stripping drops: it is a host field); the results must be those of --threads 1.
 --size default (or large) runs the workloads at that size instead: a change can show only
 at scale (session 33: tighter DRAM bounds passed at `small` and changed an L1 refusal count
 of atax at `default`), e.g. `--size default --configs gto hd7970 --only atax bicg mvt gups`.
+--set K=V (repeatable) adds a parameter to every run; the compare ignores the `config`
+rows of the keys set and `config_source`, e.g. `--set core.skip_idle=false --compare OUT_OF_A_RUN_WITHOUT_IT`
+(a host option: every statistic must be the same).
 """
 import argparse, concurrent.futures as cf, json, os, subprocess, sys
 
@@ -50,6 +53,7 @@ def workloads(warpsim):
 
 EXTRA = []
 SIZE = ["small"]
+SET_KEYS = []
 
 
 def run_one(warpsim, outdir, wl, cname, args):
@@ -78,6 +82,8 @@ def diff(a, b, where=""):
                 if where.startswith(".config") and k in b:
                     continue  # a new configuration key is not a difference in behaviour
                 out.append(f"{where}.{k}: only in {'new' if k in b else 'ref'}")
+            elif f"{where}.{k}" in SET_KEYS or (SET_KEYS and f"{where}.{k}" == ".config_source"):
+                continue  # a key --set changed on purpose
             else:
                 out += diff(a[k], b[k], f"{where}.{k}")
         return out
@@ -101,10 +107,14 @@ def main():
     ap.add_argument("--configs", nargs="*")
     ap.add_argument("--threads", type=int)
     ap.add_argument("--size", default="small")
+    ap.add_argument("--set", action="append", default=[], metavar="K=V")
     a = ap.parse_args()
     SIZE[0] = a.size
     if a.threads:
         EXTRA[:] = ["--threads", str(a.threads)]
+    for kv in a.set:
+        EXTRA.extend(["--set", kv])
+        SET_KEYS.append(".config." + kv.split("=", 1)[0])
     os.makedirs(a.outdir, exist_ok=True)
     wls = a.only or workloads(a.warpsim)
     cfgs = {k: v for k, v in CONFIGS.items() if not a.configs or k in a.configs}

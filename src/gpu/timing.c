@@ -112,6 +112,10 @@ static uint64_t off_repeat(memsys *m, uint32_t sm, uint64_t last, uint64_t c)
     uint64_t me = memsys_repeat(OFF(m)->in, sm, last + OFF(m)->off, c + OFF(m)->off);
     return me ? off_back(m, me) : 0;
 }
+static void off_repeat_stats(memsys *m, uint32_t sm, uint64_t last, uint64_t n)
+{
+    memsys_repeat_stats(OFF(m)->in, sm, last + OFF(m)->off, n);
+}
 static uint64_t off_next_late(const memsys *m, uint32_t sm, uint64_t c)
 {
     return off_back(m, memsys_next_event_sm_late(OFF(m)->in, sm, c + OFF(m)->off));
@@ -123,6 +127,7 @@ static const mem_model off_model = {
     "offset", "a kept memory system seen from one launch", NULL, off_destroy, off_access,
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
     NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late, NULL, NULL, NULL, NULL, off_repeat,
+    off_repeat_stats, NULL,   /* (the GPU asks the kept model itself for the roused SMs) */
 };
 
 void timing_keep_free(timing_keep *k)
@@ -294,8 +299,8 @@ static void run_group(void *ctx, uint32_t k)
                 continue;
             /* woken by the memory system's bound alone (no event of its own since the
              * cycle that returned 0) with nothing changed for it there (memsys.h repeat):
-             * its cycle would repeat that one, whose memory-side effects repeat counts;
-             * the skipped cycle's statistics are charged as a repeat when it next runs */
+             * its cycle would repeat that one; the skipped cycle's statistics (the core's
+             * and the memory system's) are charged as a repeat when it next runs */
             uint64_t me;
             if (ph->S[i].quiet && (me = ph_repeat(ph, i, ph->S[i].last, cycle)) != 0) {
                 sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me, 1);
@@ -303,8 +308,11 @@ static void run_group(void *ctx, uint32_t k)
                 g->n_rep++;
                 continue;
             }
-            if (cycle > ph->S[i].last + 1 && ph->S[i].last != UINT64_MAX)
-                cm->repeat_cycle_stats(ph->cores[i], cycle - ph->S[i].last - 1);
+            if (cycle > ph->S[i].last + 1 && ph->S[i].last != UINT64_MAX) {
+                const uint64_t n = cycle - ph->S[i].last - 1;
+                cm->repeat_cycle_stats(ph->cores[i], n);
+                memsys_repeat_stats(ph->wm, i, ph->S[i].last + ph->off, n);
+            }
             int r = cm->cycle(ph->cores[i], cycle);
             ph->S[i].ev_lb = 0;   /* (the core changed) */
             g->ran[g->n_ran++] = i;

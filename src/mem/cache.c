@@ -545,6 +545,12 @@ uint64_t cache_refusal_stamp(const cache *c)
     return c->memo_seq && c->memo_version == c->version ? c->memo_seq : 0;
 }
 
+void cache_count_refusals(cache *c, mem_access out, uint64_t n)
+{
+    if (out >= MA_CSF && out < MA__COUNT)
+        c->st.resfail[out - MA_CSF] += n;
+}
+
 mem_access cache_refuse_again(cache *c, uint64_t stamp)
 {
     if (!stamp || stamp != c->memo_seq || c->memo_version != c->version)

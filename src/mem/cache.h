@@ -162,6 +162,10 @@ void cache_set_fast(cache *c, int on);
  * MA__COUNT (then call cache_access()). */
 uint64_t cache_refusal_stamp(const cache *c);
 mem_access cache_refuse_again(cache *c, uint64_t stamp);
+/* Counts n more refusals of cause `out` (MA_CSF, MA_MSHRF or MA_MQF): the retries of
+ * an access in cycles its caller did not run (every one of them refused the same way:
+ * detailed.c det_repeat_stats). */
+void cache_count_refusals(cache *c, mem_access out, uint64_t n);
 
 /* Fill of `sectors` for MSHR entry `mshr` at cycle `now`: the sectors become valid,
  * every waiting token whose sectors are all valid completes (fn(ctx, tok, now), in

@@ -213,10 +213,12 @@ typedef struct {
                               owns may leave (UINT64_MAX: none since the last commit)   */
     uint64_t req_n[4], req_lat[4];   /* per mem_kind: popped requests, latency sum      */
     /* its calls in the SM cycle ph_cyc (det_repeat): the L1s that refused it (bit l:
-     * L1 l, its request in rm[l]), and whether anything else happened (an access
-     * accepted, a response popped, an L1 refusing twice) */
+     * L1 l, its request in rm[l]; ph_n[l] refusals, the last for cause ph_out[l]:
+     * det_repeat_stats), and whether anything else happened (an access accepted, a
+     * response popped, an L1 refusing twice) */
     uint64_t ph_cyc;
     uint8_t ph_mask, ph_bad;
+    uint8_t ph_n[L1__N], ph_out[L1__N];
     uint64_t nx_x;         /* det_next_sm's last look at its L1 side: the earliest reply
                               head of its ports and miss-record time of its L1s
                               (interconnect cycles), for det_next_sm_late              */
@@ -1088,11 +1090,14 @@ static inline void ph_note(smside *s, uint64_t cycle)
     }
 }
 
-/* ... L1 l refused it */
-static inline void ph_refused(smside *s, int l)
+/* ... L1 l refused it (cause out) */
+static inline void ph_refused(smside *s, int l, mem_access out)
 {
+    const uint8_t bit = (uint8_t)(1u << l);
     s->ph_bad |= s->ph_mask >> l & 1;
-    s->ph_mask |= (uint8_t)(1u << l);
+    s->ph_n[l] = s->ph_mask & bit ? (uint8_t)(s->ph_n[l] + (s->ph_n[l] < UINT8_MAX)) : 1;
+    s->ph_out[l] = (uint8_t)out;
+    s->ph_mask |= bit;
 }
 
 static mem_access det_probe(const memsys *ms, const mem_req *r, uint64_t cycle)
@@ -1150,8 +1155,9 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
         if (rm->sizes == sizes && rm->kinds == kinds) {
             /* the same request as the last refused one, and the L1's memo of it stands:
              * cache_access() would find it (cache_refuse_again) */
-            ph_refused(s, l);
-            return cache_refuse_again_inline(c);
+            const mem_access out = cache_refuse_again_inline(c);
+            ph_refused(s, l, out);
+            return out;
         }
     }
     if (d && d->read) {
@@ -1172,22 +1178,19 @@ static mem_access det_access(memsys *ms, mem_req *r, uint64_t cycle)
 static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, uint32_t sm,
                                                                    uint64_t cycle);
 
-/* det_repeat's refusals by more than the L1D alone (mk: the L1s that refused): counted
- * again when every one's memo stands (1), else 0 (out of line: rare) */
-static __attribute__((noinline)) int repeat_refusals(smside *s, uint32_t mk)
+/* det_repeat's refusals by more than the L1D alone (mk: the L1s that refused): 1 when
+ * every one's memo stands, else 0 (out of line: rare) */
+static __attribute__((noinline)) int repeat_refusals(const smside *s, uint32_t mk)
 {
     for (int l = 0; l < L1__N; l++)
         if ((mk >> l & 1) && (!s->rm[l].stamp || cache_refusal_stamp(s->l1[l]) != s->rm[l].stamp))
             return 0;
-    for (int l = 0; l < L1__N; l++)
-        if (mk >> l & 1)
-            (void)cache_refuse_again(s->l1[l], s->rm[l].stamp);
     return 1;
 }
 
 /* memsys.h repeat: SM sm's cycle `cycle` as a repeat of its cycle `last` - nothing to
  * pop, and every L1 that refused it in `last` would refuse the same request again
- * (det_access's fast path: its memo stands), which this counts */
+ * (det_access's fast path: its memo stands; det_repeat_stats counts it) */
 static uint64_t det_repeat(memsys *ms, uint32_t sm, uint64_t last, uint64_t cycle)
 {
     det *m = (det *)ms;
@@ -1201,15 +1204,30 @@ static uint64_t det_repeat(memsys *ms, uint32_t sm, uint64_t last, uint64_t cycl
         if (s->ph_bad)
             return 0;
         if (mk == 1u << L1D) {   /* (the usual case: the LD/ST unit's request) */
-            cache *c = s->l1[L1D];   /* (cache_refuse_again, inline) */
-            if (!cache_memo_stands(c, s->rm[L1D].stamp))
+            if (!cache_memo_stands(s->l1[L1D], s->rm[L1D].stamp))
                 return 0;
-            (void)cache_refuse_again_inline(c);
         } else if (mk && !repeat_refusals(s, mk)) {
             return 0;
         }
     }
     return next_sm_of(m, sm, cycle);   /* (det_next_sm, inline: sm < n_sm) */
+}
+
+/* memsys.h repeat_stats: the n cycles after `last` each refused what `last` refused (an
+ * SM retries a refused request every cycle; while it slept, or its cycles repeated,
+ * nothing changed for it: no L1 it was refused by, which it alone uses, changed. A
+ * shared L1 (l1c/l1i.shared_by) may have: there the cause counted is last's) */
+static void det_repeat_stats(memsys *ms, uint32_t sm, uint64_t last, uint64_t n)
+{
+    det *m = (det *)ms;
+    if (sm >= m->n_sm)
+        return;
+    const smside *s = &m->sm[sm];
+    if (s->ph_cyc != last || !s->ph_mask)
+        return;
+    for (int l = 0; l < L1__N; l++)
+        if (s->ph_mask >> l & 1)
+            cache_count_refusals(s->l1[l], (mem_access)s->ph_out[l], n * s->ph_n[l]);
 }
 
 static mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm, mem_req *r,
@@ -1235,7 +1253,7 @@ static mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm, mem_req
         rm->addr = r->addr;
         req_key(r, &rm->sizes, &rm->kinds);
         rm->stamp = cache_refusal_stamp(s->l1[l]);
-        ph_refused(s, l);
+        ph_refused(s, l, out);
         return out;
     }
     s->ph_bad = 1;
@@ -2911,4 +2929,5 @@ const mem_model mem_model_detailed = {
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
     det_launch_begin, det_launch_end, det_host_write, det_commit, det_next_sm_late,
     det_par_parts, det_tick_serial, det_tick_part, det_tick_join, det_repeat,
+    det_repeat_stats, NULL,
 };

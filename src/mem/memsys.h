@@ -168,12 +168,25 @@ typedef struct {
     /* Optional: SM sm slept after its cycle `last` (which returned 0) and is due again at
      * `cycle` with nothing of its own due (core_model.h: the cycle would repeat `last`'s).
      * When nothing changed for it in the memory system since `last` either (no response
-     * to pop, every L1 it was refused by in `last` unchanged), counts the refusals of
-     * `last` again, as its retries in `cycle` would, and returns next_event_sm(sm, cycle)
-     * (> cycle): the GPU then skips the SM's cycle (its statistics count it as a repeat)
-     * and sleeps it again. Else 0, changing nothing. Called where access is (the SM phase,
-     * the thread that runs sm). NULL: never. */
+     * to pop, every L1 it was refused by in `last` unchanged), returns
+     * next_event_sm(sm, cycle) (> cycle): the GPU then skips the SM's cycle (its
+     * statistics, the refusals included, count it as a repeat: repeat_stats) and sleeps
+     * it again. Else 0. Changes nothing. Called where access is (the SM phase, the thread
+     * that runs sm). NULL: never. */
     uint64_t (*repeat)(memsys *m, uint32_t sm, uint64_t last, uint64_t cycle);
+    /* Optional: the n cycles of SM sm after its cycle `last` (which returned 0) up to the
+     * one it runs now were repeats of `last` (it slept, or repeat skipped them): counts
+     * the memory system's side of them, the refusals of `last` n times more, as the
+     * retries of a GPU that ran every cycle would (core.skip_idle=false: every statistic
+     * is the same either way). Called where access is, right before SM sm's cycle, like
+     * core_model.h repeat_cycle_stats. NULL: nothing to count. */
+    void (*repeat_stats)(memsys *m, uint32_t sm, uint64_t last, uint64_t n);
+    /* Optional: the SMs a tick roused: asleep until a time next_event_sm gave, but due at
+     * once since that tick (an answer that left out a change only the tick could make,
+     * and whose time it could not know: detailed.c, a blocked injection). Writes their
+     * numbers to sms (room for every SM) and returns how many, forgetting them. Called
+     * by the GPU after each tick, before the SM phase. NULL: none ever. */
+    uint32_t (*roused)(memsys *m, uint32_t *sms);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */
@@ -205,6 +218,11 @@ static inline uint64_t memsys_next_event_sm_late(const memsys *m, uint32_t sm, u
 static inline uint64_t memsys_repeat(memsys *m, uint32_t sm, uint64_t last, uint64_t c)
 {
     return m->ops->repeat ? m->ops->repeat(m, sm, last, c) : 0;
+}
+static inline void memsys_repeat_stats(memsys *m, uint32_t sm, uint64_t last, uint64_t n)
+{
+    if (m->ops->repeat_stats)
+        m->ops->repeat_stats(m, sm, last, n);
 }
 static inline uint64_t memsys_next_event_sm(const memsys *m, uint32_t sm, uint64_t c)
 {

@@ -277,5 +277,6 @@ const mem_model mem_model_simple = {
     NULL, NULL, NULL,   /* created for every launch: no state kept */
     simple_commit, NULL,   /* its next_event_sm reads only the SM's own queues */
     NULL, NULL, NULL, NULL,   /* no partitions of its own: ticks whole */
-    NULL,                     /* no refusals to repeat */
+    NULL, NULL,               /* no refusals to repeat */
+    NULL,                     /* its next_event_sm leaves nothing out */
 };

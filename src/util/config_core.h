@@ -46,7 +46,7 @@
     X(core, lat_branch, UINT, "1", 1, 10000, "cycles", "latency: branch / control instruction")  \
     X(core, ldst_queue, UINT, "8", 1, 4096, "requests", "a memory instruction issues only while the LD/ST queue toward the L1D holds fewer requests") \
     X(core, mem_inst_queue, UINT, "4", 0, 4096, "insts", "memory instructions that may wait in order behind the one the LD/ST unit is sending to the L1 (issue is blocked when full); 0 = the older rule: issue only while the LD/ST queue is not refused and holds fewer than core.ldst_queue requests") \
-    X(core, skip_idle, BOOL, "true", 0, 0, "", "skip cycles in which nothing can change and let waiting SMs sleep (statistics are identical either way, except the memory side's counts of refused attempts, mem.<cache>.resfail_*: docs/MEMORY.md)") \
+    X(core, skip_idle, BOOL, "true", 0, 0, "", "skip cycles in which nothing can change and let waiting SMs sleep (every statistic is identical either way: a skipped cycle counts as a copy of the cycle before it)") \
     X(core, watchdog_cycles, U64, "1000000", 0, 18446744073709551615.0, "cycles", "no instruction issued and no memory progress for this long = deadlock report; 0 = off")
 
 #define WS_CONFIG_CORE_SECTIONS(S) S(core, WS_CONFIG_CORE)

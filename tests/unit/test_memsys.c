@@ -684,29 +684,40 @@ static void test_repeat(void **state)
         uint64_t want = memsys_next_event_sm(m, 0, c);
         uint64_t got = memsys_repeat(m, 0, last, c);
         if (!got) {
+            /* the SM's cycle runs: the cycles since `last`, repeats, count first (the
+             * GPU's run_group), each one refusal */
+            memsys_repeat_stats(m, 0, last, c - last - 1);
+            n += c - last - 1;
+            assert_int_equal(l1d_stat(m, "resfail_mshrf"), n);
             if (memsys_pop_done(m, 0, c) == &a)
                 break;
             /* the L1 changed (A's miss record left at core 35: its miss queue popped):
-             * the SM's cycle runs, refused again */
+             * refused again */
             assert_int_equal(memsys_access(m, &b, c), MA_MSHRF);
             last = c;
             runs++;
+            n++;
         } else {
-            assert_int_equal(got, want);
+            assert_int_equal(got, want);   /* (a repeat counts nothing itself) */
         }
-        assert_int_equal(l1d_stat(m, "resfail_mshrf"), ++n);
+        assert_int_equal(l1d_stat(m, "resfail_mshrf"), n);
         memsys_commit(m, 1, c);
     }
-    /* until A's response is due (its fill freed the MSHR: B is accepted now) */
+    /* until A's response is due (its fill freed the MSHR: B is accepted now): one
+     * refusal in each of cycles 0 .. 294 */
     assert_int_equal(c, 295);
     assert_int_equal(runs, 1);
     assert_int_equal(last, 35);
-    assert_int_equal(l1d_stat(m, "resfail_mshrf"), n);
+    assert_int_equal(n, 295);
     assert_int_equal(memsys_access(m, &b, c), MA_MISS);
     memsys_commit(m, 1, c);
-    /* a cycle without memory calls (SM 1's, with nothing in flight) repeats, counting nothing */
+    /* a cycle without memory calls (SM 1's, with nothing in flight) repeats, counting
+     * nothing, and so do its repeats */
     memsys_tick(m, c + 1);
     assert_int_equal(memsys_repeat(m, 1, c, c + 1), UINT64_MAX);
+    memsys_repeat_stats(m, 1, c, 7);
+    /* nor those of a cycle that was not the SM's last with memory calls */
+    memsys_repeat_stats(m, 0, last, 7);
     assert_int_equal(l1d_stat(m, "resfail_mshrf"), n);
     mem_model_detailed.destroy(m);
 }

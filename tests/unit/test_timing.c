@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cJSON.h"
 #include "core/core_model.h"
 #include "core/occupancy.h"
 #include "gpu/sim.h"
@@ -444,7 +445,7 @@ static void t_policy_label(void **state)
 
 /* Idle skipping (core.skip_idle) must not change any statistic: run a kernel with
  * memory waits, divergence and a barrier both ways, on both memory models, and
- * compare every timing field. */
+ * compare every timing field and the memory model's JSON. */
 static void t_skip_idle_equivalence(void **state)
 {
     (void)state;
@@ -459,6 +460,7 @@ static void t_skip_idle_equivalence(void **state)
         "add.s32 %r4, %r4, 1;\nsetp.lt.u32 %p2, %r4, 20;\n@%p2 bra LOOP;\nst.global.u32 [%rd1], %r2;\nexit;\n}\n";
     for (int model = 0; model < 2; model++) {
     ws_timing_stats a[2];
+    char *mj[2];
     for (int k = 0; k < 2; k++) {
         char sets[160];
         snprintf(sets, sizeof sets, "gpu.n_sm=2,sim.mode=timing,mem.model=%s%s", model ? "detailed" : "simple",
@@ -467,10 +469,15 @@ static void t_skip_idle_equivalence(void **state)
         ws_sim *s = launch(sets, ptx, 5, 96, &rc, NULL);
         assert_int_equal(rc, WS_OK);
         a[k] = last_launch(s)->t;
+        mj[k] = a[k].mem ? cJSON_PrintUnformatted(a[k].mem) : NULL;
+        assert_non_null(mj[k]);
         a[k].mem = NULL;
         a[k].occupancy_limiter = NULL;
         ws_sim_destroy(s);
     }
+    assert_string_equal(mj[0], mj[1]);
+    free(mj[0]);
+    free(mj[1]);
     assert_true(a[0].cycles > 20 * 20);   /* memory waits happened */
     assert_int_equal(a[0].cycles, a[1].cycles);
     assert_int_equal(a[0].stall_cycles, a[1].stall_cycles);
