@@ -438,6 +438,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     sm_defer *defer = NULL;     /* [i]: SM i's deferred global-memory accesses   */
     sm_group *groups = NULL;
     uint32_t *slept = NULL, *ran = NULL, *gsm = NULL;   /* gsm: the groups' SM lists */
+    uint32_t *rsm = NULL;     /* the SMs a tick roused (memsys.h roused) */
     uint32_t *gof = NULL;       /* [i]: SM i's group, and [n_sm + i]: its index there */
     uint32_t *cur = NULL;       /* the commit's cursors: [k] in g[k].ran, [n_thr + k] in slept */
     sm_slot *S = NULL;          /* [i]: SM i's loop state                        */
@@ -544,6 +545,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     groups = zalloc64(n_thr * sizeof *groups);
     slept = zalloc64((n_sm + lpad) * sizeof *slept);
     ran = zalloc64((n_sm + lpad) * sizeof *ran);
+    rsm = calloc(n_sm, sizeof *rsm);
     gsm = calloc(n_sm, sizeof *gsm);
     gof = calloc(2 * (size_t)n_sm, sizeof *gof);
     cur = calloc(2 * (size_t)n_thr, sizeof *cur);
@@ -554,7 +556,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     const uint32_t n_part = n_thr > 1 && pmem && pmem->ops->par_parts ? pmem->ops->par_parts(pmem) : 0;
     sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, NULL, 0, n_thr, 0, pmem,
                    om.in ? om.off : 0};
-    if (!S || !groups || !slept || !ran || !gsm || !gof || !cur || !actw ||
+    if (!S || !groups || !slept || !ran || !rsm || !gsm || !gof || !cur || !actw ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
@@ -618,6 +620,14 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             progress = pmem->ops->tick_serial(pmem, ph.pcyc, &ph.parts, &ph.n_jobs);
         else
             progress = memsys_tick(mem, cycle);
+        /* the SMs the tick roused are due now (waking early changes nothing: an SM with
+         * nothing new repeats) */
+        if (pmem && pmem->ops->roused)
+            for (uint32_t j = 0, nr = pmem->ops->roused(pmem, rsm); j < nr; j++) {
+                const uint32_t i = rsm[j];
+                if (i < n_sm && S[i].active && S[i].wake > cycle)
+                    S[i].wake = cycle;
+            }
         /* the SM phase, on the pool's threads when there is enough to share: the
          * hand-over costs about as much as a few SM cycles (which thread runs a group
          * changes nothing in the results) */
@@ -899,6 +909,7 @@ out:
     free(groups);
     free(slept);
     free(ran);
+    free(rsm);
     free(gsm);
     free(gof);
     free(cur);

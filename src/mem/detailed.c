@@ -268,6 +268,11 @@ typedef struct {
                               buffer space (req_freed) or their heads change (sm_inj_update,
                               det_commit); n_blk of them (none while exhaustive)        */
     uint64_t n_blk, n_blocks;   /* (n_blocks: SMs blocked so far, mem_detailed_blocks) */
+    uint64_t *rouse;       /* SMs taken out of inj_blk since det_roused last read them:
+                              a blocked SM's next_event_sm leaves its miss records out
+                              (they cannot leave before that), so it may sleep past the
+                              change; n_rouse of them                                  */
+    uint32_t n_rouse;
     uint64_t *req_freed;   /* icnt_in_freed of the request crossbar                     */
     uint64_t *out_set;     /* partitions whose out_t may be finite (out_t finite: set):
                               the interconnect cycle visits the others only for arrivals */
@@ -520,6 +525,16 @@ static inline uint32_t bit_after(const uint64_t *b, uint32_t n, uint32_t g)
     return next_bit(b, n, g + 1);
 }
 
+/* SM s roused (det_roused) */
+static inline void rouse_set(det *m, uint32_t s)
+{
+    const uint64_t bit = 1ull << (s % 64);
+    if (!(m->rouse[s / 64] & bit)) {
+        m->rouse[s / 64] |= bit;
+        m->n_rouse++;
+    }
+}
+
 /* SM s out of inj_blk (its injection state changed) */
 static inline void blk_clr(det *m, uint32_t s)
 {
@@ -527,6 +542,7 @@ static inline void blk_clr(det *m, uint32_t s)
     if (m->inj_blk[s / 64] & bit) {
         m->inj_blk[s / 64] &= ~bit;
         m->n_blk--;
+        rouse_set(m, s);
     }
 }
 
@@ -808,10 +824,12 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         memset(m->pt, 0, m->n_part * sizeof *m->pt);
     m->inj_set = calloc((n_sm + 63) / 64, sizeof *m->inj_set);
     m->inj_blk = calloc((n_sm + 63) / 64, sizeof *m->inj_blk);
+    m->rouse = calloc((n_sm + 63) / 64, sizeof *m->rouse);
     m->out_set = calloc((m->n_part + 63) / 64, sizeof *m->out_set);
     m->bank_set = calloc(((size_t)m->n_part * m->n_bank + 63) / 64, sizeof *m->bank_set);
     m->bk = calloc((size_t)m->n_part * m->n_bank, sizeof *m->bk);
-    if (!m->sm || !m->pt || !m->inj_set || !m->inj_blk || !m->out_set || !m->bank_set || !m->bk)
+    if (!m->sm || !m->pt || !m->inj_set || !m->inj_blk || !m->rouse || !m->out_set || !m->bank_set ||
+        !m->bk)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++) {
         m->sm[s].inj = UINT64_MAX;
@@ -979,6 +997,7 @@ static void det_destroy(memsys *ms)
     free(m->sm);
     free(m->inj_set);
     free(m->inj_blk);
+    free(m->rouse);
     free(m->out_set);
     free(m->bank_set);
     free(m->bk);
@@ -1636,8 +1655,10 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
     for (uint32_t wd = 0; m->n_blk && wd < sw; wd++) {
         const uint64_t fr = m->req_freed[wd];
         m->req_freed[wd] = 0;
-        for (uint64_t x = blk[wd] & fr; x; x &= x - 1)
+        for (uint64_t x = blk[wd] & fr; x; x &= x - 1) {
             m->n_blk--;
+            rouse_set(m, wd * 64 + (uint32_t)__builtin_ctzll(x));
+        }
         blk[wd] &= ~fr;
     }
     did |= icnt_cycle(m->rep, k) > 0;
@@ -2505,8 +2526,10 @@ static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, u
     /* its own reply port, and those of the SMs that own the L1s it shares (their
      * fills complete its requests and relieve its refusals) */
     uint64_t x = m->rep_t[sm];   /* its reply port's head (UINT64_MAX: none) */
-    if (s->solo) {
-        /* no shared L1: its own port and miss records only (the loop below, o == sm) */
+    if (s->solo && !(m->inj_blk[sm / 64] >> (sm % 64) & 1)) {
+        /* no shared L1: its own port and miss records only (the loop below, o == sm).
+         * Blocked (inj_blk), its records cannot leave before a grant frees room in its
+         * input or its heads change, which rouse it (det_roused): so they are left out */
         x = s->hmin < x ? s->hmin : x;
     }
     for (int l = 0; l < L1__N && !s->solo; l++) {
@@ -2555,6 +2578,23 @@ void mem_detailed_exhaustive(memsys *ms, int on)
 }
 
 uint64_t mem_detailed_blocks(const memsys *ms) { return ((const det *)ms)->n_blocks; }
+
+/* memsys.h roused: the SMs out of inj_blk since the last call (blk_clr and the grants'
+ * loop in run_icnt), in SM order */
+static uint32_t det_roused(memsys *ms, uint32_t *sms)
+{
+    det *m = (det *)ms;
+    if (!m->n_rouse)
+        return 0;
+    uint32_t n = 0;
+    for (uint32_t wd = 0; wd < (m->n_sm + 63) / 64; wd++) {
+        for (uint64_t x = m->rouse[wd]; x; x &= x - 1)
+            sms[n++] = wd * 64 + (uint32_t)__builtin_ctzll(x);
+        m->rouse[wd] = 0;
+    }
+    m->n_rouse = 0;
+    return n;
+}
 
 cache *mem_detailed_l1d(memsys *ms, uint32_t sm)
 {
@@ -2929,5 +2969,5 @@ const mem_model mem_model_detailed = {
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
     det_launch_begin, det_launch_end, det_host_write, det_commit, det_next_sm_late,
     det_par_parts, det_tick_serial, det_tick_part, det_tick_join, det_repeat,
-    det_repeat_stats, NULL,
+    det_repeat_stats, det_roused,
 };
