@@ -446,7 +446,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     ws_pool *pool = NULL;
     ws_err rc = WS_OK;
     /* mem.keep_state: the simulation's memory system, warm from the previous launch */
-    offmem om = {{&off_model}, NULL, 0};
+    offmem om = {{&off_model, 0}, NULL, 0};
     if (keep && cfg->mem.keep_state && mm->launch_begin) {
         if (keep->mem && keep->mem->ops != mm)
             timing_keep_free(keep);
@@ -622,7 +622,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             progress = memsys_tick(mem, cycle);
         /* the SMs the tick roused are due now (waking early changes nothing: an SM with
          * nothing new repeats) */
-        if (pmem && pmem->ops->roused)
+        if (pmem && pmem->n_roused)
             for (uint32_t j = 0, nr = pmem->ops->roused(pmem, rsm); j < nr; j++) {
                 const uint32_t i = rsm[j];
                 if (i < n_sm && S[i].active && S[i].wake > cycle)

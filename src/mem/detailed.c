@@ -206,6 +206,7 @@ typedef struct {
                               fills: itself, or the first SM of its group when the L1 is
                               shared (l1c/l1i.shared_by); l1[] then points to that SM's  */
     uint8_t solo;          /* own[l] == itself for every l (det_next_sm's fast path)    */
+    uint8_t blk;           /* its bit in inj_blk (det_next_sm reads it here)            */
     /* what the SM phase of a cycle defers to det_commit (memsys.h commit): state shared
      * with other SMs is written only there, so SMs may run on several host threads */
     int64_t out_d;         /* requests accepted minus requests popped                   */
@@ -271,8 +272,7 @@ typedef struct {
     uint64_t *rouse;       /* SMs taken out of inj_blk since det_roused last read them:
                               a blocked SM's next_event_sm leaves its miss records out
                               (they cannot leave before that), so it may sleep past the
-                              change; n_rouse of them                                  */
-    uint32_t n_rouse;
+                              change; base.n_roused of them                            */
     uint64_t *req_freed;   /* icnt_in_freed of the request crossbar                     */
     uint64_t *out_set;     /* partitions whose out_t may be finite (out_t finite: set):
                               the interconnect cycle visits the others only for arrivals */
@@ -531,7 +531,7 @@ static inline void rouse_set(det *m, uint32_t s)
     const uint64_t bit = 1ull << (s % 64);
     if (!(m->rouse[s / 64] & bit)) {
         m->rouse[s / 64] |= bit;
-        m->n_rouse++;
+        m->base.n_roused++;
     }
 }
 
@@ -541,6 +541,7 @@ static inline void blk_clr(det *m, uint32_t s)
     const uint64_t bit = 1ull << (s % 64);
     if (m->inj_blk[s / 64] & bit) {
         m->inj_blk[s / 64] &= ~bit;
+        m->sm[s].blk = 0;
         m->n_blk--;
         rouse_set(m, s);
     }
@@ -1552,6 +1553,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                 refused++;
                 if (sm->cout.ht == UINT64_MAX && !m->exhaustive) {
                     blk[wd] |= 1ull << (s % 64);
+                    m->sm[s].blk = 1;
                     m->n_blk++;
                     m->n_blocks++;
                 }
@@ -1656,8 +1658,10 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
         const uint64_t fr = m->req_freed[wd];
         m->req_freed[wd] = 0;
         for (uint64_t x = blk[wd] & fr; x; x &= x - 1) {
+            const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(x);
+            m->sm[s].blk = 0;
             m->n_blk--;
-            rouse_set(m, wd * 64 + (uint32_t)__builtin_ctzll(x));
+            rouse_set(m, s);
         }
         blk[wd] &= ~fr;
     }
@@ -2526,7 +2530,7 @@ static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, u
     /* its own reply port, and those of the SMs that own the L1s it shares (their
      * fills complete its requests and relieve its refusals) */
     uint64_t x = m->rep_t[sm];   /* its reply port's head (UINT64_MAX: none) */
-    if (s->solo && !(m->inj_blk[sm / 64] >> (sm % 64) & 1)) {
+    if (s->solo && !s->blk) {
         /* no shared L1: its own port and miss records only (the loop below, o == sm).
          * Blocked (inj_blk), its records cannot leave before a grant frees room in its
          * input or its heads change, which rouse it (det_roused): so they are left out */
@@ -2584,7 +2588,7 @@ uint64_t mem_detailed_blocks(const memsys *ms) { return ((const det *)ms)->n_blo
 static uint32_t det_roused(memsys *ms, uint32_t *sms)
 {
     det *m = (det *)ms;
-    if (!m->n_rouse)
+    if (!m->base.n_roused)
         return 0;
     uint32_t n = 0;
     for (uint32_t wd = 0; wd < (m->n_sm + 63) / 64; wd++) {
@@ -2592,7 +2596,7 @@ static uint32_t det_roused(memsys *ms, uint32_t *sms)
             sms[n++] = wd * 64 + (uint32_t)__builtin_ctzll(x);
         m->rouse[wd] = 0;
     }
-    m->n_rouse = 0;
+    m->base.n_roused = 0;
     return n;
 }
 

@@ -184,8 +184,9 @@ typedef struct {
     /* Optional: the SMs a tick roused: asleep until a time next_event_sm gave, but due at
      * once since that tick (an answer that left out a change only the tick could make,
      * and whose time it could not know: detailed.c, a blocked injection). Writes their
-     * numbers to sms (room for every SM) and returns how many, forgetting them. Called
-     * by the GPU after each tick, before the SM phase. NULL: none ever. */
+     * numbers to sms (room for every SM) and returns how many, forgetting them (and
+     * zeroing memsys.n_roused, which counts them meanwhile). Called by the GPU after a
+     * tick, before the SM phase, when n_roused is not 0. NULL: none ever. */
     uint32_t (*roused)(memsys *m, uint32_t *sms);
 } mem_model;
 
@@ -198,6 +199,8 @@ void mem_model_known(char *buf, size_t n);
 /* Every model's memsys starts with this header so callers can dispatch. */
 struct memsys {
     const mem_model *ops;
+    uint32_t n_roused;   /* SMs roused since roused() was last called (the GPU calls it only
+                            then: a model without roused leaves it 0) */
 };
 
 static inline mem_access memsys_access(memsys *m, mem_req *r, uint64_t c) { return m->ops->access(m, r, c); }
