@@ -621,12 +621,14 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         else
             progress = memsys_tick(mem, cycle);
         /* the SMs the tick roused are due now (waking early changes nothing: an SM with
-         * nothing new repeats) */
+         * nothing new repeats). Before its wake, an SM has no event of its own: quiet */
         if (pmem && pmem->n_roused)
             for (uint32_t j = 0, nr = pmem->ops->roused(pmem, rsm); j < nr; j++) {
                 const uint32_t i = rsm[j];
-                if (i < n_sm && S[i].active && S[i].wake > cycle)
+                if (i < n_sm && S[i].active && S[i].wake > cycle) {
                     S[i].wake = cycle;
+                    S[i].quiet = 1;
+                }
             }
         /* the SM phase, on the pool's threads when there is enough to share: the
          * hand-over costs about as much as a few SM cycles (which thread runs a group

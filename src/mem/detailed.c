@@ -274,6 +274,9 @@ typedef struct {
                               (they cannot leave before that), so it may sleep past the
                               change; base.n_roused of them                            */
     uint64_t *req_freed;   /* icnt_in_freed of the request crossbar                     */
+    uint64_t *rep_got;     /* icnt_out_got of the reply crossbar: a grant to an SM's port
+                              rouses it (an SM with L1s of its own sleeps past the
+                              replies not yet granted to it: next_sm_of)                */
     uint64_t *out_set;     /* partitions whose out_t may be finite (out_t finite: set):
                               the interconnect cycle visits the others only for arrivals */
     uint64_t *bank_set;    /* banks (gid) whose next may be finite (next finite: set):
@@ -957,6 +960,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->req_h = icnt_out_heads(m->req);
     m->req_used = icnt_in_used(m->req);
     m->req_freed = icnt_in_freed(m->req);
+    m->rep_got = icnt_out_got(m->rep);
     m->req_in_buf = cfg->icnt.in_buf;
     m->rep_t = icnt_out_times(m->rep);
     return &m->base;
@@ -1666,6 +1670,19 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
         blk[wd] &= ~fr;
     }
     did |= icnt_cycle(m->rep, k) > 0;
+    /* its grants sent replies toward these SMs: due at their arrival (rep_t), which the
+     * SMs that sleep past the replies not yet granted (solo) learn from a rouse */
+    for (uint32_t wd = 0; wd < sw; wd++) {
+        const uint64_t g = m->rep_got[wd];
+        if (!g)
+            continue;
+        m->rep_got[wd] = 0;
+        for (uint64_t x = g; x; x &= x - 1) {
+            const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(x);
+            if (m->sm[s].solo)
+                rouse_set(m, s);
+        }
+    }
     return did;
 }
 
@@ -2508,19 +2525,20 @@ static inline uint64_t next_sm_terms(const det *m, uint64_t done_t, uint64_t x, 
 /* next_sm_from with the terms computed from the wakes now (not refreshed: a caller
  * outside the GPU's order) */
 static __attribute__((noinline)) uint64_t next_sm_stale(const det *m, uint64_t done_t, uint64_t x,
-                                                        uint64_t cycle)
+                                                        uint64_t cycle, int solo)
 {
     uint64_t w, t0, aw;
     nsm_terms(m, &w, &t0, &aw);
-    return next_sm_terms(m, done_t, x, cycle, w, t0, aw);
+    return next_sm_terms(m, done_t, x, cycle, w, solo ? UINT64_MAX : t0, aw);
 }
 
-static inline uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle)
+static inline uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle,
+                                    int solo)
 {
     if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == m->wake[D_L2] &&
         m->nsm_wk[D_DRAM] == m->wake[D_DRAM])
-        return next_sm_terms(m, done_t, x, cycle, m->nsm_w, m->nsm_t, m->nsm_aw);
-    return next_sm_stale(m, done_t, x, cycle);
+        return next_sm_terms(m, done_t, x, cycle, m->nsm_w, solo ? UINT64_MAX : m->nsm_t, m->nsm_aw);
+    return next_sm_stale(m, done_t, x, cycle, solo);
 }
 
 static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, uint32_t sm,
@@ -2551,7 +2569,7 @@ static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, u
     /* kept for det_next_sm_late: SM sm's own record, written only by the thread that
      * runs sm (the model object itself is not const) */
     ((det *)m)->sm[sm].nx_x = x;
-    return next_sm_from(m, s->done_t, x, cycle);
+    return next_sm_from(m, s->done_t, x, cycle, s->solo);
 }
 
 static uint64_t det_next_sm(const memsys *ms, uint32_t sm, uint64_t cycle)
@@ -2569,7 +2587,7 @@ static uint64_t det_next_sm_late(const memsys *ms, uint32_t sm, uint64_t cycle)
     const det *m = (const det *)ms;
     if (sm >= m->n_sm)
         return UINT64_MAX;
-    return next_sm_from(m, m->sm[sm].done_t, m->sm[sm].nx_x, cycle);
+    return next_sm_from(m, m->sm[sm].done_t, m->sm[sm].nx_x, cycle, m->sm[sm].solo);
 }
 
 void mem_detailed_exhaustive(memsys *ms, int on)

@@ -27,6 +27,8 @@ struct icnt {
     uint32_t *in_used;        /* per input: its `used` (icnt_in_used)                 */
     uint64_t *in_freed;       /* inputs granted from since the caller cleared it
                                  (icnt_in_freed)                                     */
+    uint64_t *out_got;        /* outputs granted to since the caller cleared it
+                                 (icnt_out_got)                                      */
     uint64_t *out_t;          /* per output: its head's t_arr, UINT64_MAX when empty
                                  (icnt_out_times: a receiver polls it inline)        */
     icnt_msg **out_h;         /* per output: its head, NULL when empty (icnt_out_heads) */
@@ -113,7 +115,8 @@ icnt *icnt_create(const icnt_cfg *cfg, char *err, size_t n)
         !(ic->out_t = malloc(cfg->n_dst * sizeof *ic->out_t)) ||
         !(ic->out_h = calloc(cfg->n_dst, sizeof *ic->out_h)) ||
         !(ic->in_used = calloc(cfg->n_src, sizeof *ic->in_used)) ||
-        !(ic->in_freed = calloc(wi, sizeof *ic->in_freed))) {
+        !(ic->in_freed = calloc(wi, sizeof *ic->in_freed)) ||
+        !(ic->out_got = calloc(wo, sizeof *ic->out_got))) {
         icnt_destroy(ic);
         if (err && n)
             snprintf(err, n, "out of memory");
@@ -146,6 +149,7 @@ void icnt_destroy(icnt *ic)
     free(ic->out_h);
     free(ic->in_used);
     free(ic->in_freed);
+    free(ic->out_got);
     free(ic);
 }
 
@@ -237,6 +241,7 @@ static void grant(icnt *ic, uint32_t o, uint32_t i, uint64_t now)
     ic->out_t[o] = op->head_t;
     ic->out_h[o] = op->head;
     bit_set(ic->out_busy_set, o);
+    bit_set(ic->out_got, o);
     ic->rr[o] = i;
     ic->st.grants++;
 }
@@ -384,6 +389,7 @@ const uint64_t *icnt_out_times(const icnt *ic) { return ic->out_t; }
 icnt_msg *const *icnt_out_heads(const icnt *ic) { return ic->out_h; }
 const uint32_t *icnt_in_used(const icnt *ic) { return ic->in_used; }
 uint64_t *icnt_in_freed(icnt *ic) { return ic->in_freed; }
+uint64_t *icnt_out_got(icnt *ic) { return ic->out_got; }
 
 const icnt_msg *icnt_out_head(const icnt *ic, uint32_t dst)
 {

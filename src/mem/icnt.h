@@ -94,6 +94,11 @@ const uint32_t *icnt_in_used(const icnt *ic);
  * `used` falls), as an array (n_src bits) living with the interconnect that the caller
  * clears: a sender refused for room may wait for its bit instead of asking again. */
 uint64_t *icnt_in_freed(icnt *ic);
+/* Per output a bit, set when a grant to it sends it a packet (which then arrives at its
+ * t_arr: the only way a packet reaches an output), as an array (n_dst bits) living with
+ * the interconnect that the caller clears: a receiver may sleep past the packets not yet
+ * granted to it and wait for its bit. */
+uint64_t *icnt_out_got(icnt *ic);
 const icnt_stats *icnt_get_stats(const icnt *ic);
 void icnt_stats_reset(icnt *ic);
 void icnt_dump(const icnt *ic, FILE *f, const char *name);
