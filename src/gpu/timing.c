@@ -127,7 +127,7 @@ static const mem_model off_model = {
     "offset", "a kept memory system seen from one launch", NULL, off_destroy, off_access,
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
     NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late, NULL, NULL, NULL, NULL, off_repeat,
-    off_repeat_stats, NULL,   /* (the GPU asks the kept model itself for the roused SMs) */
+    off_repeat_stats,
 };
 
 void timing_keep_free(timing_keep *k)
@@ -438,7 +438,6 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     sm_defer *defer = NULL;     /* [i]: SM i's deferred global-memory accesses   */
     sm_group *groups = NULL;
     uint32_t *slept = NULL, *ran = NULL, *gsm = NULL;   /* gsm: the groups' SM lists */
-    uint32_t *rsm = NULL;     /* the SMs a tick roused (memsys.h roused) */
     uint32_t *gof = NULL;       /* [i]: SM i's group, and [n_sm + i]: its index there */
     uint32_t *cur = NULL;       /* the commit's cursors: [k] in g[k].ran, [n_thr + k] in slept */
     sm_slot *S = NULL;          /* [i]: SM i's loop state                        */
@@ -446,7 +445,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     ws_pool *pool = NULL;
     ws_err rc = WS_OK;
     /* mem.keep_state: the simulation's memory system, warm from the previous launch */
-    offmem om = {{&off_model, 0}, NULL, 0};
+    offmem om = {{&off_model, NULL}, NULL, 0};   /* (the GPU reads the kept model's own roused bits) */
     if (keep && cfg->mem.keep_state && mm->launch_begin) {
         if (keep->mem && keep->mem->ops != mm)
             timing_keep_free(keep);
@@ -545,7 +544,6 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     groups = zalloc64(n_thr * sizeof *groups);
     slept = zalloc64((n_sm + lpad) * sizeof *slept);
     ran = zalloc64((n_sm + lpad) * sizeof *ran);
-    rsm = calloc(n_sm, sizeof *rsm);
     gsm = calloc(n_sm, sizeof *gsm);
     gof = calloc(2 * (size_t)n_sm, sizeof *gof);
     cur = calloc(2 * (size_t)n_thr, sizeof *cur);
@@ -556,7 +554,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     const uint32_t n_part = n_thr > 1 && pmem && pmem->ops->par_parts ? pmem->ops->par_parts(pmem) : 0;
     sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, NULL, 0, n_thr, 0, pmem,
                    om.in ? om.off : 0};
-    if (!S || !groups || !slept || !ran || !rsm || !gsm || !gof || !cur || !actw ||
+    if (!S || !groups || !slept || !ran || !gsm || !gof || !cur || !actw ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
@@ -620,14 +618,21 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             progress = pmem->ops->tick_serial(pmem, ph.pcyc, &ph.parts, &ph.n_jobs);
         else
             progress = memsys_tick(mem, cycle);
-        /* the SMs the tick roused are due now (waking early changes nothing: an SM with
-         * nothing new repeats). Before its wake, an SM has no event of its own: quiet */
-        if (pmem && pmem->n_roused)
-            for (uint32_t j = 0, nr = pmem->ops->roused(pmem, rsm); j < nr; j++) {
-                const uint32_t i = rsm[j];
-                if (i < n_sm && S[i].active && S[i].wake > cycle) {
-                    S[i].wake = cycle;
-                    S[i].quiet = 1;
+        /* the SMs the memory system roused are due now (waking early changes nothing:
+         * an SM with nothing new repeats). Before its wake, an SM has no event of its
+         * own: quiet */
+        if (pmem && pmem->roused)
+            for (uint32_t wd = 0; wd < (n_sm + 63) / 64; wd++) {
+                uint64_t x = pmem->roused[wd];
+                if (!x)
+                    continue;
+                pmem->roused[wd] = 0;
+                for (; x; x &= x - 1) {
+                    const uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(x);
+                    if (S[i].active && S[i].wake > cycle) {
+                        S[i].wake = cycle;
+                        S[i].quiet = 1;
+                    }
                 }
             }
         /* the SM phase, on the pool's threads when there is enough to share: the
@@ -911,7 +916,6 @@ out:
     free(groups);
     free(slept);
     free(ran);
-    free(rsm);
     free(gsm);
     free(gof);
     free(cur);

@@ -269,14 +269,11 @@ typedef struct {
                               buffer space (req_freed) or their heads change (sm_inj_update,
                               det_commit); n_blk of them (none while exhaustive)        */
     uint64_t n_blk, n_blocks;   /* (n_blocks: SMs blocked so far, mem_detailed_blocks) */
-    uint64_t *rouse;       /* SMs taken out of inj_blk since det_roused last read them:
-                              a blocked SM's next_event_sm leaves its miss records out
-                              (they cannot leave before that), so it may sleep past the
-                              change; base.n_roused of them                            */
     uint64_t *req_freed;   /* icnt_in_freed of the request crossbar                     */
-    uint64_t *rep_got;     /* icnt_out_got of the reply crossbar: a grant to an SM's port
-                              rouses it (an SM with L1s of its own sleeps past the
-                              replies not yet granted to it: next_sm_of)                */
+    /* base.roused (memsys.h): the reply crossbar's icnt_out_got, so that its grants
+     * rouse the SMs they send replies to (an SM with L1s of its own sleeps past the
+     * replies not yet granted to it: next_sm_of), and the SMs taken out of inj_blk
+     * (a blocked SM sleeps past its own miss records)                                */
     uint64_t *out_set;     /* partitions whose out_t may be finite (out_t finite: set):
                               the interconnect cycle visits the others only for arrivals */
     uint64_t *bank_set;    /* banks (gid) whose next may be finite (next finite: set):
@@ -528,15 +525,8 @@ static inline uint32_t bit_after(const uint64_t *b, uint32_t n, uint32_t g)
     return next_bit(b, n, g + 1);
 }
 
-/* SM s roused (det_roused) */
-static inline void rouse_set(det *m, uint32_t s)
-{
-    const uint64_t bit = 1ull << (s % 64);
-    if (!(m->rouse[s / 64] & bit)) {
-        m->rouse[s / 64] |= bit;
-        m->base.n_roused++;
-    }
-}
+/* SM s roused (memsys.h roused) */
+static inline void rouse_set(det *m, uint32_t s) { m->base.roused[s / 64] |= 1ull << (s % 64); }
 
 /* SM s out of inj_blk (its injection state changed) */
 static inline void blk_clr(det *m, uint32_t s)
@@ -828,11 +818,10 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         memset(m->pt, 0, m->n_part * sizeof *m->pt);
     m->inj_set = calloc((n_sm + 63) / 64, sizeof *m->inj_set);
     m->inj_blk = calloc((n_sm + 63) / 64, sizeof *m->inj_blk);
-    m->rouse = calloc((n_sm + 63) / 64, sizeof *m->rouse);
     m->out_set = calloc((m->n_part + 63) / 64, sizeof *m->out_set);
     m->bank_set = calloc(((size_t)m->n_part * m->n_bank + 63) / 64, sizeof *m->bank_set);
     m->bk = calloc((size_t)m->n_part * m->n_bank, sizeof *m->bk);
-    if (!m->sm || !m->pt || !m->inj_set || !m->inj_blk || !m->rouse || !m->out_set || !m->bank_set ||
+    if (!m->sm || !m->pt || !m->inj_set || !m->inj_blk || !m->out_set || !m->bank_set ||
         !m->bk)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++) {
@@ -960,7 +949,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->req_h = icnt_out_heads(m->req);
     m->req_used = icnt_in_used(m->req);
     m->req_freed = icnt_in_freed(m->req);
-    m->rep_got = icnt_out_got(m->rep);
+    m->base.roused = icnt_out_got(m->rep);
     m->req_in_buf = cfg->icnt.in_buf;
     m->rep_t = icnt_out_times(m->rep);
     return &m->base;
@@ -1002,7 +991,6 @@ static void det_destroy(memsys *ms)
     free(m->sm);
     free(m->inj_set);
     free(m->inj_blk);
-    free(m->rouse);
     free(m->out_set);
     free(m->bank_set);
     free(m->bk);
@@ -1669,20 +1657,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
         }
         blk[wd] &= ~fr;
     }
-    did |= icnt_cycle(m->rep, k) > 0;
-    /* its grants sent replies toward these SMs: due at their arrival (rep_t), which the
-     * SMs that sleep past the replies not yet granted (solo) learn from a rouse */
-    for (uint32_t wd = 0; wd < sw; wd++) {
-        const uint64_t g = m->rep_got[wd];
-        if (!g)
-            continue;
-        m->rep_got[wd] = 0;
-        for (uint64_t x = g; x; x &= x - 1) {
-            const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(x);
-            if (m->sm[s].solo)
-                rouse_set(m, s);
-        }
-    }
+    did |= icnt_cycle(m->rep, k) > 0;   /* (its grants rouse their SMs: base.roused) */
     return did;
 }
 
@@ -2551,7 +2526,7 @@ static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, u
     if (s->solo && !s->blk) {
         /* no shared L1: its own port and miss records only (the loop below, o == sm).
          * Blocked (inj_blk), its records cannot leave before a grant frees room in its
-         * input or its heads change, which rouse it (det_roused): so they are left out */
+         * input or its heads change, which rouse it (memsys.h roused): so they are left out */
         x = s->hmin < x ? s->hmin : x;
     }
     for (int l = 0; l < L1__N && !s->solo; l++) {
@@ -2600,23 +2575,6 @@ void mem_detailed_exhaustive(memsys *ms, int on)
 }
 
 uint64_t mem_detailed_blocks(const memsys *ms) { return ((const det *)ms)->n_blocks; }
-
-/* memsys.h roused: the SMs out of inj_blk since the last call (blk_clr and the grants'
- * loop in run_icnt), in SM order */
-static uint32_t det_roused(memsys *ms, uint32_t *sms)
-{
-    det *m = (det *)ms;
-    if (!m->base.n_roused)
-        return 0;
-    uint32_t n = 0;
-    for (uint32_t wd = 0; wd < (m->n_sm + 63) / 64; wd++) {
-        for (uint64_t x = m->rouse[wd]; x; x &= x - 1)
-            sms[n++] = wd * 64 + (uint32_t)__builtin_ctzll(x);
-        m->rouse[wd] = 0;
-    }
-    m->base.n_roused = 0;
-    return n;
-}
 
 cache *mem_detailed_l1d(memsys *ms, uint32_t sm)
 {
@@ -2991,5 +2949,5 @@ const mem_model mem_model_detailed = {
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
     det_launch_begin, det_launch_end, det_host_write, det_commit, det_next_sm_late,
     det_par_parts, det_tick_serial, det_tick_part, det_tick_join, det_repeat,
-    det_repeat_stats, det_roused,
+    det_repeat_stats,
 };

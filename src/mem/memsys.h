@@ -181,13 +181,6 @@ typedef struct {
      * is the same either way). Called where access is, right before SM sm's cycle, like
      * core_model.h repeat_cycle_stats. NULL: nothing to count. */
     void (*repeat_stats)(memsys *m, uint32_t sm, uint64_t last, uint64_t n);
-    /* Optional: the SMs a tick roused: asleep until a time next_event_sm gave, but due at
-     * once since that tick (an answer that left out a change only the tick could make,
-     * and whose time it could not know: detailed.c, a blocked injection). Writes their
-     * numbers to sms (room for every SM) and returns how many, forgetting them (and
-     * zeroing memsys.n_roused, which counts them meanwhile). Called by the GPU after a
-     * tick, before the SM phase, when n_roused is not 0. NULL: none ever. */
-    uint32_t (*roused)(memsys *m, uint32_t *sms);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */
@@ -199,8 +192,13 @@ void mem_model_known(char *buf, size_t n);
 /* Every model's memsys starts with this header so callers can dispatch. */
 struct memsys {
     const mem_model *ops;
-    uint32_t n_roused;   /* SMs roused since roused() was last called (the GPU calls it only
-                            then: a model without roused leaves it 0) */
+    /* The SMs roused (bit i: SM i; NULL: the model rouses none): asleep until a time
+     * next_event_sm gave, but due at once since the model set the bit (an answer that
+     * left out changes only the model's tick or commit makes, and whose time it cannot
+     * know: detailed.c, a blocked injection, a reply granted). The GPU reads and clears
+     * the bits after each tick, before the SM phase (a bit of an SM not asleep means
+     * nothing). */
+    uint64_t *roused;
 };
 
 static inline mem_access memsys_access(memsys *m, mem_req *r, uint64_t c) { return m->ops->access(m, r, c); }

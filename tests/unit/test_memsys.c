@@ -395,8 +395,9 @@ static void make_script(script *s)
  * says the shared terms changed (as the GPU's commit does).
  * When ticking, each SM also checks memsys_next_event_sm: the bound is taken when the
  * SM has an event (a pop, an accepted request, or a first refusal) and the SM then
- * "sleeps": no pop, and no success of a refused request, may come before it, unless a
- * tick rouses it (memsys.h roused: the bound drops to that cycle). */
+ * "sleeps": no pop, and no success of a refused request, may come before it, unless the
+ * memory system rouses it (memsys.h roused, read after each tick: the bound drops to
+ * that cycle). */
 static void run_script(const ws_config *cfg, script *s, int jump)
 {
     memsys *m = mem_model_detailed.create(cfg, NSM);
@@ -422,12 +423,13 @@ static void run_script(const ws_config *cfg, script *s, int jump)
         } else {
             memsys_tick(m, c);
         }
-        uint32_t rs[NSM];
-        for (uint32_t j = 0, nr = mem_model_detailed.roused(m, rs); j < nr; j++) {
-            assert_true(rs[j] < NSM);
-            pred[rs[j]] = c;
-            s->roused++;
-        }
+        for (uint32_t sm = 0; sm < NSM; sm++)
+            if (m->roused[0] >> sm & 1) {
+                pred[sm] = c;
+                s->roused++;
+            }
+        assert_true(m->roused[0] >> NSM == 0);
+        m->roused[0] = 0;
         uint64_t want = UINT64_MAX;
         int again = 0;
         for (uint32_t sm = 0; sm < NSM; sm++) {
