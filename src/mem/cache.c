@@ -339,6 +339,7 @@ static void adapt(cache *c, uint64_t t_alloc, uint64_t now)
         c->st.limit_t = now;
         c->limit = c->st.limit = nl;
         c->st.limit_changes++;
+        c->version++;   /* mshr_full may answer otherwise (cache_fill_grant) */
     }
     c->ad_n = 0;
     c->ad_lat = 0;
@@ -363,6 +364,8 @@ typedef struct {
     int wb;               /* the line evicted / invalidated is dirty              */
     int refetch;          /* the present line's data do not count (force, upgrade) */
     uint32_t set;         /* the access's set (set_of(idx), computed once)        */
+    uint32_t mq_min;      /* MQF: the refusal holds while mq_len >= mq_min (other
+                             refusals do not read mq_len: 0)                       */
 } plan;
 
 /* Read-like access of sectors `need` (a read, an atomic performed here, or a
@@ -414,12 +417,8 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
         p->out = set_full(c, p->set) ? MA_CSF : MA_MSHRF;
         return;
     }
-    if (c->mq_len >= c->cfg.miss_queue) {
-        /* no room for the fetch (plan_access's MQF check, whatever the victim) */
-        p->kind = P_REFUSE;
-        p->out = set_full(c, p->set) ? MA_CSF : MA_MQF;
-        return;
-    }
+    /* (no MQF check before the victim: its write-back decides the refusal's mq_min,
+     * the pops the memo outlasts) */
     int v = victim_in(c, p->set);
     if (v < 0) {
         p->out = MA_CSF;
@@ -520,6 +519,7 @@ static inline __attribute__((always_inline)) void plan_access(const cache *c, co
     if (c->mq_len + p->mq > c->cfg.miss_queue) {
         p->kind = P_REFUSE;
         p->out = MA_MQF;
+        p->mq_min = c->cfg.miss_queue + 1 - p->mq;
     }
 }
 
@@ -669,6 +669,8 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         c->memo_acc = *a;
         c->memo_out = p.out;
         c->memo_version = c->version;
+        c->memo_mq_min = p.mq_min;
+        c->memo_lo = p.set * c->cfg.ways;
         c->memo_seq++;
         return p.out;
     }
@@ -775,10 +777,16 @@ int cache_fill_grant(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache
 {
     if (e >= c->cfg.mshr_entries || c->mshr[c->ent[e].line] != e)
         return -1;
-    if (grant)
-        c->pst[c->ent[e].line] = grant;
-    c->version++;
     uint32_t h = c->ent[e].line;
+    if (grant)
+        c->pst[h] = grant;
+    /* What a fill changes: line h (its sectors, state, entry and waiting slots), free
+     * entries (entries are only released) and the adaptive limit (adapt bumps the
+     * version when it moves). An MSHRF refusal may fall with a released entry; a CSF or
+     * MQF one reads the lines of its own set, and the MSHR only through mshr_full
+     * having been false (or, for CSF, either way): it stands unless h is in its set. */
+    if (c->memo_out == MA_MSHRF || h - c->memo_lo < c->cfg.ways)
+        c->version++;
     sectors &= c->full;
     c->valid[h] |= sectors;
     c->pend[h] &= ~sectors;
@@ -818,10 +826,12 @@ void cache_mq_pop(cache *c)
 {
     if (!c->mq_len)
         return;
-    c->version++;
     if (++c->mq_head == c->cfg.miss_queue)
         c->mq_head = 0;
-    c->mq_len--;
+    /* the only change is mq_len: a change only to an MQF refusal that stops holding
+     * (plan's mq_min) */
+    if (--c->mq_len < c->memo_mq_min)
+        c->version++;
 }
 
 uint32_t cache_mq_len(const cache *c) { return c->mq_len; }
