@@ -851,8 +851,8 @@ void cache_mq_pop(cache *c)
         return;
     if (++c->mq_head == c->cfg.miss_queue)
         c->mq_head = 0;
-    /* the only change is mq_len: a change only to an MQF refusal that stops holding
-     * (plan's mq_min) */
+    /* a pop changes only mq_len, which only an MQF refusal reads: the memo falls when
+     * the queue has room for it now (below its mq_min) */
     if (--c->mq_len < c->memo_mq_min)
         c->version++;
 }
