@@ -291,7 +291,7 @@ static int evict_wb(const cache *c, uint32_t h)
 
 /* Line to allocate in set `set`: the first invalid way, else the policy's choice
  * among the lines not reserved; -1 if every line is reserved. */
-static int victim_in(const cache *c, uint32_t set)
+static inline __attribute__((always_inline)) int victim_in(const cache *c, uint32_t set)
 {
     uint32_t base = set * c->cfg.ways;
     uint64_t inv = ~set_bits(c, c->vbits, base) & c->wmask;
@@ -382,7 +382,8 @@ typedef struct {
 
 /* Read-like access of sectors `need` (a read, an atomic performed here, or a
  * fetch-on-write) on the present line h or, h < 0, with allocation. */
-static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, plan *p)
+static inline __attribute__((always_inline)) void plan_fill(const cache *c, const cache_acc *a,
+                                                            int h, uint32_t need, plan *p)
 {
     p->need = need;
     if (h >= 0) {
@@ -586,15 +587,21 @@ static void mq_push(cache *c, uint8_t type, uint64_t addr, uint32_t size, uint32
     m->excl = excl;
 }
 
+/* Queues line h's write-back (out of line: vacate, inline in install, needs no frame
+ * for it). */
+static __attribute__((noinline)) void write_back(cache *c, uint32_t h, uint64_t t)
+{
+    mq_push(c, CM_WRITEBACK, c->tag[h] * c->cfg.line, dirty_bytes(c, h), 0, NONE, NULL, t);
+    c->st.writebacks++;
+}
+
 /* Line h gives up its line: its write-back queued if it has one (wb: evict_wb(c, h) when
  * the caller's plan has it already, else -1), its bytes, sectors and protocol state
  * cleared; its flags are the caller's to set. */
-static void vacate(cache *c, uint32_t h, uint64_t t, int wb)
+static inline __attribute__((always_inline)) void vacate(cache *c, uint32_t h, uint64_t t, int wb)
 {
-    if (wb < 0 ? evict_wb(c, h) : wb) {
-        mq_push(c, CM_WRITEBACK, c->tag[h] * c->cfg.line, dirty_bytes(c, h), 0, NONE, NULL, t);
-        c->st.writebacks++;
-    }
+    if (wb < 0 ? evict_wb(c, h) : wb)
+        write_back(c, h, t);
     uint64_t *d = c->dirty + (size_t)h * c->dwords;
     if (c->dwords <= 2) {   /* (lines up to 128 bytes: no memset call) */
         d[0] = 0;
