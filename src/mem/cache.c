@@ -277,7 +277,7 @@ static void mark_dirty(cache *c, uint32_t h, uint32_t off, uint32_t len)
 }
 
 /* After event ev on the present line h: its flags, and its state per the protocol. */
-static void set_state(cache *c, uint32_t h, coh_event ev)
+static inline void set_state(cache *c, uint32_t h, coh_event ev)
 {
     set_flags(c, h, (uint8_t)(CF_VALID | (c->mshr[h] != NONE ? CF_RESERVED : 0)));
     c->pst[h] = c->coh->line_state(c->cfg.level, ev, c->pst[h], line_dirty(c, h));
