@@ -238,10 +238,21 @@ static uint32_t covered(const cache *c, uint32_t off, uint32_t len)
 static int line_dirty(const cache *c, uint32_t h)
 {
     const uint64_t *d = c->dirty + (size_t)h * c->dwords;
+    if (c->dwords <= 2)   /* (lines up to 128 bytes: no loop) */
+        return (d[0] | d[c->dwords - 1]) != 0;
     for (uint32_t i = 0; i < c->dwords; i++)
         if (d[i])
             return 1;
     return 0;
+}
+
+/* Bits set in x (ws_pop32's count on 64 bits: no library call without -mpopcnt). */
+static inline uint32_t pop64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
 }
 
 static uint32_t dirty_bytes(const cache *c, uint32_t h)
@@ -249,7 +260,7 @@ static uint32_t dirty_bytes(const cache *c, uint32_t h)
     const uint64_t *d = c->dirty + (size_t)h * c->dwords;
     uint32_t n = 0;
     for (uint32_t i = 0; i < c->dwords; i++)
-        n += (uint32_t)__builtin_popcountll(d[i]);
+        n += pop64(d[i]);
     return n;
 }
 
@@ -266,7 +277,7 @@ static void mark_dirty(cache *c, uint32_t h, uint32_t off, uint32_t len)
 }
 
 /* After event ev on the present line h: its flags, and its state per the protocol. */
-static void set_state(cache *c, uint32_t h, coh_event ev)
+static inline void set_state(cache *c, uint32_t h, coh_event ev)
 {
     set_flags(c, h, (uint8_t)(CF_VALID | (c->mshr[h] != NONE ? CF_RESERVED : 0)));
     c->pst[h] = c->coh->line_state(c->cfg.level, ev, c->pst[h], line_dirty(c, h));
@@ -280,7 +291,7 @@ static int evict_wb(const cache *c, uint32_t h)
 
 /* Line to allocate in set `set`: the first invalid way, else the policy's choice
  * among the lines not reserved; -1 if every line is reserved. */
-static int victim_in(const cache *c, uint32_t set)
+static inline __attribute__((always_inline)) int victim_in(const cache *c, uint32_t set)
 {
     uint32_t base = set * c->cfg.ways;
     uint64_t inv = ~set_bits(c, c->vbits, base) & c->wmask;
@@ -339,6 +350,7 @@ static void adapt(cache *c, uint64_t t_alloc, uint64_t now)
         c->st.limit_t = now;
         c->limit = c->st.limit = nl;
         c->st.limit_changes++;
+        c->version++;   /* mshr_full may answer otherwise (cache_fill_grant) */
     }
     c->ad_n = 0;
     c->ad_lat = 0;
@@ -363,11 +375,15 @@ typedef struct {
     int wb;               /* the line evicted / invalidated is dirty              */
     int refetch;          /* the present line's data do not count (force, upgrade) */
     uint32_t set;         /* the access's set (set_of(idx), computed once)        */
+    uint64_t ln;          /* the access's line number (line_no(addr): its tag)    */
+    uint32_t mq_min;      /* MQF: the refusal holds while mq_len >= mq_min (other
+                             refusals do not read mq_len: 0)                       */
 } plan;
 
 /* Read-like access of sectors `need` (a read, an atomic performed here, or a
  * fetch-on-write) on the present line h or, h < 0, with allocation. */
-static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, plan *p)
+static inline __attribute__((always_inline)) void plan_fill(const cache *c, const cache_acc *a,
+                                                            int h, uint32_t need, plan *p)
 {
     p->need = need;
     if (h >= 0) {
@@ -414,12 +430,8 @@ static void plan_fill(const cache *c, const cache_acc *a, int h, uint32_t need, 
         p->out = set_full(c, p->set) ? MA_CSF : MA_MSHRF;
         return;
     }
-    if (c->mq_len >= c->cfg.miss_queue) {
-        /* no room for the fetch (plan_access's MQF check, whatever the victim) */
-        p->kind = P_REFUSE;
-        p->out = set_full(c, p->set) ? MA_CSF : MA_MQF;
-        return;
-    }
+    /* (no MQF check before the victim: its write-back decides the refusal's mq_min,
+     * the pops the memo outlasts) */
     int v = victim_in(c, p->set);
     if (v < 0) {
         p->out = MA_CSF;
@@ -438,9 +450,11 @@ static inline __attribute__((always_inline)) void plan_access(const cache *c, co
 {
     memset(p, 0, sizeof *p);
     p->line = -1;
-    p->set = set_of(c, a->idx);
+    p->ln = line_no(c, a->addr);
+    p->set = set_of_ln(c, a->idx, a->idx == a->addr ? p->ln : line_no(c, a->idx));
     span(c, a, &p->off, &p->len);
-    uint32_t need = touched(c, p->off, p->len);
+    /* (unsectored: the one sector, whatever the bytes) */
+    uint32_t need = c->nsec == 1 ? c->full : touched(c, p->off, p->len);
     if (c->coh->mshr_blocks && mshr_full(c)) {
         p->out = MA_MSHRF;    /* a full MSHR blocks every access (SPEC 6) */
         return;
@@ -450,7 +464,7 @@ static inline __attribute__((always_inline)) void plan_access(const cache *c, co
         p->mq = 1;
         p->out = MA_BYPASS;
     } else {
-        int h = find_in(c, a->addr, p->set);
+        int h = find_tag(c, p->ln, p->set);
         if (h >= 0 && (a->force || (c->coh->upgrade &&
                                     c->coh->upgrade(c->cfg.level, a->op, c->pst[h]))))
             p->refetch = 1;
@@ -520,6 +534,7 @@ static inline __attribute__((always_inline)) void plan_access(const cache *c, co
     if (c->mq_len + p->mq > c->cfg.miss_queue) {
         p->kind = P_REFUSE;
         p->out = MA_MQF;
+        p->mq_min = c->cfg.miss_queue + 1 - p->mq;
     }
 }
 
@@ -578,16 +593,21 @@ static void mq_push(cache *c, uint8_t type, uint64_t addr, uint32_t size, uint32
     m->excl = excl;
 }
 
-/* Evicts (or invalidates) line h, queueing its write-back if dirty; wb: evict_wb(c, h)
- * when the caller's plan has it already, else -1. */
-static void drop_line_wb(cache *c, uint32_t h, uint64_t t, int wb)
+/* Queues line h's write-back (out of line: vacate, inline in install, needs no frame
+ * for it). */
+static __attribute__((noinline)) void write_back(cache *c, uint32_t h, uint64_t t)
 {
-    if (!(c->flags[h] & CF_VALID))
-        return;
-    if (wb < 0 ? evict_wb(c, h) : wb) {
-        mq_push(c, CM_WRITEBACK, c->tag[h] * c->cfg.line, dirty_bytes(c, h), 0, NONE, NULL, t);
-        c->st.writebacks++;
-    }
+    mq_push(c, CM_WRITEBACK, c->tag[h] * c->cfg.line, dirty_bytes(c, h), 0, NONE, NULL, t);
+    c->st.writebacks++;
+}
+
+/* Line h gives up its line: its write-back queued if it has one (wb: evict_wb(c, h) when
+ * the caller's plan has it already, else -1), its bytes, sectors and protocol state
+ * cleared; its flags are the caller's to set. */
+static inline __attribute__((always_inline)) void vacate(cache *c, uint32_t h, uint64_t t, int wb)
+{
+    if (wb < 0 ? evict_wb(c, h) : wb)
+        write_back(c, h, t);
     uint64_t *d = c->dirty + (size_t)h * c->dwords;
     if (c->dwords <= 2) {   /* (lines up to 128 bytes: no memset call) */
         d[0] = 0;
@@ -595,23 +615,33 @@ static void drop_line_wb(cache *c, uint32_t h, uint64_t t, int wb)
     } else {
         memset(d, 0, c->dwords * sizeof *d);
     }
-    set_flags(c, h, 0);
     c->pst[h] = 0;
     c->valid[h] = c->pend[h] = 0;
 }
 
+/* Evicts (or invalidates) line h (wb: as vacate). */
+static void drop_line_wb(cache *c, uint32_t h, uint64_t t, int wb)
+{
+    if (!(c->flags[h] & CF_VALID))
+        return;
+    vacate(c, h, t, wb);
+    set_flags(c, h, 0);
+}
+
 static void drop_line(cache *c, uint32_t h, uint64_t t) { drop_line_wb(c, h, t, -1); }
 
-/* Line h takes addr's line (wb: as drop_line_wb). */
-static void install(cache *c, uint32_t h, uint64_t addr, uint64_t t, int wb)
+/* Line h takes line number ln (wb: as vacate). Its flags are left for the caller, who
+ * sets them (set_flags, set_state) before anything reads them: no set_flags(0) between. */
+static void install(cache *c, uint32_t h, uint64_t ln, uint64_t t, int wb)
 {
-    if (c->flags[h] & CF_VALID)
+    if (c->flags[h] & CF_VALID) {
         c->st.evictions++;
-    if (c->dir && c->cfg.dir_evict && (c->flags[h] & CF_VALID))
-        c->cfg.dir_evict(c->cfg.dir_evict_ctx, c->tag[h] * c->cfg.line,
-                         c->dir + (size_t)h * c->dir_bytes, t);
-    drop_line_wb(c, h, t, wb);
-    c->tag[h] = line_no(c, addr);
+        if (c->dir && c->cfg.dir_evict)
+            c->cfg.dir_evict(c->cfg.dir_evict_ctx, c->tag[h] * c->cfg.line,
+                             c->dir + (size_t)h * c->dir_bytes, t);
+        vacate(c, h, t, wb);
+    }
+    c->tag[h] = ln;
     if (c->dir)
         memset(c->dir + (size_t)h * c->dir_bytes, 0, c->dir_bytes);
     c->cfg.repl->insert(c->rs, h);
@@ -675,6 +705,8 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         c->memo_acc = *a;
         c->memo_out = p.out;
         c->memo_version = c->version;
+        c->memo_mq_min = p.mq_min;
+        c->memo_lo = p.set * c->cfg.ways;
         c->memo_seq++;
         return p.out;
     }
@@ -733,7 +765,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
     case P_SECTOR_MISS:
     case P_MISS_ALLOC:
         if (p.kind == P_MISS_ALLOC) {
-            install(c, h, a->addr, t, p.wb);
+            install(c, h, p.ln, t, p.wb);
         } else {
             c->st.sector_misses++;
             c->cfg.repl->touch(c->rs, h);
@@ -746,7 +778,7 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
                 ws_pop32(p.fetch) * c->cfg.sector, p.fetch, e, NULL, t);
         break;
     case P_LAZY_ALLOC:
-        install(c, h, a->addr, t, p.wb);
+        install(c, h, p.ln, t, p.wb);
         mark_dirty(c, h, p.off, p.len);
         c->valid[h] = covered(c, p.off, p.len);
         set_state(c, h, CE_WRITE_ALLOC);
@@ -781,10 +813,16 @@ int cache_fill_grant(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache
 {
     if (e >= c->cfg.mshr_entries || c->mshr[c->ent[e].line] != e)
         return -1;
-    if (grant)
-        c->pst[c->ent[e].line] = grant;
-    c->version++;
     uint32_t h = c->ent[e].line;
+    if (grant)
+        c->pst[h] = grant;
+    /* What a fill changes: line h (its sectors, state, entry and waiting slots), free
+     * entries (entries are only released) and the adaptive limit (adapt bumps the
+     * version when it moves). An MSHRF refusal may fall with a released entry; a CSF or
+     * MQF one reads the lines of its own set, and the MSHR only through mshr_full
+     * having been false (or, for CSF, either way): it stands unless h is in its set. */
+    if (c->memo_out == MA_MSHRF || h - c->memo_lo < c->cfg.ways)
+        c->version++;
     sectors &= c->full;
     c->valid[h] |= sectors;
     c->pend[h] &= ~sectors;
@@ -824,10 +862,12 @@ void cache_mq_pop(cache *c)
 {
     if (!c->mq_len)
         return;
-    c->version++;
     if (++c->mq_head == c->cfg.miss_queue)
         c->mq_head = 0;
-    c->mq_len--;
+    /* a pop changes only mq_len, which only an MQF refusal reads: the memo falls when
+     * the queue has room for it now (below its mq_min) */
+    if (--c->mq_len < c->memo_mq_min)
+        c->version++;
 }
 
 uint32_t cache_mq_len(const cache *c) { return c->mq_len; }
@@ -976,7 +1016,7 @@ int cache_install(cache *c, uint64_t addr, uint64_t idx, uint32_t sectors)
             return -1;
         uint32_t u = (uint32_t)h;
         memset(c->dirty + (size_t)u * c->dwords, 0, c->dwords * sizeof *c->dirty);
-        install(c, u, addr, 0, -1);
+        install(c, u, line_no(c, addr), 0, -1);
         set_state(c, u, CE_FILL);
     } else {
         c->cfg.repl->touch(c->rs, (uint32_t)h);

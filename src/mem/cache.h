@@ -156,10 +156,12 @@ uint64_t cache_read_hit(cache *c, uint64_t addr, uint32_t size, uint64_t now);
 void cache_set_fast(cache *c, int on);
 /* The memo of the last refused access (a caller retrying the same access every cycle
  * may skip building it): cache_refusal_stamp() names it while it stands (0: none, or
- * the cache changed since), right after cache_access() refused; cache_refuse_again()
- * with that stamp is cache_access() of the same access again - it counts the refusal
- * and returns its cause - while the memo stands, else it does nothing and returns
- * MA__COUNT (then call cache_access()). */
+ * the cache changed since in a way that may change the answer: not by a miss-queue pop
+ * that leaves an MQF refused, nor any pop after a CSF or MSHRF, nor a fill of a line
+ * outside the access's set after a CSF or MQF), right after cache_access() refused;
+ * cache_refuse_again() with that stamp is cache_access() of the same access again - it
+ * counts the refusal and returns its cause - while the memo stands, else it does
+ * nothing and returns MA__COUNT (then call cache_access()). */
 uint64_t cache_refusal_stamp(const cache *c);
 mem_access cache_refuse_again(cache *c, uint64_t stamp);
 /* Counts n more refusals of cause `out` (MA_CSF, MA_MSHRF or MA_MQF): the retries of

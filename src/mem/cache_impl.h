@@ -56,9 +56,17 @@ struct cache {
     uint32_t mq_head, mq_len;
     uint64_t port_x;      /* port clock in 1/ports cycles: next free slot        */
     /* A refused access is retried every cycle until something changes: the last
-     * refusal is remembered with the state version (bumped by every change) */
+     * refusal is remembered with the state version, bumped by every change except those
+     * the memoized refusal provably outlasts: a miss-queue pop (memo_mq_min) and a fill
+     * outside its set (memo_lo) */
     uint64_t version;
     uint64_t memo_version;
+    /* the memoized refusal holds while mq_len >= memo_mq_min: an MQF's threshold, 0 for
+     * CSF and MSHRF (they do not read mq_len; a pop changes nothing else) */
+    uint32_t memo_mq_min;
+    /* the first line of the memoized access's set: a fill of a line elsewhere changes
+     * nothing a CSF or MQF refusal reads (cache_fill_grant) */
+    uint32_t memo_lo;
     uint64_t memo_seq;    /* refusals memoized so far: names the memo (cache_refusal_stamp) */
     cache_acc memo_acc;
     mem_access memo_out;

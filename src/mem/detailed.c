@@ -162,7 +162,8 @@ typedef struct {
 
 /* An SM's request its L1 refused last (the fields the access is built from) and the
  * cache's memo of it (cache_refusal_stamp; 0: none): the LD/ST unit retries it every
- * cycle, and while the L1 has not changed the retry is counted without being rebuilt. */
+ * cycle, and while the memo stands (cache.h: no change of the L1 that could end the refusal)
+ * the retry is counted without being rebuilt. */
 typedef struct {
     uint64_t addr, stamp;
     uint64_t sizes;        /* mem_req's size and bytes_used, as they lie in it (req_key) */
