@@ -239,7 +239,54 @@ typedef struct {
                                  defers nothing, so it is only in slept)                */
     uint64_t *act;            /* bit j: S[sm[j]].active (the phase visits only these; the
                                  group's own words, so each thread writes its own)      */
+    /* The SMs due, by their wake (due_put): bit j of slot t % WHEEL (nw words each) for a
+     * wake t less than WHEEL cycles ahead when it was set, far for a later one (moved
+     * into the wheel by due_near once it is near; far_min: a lower bound of their
+     * wakes). So the SM phase visits the SMs due in its cycle, not every active one. A
+     * bit may be stale (the wake changed since): the phase checks S.wake. */
+    uint64_t *wh, *far;
+    uint64_t far_min;
 } sm_group;
+
+enum { WHEEL = 64 };
+
+/* SM sm[j] of g is due at `wake` (set in cycle `cycle`, wake >= cycle; UINT64_MAX: only
+ * a later wake brings it back) */
+static inline void due_put(sm_group *g, uint32_t j, uint64_t wake, uint64_t cycle)
+{
+    const uint64_t bit = 1ull << (j % 64);
+    if (wake - cycle < WHEEL) {
+        g->wh[wake % WHEEL * ((g->n + 63) / 64) + j / 64] |= bit;
+    } else if (wake != UINT64_MAX) {
+        g->far[j / 64] |= bit;
+        if (wake < g->far_min)
+            g->far_min = wake;
+    }
+}
+
+/* Before cycle `cycle`'s SM phase: g's far SMs now less than WHEEL cycles away into the
+ * wheel (a far bit whose SM's wake has since come into the wheel some other way, or gone
+ * past, is dropped) */
+static void due_near(sm_group *g, const sm_slot *S, uint64_t cycle)
+{
+    if (g->far_min >= cycle + WHEEL)
+        return;
+    uint64_t mn = UINT64_MAX;
+    for (uint32_t w = 0; w < (g->n + 63) / 64; w++)
+        for (uint64_t x = g->far[w]; x; x &= x - 1) {
+            const uint32_t j = w * 64 + (uint32_t)__builtin_ctzll(x);
+            const uint64_t t = S[g->sm[j]].wake;
+            if (t < cycle) {
+                g->far[w] &= ~(x & (0 - x));
+            } else if (t - cycle < WHEEL) {
+                g->far[w] &= ~(x & (0 - x));
+                due_put(g, j, t, cycle);
+            } else if (t < mn) {
+                mn = t;
+            }
+        }
+    g->far_min = mn;
+}
 
 typedef struct {
     const ws_config *cfg;
@@ -290,13 +337,17 @@ static void run_group(void *ctx, uint32_t k)
         if (ph->parts[j] % ph->n_thr == k)
             ph->pm->ops->tick_part(ph->pm, ph->parts[j], ph->pcyc);
     const uint32_t nw = (g->n + 63) / 64;
+    uint64_t *const due = g->wh + cycle % WHEEL * nw, *const nxt = g->wh + (cycle + 1) % WHEEL * nw;
     for (uint32_t w = 0; w < nw; w++) {
         if (g->act[w])
             g->busy = 1;   /* (an active SM) */
-        for (uint64_t x = g->act[w]; x; x &= x - 1) {
-            const uint32_t i = g->sm[w * 64 + (uint32_t)__builtin_ctzll(x)];
+        const uint64_t d = due[w] & g->act[w];
+        due[w] = 0;
+        for (uint64_t x = d; x; x &= x - 1) {
+            const uint32_t j = w * 64 + (uint32_t)__builtin_ctzll(x);
+            const uint32_t i = g->sm[j];
             if (ph->S[i].wake > cycle)
-                continue;
+                continue;   /* (a stale bit) */
             /* woken by the memory system's bound alone (no event of its own since the
              * cycle that returned 0) with nothing changed for it there (memsys.h repeat):
              * its cycle would repeat that one; the skipped cycle's statistics (the core's
@@ -304,6 +355,7 @@ static void run_group(void *ctx, uint32_t k)
             uint64_t me;
             if (ph->S[i].quiet && (me = ph_repeat(ph, i, ph->S[i].last, cycle)) != 0) {
                 sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me, 1);
+                due_put(g, j, ph->S[i].wake, cycle);
                 g->slept[g->n_slept++] = i;
                 g->n_rep++;
                 continue;
@@ -333,10 +385,12 @@ static void run_group(void *ctx, uint32_t k)
             g->progress |= r;
             if (r || !skip) {
                 ph->S[i].wake = cycle + 1;
+                nxt[w] |= x & (0 - x);   /* (due_put) */
             } else {
                 /* next_event_sm also bounds when a refused request can be accepted
                  * (a fill of this SM's L1, a drain of its miss queue) */
                 sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, ph_next_sm(ph, i, cycle), 1);
+                due_put(g, j, ph->S[i].wake, cycle);
                 g->slept[g->n_slept++] = i;
             }
         }
@@ -442,6 +496,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     uint32_t *cur = NULL;       /* the commit's cursors: [k] in g[k].ran, [n_thr + k] in slept */
     sm_slot *S = NULL;          /* [i]: SM i's loop state                        */
     uint64_t *actw = NULL;      /* the groups' act words                          */
+    uint64_t *whw = NULL;       /* the groups' wheels and far words (due_put)      */
     ws_pool *pool = NULL;
     ws_err rc = WS_OK;
     /* mem.keep_state: the simulation's memory system, warm from the previous launch */
@@ -575,6 +630,20 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         g->act = actw + aw;
         aw += (g->n + 63) / 64 * 8;
     }
+    size_t wn = 0;   /* each group's wheel, then its far words, on lines of their own */
+    for (uint32_t k = 0; k < n_thr; k++)
+        wn += (size_t)(WHEEL + 1) * (((groups[k].n + 63) / 64 + 7) / 8 * 8);
+    if (!(whw = zalloc64(wn * sizeof *whw))) {
+        rc = WS_E_OUT_OF_MEMORY;
+        goto out;
+    }
+    for (uint32_t k = 0, o = 0; k < n_thr; k++) {
+        const uint32_t nwr = ((groups[k].n + 63) / 64 + 7) / 8 * 8;
+        groups[k].wh = whw + o;
+        groups[k].far = whw + o + (size_t)WHEEL * nwr;
+        groups[k].far_min = UINT64_MAX;
+        o += (WHEEL + 1) * nwr;
+    }
     /* host time of the SM phase, sampled every 8th iteration of the loop (the share of
      * the SM phase in the sampled iterations, times the loop's time) */
     double t_loop = now_s(), t_it0 = 0, s_phase = 0, s_iter = 0;
@@ -632,9 +701,12 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                     if (S[i].active && S[i].wake > cycle) {
                         S[i].wake = cycle;
                         S[i].quiet = 1;
+                        due_put(&groups[gof[i]], gof[n_sm + i], cycle, cycle);
                     }
                 }
             }
+        for (uint32_t k = 0; k < n_thr; k++)
+            due_near(&groups[k], S, cycle);
         /* the SM phase, on the pool's threads when there is enough to share: the
          * hand-over costs about as much as a few SM cycles (which thread runs a group
          * changes nothing in the results) */
@@ -710,9 +782,11 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     } while (0)
 #define WAKE_LATE(i)                                                                          \
     do {                                                                                      \
-        if (chg)                                                                              \
+        if (chg) {                                                                            \
             sm_sleep(cm, cores[i], &S[i], cycle,                                              \
                      ph_back(&ph, memsys_next_event_sm_late(pmem, i, cycle + ph.off)), 0);    \
+            due_put(&groups[gof[i]], gof[n_sm + i], S[i].wake, cycle);                        \
+        }                                                                                     \
     } while (0)
             if (n_thr == 1 && !groups[0].n_rep) {   /* one group, every sleeper ran */
                 const sm_group *g = &groups[0];
@@ -808,6 +882,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 S[i].quiet = 0;   /* a new CTA: its next cycle is no repeat */
                 S[i].ev_lb = 0;
                 S[i].wake = cycle + 1;
+                due_put(&groups[gof[i]], gof[n_sm + i], cycle + 1, cycle);
                 if (cm->take_cta(cores[i], (uint32_t)next_cta++, cycle)) {
                     func_fault_set(L, WS_E_OUT_OF_RESOURCES, "out of host memory for warp state");
                     goto done;
@@ -920,6 +995,7 @@ out:
     free(gof);
     free(cur);
     free(actw);
+    free(whw);
     for (uint32_t i = 0; cores && i < n_sm; i++)
         cm->destroy(cores[i]);
     free(cores);
