@@ -130,6 +130,13 @@ static void refused(ldq *q, mem_access a)
 {
     q->st.stall_cycles++;
     q->st.resfail[a - MA_CSF]++;
+    q->inc |= 1ull << (32 + (a - MA_CSF));
+}
+
+static void full(ldq *q)
+{
+    q->st.full_cycles++;
+    q->inc |= 1ull << 40;
 }
 
 /* REOD's selector: round robin over the queues from q->rr, sends the first head the
@@ -179,7 +186,7 @@ static inline __attribute__((always_inline)) int lat_cycle(ldq *q, memsys *m, ui
                 q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
                 progress = 1;
             } else {
-                q->st.full_cycles++;
+                full(q);
             }
         }
         if (reod_pick(q, m, cycle, &first)) {
@@ -238,6 +245,7 @@ static inline __attribute__((always_inline)) int lat_cycle(ldq *q, memsys *m, ui
 static inline __attribute__((always_inline)) int cycle_in(ldq *q, memsys *m, uint64_t cycle, int *stalled)
 {
     q->st.occupancy_sum += q->held;
+    q->inc = q->held;
     q->last_sent = NULL;
     *stalled = 0;
     if (!q->held)
@@ -261,7 +269,7 @@ static inline __attribute__((always_inline)) int cycle_in(ldq *q, memsys *m, uin
     while (q->entry.head) {
         fifo *f = &q->q[queue_of(q, q->entry.head->addr)];
         if (f->len >= q->depth) {
-            q->st.full_cycles++;
+            full(q);
             break;
         }
         put(f, take(&q->entry));
@@ -284,5 +292,27 @@ int ldq_cycle_snap_busy(ldq *q, memsys *m, uint64_t cycle, int *stalled, const m
 {
     int progress = cycle_in(q, m, cycle, stalled);
     *sent = q->last_sent;
+    return progress;
+}
+
+int ldq_cycle_snap_head(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent_r)
+{
+    /* lat_cycle's steps with nothing due: the head's access only */
+    q->st.occupancy_sum += q->held;
+    q->inc = q->held;
+    q->last_sent = NULL;
+    mem_req *h = q->entry.head, *rest = h->next;   /* memsys owns h->next next */
+    uint64_t t0 = h->t_issue;
+    mem_access a = memsys_access(m, h, cycle);
+    int progress = 0;
+    if (mem_access_refused(a)) {
+        refused(q, a);
+    } else {
+        unlink_head(&q->entry, rest);
+        sent(q, h, t0, cycle);
+        progress = 1;
+    }
+    *stalled = q->entry.len != 0;
+    *sent_r = q->last_sent;
     return progress;
 }
