@@ -87,8 +87,8 @@ static inline int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled
 /* What the last ldq_cycle added to the counters (for idle skipping, which repeats it):
  * d = {stall_cycles, resfail[0], resfail[1], resfail[2], occupancy_sum, full_cycles}
  * (each but occupancy_sum 0 or 1: a cycle counts at most one refusal). All 0 before
- * the first cycle. */
-static inline void ldq_last_inc(const ldq *q, uint64_t d[6]);
+ * the first cycle. Returns 0 when it added to occupancy_sum only. */
+static inline int ldq_last_inc(const ldq *q, uint64_t d[6]);
 static inline uint32_t ldq_len(const ldq *q);   /* requests held                 */
 /* The cycle the latency queue's oldest request is due for its lookup (UINT64_MAX:
  * none waits there); an event for idle skipping. */
@@ -110,7 +110,7 @@ static inline uint64_t ldq_next_lookup(const ldq *q)
 }
 static inline const mem_req *ldq_last_sent(const ldq *q) { return q->last_sent; }
 static inline const ldq_stats *ldq_get_stats(const ldq *q) { return &q->st; }
-static inline void ldq_last_inc(const ldq *q, uint64_t d[6])
+static inline int ldq_last_inc(const ldq *q, uint64_t d[6])
 {
     const uint64_t x = q->inc;
     d[0] = (x >> 32 & 7) != 0;
@@ -118,6 +118,7 @@ static inline void ldq_last_inc(const ldq *q, uint64_t d[6])
         d[1 + k] = x >> (32 + k) & 1;
     d[4] = (uint32_t)x;
     d[5] = x >> 40 & 1;
+    return (x >> 32) != 0;
 }
 
 /* ldq_cycle_snap's cycles that can move nothing, without a call: nothing held, or (no

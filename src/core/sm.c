@@ -1092,9 +1092,18 @@ static int issue_stage(sm *s, uint64_t cycle)
         for (uint32_t k = 0; k < s->vs.nw; k++)
             touched |= redo[k];
         if (!touched) {
-            /* each turn's step 0, in any order (a turn that repeats issues nothing) */
-            for (uint32_t q = 0; q < s->n_sched; q++)
-                count_slot(s, s->memo[q].reason);
+            /* each turn's step 0, in any order (a turn that repeats issues nothing): the
+             * memos' outcomes, which the stage that left them counted into slot_inc
+             * (every turn's, n_sched: each ended on its memo) and which no cycle since
+             * has overwritten (each took this path), so they are the list already */
+            for (uint32_t j = 0; j < s->n_sched; j++) {
+                const uint8_t r = s->slot_inc[j];
+                if (r == WR_DONE)
+                    s->st.idle_slots++;
+                else
+                    s->st.slot[r]++;
+            }
+            s->n_inc = s->n_sched;
             return 0;
         }
     }
@@ -1307,10 +1316,12 @@ void sm_repeat_cycle_stats(sm *s, uint64_t n)
     s->st.warps_in_flight_sum += n * s->last.warps_in_flight_sum;
     s->st.resident_warps_sum += n * s->last.resident_warps_sum;
     s->st.active_cycles += n * s->last.active_cycles;
-    /* the last cycle's ldq increments */
+    /* the last cycle's ldq increments (mostly the occupancy alone) */
     uint64_t d[6];
-    ldq_last_inc(s->ldq, d);
-    pipe_ldq_repeat(&s->st, d, n);
+    if (ldq_last_inc(s->ldq, d))
+        pipe_ldq_repeat(&s->st, d, n);
+    else
+        s->st.queue_occupancy_sum += n * d[4];
 }
 
 uint64_t sm_next_event(const sm *s, uint64_t cycle, uint64_t bound)
