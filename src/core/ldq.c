@@ -167,48 +167,32 @@ static int reod_pick(ldq *q, memsys *m, uint64_t cycle, mem_access *first)
     return 0;
 }
 
-/* The latency queue's cycle: the lookup of its oldest request, then the entry of the
- * oldest request of the entry FIFO (GPGPU-Sim's order: L1_latency_queue_cycle before
- * memory_cycle in ldst_unit::cycle, so a slot freed by a lookup is filled at once).
- * With REOD queues the oldest request, when due, moves into its set's queue instead
- * (or waits at the head while that queue is full), and the selector looks one up:
- * the same cycle as without REOD when nothing waits. */
-static inline __attribute__((always_inline)) int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
+/* Without REOD queues: the lookup of the latency queue's oldest request, due now (1:
+ * the L1D took it; else *first is its refusal). */
+static inline __attribute__((always_inline)) int lat_lookup(ldq *q, memsys *m, uint64_t cycle,
+                                                            mem_access *first)
+{
+    mem_req *r = q->lat.head, *rest = r->next;   /* memsys owns r->next next */
+    uint64_t t0 = r->t_issue;
+    mem_access a = memsys_access(m, r, cycle);
+    if (mem_access_refused(a)) {
+        *first = a;
+        return 0;
+    }
+    unlink_head(&q->lat, rest);
+    q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
+    q->st.queued_cycles += cycle - t0;
+    q->st.sent++;
+    q->held--;
+    return 1;
+}
+
+/* The latency queue's step at the entry FIFO, after the lookup (1: its head moved), and
+ * the end of the cycle (the refusal counted, *stalled). */
+static inline __attribute__((always_inline)) int lat_entry(ldq *q, memsys *m, uint64_t cycle,
+                                                           mem_access first, int *stalled)
 {
     int progress = 0;
-    mem_access first = MA_HIT;   /* the cycle's first refusal (one stalled cycle) */
-    int due = q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle;
-    if (q->n_q) {
-        if (due) {
-            fifo *f = &q->q[queue_of(q, q->lat.head->addr)];
-            if (f->len < q->depth) {
-                put(f, take(&q->lat));
-                q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
-                progress = 1;
-            } else {
-                full(q);
-            }
-        }
-        if (reod_pick(q, m, cycle, &first)) {
-            progress = 1;
-            first = MA_HIT;       /* sent one: not a stalled cycle */
-            q->last_sent = NULL;  /* it left the LD/ST unit when it entered the latency queue */
-        }
-    } else if (due) {
-        mem_req *r = q->lat.head, *rest = r->next;   /* memsys owns r->next next */
-        uint64_t t0 = r->t_issue;
-        mem_access a = memsys_access(m, r, cycle);
-        if (mem_access_refused(a)) {
-            first = a;
-        } else {
-            unlink_head(&q->lat, rest);
-            q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
-            q->st.queued_cycles += cycle - t0;
-            q->st.sent++;
-            q->held--;
-            progress = 1;
-        }
-    }
     mem_req *h = q->entry.head;
     if (h && (h->space == SP_CONST || h->space == SP_PARAM || h->kind == MR_ATOMIC ||
               h->cop == CO_CG)) {
@@ -239,6 +223,39 @@ static inline __attribute__((always_inline)) int lat_cycle(ldq *q, memsys *m, ui
         refused(q, first);
     *stalled = q->entry.len != 0;
     return progress;
+}
+
+/* The latency queue's cycle: the lookup of its oldest request, then the entry of the
+ * oldest request of the entry FIFO (GPGPU-Sim's order: L1_latency_queue_cycle before
+ * memory_cycle in ldst_unit::cycle, so a slot freed by a lookup is filled at once).
+ * With REOD queues the oldest request, when due, moves into its set's queue instead
+ * (or waits at the head while that queue is full), and the selector looks one up:
+ * the same cycle as without REOD when nothing waits. */
+static inline __attribute__((always_inline)) int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
+{
+    int progress = 0;
+    mem_access first = MA_HIT;   /* the cycle's first refusal (one stalled cycle) */
+    int due = q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle;
+    if (q->n_q) {
+        if (due) {
+            fifo *f = &q->q[queue_of(q, q->lat.head->addr)];
+            if (f->len < q->depth) {
+                put(f, take(&q->lat));
+                q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
+                progress = 1;
+            } else {
+                full(q);
+            }
+        }
+        if (reod_pick(q, m, cycle, &first)) {
+            progress = 1;
+            first = MA_HIT;       /* sent one: not a stalled cycle */
+            q->last_sent = NULL;  /* it left the LD/ST unit when it entered the latency queue */
+        }
+    } else if (due) {
+        progress = lat_lookup(q, m, cycle, &first);
+    }
+    return lat_entry(q, m, cycle, first, stalled) | progress;
 }
 
 /* (inline: ldq_cycle and ldq_cycle_snap are both this) */
@@ -292,6 +309,19 @@ int ldq_cycle_snap_busy(ldq *q, memsys *m, uint64_t cycle, int *stalled, const m
 {
     int progress = cycle_in(q, m, cycle, stalled);
     *sent = q->last_sent;
+    return progress;
+}
+
+int ldq_cycle_snap_due(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent_r)
+{
+    /* cycle_in and lat_cycle, knowing the case */
+    q->st.occupancy_sum += q->held;
+    q->inc = q->held;
+    q->last_sent = NULL;
+    mem_access first = MA_HIT;
+    int progress = lat_lookup(q, m, cycle, &first);
+    progress |= lat_entry(q, m, cycle, first, stalled);
+    *sent_r = q->last_sent;
     return progress;
 }
 

@@ -127,6 +127,9 @@ static inline int ldq_last_inc(const ldq *q, uint64_t d[6])
  * one sent from the entry: constant, parameter, atomic, .cg). The counters and results
  * ldq_cycle would leave. */
 int ldq_cycle_snap_busy(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent);
+/* ldq_cycle_snap's cycle (no REOD queues, a latency queue) with a lookup due: the usual
+ * busy cycle of a stream of loads. */
+int ldq_cycle_snap_due(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent);
 /* ldq_cycle_snap's cycle (no REOD queues, a latency queue) whose only step is the access
  * of the entry FIFO's head, one sent from the entry (constant, parameter, atomic, .cg),
  * while no lookup is due: an atomic retried until the L1D takes it, every cycle. */
@@ -137,7 +140,7 @@ static inline int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled
 {
     if (q->held && q->lat_slots && !q->n_q) {
         if (q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle)
-            return ldq_cycle_snap_busy(q, m, cycle, stalled, sent);   /* a lookup is due */
+            return ldq_cycle_snap_due(q, m, cycle, stalled, sent);
         const mem_req *h = q->entry.head;
         if (h) {
             if (h->space == SP_CONST || h->space == SP_PARAM || h->kind == MR_ATOMIC || h->cop == CO_CG)
