@@ -130,6 +130,13 @@ static void refused(ldq *q, mem_access a)
 {
     q->st.stall_cycles++;
     q->st.resfail[a - MA_CSF]++;
+    q->inc |= 1ull << (32 + (a - MA_CSF));
+}
+
+static void full(ldq *q)
+{
+    q->st.full_cycles++;
+    q->inc |= 1ull << 40;
 }
 
 /* REOD's selector: round robin over the queues from q->rr, sends the first head the
@@ -160,48 +167,32 @@ static int reod_pick(ldq *q, memsys *m, uint64_t cycle, mem_access *first)
     return 0;
 }
 
-/* The latency queue's cycle: the lookup of its oldest request, then the entry of the
- * oldest request of the entry FIFO (GPGPU-Sim's order: L1_latency_queue_cycle before
- * memory_cycle in ldst_unit::cycle, so a slot freed by a lookup is filled at once).
- * With REOD queues the oldest request, when due, moves into its set's queue instead
- * (or waits at the head while that queue is full), and the selector looks one up:
- * the same cycle as without REOD when nothing waits. */
-static inline __attribute__((always_inline)) int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
+/* Without REOD queues: the lookup of the latency queue's oldest request, due now (1:
+ * the L1D took it; else *first is its refusal). */
+static inline __attribute__((always_inline)) int lat_lookup(ldq *q, memsys *m, uint64_t cycle,
+                                                            mem_access *first)
+{
+    mem_req *r = q->lat.head, *rest = r->next;   /* memsys owns r->next next */
+    uint64_t t0 = r->t_issue;
+    mem_access a = memsys_access(m, r, cycle);
+    if (mem_access_refused(a)) {
+        *first = a;
+        return 0;
+    }
+    unlink_head(&q->lat, rest);
+    q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
+    q->st.queued_cycles += cycle - t0;
+    q->st.sent++;
+    q->held--;
+    return 1;
+}
+
+/* The latency queue's step at the entry FIFO, after the lookup (1: its head moved), and
+ * the end of the cycle (the refusal counted, *stalled). */
+static inline __attribute__((always_inline)) int lat_entry(ldq *q, memsys *m, uint64_t cycle,
+                                                           mem_access first, int *stalled)
 {
     int progress = 0;
-    mem_access first = MA_HIT;   /* the cycle's first refusal (one stalled cycle) */
-    int due = q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle;
-    if (q->n_q) {
-        if (due) {
-            fifo *f = &q->q[queue_of(q, q->lat.head->addr)];
-            if (f->len < q->depth) {
-                put(f, take(&q->lat));
-                q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
-                progress = 1;
-            } else {
-                q->st.full_cycles++;
-            }
-        }
-        if (reod_pick(q, m, cycle, &first)) {
-            progress = 1;
-            first = MA_HIT;       /* sent one: not a stalled cycle */
-            q->last_sent = NULL;  /* it left the LD/ST unit when it entered the latency queue */
-        }
-    } else if (due) {
-        mem_req *r = q->lat.head, *rest = r->next;   /* memsys owns r->next next */
-        uint64_t t0 = r->t_issue;
-        mem_access a = memsys_access(m, r, cycle);
-        if (mem_access_refused(a)) {
-            first = a;
-        } else {
-            unlink_head(&q->lat, rest);
-            q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
-            q->st.queued_cycles += cycle - t0;
-            q->st.sent++;
-            q->held--;
-            progress = 1;
-        }
-    }
     mem_req *h = q->entry.head;
     if (h && (h->space == SP_CONST || h->space == SP_PARAM || h->kind == MR_ATOMIC ||
               h->cop == CO_CG)) {
@@ -234,10 +225,44 @@ static inline __attribute__((always_inline)) int lat_cycle(ldq *q, memsys *m, ui
     return progress;
 }
 
+/* The latency queue's cycle: the lookup of its oldest request, then the entry of the
+ * oldest request of the entry FIFO (GPGPU-Sim's order: L1_latency_queue_cycle before
+ * memory_cycle in ldst_unit::cycle, so a slot freed by a lookup is filled at once).
+ * With REOD queues the oldest request, when due, moves into its set's queue instead
+ * (or waits at the head while that queue is full), and the selector looks one up:
+ * the same cycle as without REOD when nothing waits. */
+static inline __attribute__((always_inline)) int lat_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled)
+{
+    int progress = 0;
+    mem_access first = MA_HIT;   /* the cycle's first refusal (one stalled cycle) */
+    int due = q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle;
+    if (q->n_q) {
+        if (due) {
+            fifo *f = &q->q[queue_of(q, q->lat.head->addr)];
+            if (f->len < q->depth) {
+                put(f, take(&q->lat));
+                q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
+                progress = 1;
+            } else {
+                full(q);
+            }
+        }
+        if (reod_pick(q, m, cycle, &first)) {
+            progress = 1;
+            first = MA_HIT;       /* sent one: not a stalled cycle */
+            q->last_sent = NULL;  /* it left the LD/ST unit when it entered the latency queue */
+        }
+    } else if (due) {
+        progress = lat_lookup(q, m, cycle, &first);
+    }
+    return lat_entry(q, m, cycle, first, stalled) | progress;
+}
+
 /* (inline: ldq_cycle and ldq_cycle_snap are both this) */
 static inline __attribute__((always_inline)) int cycle_in(ldq *q, memsys *m, uint64_t cycle, int *stalled)
 {
     q->st.occupancy_sum += q->held;
+    q->inc = q->held;
     q->last_sent = NULL;
     *stalled = 0;
     if (!q->held)
@@ -261,7 +286,7 @@ static inline __attribute__((always_inline)) int cycle_in(ldq *q, memsys *m, uin
     while (q->entry.head) {
         fifo *f = &q->q[queue_of(q, q->entry.head->addr)];
         if (f->len >= q->depth) {
-            q->st.full_cycles++;
+            full(q);
             break;
         }
         put(f, take(&q->entry));
@@ -284,5 +309,40 @@ int ldq_cycle_snap_busy(ldq *q, memsys *m, uint64_t cycle, int *stalled, const m
 {
     int progress = cycle_in(q, m, cycle, stalled);
     *sent = q->last_sent;
+    return progress;
+}
+
+int ldq_cycle_snap_due(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent_r)
+{
+    /* cycle_in and lat_cycle, knowing the case */
+    q->st.occupancy_sum += q->held;
+    q->inc = q->held;
+    q->last_sent = NULL;
+    mem_access first = MA_HIT;
+    int progress = lat_lookup(q, m, cycle, &first);
+    progress |= lat_entry(q, m, cycle, first, stalled);
+    *sent_r = q->last_sent;
+    return progress;
+}
+
+int ldq_cycle_snap_head(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent_r)
+{
+    /* lat_cycle's steps with nothing due: the head's access only */
+    q->st.occupancy_sum += q->held;
+    q->inc = q->held;
+    q->last_sent = NULL;
+    mem_req *h = q->entry.head, *rest = h->next;   /* memsys owns h->next next */
+    uint64_t t0 = h->t_issue;
+    mem_access a = memsys_access(m, h, cycle);
+    int progress = 0;
+    if (mem_access_refused(a)) {
+        refused(q, a);
+    } else {
+        unlink_head(&q->entry, rest);
+        sent(q, h, t0, cycle);
+        progress = 1;
+    }
+    *stalled = q->entry.len != 0;
+    *sent_r = q->last_sent;
     return progress;
 }

@@ -57,6 +57,10 @@ struct ldq {
     uint64_t *lat_t;            /* its requests' entry cycles, a ring from lat_h   */
     uint32_t lat_slots, lat_h;
     const mem_req *last_sent;   /* the request ldq_cycle sent this cycle, or NULL  */
+    /* what the last cycle added to st (ldq_last_inc), one word written once per cycle:
+     * bits 0-31 occupancy_sum's increment (the requests held), bit 32 + k a refusal
+     * of cause MA_CSF + k (a stalled cycle), bit 40 a full_cycles increment */
+    uint64_t inc;
     ldq_stats st;
 };
 
@@ -77,10 +81,14 @@ void ldq_push(ldq *q, mem_req *r, uint64_t cycle);
  * must not take more memory instructions this cycle). With a latency queue: looks up
  * at most one request and moves at most one from the entry into the queue. */
 int ldq_cycle(ldq *q, memsys *m, uint64_t cycle, int *stalled);
-/* ldq_cycle after copying the counters into *before (ldq_get_stats as they were), with
- * ldq_last_sent into *sent: the three in one call (a core's every cycle). */
-static inline int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled, ldq_stats *before,
+/* ldq_cycle with ldq_last_sent into *sent: the two in one call (a core's every cycle). */
+static inline int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled,
                                  const mem_req **sent);
+/* What the last ldq_cycle added to the counters (for idle skipping, which repeats it):
+ * d = {stall_cycles, resfail[0], resfail[1], resfail[2], occupancy_sum, full_cycles}
+ * (each but occupancy_sum 0 or 1: a cycle counts at most one refusal). All 0 before
+ * the first cycle. Returns 0 when it added to occupancy_sum only. */
+static inline int ldq_last_inc(const ldq *q, uint64_t d[6]);
 static inline uint32_t ldq_len(const ldq *q);   /* requests held                 */
 /* The cycle the latency queue's oldest request is due for its lookup (UINT64_MAX:
  * none waits there); an event for idle skipping. */
@@ -102,6 +110,16 @@ static inline uint64_t ldq_next_lookup(const ldq *q)
 }
 static inline const mem_req *ldq_last_sent(const ldq *q) { return q->last_sent; }
 static inline const ldq_stats *ldq_get_stats(const ldq *q) { return &q->st; }
+static inline int ldq_last_inc(const ldq *q, uint64_t d[6])
+{
+    const uint64_t x = q->inc;
+    d[0] = (x >> 32 & 7) != 0;
+    for (int k = 0; k < 3; k++)
+        d[1 + k] = x >> (32 + k) & 1;
+    d[4] = (uint32_t)x;
+    d[5] = x >> 40 & 1;
+    return (x >> 32) != 0;
+}
 
 /* ldq_cycle_snap's cycles that can move nothing, without a call: nothing held, or (no
  * REOD queues, a latency queue) its oldest request not yet due for its lookup and the
@@ -109,23 +127,36 @@ static inline const ldq_stats *ldq_get_stats(const ldq *q) { return &q->st; }
  * one sent from the entry: constant, parameter, atomic, .cg). The counters and results
  * ldq_cycle would leave. */
 int ldq_cycle_snap_busy(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent);
+/* ldq_cycle_snap's cycle (no REOD queues, a latency queue) with a lookup due: the usual
+ * busy cycle of a stream of loads. */
+int ldq_cycle_snap_due(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent);
+/* ldq_cycle_snap's cycle (no REOD queues, a latency queue) whose only step is the access
+ * of the entry FIFO's head, one sent from the entry (constant, parameter, atomic, .cg),
+ * while no lookup is due: an atomic retried until the L1D takes it, every cycle. */
+int ldq_cycle_snap_head(ldq *q, memsys *m, uint64_t cycle, int *stalled, const mem_req **sent);
 
-static inline int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled, ldq_stats *before,
+static inline int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled,
                                  const mem_req **sent)
 {
-    *before = q->st;
     if (q->held && q->lat_slots && !q->n_q) {
+        if (q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle)
+            return ldq_cycle_snap_due(q, m, cycle, stalled, sent);
         const mem_req *h = q->entry.head;
-        if (!(q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle) &&
-            (!h || (q->lat.len >= q->lat_slots && h->space != SP_CONST && h->space != SP_PARAM &&
-                    h->kind != MR_ATOMIC && h->cop != CO_CG))) {
-            q->st.occupancy_sum += q->held;
-            q->last_sent = NULL;
-            *stalled = q->entry.len != 0;
-            *sent = NULL;
-            return 0;
+        if (h) {
+            if (h->space == SP_CONST || h->space == SP_PARAM || h->kind == MR_ATOMIC || h->cop == CO_CG)
+                return ldq_cycle_snap_head(q, m, cycle, stalled, sent);
+            if (q->lat.len < q->lat_slots)
+                return ldq_cycle_snap_busy(q, m, cycle, stalled, sent);   /* h enters */
         }
-    } else if (!q->held) {
+        q->st.occupancy_sum += q->held;
+        q->inc = q->held;
+        q->last_sent = NULL;
+        *stalled = q->entry.len != 0;
+        *sent = NULL;
+        return 0;
+    }
+    if (!q->held) {
+        q->inc = 0;
         q->last_sent = NULL;
         *stalled = 0;
         *sent = NULL;

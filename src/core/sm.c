@@ -106,10 +106,8 @@ struct sm {
                                       in the memory system: freed on destroy)    */
     ldq *ldq;                      /* requests toward the L1D (baseline / REOD)  */
     /* The LD/ST path's counters are the ldq's own (ldq_get_stats, changed only by
-     * ldq_cycle): st holds only what idle skipping repeats of them, and fermi_stats
-     * adds the ldq's totals. ldq_prev: the ldq's counters before the last ldq_cycle,
-     * so the last cycle's increments are the difference to its counters now. */
-    ldq_stats ldq_prev;
+     * ldq_cycle): st holds only what idle skipping repeats of them (the last cycle's
+     * increments, ldq_last_inc), and fermi_stats adds the ldq's totals. */
     int ldst_stalled;              /* head refused this cycle                    */
     uint32_t ldst_insts;           /* memory instructions with a request not yet sent
                                       to the L1 (core.mem_inst_queue)             */
@@ -485,12 +483,12 @@ static int writeback(sm *s, uint64_t cycle)
 }
 
 /* ---- LD/ST unit --------------------------------------------------------------------------- */
-/* One cycle of the request path to the L1D (its counters: ldq_prev above). */
+/* One cycle of the request path to the L1D (its counters: the ldq's own, see struct sm). */
 static int ldst_send(sm *s, uint64_t cycle)
 {
     int stalled;
     const mem_req *r;
-    int progress = ldq_cycle_snap(s->ldq, s->mem, cycle, &stalled, &s->ldq_prev, &r);
+    int progress = ldq_cycle_snap(s->ldq, s->mem, cycle, &stalled, &r);
     s->ldst_stalled = stalled;
     if (r && --s->mi.a[r->tag].unsent == 0)
         s->ldst_insts--;   /* its last request reached the L1: it left the LD/ST path */
@@ -1094,9 +1092,18 @@ static int issue_stage(sm *s, uint64_t cycle)
         for (uint32_t k = 0; k < s->vs.nw; k++)
             touched |= redo[k];
         if (!touched) {
-            /* each turn's step 0, in any order (a turn that repeats issues nothing) */
-            for (uint32_t q = 0; q < s->n_sched; q++)
-                count_slot(s, s->memo[q].reason);
+            /* each turn's step 0, in any order (a turn that repeats issues nothing): the
+             * memos' outcomes, which the stage that left them counted into slot_inc
+             * (every turn's, n_sched: each ended on its memo) and which no cycle since
+             * has overwritten (each took this path), so they are the list already */
+            for (uint32_t j = 0; j < s->n_sched; j++) {
+                const uint8_t r = s->slot_inc[j];
+                if (r == WR_DONE)
+                    s->st.idle_slots++;
+                else
+                    s->st.slot[r]++;
+            }
+            s->n_inc = s->n_sched;
             return 0;
         }
     }
@@ -1309,12 +1316,12 @@ void sm_repeat_cycle_stats(sm *s, uint64_t n)
     s->st.warps_in_flight_sum += n * s->last.warps_in_flight_sum;
     s->st.resident_warps_sum += n * s->last.resident_warps_sum;
     s->st.active_cycles += n * s->last.active_cycles;
-    /* the last cycle's ldq increments: its counters then and now (unchanged since) */
-    const ldq_stats *now = ldq_get_stats(s->ldq), *was = &s->ldq_prev;
-    const uint64_t d[6] = {now->stall_cycles - was->stall_cycles, now->resfail[0] - was->resfail[0],
-                           now->resfail[1] - was->resfail[1], now->resfail[2] - was->resfail[2],
-                           now->occupancy_sum - was->occupancy_sum, now->full_cycles - was->full_cycles};
-    pipe_ldq_repeat(&s->st, d, n);
+    /* the last cycle's ldq increments (mostly the occupancy alone) */
+    uint64_t d[6];
+    if (ldq_last_inc(s->ldq, d))
+        pipe_ldq_repeat(&s->st, d, n);
+    else
+        s->st.queue_occupancy_sum += n * d[4];
 }
 
 uint64_t sm_next_event(const sm *s, uint64_t cycle, uint64_t bound)
@@ -1421,7 +1428,7 @@ static void fermi_stats(const void *c, ws_timing_stats *t)
     t->fu_count[FU_DP] = cfg->core.n_dp;
     t->fu_count[FU_LDST] = cfg->core.n_ldst;
     t->fu_count[FU_INT] = cfg->core.n_int;
-    /* the LD/ST path's totals (ldq_prev above) */
+    /* the LD/ST path's totals (the ldq's own counters: see struct sm) */
     pipe_stats st = sm_->st;
     ldq_stats zero = {0};
     uint64_t d[6] = {0};
