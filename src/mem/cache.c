@@ -246,21 +246,12 @@ static int line_dirty(const cache *c, uint32_t h)
     return 0;
 }
 
-/* Bits set in x (ws_pop32's count on 64 bits: no library call without -mpopcnt). */
-static inline uint32_t pop64(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
-}
-
 static uint32_t dirty_bytes(const cache *c, uint32_t h)
 {
     const uint64_t *d = c->dirty + (size_t)h * c->dwords;
     uint32_t n = 0;
     for (uint32_t i = 0; i < c->dwords; i++)
-        n += pop64(d[i]);
+        n += ws_pop64(d[i]);
     return n;
 }
 

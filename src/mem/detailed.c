@@ -822,8 +822,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->out_set = calloc((m->n_part + 63) / 64, sizeof *m->out_set);
     m->bank_set = calloc(((size_t)m->n_part * m->n_bank + 63) / 64, sizeof *m->bank_set);
     m->bk = calloc((size_t)m->n_part * m->n_bank, sizeof *m->bk);
-    if (!m->sm || !m->pt || !m->inj_set || !m->inj_blk || !m->out_set || !m->bank_set ||
-        !m->bk)
+    if (!m->sm || !m->pt || !m->inj_set || !m->inj_blk || !m->out_set || !m->bank_set || !m->bk)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++) {
         m->sm[s].inj = UINT64_MAX;

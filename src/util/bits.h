@@ -14,6 +14,15 @@ static inline uint32_t ws_pop32(uint32_t x)
     return (x * 0x01010101u) >> 24;
 }
 
+/* The same on 64 bits (the caches' dirty-byte masks). */
+static inline uint32_t ws_pop64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+}
+
 /* Bit i of a set stored as 64-bit words (register sets of the liveness analyses). */
 static inline void ws_bit_set(uint64_t *b, uint32_t i) { b[i >> 6] |= 1ull << (i & 63); }
 static inline void ws_bit_clr(uint64_t *b, uint32_t i) { b[i >> 6] &= ~(1ull << (i & 63)); }
