@@ -123,6 +123,10 @@ typedef struct {
     void *owner;           /* the det (the L2's dir_evict callback)                     */
     uint16_t part_id;
     uint32_t gid;          /* part_id * l2.banks + its bank: its bit in bank_set        */
+    uint32_t sport;        /* the crossbar port whose head request waits for room in
+                              this bank's input queue (det.req_stall), or UINT32_MAX    */
+    int unst;              /* in the partition phase: room made for sport (the join
+                              clears its bit)                                           */
 } l2bank;
 
 /* A stretch of one partition's packet allocations and frees in the partition phase
@@ -279,6 +283,11 @@ typedef struct {
                               the interconnect cycle visits the others only for arrivals */
     uint64_t *bank_set;    /* banks (gid) whose next may be finite (next finite: set):
                               the L2 cycle visits only these                            */
+    uint64_t *req_stall;   /* request-crossbar ports whose head request waits for a full
+                              bank (n_wait >= in_cap; l2bank.sport): the interconnect
+                              cycle skips them until the bank takes one of its waiting
+                              entries (settling more entries only fills it further;
+                              none while exhaustive)                                    */
     l2bank **bk;           /* [gid]: the banks                                          */
     part *pt;
     icnt *req, *rep;
@@ -485,6 +494,20 @@ static inline uint32_t next_bit(const uint64_t *b, uint32_t n, uint32_t from)
     }
     while (from < n) {
         uint64_t x = b[from / 64] >> (from % 64);
+        if (x) {
+            from += (uint32_t)__builtin_ctzll(x);
+            return from < n ? from : n;
+        }
+        from = (from / 64 + 1) * 64;
+    }
+    return n;
+}
+
+/* First bit >= from in [0, n) set in a and clear in c, or n. */
+static inline uint32_t next_bit_andn(const uint64_t *a, const uint64_t *c, uint32_t n, uint32_t from)
+{
+    while (from < n) {
+        uint64_t x = (a[from / 64] & ~c[from / 64]) >> (from % 64);
         if (x) {
             from += (uint32_t)__builtin_ctzll(x);
             return from < n ? from : n;
@@ -821,8 +844,10 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->inj_blk = calloc((n_sm + 63) / 64, sizeof *m->inj_blk);
     m->out_set = calloc((m->n_part + 63) / 64, sizeof *m->out_set);
     m->bank_set = calloc(((size_t)m->n_part * m->n_bank + 63) / 64, sizeof *m->bank_set);
+    m->req_stall = calloc(((size_t)m->n_part * m->ppp + 63) / 64, sizeof *m->req_stall);
     m->bk = calloc((size_t)m->n_part * m->n_bank, sizeof *m->bk);
-    if (!m->sm || !m->pt || !m->inj_set || !m->inj_blk || !m->out_set || !m->bank_set || !m->bk)
+    if (!m->sm || !m->pt || !m->inj_set || !m->inj_blk || !m->out_set || !m->bank_set || !m->req_stall ||
+        !m->bk)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++) {
         m->sm[s].inj = UINT64_MAX;
@@ -911,6 +936,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             pt->b[b].owner = m;
             pt->b[b].part_id = (uint16_t)p;
             pt->b[b].gid = p * m->n_bank + b;
+            pt->b[b].sport = UINT32_MAX;
             m->bk[pt->b[b].gid] = &pt->b[b];
             pt->b[b].next = UINT64_MAX;
             pq_init(&pt->b[b].in);
@@ -993,6 +1019,7 @@ static void det_destroy(memsys *ms)
     free(m->inj_blk);
     free(m->out_set);
     free(m->bank_set);
+    free(m->req_stall);
     free(m->bk);
     free(m->segv);
     free(m->pdue);
@@ -1563,7 +1590,8 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
     /* (read once: the calls below could change *m as far as the compiler knows) */
     const uint32_t ppp = m->ppp, n_part = m->n_part, n_port = n_part * ppp;
     const uint64_t *const req_out = m->req_out, *const req_t = m->req_t, *const out_set = m->out_set;
-    uint32_t nb = next_bit(req_out, n_port, 0), po = next_bit(out_set, n_part, 0);
+    uint64_t *const stall = m->req_stall;
+    uint32_t nb = next_bit_andn(req_out, stall, n_port, 0), po = next_bit(out_set, n_part, 0);
     for (;;) {
         const uint32_t pa = ppp == 1 ? nb : nb / ppp, p = pa < po ? pa : po;
         if (p >= n_part)
@@ -1572,7 +1600,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
         const uint32_t lo = p * ppp, hi = lo + ppp;
         const int arrived = nb < hi;
         if (arrived)
-            nb = next_bit(req_out, n_port, hi);
+            nb = next_bit_andn(req_out, stall, n_port, hi);
         /* nothing arrived at its ports and no reply due: nothing to do */
         if (pt->out_t > k && !arrived) {
             po = bit_after(out_set, n_part, p);
@@ -1581,8 +1609,10 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
         /* port o of the partition: every bank (ppp 1), or bank o alone */
         for (uint32_t o = 0; o < ppp; o++) {
             const uint32_t port = lo + o;
-            /* a port without a packet arrived has nothing to peek */
-            icnt_msg *msg = req_t[port] <= k ? m->req_h[port] : NULL;   /* (icnt_peek) */
+            /* a port without a packet arrived has nothing to peek, a stalled one nothing
+             * to do */
+            icnt_msg *msg = req_t[port] <= k && !(stall[port / 64] >> (port % 64) & 1)
+                                ? m->req_h[port] : NULL;   /* (icnt_peek) */
             /* acknowledgements go to the directory at once: they never wait behind the
              * input queue (a transaction they complete may be what it waits for) */
             while (msg && msg->kind == MSG_ACK) {
@@ -1605,6 +1635,10 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                     bank_lower(m, b, q->t_ready);
                     poke(m, D_L2, q->t_ready);
                     did = 1;
+                } else if (!m->exhaustive) {
+                    /* until the bank takes a waiting entry (run_bank) */
+                    b->sport = port;
+                    bit_set(stall, port);
                 }
             }
             /* one reply into the reply crossbar, round-robin over the port's reply queues
@@ -1956,6 +1990,16 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
         if (t_done != UINT64_MAX)
             l2_reply(m, b, q, t_done, 0);
         did = 1;
+    }
+    /* room for a stalled crossbar port's head (det.req_stall): it is visited again (in
+     * the partition phase the join clears its bit) */
+    if (b->sport != UINT32_MAX && b->n_wait < m->in_cap) {
+        if (pt->ph) {
+            b->unst = 1;
+        } else {
+            bit_clr(m->req_stall, b->sport);
+            b->sport = UINT32_MAX;
+        }
     }
     /* 3. one miss record toward DRAM */
     const cache_miss *h = cache_mq_head_inline(b->c);
@@ -2360,11 +2404,16 @@ static int det_tick_join(memsys *ms, uint64_t cycle)
         if (pt->k_dram > m->k[D_DRAM])
             m->k[D_DRAM] = pt->k_dram;
         for (uint32_t i = 0; i < m->n_bank; i++) {
-            const l2bank *b = &pt->b[i];
+            l2bank *b = &pt->b[i];
             if (b->next != UINT64_MAX)
                 bit_set(m->bank_set, b->gid);
             else
                 bit_clr(m->bank_set, b->gid);
+            if (b->unst) {
+                bit_clr(m->req_stall, b->sport);
+                b->sport = UINT32_MAX;
+                b->unst = 0;
+            }
         }
         if (pt->bmin < wl2)
             wl2 = pt->bmin;
@@ -2569,9 +2618,14 @@ void mem_detailed_exhaustive(memsys *ms, int on)
 {
     det *m = (det *)ms;
     m->exhaustive = on;
-    if (on)   /* every bank, every L2 cycle */
-        for (uint32_t g = 0; g < m->n_part * m->n_bank; g++)
+    if (on)   /* every bank, every L2 cycle; every crossbar port visited */
+        for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
             bit_set(m->bank_set, g);
+            m->bk[g]->sport = UINT32_MAX;
+            m->bk[g]->unst = 0;
+        }
+    if (on)
+        memset(m->req_stall, 0, ((size_t)m->n_part * m->ppp + 63) / 64 * sizeof *m->req_stall);
 }
 
 uint64_t mem_detailed_blocks(const memsys *ms) { return ((const det *)ms)->n_blocks; }
