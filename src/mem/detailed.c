@@ -274,6 +274,7 @@ typedef struct {
                               buffer space (req_freed) or their heads change (sm_inj_update,
                               det_commit); n_blk of them (none while exhaustive)        */
     uint64_t n_blk, n_blocks;   /* (n_blocks: SMs blocked so far, mem_detailed_blocks) */
+    uint64_t n_stalls;     /* ports set aside so far (req_stall; mem_detailed_stalls)    */
     uint64_t *req_freed;   /* icnt_in_freed of the request crossbar                     */
     /* base.roused (memsys.h): the reply crossbar's icnt_out_got, so that its grants
      * rouse the SMs they send replies to (an SM with L1s of its own sleeps past the
@@ -1639,6 +1640,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                     /* until the bank takes a waiting entry (run_bank) */
                     b->sport = port;
                     bit_set(stall, port);
+                    m->n_stalls++;
                 }
             }
             /* one reply into the reply crossbar, round-robin over the port's reply queues
@@ -2629,6 +2631,7 @@ void mem_detailed_exhaustive(memsys *ms, int on)
 }
 
 uint64_t mem_detailed_blocks(const memsys *ms) { return ((const det *)ms)->n_blocks; }
+uint64_t mem_detailed_stalls(const memsys *ms) { return ((const det *)ms)->n_stalls; }
 
 cache *mem_detailed_l1d(memsys *ms, uint32_t sm)
 {

@@ -27,6 +27,9 @@ void mem_detailed_exhaustive(memsys *m, int on);
 /* Tests only: how many times since create an SM was blocked instead of asked every
  * interconnect cycle for room in its full crossbar input (never while exhaustive). */
 uint64_t mem_detailed_blocks(const memsys *m);
+/* Tests only: how many times a request-crossbar port was set aside until a full L2 bank
+ * made room for its head (det.req_stall; never while exhaustive). */
+uint64_t mem_detailed_stalls(const memsys *m);
 
 /* Tests only (coherence scenarios): SM sm's L1 data cache, and the L2 bank that holds
  * addr, with the set-index address that bank uses in *idx. */

@@ -347,6 +347,7 @@ typedef struct {
     uint64_t accepted[NSM][NREQ], done[NSM][NREQ];
     uint64_t refusals;
     uint64_t blocks;                 /* mem_detailed_blocks at the end                 */
+    uint64_t stalls;                 /* mem_detailed_stalls at the end                 */
     uint64_t roused;                 /* SMs memsys.h roused named                      */
     cJSON *stats;
 } script;
@@ -489,6 +490,7 @@ static void run_script(const ws_config *cfg, script *s, int jump)
     s->stats = cJSON_CreateObject();
     mem_model_detailed.stats_json(m, s->stats);
     s->blocks = mem_detailed_blocks(m);
+    s->stalls = mem_detailed_stalls(m);
     mem_model_detailed.destroy(m);
 }
 
@@ -528,8 +530,8 @@ static void equivalence(const char *overrides, int coverage, int splits)
      * statistics included: packets_max_in_flight is replayed in the serial order); nor
      * do the blocked SMs, which the exhaustive run has none of: their refusals (icnt
      * refused) are the exhaustive run's */
-    assert_true(e->blocks == 0);
-    const int p_blocks = p->blocks > 0 && p->roused > 0;
+    assert_true(e->blocks == 0 && e->stalls == 0);
+    const int p_blocks = p->blocks > 0 && p->roused > 0, p_stalls = p->stalls > 0;
     assert_true(cJSON_Compare(a->stats, e->stats, 1));
     assert_true(cJSON_Compare(a->stats, p->stats, 1));
     cJSON_Delete(e->stats);
@@ -562,6 +564,10 @@ static void equivalence(const char *overrides, int coverage, int splits)
      * every SM's bound the replies not yet granted to it, so the checks above (no pop,
      * no success before the bound, unless roused) fail without the rouse */
     assert_true(a->blocks > 0 && a->roused > 0 && p_blocks);
+    /* crossbar ports set aside behind a full L2 bank (l2.in_queue 2), serially and in
+     * the split ticks (the join clears them): the equivalence above fails when a port is
+     * not visited again once its bank has room */
+    assert_true(a->stalls > 0 && p_stalls);
 out:
     cJSON_Delete(a->stats);
     cJSON_Delete(b->stats);
