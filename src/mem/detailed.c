@@ -127,6 +127,21 @@ typedef struct {
                               this bank's input queue (det.req_stall), or UINT32_MAX    */
     int unst;              /* in the partition phase: room made for sport (the join
                               clears its bit)                                           */
+    /* A bank that can do nothing until an event sleeps (bank_next leaves the term out)
+     * and the event lowers its next (bank_lower), instead of being visited every L2
+     * cycle; none while exhaustive or with a directory protocol:
+     *   slp   its input head was refused and the cache's memo of it stands: only a fill
+     *         (ret), a miss-queue pop (the bank's own step 3) or a new head changes
+     *         that. The refusals of the cycles it sleeps are counted as each visit would
+     *         have counted one: at its next visit (cycles k_ref + 1 ... before it) or at
+     *         a statistics read (l2_pending).
+     *   oblk  its input head waits for room in its reply queues (l2.out_queue): the
+     *         reply crossbar's pop rouses it (run_icnt).
+     *   dwait its miss-queue head waits for room in DRAM channel dsub's queue: the
+     *         channel's cycle that makes room rouses it (dram_chan).                 */
+    uint8_t slp, oblk, dwait;
+    uint8_t dsub;
+    uint64_t k_ref;        /* slp: the last L2 cycle whose refusal is counted          */
 } l2bank;
 
 /* A stretch of one partition's packet allocations and frees in the partition phase
@@ -149,6 +164,9 @@ typedef struct {
     uint64_t bmin;         /* the earliest of its banks' next (par_ok only; while the
                               serial tick runs, det.bmin_ok tells whether it is kept)   */
     uint32_t rr;           /* reply injection: bank served last                         */
+    uint32_t n_dwait;      /* its banks waiting for room in a DRAM queue (l2bank.dwait) */
+    uint64_t n_sleeps[3];  /* its banks' sleeps so far: slp, oblk, dwait (tests only:
+                              mem_detailed_sleeps)                                     */
     /* its packets: every packet belongs to the partition it is for (pkt.part), and is
      * taken from and returned to that partition's pool */
     pkt *free;
@@ -1659,6 +1677,15 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                 if (!icnt_can_push(m->rep, port, bytes))
                     break;
                 pkt *r = pq_pop(q);
+                l2bank *ob = &pt->b[(q0 + x) / 2];
+                if (ob->oblk) {
+                    /* room in its reply queues: seen from its L2 cycle at this time on
+                     * (ties: the interconnect first) */
+                    const uint64_t t = at_or_after(m, D_ICNT, D_L2, k);
+                    ob->oblk = 0;
+                    bank_lower(m, ob, t);
+                    poke(m, D_L2, t);
+                }
                 r->m.kind = r->type == PT_INV   ? MSG_INVALIDATE
                             : r->type == PT_FWD ? MSG_FORWARD
                             : r->type == CM_WRITE ? MSG_ACK : MSG_RESPONSE;
@@ -1872,6 +1899,17 @@ static void coh_ack(det *m, part *pt, pkt *a, uint64_t k)
 static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2bank *b, uint64_t k, const cache_miss **hp)
 {
     int did = 0;
+    /* visited (its event, or another's lowering of its next): what it waited for is
+     * asked again below; the cycles it slept each refused its head */
+    if (b->slp | b->oblk | b->dwait) {
+        if (b->slp && k > b->k_ref + 1)
+            cache_count_refusals(b->c, b->c->memo_out, k - b->k_ref - 1);
+        if (b->dwait)
+            pt->n_dwait--;
+        b->slp = b->oblk = b->dwait = 0;
+    }
+    const int may_sleep = !m->exhaustive && !m->dir;
+    int refused = 0;
     /* 1. one DRAM return */
     if (b->ret.ht <= k) {
         pkt *r = pq_pop(&b->ret);
@@ -1909,11 +1947,15 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
                 continue;
             }
         }
-        if (q->type != CM_WRITEBACK && b->out[Q_HIT].n + b->out[Q_FILL].n >= m->out_cap)
+        if (q->type != CM_WRITEBACK && b->out[Q_HIT].n + b->out[Q_FILL].n >= m->out_cap) {
+            b->oblk = (uint8_t)may_sleep;
+            pt->n_sleeps[1] += b->oblk;
             break;
+        }
         /* the head refused last time, the cache unchanged since: refused again (counted) */
         if (q == b->memo_q && cache_memo_stands(b->c, b->memo_stamp)) {
             (void)cache_refuse_again_inline(b->c);   /* (cache_refuse_again, inline) */
+            refused = 1;
             break;
         }
         cache_acc a = {.addr = q->addr, .idx = q->idx, .size = q->size, .tok = q};
@@ -1946,6 +1988,7 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
         if (mem_access_refused(out)) {
             b->memo_q = q;
             b->memo_stamp = cache_refusal_stamp(b->c);
+            refused = 1;
             break;
         }
         b->memo_q = NULL;
@@ -2038,19 +2081,32 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
             poke_p(m, pt, D_DRAM, ready);
             did = 1;
         }
+    } else if (h && h->t_ready <= k && may_sleep) {
+        b->dwait = 1;   /* until channel sub makes room (dram_chan) */
+        b->dsub = (uint8_t)sub;
+        pt->n_dwait++;
+        pt->n_sleeps[2]++;
+    }
+    /* refused, and nothing since changed the cache: sleeps past its refusals (only
+     * when its memo still stands after step 3's miss-queue pop) */
+    if (refused && may_sleep && b->memo_q == b->in.h && cache_memo_stands(b->c, b->memo_stamp)) {
+        b->slp = 1;
+        b->k_ref = k;
+        pt->n_sleeps[0]++;
     }
     *hp = h;
     return did;
 }
 
-/* h: the head of b's miss queue (cache_mq_head) */
+/* h: the head of b's miss queue (cache_mq_head); a sleeping bank's head leaves its
+ * term out (l2bank.slp, oblk, dwait: an event lowers its next) */
 static uint64_t bank_next(const l2bank *b, uint64_t k, const cache_miss *h)
 {
     uint64_t w = b->ret.ht;
     uint64_t in = b->in.ht > b->t_port ? b->in.ht : b->t_port;
-    if (b->in.ht != UINT64_MAX && in < w)
+    if (b->in.ht != UINT64_MAX && in < w && !(b->slp | b->oblk))
         w = in;
-    if (h && h->t_ready < w)
+    if (h && h->t_ready < w && !b->dwait)
         w = h->t_ready;
     return w <= k ? k + 1 : w;
 }
@@ -2084,6 +2140,23 @@ static int run_l2(det *m, uint64_t k)
 }
 
 /* ---- DRAM domain ----------------------------------------------------------------------------- */
+/* DRAM cycle k of channel c of pt made room in its queue: the banks waiting for it
+ * (l2bank.dwait) run at the first L2 cycle after it, the first that polling would have
+ * seen the room at (ties: L2 before DRAM) */
+static __attribute__((noinline)) void rouse_dram(det *m, part *pt, uint32_t c, uint64_t k)
+{
+    const uint64_t t = after(m, D_DRAM, D_L2, k);
+    for (uint32_t i = 0; i < m->n_bank; i++) {
+        l2bank *b = &pt->b[i];
+        if (b->dwait && b->dsub == c) {
+            b->dwait = 0;
+            pt->n_dwait--;
+            bank_lower(m, b, t);
+            poke_p(m, pt, D_L2, t);
+        }
+    }
+}
+
 /* DRAM cycle k of channel c of partition pt; *nx: lowered to its next cycle with work */
 static inline __attribute__((always_inline)) int dram_chan(det *m, part *pt, uint32_t c, uint64_t k,
                                                            uint64_t *nx)
@@ -2098,6 +2171,8 @@ static inline __attribute__((always_inline)) int dram_chan(det *m, part *pt, uin
         return 0;
     }
     int cmd = dram_cycle(ch, k), did = cmd;
+    if (pt->n_dwait && dram_can_push(ch))
+        rouse_dram(m, pt, c, k);
     while (dram_pop_at(ch) <= k) {
         dram_req *d = dram_pop(ch, k);
         pkt *r = PKT_OF_DREQ(d);
@@ -2633,6 +2708,15 @@ void mem_detailed_exhaustive(memsys *ms, int on)
 uint64_t mem_detailed_blocks(const memsys *ms) { return ((const det *)ms)->n_blocks; }
 uint64_t mem_detailed_stalls(const memsys *ms) { return ((const det *)ms)->n_stalls; }
 
+void mem_detailed_sleeps(const memsys *ms, uint64_t n[3])
+{
+    const det *m = (const det *)ms;
+    n[0] = n[1] = n[2] = 0;
+    for (uint32_t p = 0; p < m->n_part; p++)
+        for (int i = 0; i < 3; i++)
+            n[i] += m->pt[p].n_sleeps[i];
+}
+
 cache *mem_detailed_l1d(memsys *ms, uint32_t sm)
 {
     det *m = (det *)ms;
@@ -2712,12 +2796,9 @@ static void cache_json(cJSON *o, const cache_stats *s, uint64_t cycles, uint32_t
     num(o, "mshr_occupancy_max", (double)s->mshr_occ_max);
 }
 
-/* `end`: the cycle (of the cache's clock) the statistics run to; `now`: how many
- * cycles they cover */
-static void one_cache(cJSON *arr, const cache *c, uint64_t end, uint64_t now, int full)
+/* st: a cache's statistics to the cycle they run to; `now`: how many cycles they cover */
+static void one_cache(cJSON *arr, cache_stats st, uint64_t now, int full)
 {
-    cache_stats st = *cache_get_stats(c);
-    st.mshr_occ_sum = cache_mshr_occ_sum(c, end);
     cJSON *o = cJSON_CreateObject();
     if (full) {
         cache_json(o, &st, now, 1);
@@ -2762,6 +2843,18 @@ static void dram_json(cJSON *o, const dram_stats *s, uint64_t cycles, uint32_t n
     num(o, "mean_read_latency", s->reads ? (double)s->rd_lat_sum / (double)s->reads : 0.0);
 }
 
+/* A sleeping bank's refusals not yet counted (l2bank.slp): one per L2 cycle after
+ * k_ref up to the last one the ticks reached, as a visit every cycle would have
+ * counted them. */
+static uint64_t l2_pending(const det *m, const l2bank *b)
+{
+    if (!b->slp || !m->ticked)
+        return 0;
+    uint64_t lim[D__N];
+    due_limits(m, m->now, lim);
+    return lim[D_L2] > b->k_ref ? lim[D_L2] - b->k_ref : 0;
+}
+
 static void det_stats(const memsys *ms, cJSON *o)
 {
     const det *m = (const det *)ms;
@@ -2800,7 +2893,7 @@ static void det_stats(const memsys *ms, cJSON *o)
             cache_stats st = *cache_get_stats(c);
             st.mshr_occ_sum = cache_mshr_occ_sum(c, end);
             cache_sum(&sum, &st);
-            one_cache(per, c, end, core, 0);
+            one_cache(per, st, core, 0);
             n_c++;
         }
         cache_json(lv, &sum, core, n_c);
@@ -2827,11 +2920,14 @@ static void det_stats(const memsys *ms, cJSON *o)
         uint64_t l2c = cyc[D_L2];
         for (uint32_t p = 0; p < m->n_part; p++)
             for (uint32_t b = 0; b < m->n_bank; b++) {
-                const cache *c = m->pt[p].b[b].c;
+                const l2bank *bk = &m->pt[p].b[b];
+                const cache *c = bk->c;
                 cache_stats st = *cache_get_stats(c);
                 st.mshr_occ_sum = cache_mshr_occ_sum(c, cyc_end[D_L2]);
+                if (bk->slp)   /* (the refusals of the cycles it slept through) */
+                    st.resfail[c->memo_out - MA_CSF] += l2_pending(m, bk);
                 cache_sum(&sum, &st);
-                one_cache(per, c, cyc_end[D_L2], l2c, 1);
+                one_cache(per, st, l2c, 1);
             }
         cache_json(lv, &sum, l2c, m->n_part * m->n_bank);
         cJSON_AddItemToObject(lv, "per_bank", per);
@@ -2952,8 +3048,13 @@ static void det_launch_begin(memsys *ms, uint64_t cycle)
                 cache_stats_reset(m->sm[s].l1[l], cycle);
     uint64_t l2t = cycle * m->f[D_L2] / m->f_core;
     for (uint32_t p = 0; p < m->n_part; p++) {
-        for (uint32_t b = 0; b < m->n_bank; b++)
-            cache_stats_reset(m->pt[p].b[b].c, l2t);
+        for (uint32_t b = 0; b < m->n_bank; b++) {
+            /* a sleeping bank's refusals so far belong to what came before */
+            l2bank *bk = &m->pt[p].b[b];
+            const uint64_t n = l2_pending(m, bk);
+            bk->k_ref += n;
+            cache_stats_reset(bk->c, l2t);
+        }
         for (uint32_t c = 0; c < m->cpl; c++)
             dram_stats_reset(m->pt[p].ch[c]);
     }
@@ -2995,7 +3096,16 @@ static void det_host_write(memsys *ms, uint64_t addr, uint64_t n)
         uint32_t part, bank;
         uint64_t ix;
         l2_where(m, la, &loc, &part, &bank, &ix);
-        cache_install(m->pt[part].b[bank].c, la, ix, sectors);
+        l2bank *bk = &m->pt[part].b[bank];
+        cache_install(bk->c, la, ix, sectors);
+        if (bk->slp) {
+            /* its memo no longer stands: its head is asked again at the next L2 cycle
+             * (its refusals until then are l2_pending's) */
+            uint64_t lim[D__N];
+            due_limits(m, m->now, lim);
+            bank_lower(m, bk, lim[D_L2] + 1);
+            poke(m, D_L2, lim[D_L2] + 1);
+        }
     }
 }
 

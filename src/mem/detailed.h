@@ -31,6 +31,12 @@ uint64_t mem_detailed_blocks(const memsys *m);
  * made room for its head (det.req_stall; never while exhaustive). */
 uint64_t mem_detailed_stalls(const memsys *m);
 
+/* Tests only: how many times since create an L2 bank slept instead of being visited
+ * every L2 cycle, by what it waited for: n[0] its refused input head (a fill or a
+ * miss-queue pop), n[1] room in its reply queues, n[2] room in a DRAM queue (never
+ * while exhaustive or with a directory protocol). */
+void mem_detailed_sleeps(const memsys *m, uint64_t n[3]);
+
 /* Tests only (coherence scenarios): SM sm's L1 data cache, and the L2 bank that holds
  * addr, with the set-index address that bank uses in *idx. */
 struct cache;
