@@ -2343,9 +2343,12 @@ static int det_tick_serial(memsys *ms, uint64_t cycle, const uint32_t **parts, u
     *n = 0;
     uint64_t lim[D__N];
     due_limits(m, cycle, lim);
-    /* the cases the split does not cover run serially: a re-tick, an interconnect
-     * cycle due from before this core cycle's (two could run), an L2 cycle due before
-     * the interconnect's */
+    /* the cases the split does not cover run serially: clocks it was not made for
+     * (det_par_parts says 0: the GPU does not split them, but a caller may), a re-tick,
+     * an interconnect cycle due from before this core cycle's (two could run), an L2
+     * cycle due before the interconnect's */
+    if (!det_par_parts(ms))
+        return det_tick(ms, cycle);
     const uint64_t ki = m->wake[D_ICNT];
     if (!(m->ticked && cycle < m->now) && ki <= lim[D_ICNT] &&
         (ki < lim[D_ICNT] || (m->wake[D_L2] <= lim[D_L2] && m->wake[D_L2] * m->f[D_ICNT] < ki * m->f[D_L2])))

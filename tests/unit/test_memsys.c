@@ -613,6 +613,11 @@ static void test_idle_skip_equivalence_variants(void **state)
     equivalence("gpu.core_mhz=1000,icnt.mhz=800,l2.mhz=400,gpu.mem_mhz=1375", 0, 1);
     /* an interconnect faster than the core: serial ticks */
     equivalence("icnt.mhz=1400", 0, 0);
+    /* DRAM queues of one request: L2 banks wait for DRAM room all the time; with the
+     * clocks above, split ticks asked of a model that does not split them (the GPU never
+     * does) run serially (this differed by a cycle before det_tick_serial checked) */
+    equivalence("dram.queue=1", 0, 1);
+    equivalence("icnt.mhz=1400,dram.queue=1", 0, 0);
     equivalence("dram.channels=4,gpu.mem_bus_bits=256,addr.map=superblock,l2.banks=2,"
                 "l2.repl=fifo,l1d.global_store=through,addr.bank_xor=true", 0, 1);
     /* the SI topology: shared L1C and L1I, 2 channels per L2 partition, no coalescers */
