@@ -644,8 +644,10 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         groups[k].far_min = UINT64_MAX;
         o += (WHEEL + 1) * nwr;
     }
-    /* host time of the SM phase, sampled every 8th iteration of the loop (the share of
-     * the SM phase in the sampled iterations, times the loop's time) */
+    /* host time of the SM phase, sampled every 64th iteration of the loop (the share of
+     * the SM phase in the sampled iterations, times the loop's time; a clock read costs
+     * about 40 ns on the development VM, 1-2 % of a memory-bound cycle when every 8th
+     * was sampled) */
     double t_loop = now_s(), t_it0 = 0, s_phase = 0, s_iter = 0;
     /* the adaptive epochs (the simulation's, or this launch's without a keep), whether
      * this epoch's phases run on the calling thread, and when its part in this launch
@@ -658,7 +660,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         /* a sampled iteration runs from here (memsys_tick included) to the next one */
         if (t_it0 > 0)
             s_iter += now_s() - t_it0;
-        t_it0 = !(++iter & 7u) ? now_s() : 0;
+        t_it0 = !(++iter & 63u) ? now_s() : 0;
         if (L->progress && !(++polls & 4095u)) {
             fold_counters(L, Ls, n_sm, 1);
             L->progress(L->progress_ctx, cycle);
