@@ -57,9 +57,10 @@ struct dram {
     uint64_t t_wait;
     int wait_ok;
     /* A lower bound of the row command of every bank that may need one (FR-FCFS: queued
-     * requests, none for its open row): the scan's minimum, lowered when a bank joins
-     * them (a push to an idle bank, a bank's last hit issued, a precharge); commands
-     * only delay the others'. */
+     * requests, none for its open row): the scan's minimum (after a row command with
+     * another ready: that command's cycle, row_cycle), lowered when a bank joins them (a
+     * push to an idle bank, a bank's last hit issued, a precharge); commands only delay
+     * the others'. */
     uint64_t row_wait;
     int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
     /* every bank's rt and head_seq again, side by side: the FR-FCFS row scan reads
@@ -562,70 +563,51 @@ static void set_wait(dram *d, uint64_t now, uint64_t t)
     d->wait_ok = 1;
 }
 
-/* The two earliest row command cycles: t1 (of bank k1) and t2 */
-typedef struct {
-    uint64_t t1, t2;
-    uint32_t k1;
-} row_min;
-
-static inline void row_min_add(row_min *e, uint64_t t, uint32_t k)
-{
-    if (t < e->t1) {
-        e->t2 = e->t1;
-        e->t1 = t;
-        e->k1 = k;
-    } else if (t < e->t2) {
-        e->t2 = t;
-    }
-}
-
-/* Banks m (a mask) as row-command candidates: the oldest ready one's head (*seq, *kb),
- * and every one's row-command cycle into e. */
-static inline void row_scan(const dram *d, uint64_t m, uint64_t now, uint64_t *seq, uint32_t *kb,
-                            row_min *e)
-{
-    for (; m; m &= m - 1) {
-        uint32_t k = (uint32_t)__builtin_ctzll(m);
-        const uint64_t rt = d->rt[k];
-        if (rt <= now && d->hseq[k] < *seq) {
-            *seq = d->hseq[k];
-            *kb = k;
-        }
-        row_min_add(e, rt, k);
-    }
-}
-
 /* FR-FCFS when no row hit may go at now (hwait: a lower bound of their column commands,
  * all of them if nothing issues): a row command for the oldest request of a bank, the
  * oldest such bank first; a bank with queued hits for its open row is not precharged; a
- * closed bank waits for tRRD and refresh (ta) as well. The two earliest of their cycles
- * (e.t1, of bank e.k1, and e.t2) give row_wait after one of them issues. */
+ * closed bank waits for tRRD and refresh (ta) as well (while ta > now, ta stands for every
+ * closed bank's cycle, a lower bound, not scanned). One pass over the candidates finds the
+ * oldest ready one (kb), how many are ready, and the earliest cycle of those not ready
+ * (tn). After kb's command row_wait is the others' earliest: tn when kb was the only one
+ * ready, else some ready one's cycle, at most now, for which now stands (a row_wait at or
+ * before the cycle it was set acts the same whatever its value: every later use takes a
+ * minimum with it and clamps to the cycle after its own, or replaces it). */
 static __attribute__((noinline)) int row_cycle(dram *d, uint64_t now, uint64_t hwait)
 {
-    row_min e = {UINT64_MAX, UINT64_MAX, 64};
-    uint32_t kb = 0;
-    uint64_t seq = UINT64_MAX;
-    uint64_t cand = d->busy_banks & ~d->hit_banks;
-    row_scan(d, cand & d->open_banks, now, &seq, &kb, &e);
-    uint64_t ta = max64(d->t_act_any, d->ref_until);
+    const uint64_t cand = d->busy_banks & ~d->hit_banks;
+    const uint64_t ta = max64(d->t_act_any, d->ref_until);
+    uint64_t tn = UINT64_MAX, seq = UINT64_MAX, m = cand;
+    uint32_t kb = 0, ready = 0;
     if (ta > now) {
-        /* no ACT can go: ta bounds them all (a lower bound, not scanned) */
+        m &= d->open_banks;
         if (cand & ~d->open_banks)
-            row_min_add(&e, ta, 64);
-    } else {
-        row_scan(d, cand & ~d->open_banks, now, &seq, &kb, &e);
+            tn = ta;
     }
-    if (seq == UINT64_MAX) {
+    for (; m; m &= m - 1) {
+        const uint32_t k = (uint32_t)__builtin_ctzll(m);
+        const uint64_t rt = d->rt[k];
+        if (rt <= now) {
+            ready++;
+            if (d->hseq[k] < seq) {
+                seq = d->hseq[k];
+                kb = k;
+            }
+        } else if (rt < tn) {
+            tn = rt;
+        }
+    }
+    if (!ready) {
         /* nothing issues: every candidate's cycle is later than now */
-        d->row_wait = e.t1;
+        d->row_wait = tn;
         if (!d->cfg.scan_always) {
-            d->t_wait = hwait < e.t1 ? hwait : e.t1;
+            d->t_wait = hwait < tn ? hwait : tn;
             d->wait_ok = 1;
         }
         return 0;
     }
     /* the others', then the bank's own (do_pre) or its new hits' (do_act) */
-    d->row_wait = e.k1 == kb ? e.t2 : e.t1;
+    d->row_wait = ready > 1 ? now : tn;
     if (d->bk[kb].open) {
         do_pre(d, kb, now);
     } else {
