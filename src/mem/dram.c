@@ -66,6 +66,11 @@ struct dram {
     /* every bank's rt and head_seq again, side by side: the FR-FCFS row scan reads
      * these (bank_rt and head_seq_set keep them) */
     uint64_t rt[64], hseq[64];
+    /* The row command candidates (FR-FCFS: busy_banks & ~hit_banks, whatever the
+     * scheduler) in their oldest request's order, oldest first (bn / bp: next / prev;
+     * BQ_END is the list's head and tail): the row scan walks them, its first ready one
+     * the oldest. cand_join and cand_leave keep it where either mask changes. */
+    uint8_t bn[65], bp[65];
     /* The FR-FCFS hit candidates, every bank's first read and first write hit (fh), as
      * slots 2 x bank + kind in a list by seq, oldest first (cn / cp: next / prev; HC_END
      * is the list's head and tail): the hit scan takes the first that may go. Per slot:
@@ -91,7 +96,7 @@ struct dram {
     dram_stats st;
 };
 
-enum { HC_END = 128 };
+enum { HC_END = 128, BQ_END = 64 };
 
 static void quiet_set(dram *d);
 static void fh_set(dram *d, bank *b, int w, dram_req *r);
@@ -132,6 +137,7 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     for (uint32_t k = 0; k < cfg->banks; k++)
         d->bk[k].id = k;
     d->cn[HC_END] = d->cp[HC_END] = HC_END;
+    d->bn[BQ_END] = d->bp[BQ_END] = BQ_END;
     d->hlb = UINT64_MAX;
     d->hlb_exact = 1;
     d->grp_mask = cfg->bank_groups > 1 ? cfg->bank_groups - 1 : 0;
@@ -207,6 +213,28 @@ static void bank_rt(dram *d, bank *b)
 
 static void head_seq_set(dram *d, bank *b, uint64_t seq) { b->head_seq = d->hseq[b->id] = seq; }
 
+/* bank b becomes a row command candidate (busy, no hits; not one before): its place in
+ * d->bn, before the first younger one, looked for from n on: the list's head (measured
+ * shorter than from the tail on gups, as long on atax), or BQ_END for a push to an idle
+ * bank (the newest request: the tail at once). */
+static void cand_join(dram *d, const bank *b, uint32_t n)
+{
+    while (n != BQ_END && d->hseq[n] < b->head_seq)
+        n = d->bn[n];
+    const uint32_t p = d->bp[n];
+    d->bn[b->id] = (uint8_t)n;
+    d->bp[b->id] = (uint8_t)p;
+    d->bp[n] = (uint8_t)b->id;
+    d->bn[p] = (uint8_t)b->id;
+}
+
+/* bank b, a row command candidate, gets a hit (or its queue empties: none does) */
+static inline void cand_leave(dram *d, const bank *b)
+{
+    d->bn[d->bp[b->id]] = d->bn[b->id];
+    d->bp[d->bn[b->id]] = d->bp[b->id];
+}
+
 /* col_time() of hit candidate slot c (bank c / 2's first hit of kind c % 2): its bank's
  * term, its bank group's and the channel's */
 static inline uint64_t slot_time(const dram *d, uint32_t c)
@@ -275,13 +303,16 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     d->qn++;
     d->pub.room = d->qn < d->cfg.queue;
     if (b->open && b->row == r->row) {
-        b->hits++;
+        if (!b->hits++ && b->qh != r)
+            cand_leave(d, b);   /* (busy without hits before: a candidate) */
         if (!b->fh[r->write])
             fh_set(d, b, r->write, r);
         d->hit_banks |= 1ull << r->bank;
     }
-    if (b->qh == r && !(d->hit_banks >> r->bank & 1))
+    if (b->qh == r && !(d->hit_banks >> r->bank & 1)) {
+        cand_join(d, b, BQ_END);
         row_join(d, b);
+    }
     push_wait(d, r);
     quiet_set(d);
 }
@@ -449,8 +480,10 @@ static __attribute__((noinline)) void col_last(dram *d, dram_req *r, uint64_t en
     d->st.busy += busy;
     d->st.q_lat_sum += r->t_issue - r->t_arr;
     bank_rt(d, b);
-    if (!b->hits && b->qh)
+    if (!b->hits && b->qh) {
+        cand_join(d, b, d->bn[BQ_END]);
         row_join(d, b);
+    }
     r->next = NULL;
     if (d->dt)
         d->dt->next = r;
@@ -480,8 +513,9 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
         }
     fh_set(d, b, 0, fh[0]);
     fh_set(d, b, 1, fh[1]);
-    if (b->hits)
-        d->hit_banks |= 1ull << r->bank;
+    /* (r, the bank's oldest request, is a hit now: the bank was a candidate) */
+    cand_leave(d, b);
+    d->hit_banks |= 1ull << r->bank;
     r->act = 1;
     d->open_banks |= 1ull << r->bank;
     bank_rt(d, b);
@@ -491,6 +525,8 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
 static void do_pre(dram *d, uint32_t k, uint64_t now)
 {
     bank *b = &d->bk[k];
+    if (b->hits)
+        cand_join(d, b, d->bn[BQ_END]);   /* (a refresh's or FIFO's: queued hits, now none) */
     b->open = 0;
     b->hits = 0;
     fh_set(d, b, 0, NULL);
@@ -567,34 +603,50 @@ static void set_wait(dram *d, uint64_t now, uint64_t t)
  * all of them if nothing issues): a row command for the oldest request of a bank, the
  * oldest such bank first; a bank with queued hits for its open row is not precharged; a
  * closed bank waits for tRRD and refresh (ta) as well (while ta > now, ta stands for every
- * closed bank's cycle, a lower bound, not scanned). One pass over the candidates finds the
- * oldest ready one (kb), how many are ready, and the earliest cycle of those not ready
- * (tn). After kb's command row_wait is the others' earliest: tn when kb was the only one
- * ready, else some ready one's cycle, at most now, for which now stands (a row_wait at or
- * before the cycle it was set acts the same whatever its value: every later use takes a
- * minimum with it and clamps to the cycle after its own, or replaces it). */
+ * closed bank's cycle, a lower bound, not scanned). One pass over the candidates (while
+ * ta > now the open ones, by mask; else all of them oldest first, d->bn, up to a second
+ * ready one) finds the oldest ready one (kb), whether another is ready, and (none is) the
+ * earliest cycle of those not ready (tn). After kb's command row_wait is the others'
+ * earliest: tn when kb was the only one ready, else some ready one's cycle, at most now,
+ * for which now stands (a row_wait at or before the cycle it was set acts the same
+ * whatever its value: every later use takes a minimum with it and clamps to the cycle
+ * after its own, or replaces it). */
 static __attribute__((noinline)) int row_cycle(dram *d, uint64_t now, uint64_t hwait)
 {
     const uint64_t cand = d->busy_banks & ~d->hit_banks;
     const uint64_t ta = max64(d->t_act_any, d->ref_until);
-    uint64_t tn = UINT64_MAX, seq = UINT64_MAX, m = cand;
+    uint64_t tn = UINT64_MAX;
     uint32_t kb = 0, ready = 0;
     if (ta > now) {
-        m &= d->open_banks;
+        /* the open candidates (few), by mask */
+        uint64_t seq = UINT64_MAX;
         if (cand & ~d->open_banks)
             tn = ta;
-    }
-    for (; m; m &= m - 1) {
-        const uint32_t k = (uint32_t)__builtin_ctzll(m);
-        const uint64_t rt = d->rt[k];
-        if (rt <= now) {
-            ready++;
-            if (d->hseq[k] < seq) {
-                seq = d->hseq[k];
-                kb = k;
+        for (uint64_t m = cand & d->open_banks; m; m &= m - 1) {
+            const uint32_t k = (uint32_t)__builtin_ctzll(m);
+            const uint64_t rt = d->rt[k];
+            if (rt <= now) {
+                ready++;
+                if (d->hseq[k] < seq) {
+                    seq = d->hseq[k];
+                    kb = k;
+                }
+            } else if (rt < tn) {
+                tn = rt;
             }
-        } else if (rt < tn) {
-            tn = rt;
+        }
+    } else {
+        /* every candidate, oldest first (d->bn): the first ready is kb, a second ends
+         * the walk (tn is not needed then) */
+        for (uint32_t k = d->bn[BQ_END]; k != BQ_END; k = d->bn[k]) {
+            const uint64_t rt = d->rt[k];
+            if (rt <= now) {
+                if (ready++)
+                    break;
+                kb = k;
+            } else if (rt < tn) {
+                tn = rt;
+            }
         }
     }
     if (!ready) {
