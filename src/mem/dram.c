@@ -13,7 +13,11 @@ typedef struct {
     uint64_t rt;              /* its row command's earliest cycle from the bank alone:
                                  open ? max(t_pre, head_arr) : max(t_act, head_arr)
                                  (bank_rt(); the channel's tRRD and refresh apply to
-                                 a closed bank on top)                              */
+                                 a closed bank on top). Read only for a bank without
+                                 queued hits, or (FIFO, whose column commands are the
+                                 oldest request's) whose oldest request is no hit: not
+                                 kept through column commands; col_last sets it again
+                                 after a request's last, do_pre after a precharge    */
     uint32_t row, head_row;
     uint32_t hits;            /* queued requests for the open row                   */
     dram_req *fh[2];          /* its first queued read [0] and write [1] for the open
@@ -64,8 +68,9 @@ struct dram {
     uint64_t row_wait;
     int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
     /* every bank's rt and head_seq again, side by side: the FR-FCFS row scan reads
-     * these (bank_rt and head_seq_set keep them) */
-    uint64_t rt[64], hseq[64];
+     * these (bank_rt and head_seq_set keep them); hseq[BQ_END] is UINT64_MAX, so that
+     * cand_join's walk stops at the list's end without a test of its own */
+    uint64_t rt[64], hseq[65];
     /* The row command candidates (FR-FCFS: busy_banks & ~hit_banks, whatever the
      * scheduler) in their oldest request's order, oldest first (bn / bp: next / prev;
      * BQ_END is the list's head and tail): the row scan walks them, its first ready one
@@ -138,6 +143,7 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
         d->bk[k].id = k;
     d->cn[HC_END] = d->cp[HC_END] = HC_END;
     d->bn[BQ_END] = d->bp[BQ_END] = BQ_END;
+    d->hseq[BQ_END] = UINT64_MAX;
     d->hlb = UINT64_MAX;
     d->hlb_exact = 1;
     d->grp_mask = cfg->bank_groups > 1 ? cfg->bank_groups - 1 : 0;
@@ -219,7 +225,8 @@ static void head_seq_set(dram *d, bank *b, uint64_t seq) { b->head_seq = d->hseq
  * bank (the newest request: the tail at once). */
 static void cand_join(dram *d, const bank *b, uint32_t n)
 {
-    while (n != BQ_END && d->hseq[n] < b->head_seq)
+    const uint64_t seq = b->head_seq;
+    while (d->hseq[n] < seq)
         n = d->bn[n];
     const uint32_t p = d->bp[n];
     d->bn[b->id] = (uint8_t)n;
@@ -432,7 +439,7 @@ static inline void issue_col(dram *d, dram_req *r, uint64_t now)
         b->t_pre = max64(b->t_pre, now + Bc);
     }
     gates_set(d);
-    bank_rt(d, b);
+    /* (b->rt waits for col_last: b has hits) */
     if (++r->ncol < d->cc_k)
         return;
     col_last(d, r, end, (uint64_t)d->cc_k * Bc);
