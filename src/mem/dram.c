@@ -81,8 +81,9 @@ struct dram {
      * is the list's head and tail): the hit scan takes the first that may go. Per slot:
      * the bank's own term of its column command, max(t_col, t_arr) (col_time() less the
      * bank group's and the channel's: t_arr never changes, t_col only with the fh), and
-     * its seq. fh_set keeps them. */
-    uint64_t ht[128], hs[128];
+     * its seq. fh_set keeps them. hs[HC_END] is 0, so that fh_set's walk stops at the
+     * list's head without a test of its own. */
+    uint64_t ht[128], hs[129];
     uint8_t cn[129], cp[129];
     /* With hlb_exact, hlb is the earliest column command (col_time()) of the candidates:
      * the hit scan's result when none was ready, kept by a new candidate (fh_set) and
@@ -142,6 +143,7 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     for (uint32_t k = 0; k < cfg->banks; k++)
         d->bk[k].id = k;
     d->cn[HC_END] = d->cp[HC_END] = HC_END;
+    d->hs[HC_END] = 0;   /* (calloc's already: the walk's stop) */
     d->bn[BQ_END] = d->bp[BQ_END] = BQ_END;
     d->hseq[BQ_END] = UINT64_MAX;
     d->hlb = UINT64_MAX;
@@ -270,8 +272,9 @@ static inline void fh_set(dram *d, bank *b, int w, dram_req *r)
     }
     /* after the last older one, looked for from the tail (a push's hit, the newest
      * request, goes there at once) */
+    const uint64_t seq = r->seq;
     uint32_t p = d->cp[HC_END];
-    while (p != HC_END && d->hs[p] > r->seq)
+    while (d->hs[p] > seq)
         p = d->cp[p];
     d->cn[c] = d->cn[p];
     d->cp[c] = (uint8_t)p;
@@ -410,7 +413,7 @@ static void push_wait(dram *d, const dram_req *r)
  * pick any other hit that may go. */
 static void col_last(dram *d, dram_req *r, uint64_t end, uint64_t busy);
 
-static inline void issue_col(dram *d, dram_req *r, uint64_t now)
+static __attribute__((noinline)) void issue_col(dram *d, dram_req *r, uint64_t now)
 {
     bank *b = &d->bk[r->bank];
     const uint64_t key = (uint64_t)r->bytes << 8 | r->cmds;
