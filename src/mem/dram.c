@@ -71,10 +71,11 @@ struct dram {
      * these (bank_rt and head_seq_set keep them); hseq[BQ_END] is UINT64_MAX, so that
      * cand_join's walk stops at the list's end without a test of its own */
     uint64_t rt[64], hseq[65];
-    /* The row command candidates (FR-FCFS: busy_banks & ~hit_banks, whatever the
-     * scheduler) in their oldest request's order, oldest first (bn / bp: next / prev;
-     * BQ_END is the list's head and tail): the row scan walks them, its first ready one
-     * the oldest. cand_join and cand_leave keep it where either mask changes. */
+    /* The row command candidates, busy_banks & ~hit_banks (kept under FIFO too, which
+     * does not read it), in their oldest request's order, oldest first (bn / bp: next /
+     * prev; BQ_END is the list's head and tail): the FR-FCFS row scan walks them, its
+     * first ready one the oldest. cand_join and cand_leave keep it where either mask
+     * changes. */
     uint8_t bn[65], bp[65];
     /* The FR-FCFS hit candidates, every bank's first read and first write hit (fh), as
      * slots 2 x bank + kind in a list by seq, oldest first (cn / cp: next / prev; HC_END
@@ -237,7 +238,8 @@ static void cand_join(dram *d, const bank *b, uint32_t n)
     d->bn[p] = (uint8_t)b->id;
 }
 
-/* bank b, a row command candidate, gets a hit (or its queue empties: none does) */
+/* bank b, a row command candidate, gets queued hits (a push for its open row, its ACT):
+ * the only way out, as a candidate's queue never empties (only hits leave a queue) */
 static inline void cand_leave(dram *d, const bank *b)
 {
     d->bn[d->bp[b->id]] = d->bn[b->id];
@@ -413,6 +415,7 @@ static void push_wait(dram *d, const dram_req *r)
  * pick any other hit that may go. */
 static void col_last(dram *d, dram_req *r, uint64_t end, uint64_t busy);
 
+/* (out of line: dram_cycle's frame stays small for its calls without a column command) */
 static __attribute__((noinline)) void issue_col(dram *d, dram_req *r, uint64_t now)
 {
     bank *b = &d->bk[r->bank];
@@ -750,10 +753,9 @@ static int cycle_body(dram *d, uint64_t now)
 
 int dram_cycle(dram *d, uint64_t now)
 {
-    if (now < d->pub.quiet)
-        return 0;   /* (nothing can issue: cycle_body would return at once) */
     if (now < d->t_ref && (!d->qn || now < d->t_wait))
-        return 0;   /* (cycle_body's own first test: nothing changes) */
+        return 0;   /* (cycle_body's own first test, true before pub.quiet: nothing
+                       changes) */
     int cmd = cycle_body(d, now);
     quiet_set(d);
     return cmd;
