@@ -13,7 +13,11 @@ typedef struct {
     uint64_t rt;              /* its row command's earliest cycle from the bank alone:
                                  open ? max(t_pre, head_arr) : max(t_act, head_arr)
                                  (bank_rt(); the channel's tRRD and refresh apply to
-                                 a closed bank on top)                              */
+                                 a closed bank on top). Read only for a bank without
+                                 queued hits, or (FIFO, whose column commands are the
+                                 oldest request's) whose oldest request is no hit: not
+                                 kept through column commands; col_last sets it again
+                                 after a request's last, do_pre after a precharge    */
     uint32_t row, head_row;
     uint32_t hits;            /* queued requests for the open row                   */
     dram_req *fh[2];          /* its first queued read [0] and write [1] for the open
@@ -57,21 +61,30 @@ struct dram {
     uint64_t t_wait;
     int wait_ok;
     /* A lower bound of the row command of every bank that may need one (FR-FCFS: queued
-     * requests, none for its open row): the scan's minimum, lowered when a bank joins
-     * them (a push to an idle bank, a bank's last hit issued, a precharge); commands
-     * only delay the others'. */
+     * requests, none for its open row): the scan's minimum (after a row command with
+     * another ready: that command's cycle, row_cycle), lowered when a bank joins them (a
+     * push to an idle bank, a bank's last hit issued, a precharge); commands only delay
+     * the others'. */
     uint64_t row_wait;
     int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
     /* every bank's rt and head_seq again, side by side: the FR-FCFS row scan reads
-     * these (bank_rt and head_seq_set keep them) */
-    uint64_t rt[64], hseq[64];
+     * these (bank_rt and head_seq_set keep them); hseq[BQ_END] is UINT64_MAX, so that
+     * cand_join's walk stops at the list's end without a test of its own */
+    uint64_t rt[64], hseq[65];
+    /* The row command candidates, busy_banks & ~hit_banks (kept under FIFO too, which
+     * does not read it), in their oldest request's order, oldest first (bn / bp: next /
+     * prev; BQ_END is the list's head and tail): the FR-FCFS row scan walks them, its
+     * first ready one the oldest. cand_join and cand_leave keep it where either mask
+     * changes. */
+    uint8_t bn[65], bp[65];
     /* The FR-FCFS hit candidates, every bank's first read and first write hit (fh), as
      * slots 2 x bank + kind in a list by seq, oldest first (cn / cp: next / prev; HC_END
      * is the list's head and tail): the hit scan takes the first that may go. Per slot:
      * the bank's own term of its column command, max(t_col, t_arr) (col_time() less the
      * bank group's and the channel's: t_arr never changes, t_col only with the fh), and
-     * its seq. fh_set keeps them. */
-    uint64_t ht[128], hs[128];
+     * its seq. fh_set keeps them. hs[HC_END] is 0, so that fh_set's walk stops at the
+     * list's head without a test of its own. */
+    uint64_t ht[128], hs[129];
     uint8_t cn[129], cp[129];
     /* With hlb_exact, hlb is the earliest column command (col_time()) of the candidates:
      * the hit scan's result when none was ready, kept by a new candidate (fh_set) and
@@ -90,7 +103,7 @@ struct dram {
     dram_stats st;
 };
 
-enum { HC_END = 128 };
+enum { HC_END = 128, BQ_END = 64 };
 
 static void quiet_set(dram *d);
 static void fh_set(dram *d, bank *b, int w, dram_req *r);
@@ -131,6 +144,9 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     for (uint32_t k = 0; k < cfg->banks; k++)
         d->bk[k].id = k;
     d->cn[HC_END] = d->cp[HC_END] = HC_END;
+    d->hs[HC_END] = 0;   /* (calloc's already: the walk's stop) */
+    d->bn[BQ_END] = d->bp[BQ_END] = BQ_END;
+    d->hseq[BQ_END] = UINT64_MAX;
     d->hlb = UINT64_MAX;
     d->hlb_exact = 1;
     d->grp_mask = cfg->bank_groups > 1 ? cfg->bank_groups - 1 : 0;
@@ -206,6 +222,30 @@ static void bank_rt(dram *d, bank *b)
 
 static void head_seq_set(dram *d, bank *b, uint64_t seq) { b->head_seq = d->hseq[b->id] = seq; }
 
+/* bank b becomes a row command candidate (busy, no hits; not one before): its place in
+ * d->bn, before the first younger one, looked for from n on: the list's head (measured
+ * shorter than from the tail on gups, as long on atax), or BQ_END for a push to an idle
+ * bank (the newest request: the tail at once). */
+static void cand_join(dram *d, const bank *b, uint32_t n)
+{
+    const uint64_t seq = b->head_seq;
+    while (d->hseq[n] < seq)
+        n = d->bn[n];
+    const uint32_t p = d->bp[n];
+    d->bn[b->id] = (uint8_t)n;
+    d->bp[b->id] = (uint8_t)p;
+    d->bp[n] = (uint8_t)b->id;
+    d->bn[p] = (uint8_t)b->id;
+}
+
+/* bank b, a row command candidate, gets queued hits (a push for its open row, its ACT):
+ * the only way out, as a candidate's queue never empties (only hits leave a queue) */
+static inline void cand_leave(dram *d, const bank *b)
+{
+    d->bn[d->bp[b->id]] = d->bn[b->id];
+    d->bp[d->bn[b->id]] = d->bp[b->id];
+}
+
 /* col_time() of hit candidate slot c (bank c / 2's first hit of kind c % 2): its bank's
  * term, its bank group's and the channel's */
 static inline uint64_t slot_time(const dram *d, uint32_t c)
@@ -234,8 +274,9 @@ static inline void fh_set(dram *d, bank *b, int w, dram_req *r)
     }
     /* after the last older one, looked for from the tail (a push's hit, the newest
      * request, goes there at once) */
+    const uint64_t seq = r->seq;
     uint32_t p = d->cp[HC_END];
-    while (p != HC_END && d->hs[p] > r->seq)
+    while (d->hs[p] > seq)
         p = d->cp[p];
     d->cn[c] = d->cn[p];
     d->cp[c] = (uint8_t)p;
@@ -274,13 +315,16 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     d->qn++;
     d->pub.room = d->qn < d->cfg.queue;
     if (b->open && b->row == r->row) {
-        b->hits++;
+        if (!b->hits++ && b->qh != r)
+            cand_leave(d, b);   /* (busy without hits before: a candidate) */
         if (!b->fh[r->write])
             fh_set(d, b, r->write, r);
         d->hit_banks |= 1ull << r->bank;
     }
-    if (b->qh == r && !(d->hit_banks >> r->bank & 1))
+    if (b->qh == r && !(d->hit_banks >> r->bank & 1)) {
+        cand_join(d, b, BQ_END);
         row_join(d, b);
+    }
     push_wait(d, r);
     quiet_set(d);
 }
@@ -371,7 +415,8 @@ static void push_wait(dram *d, const dram_req *r)
  * pick any other hit that may go. */
 static void col_last(dram *d, dram_req *r, uint64_t end, uint64_t busy);
 
-static inline void issue_col(dram *d, dram_req *r, uint64_t now)
+/* (out of line: dram_cycle's frame stays small for its calls without a column command) */
+static __attribute__((noinline)) void issue_col(dram *d, dram_req *r, uint64_t now)
 {
     bank *b = &d->bk[r->bank];
     const uint64_t key = (uint64_t)r->bytes << 8 | r->cmds;
@@ -400,7 +445,7 @@ static inline void issue_col(dram *d, dram_req *r, uint64_t now)
         b->t_pre = max64(b->t_pre, now + Bc);
     }
     gates_set(d);
-    bank_rt(d, b);
+    /* (b->rt waits for col_last: b has hits) */
     if (++r->ncol < d->cc_k)
         return;
     col_last(d, r, end, (uint64_t)d->cc_k * Bc);
@@ -448,8 +493,10 @@ static __attribute__((noinline)) void col_last(dram *d, dram_req *r, uint64_t en
     d->st.busy += busy;
     d->st.q_lat_sum += r->t_issue - r->t_arr;
     bank_rt(d, b);
-    if (!b->hits && b->qh)
+    if (!b->hits && b->qh) {
+        cand_join(d, b, d->bn[BQ_END]);
         row_join(d, b);
+    }
     r->next = NULL;
     if (d->dt)
         d->dt->next = r;
@@ -479,8 +526,9 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
         }
     fh_set(d, b, 0, fh[0]);
     fh_set(d, b, 1, fh[1]);
-    if (b->hits)
-        d->hit_banks |= 1ull << r->bank;
+    /* (r, the bank's oldest request, is a hit now: the bank was a candidate) */
+    cand_leave(d, b);
+    d->hit_banks |= 1ull << r->bank;
     r->act = 1;
     d->open_banks |= 1ull << r->bank;
     bank_rt(d, b);
@@ -490,6 +538,8 @@ static void do_act(dram *d, dram_req *r, uint64_t now)
 static void do_pre(dram *d, uint32_t k, uint64_t now)
 {
     bank *b = &d->bk[k];
+    if (b->hits)
+        cand_join(d, b, d->bn[BQ_END]);   /* (a refresh's or FIFO's: queued hits, now none) */
     b->open = 0;
     b->hits = 0;
     fh_set(d, b, 0, NULL);
@@ -562,70 +612,67 @@ static void set_wait(dram *d, uint64_t now, uint64_t t)
     d->wait_ok = 1;
 }
 
-/* The two earliest row command cycles: t1 (of bank k1) and t2 */
-typedef struct {
-    uint64_t t1, t2;
-    uint32_t k1;
-} row_min;
-
-static inline void row_min_add(row_min *e, uint64_t t, uint32_t k)
-{
-    if (t < e->t1) {
-        e->t2 = e->t1;
-        e->t1 = t;
-        e->k1 = k;
-    } else if (t < e->t2) {
-        e->t2 = t;
-    }
-}
-
-/* Banks m (a mask) as row-command candidates: the oldest ready one's head (*seq, *kb),
- * and every one's row-command cycle into e. */
-static inline void row_scan(const dram *d, uint64_t m, uint64_t now, uint64_t *seq, uint32_t *kb,
-                            row_min *e)
-{
-    for (; m; m &= m - 1) {
-        uint32_t k = (uint32_t)__builtin_ctzll(m);
-        const uint64_t rt = d->rt[k];
-        if (rt <= now && d->hseq[k] < *seq) {
-            *seq = d->hseq[k];
-            *kb = k;
-        }
-        row_min_add(e, rt, k);
-    }
-}
-
 /* FR-FCFS when no row hit may go at now (hwait: a lower bound of their column commands,
  * all of them if nothing issues): a row command for the oldest request of a bank, the
  * oldest such bank first; a bank with queued hits for its open row is not precharged; a
- * closed bank waits for tRRD and refresh (ta) as well. The two earliest of their cycles
- * (e.t1, of bank e.k1, and e.t2) give row_wait after one of them issues. */
+ * closed bank waits for tRRD and refresh (ta) as well (while ta > now, ta stands for every
+ * closed bank's cycle, a lower bound, not scanned). One pass over the candidates (while
+ * ta > now the open ones, by mask; else all of them oldest first, d->bn, up to a second
+ * ready one) finds the oldest ready one (kb), whether another is ready, and (none is) the
+ * earliest cycle of those not ready (tn). After kb's command row_wait is the others'
+ * earliest: tn when kb was the only one ready, else some ready one's cycle, at most now,
+ * for which now stands (a row_wait at or before the cycle it was set acts the same
+ * whatever its value: every later use takes a minimum with it and clamps to the cycle
+ * after its own, or replaces it). */
 static __attribute__((noinline)) int row_cycle(dram *d, uint64_t now, uint64_t hwait)
 {
-    row_min e = {UINT64_MAX, UINT64_MAX, 64};
-    uint32_t kb = 0;
-    uint64_t seq = UINT64_MAX;
-    uint64_t cand = d->busy_banks & ~d->hit_banks;
-    row_scan(d, cand & d->open_banks, now, &seq, &kb, &e);
-    uint64_t ta = max64(d->t_act_any, d->ref_until);
+    const uint64_t cand = d->busy_banks & ~d->hit_banks;
+    const uint64_t ta = max64(d->t_act_any, d->ref_until);
+    uint64_t tn = UINT64_MAX;
+    uint32_t kb = 0, ready = 0;
     if (ta > now) {
-        /* no ACT can go: ta bounds them all (a lower bound, not scanned) */
+        /* the open candidates (few), by mask */
+        uint64_t seq = UINT64_MAX;
         if (cand & ~d->open_banks)
-            row_min_add(&e, ta, 64);
+            tn = ta;
+        for (uint64_t m = cand & d->open_banks; m; m &= m - 1) {
+            const uint32_t k = (uint32_t)__builtin_ctzll(m);
+            const uint64_t rt = d->rt[k];
+            if (rt <= now) {
+                ready++;
+                if (d->hseq[k] < seq) {
+                    seq = d->hseq[k];
+                    kb = k;
+                }
+            } else if (rt < tn) {
+                tn = rt;
+            }
+        }
     } else {
-        row_scan(d, cand & ~d->open_banks, now, &seq, &kb, &e);
+        /* every candidate, oldest first (d->bn): the first ready is kb, a second ends
+         * the walk (tn is not needed then) */
+        for (uint32_t k = d->bn[BQ_END]; k != BQ_END; k = d->bn[k]) {
+            const uint64_t rt = d->rt[k];
+            if (rt <= now) {
+                if (ready++)
+                    break;
+                kb = k;
+            } else if (rt < tn) {
+                tn = rt;
+            }
+        }
     }
-    if (seq == UINT64_MAX) {
+    if (!ready) {
         /* nothing issues: every candidate's cycle is later than now */
-        d->row_wait = e.t1;
+        d->row_wait = tn;
         if (!d->cfg.scan_always) {
-            d->t_wait = hwait < e.t1 ? hwait : e.t1;
+            d->t_wait = hwait < tn ? hwait : tn;
             d->wait_ok = 1;
         }
         return 0;
     }
     /* the others', then the bank's own (do_pre) or its new hits' (do_act) */
-    d->row_wait = e.k1 == kb ? e.t2 : e.t1;
+    d->row_wait = ready > 1 ? now : tn;
     if (d->bk[kb].open) {
         do_pre(d, kb, now);
     } else {
@@ -706,10 +753,9 @@ static int cycle_body(dram *d, uint64_t now)
 
 int dram_cycle(dram *d, uint64_t now)
 {
-    if (now < d->pub.quiet)
-        return 0;   /* (nothing can issue: cycle_body would return at once) */
     if (now < d->t_ref && (!d->qn || now < d->t_wait))
-        return 0;   /* (cycle_body's own first test: nothing changes) */
+        return 0;   /* (cycle_body's own first test, true before pub.quiet: nothing
+                       changes) */
     int cmd = cycle_body(d, now);
     quiet_set(d);
     return cmd;

@@ -690,6 +690,36 @@ static void test_wait_bounds(void **state)
     dram_destroy(d);
 }
 
+/* Row commands go to the oldest candidate bank whatever the bank numbers, and a bank
+ * whose hits ended rejoins the candidates in its next request's age order (dram.c keeps
+ * them oldest first). Worked by hand (FR-FCFS, no refresh): a, b, c, d to banks 3, 2, 1,
+ * 0 (row 1, all closed) and e to bank 3 row 2, pushed at 0 in that order. ACTs one tRRD
+ * (6) apart, oldest first, a row hit before a row command: ACT a 0, ACT b 6, RD a 12
+ * (tRCD), ACT c 13, RD b 18, ACT d 19, RD c 25, RD d 31; bank 3, its hit a done at 12,
+ * waits with e, the youngest: PRE at tRAS 28, ACT at tRC 40 (= PRE + tRP), RD at 52.
+ * Data tCL + 4 after each RD. Stepped every cycle and jumping with dram_next. */
+static void test_row_age_order(void **state)
+{
+    (void)state;
+    static const uint64_t issue[5] = {12, 18, 25, 31, 52}, done[5] = {28, 34, 41, 47, 68};
+    for (int step = 0; step < 2; step++) {
+        dram_cfg c = gddr5(DRAM_FRFCFS);
+        dram *d = dram_create(&c, NULL, 0);
+        dram_req q[5] = {mk(3, 1, 0), mk(2, 1, 0), mk(1, 1, 0), mk(0, 1, 0), mk(3, 2, 0)}, *o[5];
+        for (int i = 0; i < 5; i++)
+            dram_push(d, &q[i], 0, 0);
+        assert_int_equal(run(d, 0, 1000, step, o, 5), 5);
+        for (int i = 0; i < 5; i++) {
+            assert_ptr_equal(o[i], &q[i]);
+            assert_int_equal(q[i].t_issue, issue[i]);
+            assert_int_equal(q[i].t_done, done[i]);
+        }
+        assert_int_equal(dram_get_stats(d)->acts, 5);
+        assert_int_equal(dram_get_stats(d)->pres, 1);
+        dram_destroy(d);
+    }
+}
+
 /* Requests of different sizes back to back on one open row (issue_col keeps a command's
  * burst terms for the last size it saw: each size must get its own). Bank 0, all pushed
  * at 0: a (128 B, B = 4), c (32 B, one BL8 burst, B = 2), e (128 B) to row 1. ACT at 0;
@@ -745,6 +775,7 @@ int main(void)
         cmocka_unit_test(test_quiet_bound),
         cmocka_unit_test(test_wait_bounds),
         cmocka_unit_test(test_mixed_sizes),
+        cmocka_unit_test(test_row_age_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
