@@ -1300,7 +1300,6 @@ static void retire_warps(sm *s, uint64_t cycle)
 
 int sm_cycle(sm *s, uint64_t cycle)
 {
-    uint64_t stall0 = s->st.stall_cycles;
     s->n_inc = 0;
     int progress = writeback(s, cycle);
     progress |= ldst_send(s, cycle);
@@ -1308,8 +1307,8 @@ int sm_cycle(sm *s, uint64_t cycle)
     if (issued_any < 0)
         return -1;
     progress |= issued_any;
-    if (!issued_any && s->resident)
-        s->st.stall_cycles++;
+    const uint64_t stall = !issued_any && s->resident;   /* (only here: st.stall_cycles) */
+    s->st.stall_cycles += stall;
     int f = fetch(s, cycle);
     if (f < 0)
         return -1;
@@ -1320,7 +1319,7 @@ int sm_cycle(sm *s, uint64_t cycle)
     s->st.resident_warps_sum += s->resident;
     s->st.active_cycles += s->resident != 0;
     /* per-cycle deltas for idle skipping */
-    s->last.stall_cycles = s->st.stall_cycles - stall0;
+    s->last.stall_cycles = stall;
     s->last.warps_in_flight_sum = inflight;
     s->last.resident_warps_sum = s->resident;
     s->last.active_cycles = s->resident != 0;
