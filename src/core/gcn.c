@@ -272,6 +272,7 @@ typedef struct {
     func_launch *L;
     const gcn_shared *sh;
     memsys *mem;
+    pipe_pop_gate pop;          /* mem's pop_t word of this CU (writeback)          */
     const sched_ops *pol;
     void **pst;                 /* policy state per SIMD                            */
     uint32_t ws, cta_warps, max_ctas, n_slots, simds, passes;
@@ -392,6 +393,7 @@ static void *gcn_create(uint32_t id, const core_launch *cl)
     s->p = &sh->p;
     s->L = cl->L;
     s->mem = cl->mem;
+    s->pop = pipe_pop_gate_of(cl->mem, id);
     s->pol = cl->pol;
     s->ws = cl->L->ws;
     s->cta_warps = cl->L->cta_warps;
@@ -524,7 +526,7 @@ static const pipe_wb_ops gcn_wb = {insn_done, fetched, minst_done};
 /* ---- writeback and memory queues --------------------------------------------------------- */
 static int writeback(gcn_cu *s, uint64_t cycle)
 {
-    return pipe_writeback(&s->wh, &s->mi, &s->rq, s->mem, s->id, cycle, &gcn_wb, s);
+    return pipe_writeback(&s->wh, &s->mi, &s->rq, s->mem, s->id, &s->pop, cycle, &gcn_wb, s);
 }
 
 /* One cycle of both request paths. An empty one is skipped: its cycle would change

@@ -396,11 +396,29 @@ typedef struct {
     void (*minst_done)(void *ctx, uint32_t i, uint64_t cycle);
 } pipe_wb_ops;
 
+/* Core id's word of memsys.h pop_t, found once (the writeback stage then tests it
+ * without reading the memory system's header): t NULL when the model has none. */
+typedef struct {
+    const uint64_t *t;
+    uint64_t off;
+} pipe_pop_gate;
+static inline pipe_pop_gate pipe_pop_gate_of(const memsys *m, uint32_t id)
+{
+    pipe_pop_gate g = {NULL, 0};
+    if (m->pop_t && id < m->pop_n) {
+        g.t = (const uint64_t *)((const char *)m->pop_t + id * m->pop_stride);
+        g.off = m->pop_off;
+    }
+    return g;
+}
+
 /* The writeback stage of core `id`: the wheel's events due at `cycle` (in its order),
- * then the requests the memory system returns (each freed into rq). 1 when anything
+ * then the requests the memory system returns (each freed into rq; none while pg's
+ * word says nothing is due, memsys_pop_done's own first test). 1 when anything
  * completed. (Inline: a model's constant ops are then called directly.) */
 static inline int pipe_writeback(pipe_wheel *wh, pipe_minsts *mi, pipe_rq *rq, memsys *mem, uint32_t id,
-                                 uint64_t cycle, const pipe_wb_ops *ops, void *ctx)
+                                 const pipe_pop_gate *pg, uint64_t cycle, const pipe_wb_ops *ops,
+                                 void *ctx)
 {
     int progress = 0;
     pipe_event e;
@@ -408,6 +426,8 @@ static inline int pipe_writeback(pipe_wheel *wh, pipe_minsts *mi, pipe_rq *rq, m
         ops->done(ctx, e.slot, e.regs, e.n, e.kind, cycle);
         progress = 1;
     }
+    if (pg->t && *pg->t > cycle + pg->off)
+        return progress;
     mem_req *r;
     while ((r = memsys_pop_done(mem, id, cycle)) != NULL) {
         progress = 1;

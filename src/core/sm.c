@@ -75,6 +75,7 @@ struct sm {
     func_launch *L;
     const insn_table *it;
     memsys *mem;
+    pipe_pop_gate pop;             /* mem's pop_t word of this SM (writeback)    */
     const sched_ops *pol;
     void **pst;                    /* policy state per scheduler                 */
     uint32_t n_sched, ws, cta_warps, max_ctas, n_slots;
@@ -154,6 +155,10 @@ struct sm {
      * WR_DONE: an idle slot), which idle skipping repeats. */
     uint8_t *slot_inc;
     uint32_t n_inc;
+    /* Cycles whose outcomes were slot_inc[0 .. n_sched) and are not yet in st's issue
+     * slots (a memoized stage, a repeat: slots_owed): counted at once when the next
+     * full stage is about to overwrite slot_inc, or for the statistics (fermi_stats). */
+    uint64_t slot_reps;
     /* Statistics and what only a memory instruction reads, last: the fields above are
      * what one SM cycle reads (the record is 64-byte aligned), and st's first lines
      * (issue slots, cycle sums) are written every cycle. */
@@ -217,6 +222,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
         L->div->timing(L->dstate, &s->dt);
     s->it = it;
     s->mem = mem;
+    s->pop = pipe_pop_gate_of(mem, id);
     s->pol = pol;
     s->ws = L->ws;
     s->ws_sh = s->ws && !(s->ws & (s->ws - 1)) ? (uint32_t)__builtin_ctz(s->ws) : 64;
@@ -479,7 +485,7 @@ static const pipe_wb_ops fermi_wb = {instruction_done, fetched, minst_done};
 /* ---- writeback --------------------------------------------------------------------------- */
 static int writeback(sm *s, uint64_t cycle)
 {
-    return pipe_writeback(&s->wh, &s->mi, &s->rq, s->mem, s->id, cycle, &fermi_wb, s);
+    return pipe_writeback(&s->wh, &s->mi, &s->rq, s->mem, s->id, &s->pop, cycle, &fermi_wb, s);
 }
 
 /* ---- LD/ST unit --------------------------------------------------------------------------- */
@@ -940,7 +946,8 @@ static inline __attribute__((always_inline)) key_acc key_pass(const uint64_t *S,
  * for a policy that reads only those (sched_ops.ready_only), else every warp with an
  * instruction, exactly the list a scan of all warps gives. */
 /* A turn's outcome: the issue slot counted by what it was spent on (WR_DONE: idle), and
- * kept in the cycle's list for idle skipping. Every turn counts exactly one. */
+ * kept in the cycle's list for idle skipping. Every turn counts exactly one. (The
+ * issue stage first counts what slot_reps owes: slot_inc changes here.) */
 static inline void count_slot(sm *s, uint8_t r)
 {
     if (r == WR_DONE)
@@ -1079,6 +1086,26 @@ static __attribute__((noinline)) int sched_turn(sm *s, uint32_t q, uint64_t cycl
     return s->vs.nw == 1 ? sched_turn_nw(s, q, cycle, units, 1) : sched_turn_nw(s, q, cycle, units, s->vs.nw);
 }
 
+/* st's issue slots plus n times the outcomes inc[0 .. n_inc) */
+static void slots_add(pipe_stats *st, const uint8_t *inc, uint32_t n_inc, uint64_t n)
+{
+    for (uint32_t j = 0; j < n_inc; j++) {
+        if (inc[j] == WR_DONE)
+            st->idle_slots += n;
+        else
+            st->slot[inc[j]] += n;
+    }
+}
+
+/* slot_reps counted into st (before slot_inc changes) */
+static inline void slots_owed(sm *s)
+{
+    if (s->slot_reps) {
+        slots_add(&s->st, s->slot_inc, s->n_sched, s->slot_reps);
+        s->slot_reps = 0;
+    }
+}
+
 /* The issue stage: each scheduler's turn (sched_turn), in order from the first one
  * (core.rotate_schedulers). Returns 1 when anything issued, -1 on a fault. The units'
  * availability only changes with an issue. */
@@ -1095,19 +1122,15 @@ static int issue_stage(sm *s, uint64_t cycle)
             /* each turn's step 0, in any order (a turn that repeats issues nothing): the
              * memos' outcomes, which the stage that left them counted into slot_inc
              * (every turn's, n_sched: each ended on its memo) and which no cycle since
-             * has overwritten (each took this path), so they are the list already */
-            for (uint32_t j = 0; j < s->n_sched; j++) {
-                const uint8_t r = s->slot_inc[j];
-                if (r == WR_DONE)
-                    s->st.idle_slots++;
-                else
-                    s->st.slot[r]++;
-            }
+             * has overwritten (each took this path), so they are the list already, and
+             * counted once more (slot_reps) */
+            s->slot_reps++;
             s->n_inc = s->n_sched;
             return 0;
         }
     }
     s->stage_memo = 0;
+    slots_owed(s);   /* (the turns below overwrite slot_inc) */
     /* core.rotate_schedulers: the first scheduler to issue changes every cycle */
     uint32_t first = !s->rot_mask ? 0 : s->rot_mask != UINT32_MAX ? (uint32_t)cycle & s->rot_mask
                                                                    : (uint32_t)(cycle % s->n_sched);
@@ -1277,7 +1300,6 @@ static void retire_warps(sm *s, uint64_t cycle)
 
 int sm_cycle(sm *s, uint64_t cycle)
 {
-    uint64_t stall0 = s->st.stall_cycles;
     s->n_inc = 0;
     int progress = writeback(s, cycle);
     progress |= ldst_send(s, cycle);
@@ -1285,8 +1307,8 @@ int sm_cycle(sm *s, uint64_t cycle)
     if (issued_any < 0)
         return -1;
     progress |= issued_any;
-    if (!issued_any && s->resident)
-        s->st.stall_cycles++;
+    const uint64_t stall = !issued_any && s->resident;   /* (only here: st.stall_cycles) */
+    s->st.stall_cycles += stall;
     int f = fetch(s, cycle);
     if (f < 0)
         return -1;
@@ -1297,7 +1319,7 @@ int sm_cycle(sm *s, uint64_t cycle)
     s->st.resident_warps_sum += s->resident;
     s->st.active_cycles += s->resident != 0;
     /* per-cycle deltas for idle skipping */
-    s->last.stall_cycles = s->st.stall_cycles - stall0;
+    s->last.stall_cycles = stall;
     s->last.warps_in_flight_sum = inflight;
     s->last.resident_warps_sum = s->resident;
     s->last.active_cycles = s->resident != 0;
@@ -1306,12 +1328,10 @@ int sm_cycle(sm *s, uint64_t cycle)
 
 void sm_repeat_cycle_stats(sm *s, uint64_t n)
 {
-    for (uint32_t j = 0; j < s->n_inc; j++) {
-        if (s->slot_inc[j] == WR_DONE)
-            s->st.idle_slots += n;
-        else
-            s->st.slot[s->slot_inc[j]] += n;
-    }
+    if (s->n_inc == s->n_sched)
+        s->slot_reps += n;   /* (every completed stage counts n_sched outcomes) */
+    else
+        slots_add(&s->st, s->slot_inc, s->n_inc, n);
     s->st.stall_cycles += n * s->last.stall_cycles;
     s->st.warps_in_flight_sum += n * s->last.warps_in_flight_sum;
     s->st.resident_warps_sum += n * s->last.resident_warps_sum;
@@ -1430,6 +1450,7 @@ static void fermi_stats(const void *c, ws_timing_stats *t)
     t->fu_count[FU_INT] = cfg->core.n_int;
     /* the LD/ST path's totals (the ldq's own counters: see struct sm) */
     pipe_stats st = sm_->st;
+    slots_add(&st, sm_->slot_inc, sm_->n_sched, sm_->slot_reps);
     ldq_stats zero = {0};
     uint64_t d[6] = {0};
     pipe_ldq_add(&st, ldq_get_stats(sm_->ldq), &zero, d);

@@ -500,7 +500,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     ws_pool *pool = NULL;
     ws_err rc = WS_OK;
     /* mem.keep_state: the simulation's memory system, warm from the previous launch */
-    offmem om = {{&off_model, NULL}, NULL, 0};   /* (the GPU reads the kept model's own roused bits) */
+    offmem om = {.base = {.ops = &off_model}};   /* (the GPU reads the kept model's own roused bits) */
     if (keep && cfg->mem.keep_state && mm->launch_begin) {
         if (keep->mem && keep->mem->ops != mm)
             timing_keep_free(keep);
@@ -510,6 +510,10 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         }
         om.in = keep->mem;
         om.off = keep->clock;
+        om.base.pop_t = om.in->pop_t;           /* memsys.h pop_t, in the launch's clock */
+        om.base.pop_stride = om.in->pop_stride;
+        om.base.pop_n = om.in->pop_n;
+        om.base.pop_off = om.in->pop_off + om.off;
         mm->launch_begin(om.in, om.off);
         mem = &om.base;
     }

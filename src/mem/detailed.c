@@ -995,6 +995,9 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->req_used = icnt_in_used(m->req);
     m->req_freed = icnt_in_freed(m->req);
     m->base.roused = icnt_out_got(m->rep);
+    m->base.pop_t = &m->sm[0].done_t;     /* memsys.h pop_t: det_pop's own first test */
+    m->base.pop_stride = sizeof *m->sm;
+    m->base.pop_n = n_sm;
     m->req_in_buf = cfg->icnt.in_buf;
     m->rep_t = icnt_out_times(m->rep);
     return &m->base;

@@ -199,11 +199,28 @@ struct memsys {
      * the bits after each tick, before the SM phase (a bit of an SM not asleep means
      * nothing). */
     uint64_t *roused;
+    /* Optional (NULL: none): pop_done's fast path, read inline before its indirect call
+     * (the SM asks every cycle, and usually nothing is due). SM s (s < pop_n) has nothing
+     * to pop at core cycle c while the word at pop_t + s * pop_stride bytes, a lower bound
+     * of its responses' earliest t_done in the model's clock, exceeds c + pop_off (0 for a
+     * model itself; a view that shifts the clock, gpu/timing.c's offset view, adds its
+     * shift). The word changes only where pop_done's own answer for s could (the calls of
+     * SM s, and tick or commit outside the SM phase). */
+    const uint64_t *pop_t;
+    size_t pop_stride;
+    uint32_t pop_n;
+    uint64_t pop_off;
 };
 
 static inline mem_access memsys_access(memsys *m, mem_req *r, uint64_t c) { return m->ops->access(m, r, c); }
 static inline mem_access memsys_probe(const memsys *m, const mem_req *r, uint64_t c) { return m->ops->probe(m, r, c); }
-static inline mem_req *memsys_pop_done(memsys *m, uint32_t sm, uint64_t c) { return m->ops->pop_done(m, sm, c); }
+static inline mem_req *memsys_pop_done(memsys *m, uint32_t sm, uint64_t c)
+{
+    if (m->pop_t && sm < m->pop_n
+        && *(const uint64_t *)((const char *)m->pop_t + sm * m->pop_stride) > c + m->pop_off)
+        return NULL;
+    return m->ops->pop_done(m, sm, c);
+}
 static inline int memsys_tick(memsys *m, uint64_t c) { return m->ops->tick(m, c); }
 static inline uint64_t memsys_next_event(const memsys *m, uint64_t c) { return m->ops->next_event(m, c); }
 static inline int memsys_busy(const memsys *m) { return m->ops->busy(m); }

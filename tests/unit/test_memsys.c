@@ -295,6 +295,48 @@ static void test_latency_equal_clocks(void **state)
     mem_model_detailed.destroy(m);
 }
 
+/* memsys.h pop_t: the detailed model publishes each SM's earliest completion, read
+ * inline by memsys_pop_done. With the clocks of test_latency_equal_clocks a cold load of SM 1 at cycle 0 completes at 109:
+ * SM 1's word is then 109, SM 0's stays UINT64_MAX, and nothing pops before 109. */
+static void test_pop_word(void **state)
+{
+    (void)state;
+    ws_config cfg;
+    ws_config_defaults(&cfg);
+    legacy_cfg(&cfg);
+    set(&cfg, "icnt.mhz=700,l2.mhz=700,gpu.mem_mhz=700,icnt.latency=10,l2.pipeline=15,l2.latency=5,"
+              "dram.latency=30,l2.atomic_latency=3");
+    memsys *m = mem_model_detailed.create(&cfg, 2);
+    assert_non_null(m);
+    assert_non_null(m->pop_t);
+    assert_int_equal(m->pop_n, 2);
+    assert_int_equal(m->pop_off, 0);
+    const uint64_t *w0 = m->pop_t, *w1 = (const uint64_t *)((const char *)m->pop_t + m->pop_stride);
+    assert_true(*w0 == UINT64_MAX && *w1 == UINT64_MAX);
+    mem_req ld = req(1, MR_LOAD, 0x40000);
+    memsys_tick(m, 0);
+    assert_int_equal(memsys_access(m, &ld, 0), MA_MISS);
+    for (uint64_t c = 1; c < 109; c++) {
+        memsys_tick(m, c);
+        assert_null(memsys_pop_done(m, 1, c));
+    }
+    memsys_tick(m, 109);
+    assert_int_equal(*w1, 109);
+    assert_true(*w0 == UINT64_MAX);
+    /* the word alone decides "nothing": pointed at a word that says never, the header
+     * pops nothing (the request is due); leaving SM 1 out (pop_n), it asks the model */
+    const uint64_t never = UINT64_MAX;
+    const memsys hdr = *m;
+    m->pop_t = &never;
+    m->pop_stride = 0;
+    assert_null(memsys_pop_done(m, 1, 109));
+    m->pop_n = 1;
+    assert_ptr_equal(memsys_pop_done(m, 1, 109), &ld);
+    *m = hdr;
+    assert_true(*w1 == UINT64_MAX);
+    mem_model_detailed.destroy(m);
+}
+
 /* ld.cg bypasses the L1 (BYPASS every time, no line allocated); constant and parameter
  * loads use the L1C, instruction fetches the L1I. */
 static void test_routing(void **state)
@@ -1333,6 +1375,7 @@ int main(void)
         cmocka_unit_test(test_l2_sector_port),
         cmocka_unit_test(test_keep_state),
         cmocka_unit_test(test_latency_equal_clocks),
+        cmocka_unit_test(test_pop_word),
         cmocka_unit_test(test_routing),
         cmocka_unit_test(test_idle_skip_equivalence),
         cmocka_unit_test(test_idle_skip_equivalence_variants),
