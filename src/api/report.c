@@ -448,7 +448,8 @@ static int defs_init(rep_defs *d)
                                            "of host_seconds, the SM phase of the timing model's "
                                            "cycle loop: the part that runs on sim.host_threads "
                                            "threads; the rest is serial (estimated from every "
-                                           "8th cycle; docs/ARCHITECTURE.md)",
+                                           "64th iteration of the cycle loop; "
+                                           "docs/ARCHITECTURE.md)",
                                            WS_STAT_HIDE_ZERO, err, sizeof err));
     d->thread_rate = CHECK(ws_stats_add_formula(s, "thread_insts_per_sec", "insts/s",
                                                 "simulation rate in thread instructions",
