@@ -257,9 +257,8 @@ static void test_l2_sector_port(void **state)
  *   atomic (4 bytes each way: 1 flit; cold line: performed at the fill, + atomic ALU)
  *               = 2 Li + L2 + tRCD + tCL + B + Dl + A + 1 + 6
  * With Li 10, L2 15 + 5, tRCD 12, tCL 12, B 4, Dl 30, A 3: 109, 49, 108. */
-static void test_latency_equal_clocks(void **state)
+static memsys *equal_clocks_model(void)
 {
-    (void)state;
     ws_config cfg;
     ws_config_defaults(&cfg);
     legacy_cfg(&cfg);
@@ -267,6 +266,13 @@ static void test_latency_equal_clocks(void **state)
               "dram.latency=30,l2.atomic_latency=3");
     memsys *m = mem_model_detailed.create(&cfg, 2);
     assert_non_null(m);
+    return m;
+}
+
+static void test_latency_equal_clocks(void **state)
+{
+    (void)state;
+    memsys *m = equal_clocks_model();
     mem_req ld = req(0, MR_LOAD, 0x40000);
     memsys_tick(m, 0);
     assert_int_equal(memsys_access(m, &ld, 0), MA_MISS);
@@ -296,18 +302,13 @@ static void test_latency_equal_clocks(void **state)
 }
 
 /* memsys.h pop_t: the detailed model publishes each SM's earliest completion, read
- * inline by memsys_pop_done. With the clocks of test_latency_equal_clocks a cold load of SM 1 at cycle 0 completes at 109:
- * SM 1's word is then 109, SM 0's stays UINT64_MAX, and nothing pops before 109. */
+ * inline by memsys_pop_done. With the clocks of test_latency_equal_clocks a cold load
+ * of SM 1 at cycle 0 completes at 109: SM 1's word is then 109, SM 0's stays
+ * UINT64_MAX, and nothing pops before 109. */
 static void test_pop_word(void **state)
 {
     (void)state;
-    ws_config cfg;
-    ws_config_defaults(&cfg);
-    legacy_cfg(&cfg);
-    set(&cfg, "icnt.mhz=700,l2.mhz=700,gpu.mem_mhz=700,icnt.latency=10,l2.pipeline=15,l2.latency=5,"
-              "dram.latency=30,l2.atomic_latency=3");
-    memsys *m = mem_model_detailed.create(&cfg, 2);
-    assert_non_null(m);
+    memsys *m = equal_clocks_model();
     assert_non_null(m->pop_t);
     assert_int_equal(m->pop_n, 2);
     assert_int_equal(m->pop_off, 0);
