@@ -56,13 +56,15 @@ void repl_known(char *buf, size_t n);
 static inline uint32_t repl_oldest(const uint64_t *stamp, uint32_t ways, uint32_t set, uint64_t cand)
 {
     const uint64_t *st = stamp + (size_t)set * ways;
-    uint32_t best = 0;
-    uint64_t bv = UINT64_MAX;
-    for (uint32_t w = 0; w < ways; w++)
-        if ((cand >> w & 1) && st[w] < bv) {
+    uint32_t best = (uint32_t)__builtin_ctzll(cand);
+    uint64_t bv = st[best];
+    for (uint64_t x = cand & (cand - 1); x; x &= x - 1) {
+        const uint32_t w = (uint32_t)__builtin_ctzll(x);
+        if (st[w] < bv) {
             bv = st[w];
             best = w;
         }
+    }
     return best;
 }
 
