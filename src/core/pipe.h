@@ -404,12 +404,7 @@ typedef struct {
 } pipe_pop_gate;
 static inline pipe_pop_gate pipe_pop_gate_of(const memsys *m, uint32_t id)
 {
-    pipe_pop_gate g = {NULL, 0};
-    if (m->pop_t && id < m->pop_n) {
-        g.t = (const uint64_t *)((const char *)m->pop_t + id * m->pop_stride);
-        g.off = m->pop_off;
-    }
-    return g;
+    return (pipe_pop_gate){memsys_pop_word(m, id), m->pop_off};
 }
 
 /* The writeback stage of core `id`: the wheel's events due at `cycle` (in its order),

@@ -2701,14 +2701,15 @@ void mem_detailed_exhaustive(memsys *ms, int on)
 {
     det *m = (det *)ms;
     m->exhaustive = on;
-    if (on)   /* every bank, every L2 cycle; every crossbar port visited */
-        for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
-            bit_set(m->bank_set, g);
-            m->bk[g]->sport = UINT32_MAX;
-            m->bk[g]->unst = 0;
-        }
-    if (on)
-        memset(m->req_stall, 0, ((size_t)m->n_part * m->ppp + 63) / 64 * sizeof *m->req_stall);
+    if (!on)
+        return;
+    /* every bank, every L2 cycle; every crossbar port visited */
+    for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
+        bit_set(m->bank_set, g);
+        m->bk[g]->sport = UINT32_MAX;
+        m->bk[g]->unst = 0;
+    }
+    memset(m->req_stall, 0, ((size_t)m->n_part * m->ppp + 63) / 64 * sizeof *m->req_stall);
 }
 
 uint64_t mem_detailed_blocks(const memsys *ms) { return ((const det *)ms)->n_blocks; }

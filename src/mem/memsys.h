@@ -214,10 +214,16 @@ struct memsys {
 
 static inline mem_access memsys_access(memsys *m, mem_req *r, uint64_t c) { return m->ops->access(m, r, c); }
 static inline mem_access memsys_probe(const memsys *m, const mem_req *r, uint64_t c) { return m->ops->probe(m, r, c); }
+/* SM sm's pop_t word, or NULL when the model publishes none for it */
+static inline const uint64_t *memsys_pop_word(const memsys *m, uint32_t sm)
+{
+    return m->pop_t && sm < m->pop_n ? (const uint64_t *)((const char *)m->pop_t + sm * m->pop_stride)
+                                     : NULL;
+}
 static inline mem_req *memsys_pop_done(memsys *m, uint32_t sm, uint64_t c)
 {
-    if (m->pop_t && sm < m->pop_n
-        && *(const uint64_t *)((const char *)m->pop_t + sm * m->pop_stride) > c + m->pop_off)
+    const uint64_t *w = memsys_pop_word(m, sm);
+    if (w && *w > c + m->pop_off)
         return NULL;
     return m->ops->pop_done(m, sm, c);
 }
