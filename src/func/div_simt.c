@@ -15,6 +15,7 @@
  * instruction buffer follows the pc, as before paths had ids).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "func/div.h"
 #include "func/div_simt.h"
@@ -25,10 +26,13 @@
 static int simt_push(simt_stack *s, uint32_t pc, uint32_t rpc, uint64_t mask, uint32_t frame)
 {
     if (s->sp == s->cap) {
-        uint32_t cap = s->cap ? s->cap * 2 : 16;
-        simt_entry *ns = realloc(s->e, cap * sizeof *ns);
+        uint32_t cap = s->cap * 2 > 16 ? s->cap * 2 : 16;
+        const int from_in = s->e == s->in;
+        simt_entry *ns = from_in ? malloc(cap * sizeof *ns) : realloc(s->e, cap * sizeof *ns);
         if (!ns)
             return -1;
+        if (from_in)
+            memcpy(ns, s->in, s->sp * sizeof *ns);
         s->e = ns;
         s->cap = cap;
     }
@@ -41,9 +45,12 @@ static int simt_warp_init(func_warp *w, uint64_t mask)
 {
     simt_stack *s = w->dstate;
     if (!s) {
-        s = calloc(1, sizeof *s);
+        s = aligned_alloc(64, 64);
         if (!s)
             return -1;
+        memset(s, 0, sizeof *s);
+        s->e = s->in;
+        s->cap = 1;
         w->dstate = s;
     }
     s->sp = 0;   /* keep the entries of a previous CTA: no allocation in steady state */
@@ -54,7 +61,7 @@ static int simt_warp_init(func_warp *w, uint64_t mask)
 static void simt_warp_fini(func_warp *w)
 {
     simt_stack *s = w->dstate;
-    if (s)
+    if (s && s->e != s->in)
         free(s->e);
     free(s);
     w->dstate = NULL;

@@ -18,11 +18,16 @@ typedef struct {
     uint32_t pad;
 } simt_entry;
 
+/* The record is allocated on a cache line of its own (64 bytes) with room for one
+ * entry: a warp that never diverges (stack depth 1) finds its top entry in the line it
+ * reads `top` from. A deeper stack moves to the heap (and stays there). */
 typedef struct {
-    simt_entry *e;      /* e[0 .. sp)                                                 */
+    simt_entry *e;      /* e[0 .. sp): `in` while cap is 1, else on the heap          */
     simt_entry *top;    /* e + sp - 1, NULL when empty: select and next read only this */
     uint32_t sp, cap;
+    simt_entry in[1];
 } simt_stack;
+_Static_assert(sizeof(simt_stack) <= 64, "simt_stack: the record and its first entry on one cache line");
 
 #define DIV_SIMT_PATH 0u   /* the id of the one runnable path: the top entry          */
 
