@@ -237,7 +237,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->w = aligned_alloc(_Alignof(sm_warp), s->n_slots * sizeof *s->w);
     if (s->w)
         memset(s->w, 0, s->n_slots * sizeof *s->w);
-    /* 64-byte aligned: each func_warp's first 32 bytes (what readiness reads) on one line */
+    /* 64-byte aligned: each func_warp's hot first line and inline frame are cache lines */
     s->fw = aligned_alloc(64, ((size_t)s->n_slots * sizeof *s->fw + 63) / 64 * 64);
     if (s->fw)
         memset(s->fw, 0, (size_t)s->n_slots * sizeof *s->fw);

@@ -18,6 +18,7 @@
 #define WS_FUNC_FUNC_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "func/div.h"
@@ -212,34 +213,40 @@ typedef struct {
 typedef enum { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULT } warp_state;
 
 struct func_warp {
-    /* first 32 bytes: what the timing model's readiness reads of every warp each cycle
-     * (the selected path: L->div, state, dstate; the frame: fr, nfr). The record is 224
-     * bytes, so in an array that starts 64-byte aligned they share one cache line. */
+    /* The record is 256 bytes; in an array that starts 64-byte aligned (sm.c) each of
+     * its lines is one cache line. The first: what the timing model's readiness and an
+     * issue read of every warp (the selected path: L->div, state, dstate; the frame: fr,
+     * nfr; the registers; %clock). The second: the first frame, inline (fr points to it
+     * while fr_cap is 1): a warp that makes no call reads its frame from the line next
+     * to the first one rather than from a heap block of its own. */
     func_launch *L;
     void *dstate;                /* the divergence policy's per-warp state (div.h):
                                     its paths; NULL until func_warp_init           */
-    func_frame *fr;
+    func_frame *fr;              /* fr[0 .. nfr): fr0 while fr_cap is 1, else heap  */
     uint32_t nfr;
     warp_state state;
+    uint32_t *regpool;           /* the frames' register rows (4-byte units)        */
     uint64_t clock;              /* %clock: cycles (timing: set at every issue)     */
     func_cta *cta;
     uint32_t wid;                /* warp index inside the CTA                       */
     uint32_t n_lanes;            /* threads of the CTA in this warp                 */
+    func_frame fr0;
     uint64_t valid;              /* lanes that exist                                */
     uint64_t exited;
-    uint8_t bar_id;              /* barrier waited on                               */
-    int32_t bar_dst;             /* bar.red destination row, or -1                  */
     uint64_t bar_mask;           /* lanes that executed the bar.red                 */
+    size_t reg_cap;
+    uint8_t *local;              /* n_lanes x local_cap bytes, lane-major          */
+    int32_t bar_dst;             /* bar.red destination row, or -1                  */
+    uint32_t fr_cap;
+    uint32_t local_cap, local_top;
+    uint8_t bar_id;              /* barrier waited on                               */
     uint8_t bar_parked;          /* some paths wait at barrier bar_id while others
                                     run (policies with div_ops.wait)                */
-    uint32_t fr_cap;
-    uint32_t *regpool;           /* the frames' register rows (4-byte units)        */
-    size_t reg_used, reg_cap;
-    uint8_t *local;              /* n_lanes x local_cap bytes, lane-major          */
-    uint32_t local_cap, local_top;
+    uint8_t pad_[6];
     uint8_t cc[64];
-    uint8_t pad_[24];            /* to 224 bytes (a multiple of 32: see above)      */
 };
+_Static_assert(sizeof(func_frame) == 64 && offsetof(struct func_warp, fr0) == 64 &&
+               sizeof(struct func_warp) == 256, "func_warp: its first two lines are the hot header and frame 0");
 
 /* Per-launch divergence-policy state (div.h create/destroy, in L->dstate): init
  * after L->div is set and before any warp starts (0, or -1 when out of memory);

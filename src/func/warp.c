@@ -219,11 +219,17 @@ static int push_frame(func_warp *w, int32_t func, uint32_t call_pc)
 {
     const ptx_module *m = w->L->prog->m;
     const ptx_func *f = &m->funcs[func];
-    if (w->nfr == w->fr_cap) {
-        uint32_t cap = w->fr_cap ? w->fr_cap * 2 : 4;
-        func_frame *nf = realloc(w->fr, cap * sizeof *nf);
+    if (!w->fr_cap) {
+        w->fr = &w->fr0;   /* the first frame: inline (func.h) */
+        w->fr_cap = 1;
+    } else if (w->nfr == w->fr_cap) {
+        uint32_t cap = w->fr_cap > 2 ? w->fr_cap * 2 : 4;
+        const int from_in = w->fr == &w->fr0;
+        func_frame *nf = from_in ? malloc(cap * sizeof *nf) : realloc(w->fr, cap * sizeof *nf);
         if (!nf)
             return -1;
+        if (from_in)
+            *nf = w->fr0;
         w->fr = nf;
         w->fr_cap = cap;
     }
@@ -292,7 +298,8 @@ void func_warp_fini(func_warp *w)
 {
     if (w->dstate)
         w->L->div->warp_fini(w);   /* dstate is set only after w->L */
-    free(w->fr);
+    if (w->fr != &w->fr0)
+        free(w->fr);
     free(w->regpool);
     free(w->local);
     memset(w, 0, sizeof *w);
