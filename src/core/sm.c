@@ -39,6 +39,9 @@ typedef struct {
      * or alt_path while the selected one waits on the scoreboard for a load
      * (func.path_skip_stalled); the buffer is refetched on a change of path. */
     /* p.alt_path: NO_ALT, or the runnable path followed instead (in p: first line) */
+    /* The second line: read and written only with a path switch cost (dt.switch_cycles
+     * != 0; without one fetch_extra would always be 0), so that a cycle of the default
+     * policies touches one line of a warp's record. */
     uint32_t last_path;    /* the path the warp issued last                       */
     uint32_t fetch_extra;  /* switch cost added when the outstanding fetch fills  */
 } sm_warp;
@@ -476,7 +479,7 @@ static void fetched(void *c, uint32_t slot, uint32_t n, uint64_t cycle)
     w->p.fetching = 0;
     w->p.ibuf = (uint8_t)n;
     want_clr(s, slot);
-    w->p.ibuf_ready = cycle + w->fetch_extra;   /* path switch cost (0: none) */
+    w->p.ibuf_ready = cycle + (s->dt.switch_cycles ? w->fetch_extra : 0);   /* path switch cost */
     warp_touch(s, w);
 }
 
@@ -697,7 +700,8 @@ static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_inf
     fw->clock = cycle;
     const int mem = ii->is_mem;   /* IC_MEM_SHARED .. IC_ATOM_GLOBAL */
     exec_ctrl rc = func_warp_step_from(fw, pp, mem ? &s->tr : NULL);   /* (path `path`) */
-    w->last_path = path;
+    if (s->dt.switch_cycles)
+        w->last_path = path;
     s->st.issued++;
     s->st.thread_insts += func_lane_count(mask);
     if (rc == EX_FAULT)
@@ -1180,7 +1184,8 @@ static inline int fetch_slot(sm *s, uint32_t slot, uint64_t cycle)
     if (!s->pick_slot)
         s->tc[slot].path = p->id;   /* a counted candidate shows the buffer's path */
     want_clr(s, slot);
-    w->fetch_extra = p->id != w->last_path ? s->dt.switch_cycles : 0;
+    if (s->dt.switch_cycles)
+        w->fetch_extra = p->id != w->last_path ? s->dt.switch_cycles : 0;
     s->fetch_rr = slot + 1 < s->n_slots ? slot + 1 : 0;
     return 1;
 }
