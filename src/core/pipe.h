@@ -93,6 +93,9 @@ typedef struct {
     uint8_t cached;         /* own verdict (WR_*; WR_DONE: not cached)            */
     uint8_t ibuf;           /* decoded instructions available                     */
     uint8_t fetching;       /* instruction fetch outstanding                      */
+    uint8_t done;           /* sm.c's: its func_warp is WARP_DONE (set by the issue
+                               or barrier release that saw it so: a completion then
+                               need not read the func_warp's line)                */
     uint32_t ibuf_path;     /* the path (func_path.id) the buffer was fetched for */
     uint32_t ibuf_pc;       /* pc of the first buffered instruction               */
     int32_t ibuf_func;
@@ -113,7 +116,7 @@ _Static_assert(offsetof(pipe_warp, age) == 64, "pipe_warp: the hot fields fill i
 static inline void pipe_warp_start(pipe_warp *w, uint64_t cycle)
 {
     w->used = 1;
-    w->fetching = w->ibuf = 0;
+    w->fetching = w->ibuf = w->done = 0;
     w->age = cycle;
     w->inflight = w->mem_inflight = 0;
     pipe_sb_clear(&w->sb);

@@ -443,7 +443,7 @@ static inline __attribute__((always_inline)) void instruction_done(void *c, uint
         warp_touch(s, w);
     if (pipe_warp_complete(&w->p, regs, n, is_mem)) {
         s->warps_inflight--;
-        if (s->fw[slot].state == WARP_DONE) {
+        if (w->p.done) {
             s->maybe_done++;   /* drained after its exit: retire_warps frees it */
             slotset_add(s->gone, slot);
         }
@@ -712,6 +712,7 @@ static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_inf
     if (w->p.inflight++ == 0)
         s->warps_inflight++;
     if (fw->state == WARP_DONE) {
+        w->p.done = 1;
         s->maybe_done++;
         slotset_add(s->gone, slot);
     }
@@ -812,9 +813,12 @@ static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_inf
     if ((rc == EX_BARRIER || rc == EX_EXIT || rc == EX_RET) &&
         func_cta_try_release(fw->cta, s->fw + (slot / s->cta_warps) * s->cta_warps, s->cta_warps))
         for (uint32_t i = 0; i < s->cta_warps; i++) {
-            warp_touch(s, &s->w[(slot / s->cta_warps) * s->cta_warps + i]);
+            const uint32_t j = (slot / s->cta_warps) * s->cta_warps + i;
+            warp_touch(s, &s->w[j]);
             /* (a released warp's paths settle: looked at when retire_warps runs) */
-            slotset_add(s->gone, (slot / s->cta_warps) * s->cta_warps + i);
+            slotset_add(s->gone, j);
+            if (s->fw[j].state == WARP_DONE)
+                s->w[j].p.done = 1;
         }
     return rcode;
 }
