@@ -96,6 +96,11 @@ typedef struct {
     uint8_t done;           /* sm.c's: its func_warp is WARP_DONE (set by the issue
                                or barrier release that saw it so: a completion then
                                need not read the func_warp's line)                */
+    uint8_t sb_recheck;     /* sm.c's: the cached verdict WR_SCOREBOARD was decided
+                               with frame base 0, no alternative path and no
+                               path_skip_stalled, and only completions touched the
+                               warp since: its re-examination is the scoreboard's
+                               test of cached_info alone (sm.c readiness)         */
     uint32_t ibuf_path;     /* the path (func_path.id) the buffer was fetched for */
     uint32_t ibuf_pc;       /* pc of the first buffered instruction               */
     int32_t ibuf_func;
@@ -116,7 +121,7 @@ _Static_assert(offsetof(pipe_warp, age) == 64, "pipe_warp: the hot fields fill i
 static inline void pipe_warp_start(pipe_warp *w, uint64_t cycle)
 {
     w->used = 1;
-    w->fetching = w->ibuf = w->done = 0;
+    w->fetching = w->ibuf = w->done = w->sb_recheck = 0;
     w->age = cycle;
     w->inflight = w->mem_inflight = 0;
     pipe_sb_clear(&w->sb);

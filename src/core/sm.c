@@ -179,8 +179,25 @@ struct sm {
  * again (readiness) at its next turn; until then the summary does not count it. */
 static inline void warp_touch(sm *s, sm_warp *w)
 {
+    w->p.sb_recheck = 0;
     w->p.dirty = 1;
     pipe_vsum_touch(&s->vs, (uint32_t)(w - s->w));
+}
+
+/* warp_touch for a completion: it only frees registers and lowers the in-flight
+ * counts, so a scoreboard verdict that may be re-checked alone (sb_recheck) still may. */
+static inline void warp_touch_done(sm *s, sm_warp *w)
+{
+    w->p.dirty = 1;
+    pipe_vsum_touch(&s->vs, (uint32_t)(w - s->w));
+}
+
+/* Whether a WR_SCOREBOARD verdict decided with frame base `base` can be re-examined by
+ * the scoreboard test alone (pipe_warp.sb_recheck): nothing but a completion can change
+ * it then (no alternative path, none looked for, and the recheck needs no frame). */
+static inline uint8_t sb_recheckable(const sm *s, const sm_warp *w, uint32_t base)
+{
+    return base == 0 && w->p.alt_path == NO_ALT && !s->dt.skip_stalled;
 }
 
 /* The alternative path warp `w` follows while its selection p waits (alt_path set):
@@ -440,7 +457,7 @@ static inline __attribute__((always_inline)) void instruction_done(void *c, uint
      * alternative path and the selected one. A cached ready, empty-buffer or barrier
      * verdict stands, and so does its summary entry: no re-examination. */
     if (w->p.cached == WR_SCOREBOARD || w->p.cached == WR_DONE || w->p.alt_path != NO_ALT)
-        warp_touch(s, w);
+        warp_touch_done(s, w);
     if (pipe_warp_complete(&w->p, regs, n, is_mem)) {
         s->warps_inflight--;
         if (w->p.done) {
@@ -631,6 +648,23 @@ static inline __attribute__((always_inline)) uint8_t readiness(sm *s, uint32_t s
     uint8_t own = pipe_warp_cached(&w->p, cycle, info);
     if (own != WR__COUNT)
         return own == WR_READY ? unit_check(w->p.cached_info, units) : own;
+    if (w->p.sb_recheck && w->p.cached == WR_SCOREBOARD) {
+        /* Only completions since a scoreboard verdict (sb_recheck): the state, buffer,
+         * path, frame and next instruction are those it was decided with, so the
+         * examination below would reach the scoreboard test of cached_info at base 0
+         * and decide as here, without reading the functional warp, its path or frame. */
+        const insn_info *ii = w->p.cached_info;
+        w->p.dirty = 0;
+        *info = ii;
+        if (pipe_sb_busy(&w->p.sb, 0, ii) || (ii->cls == IC_CALL && w->p.inflight))
+            return WR_SCOREBOARD;
+        if (ii->cls == IC_MEMBAR && w->p.mem_inflight) {
+            w->p.cached = WR_DONE;
+            return WR_BARRIER;   /* not cached (as below) */
+        }
+        w->p.cached = WR_READY;
+        return unit_check(ii, units);
+    }
     if ((own = pipe_warp_examine(&w->p, fw, cycle)) != WR_READY)
         return own;
     const func_path *p = func_warp_selected(fw);   /* a ready warp has one */
@@ -652,7 +686,8 @@ static inline __attribute__((always_inline)) uint8_t readiness(sm *s, uint32_t s
     const insn_info *ii = &s->it->info[fn][pc];
     *info = ii;
     w->p.cached_info = ii;
-    if (pipe_sb_busy(&w->p.sb, reg_base(s, slot), ii) || (ii->cls == IC_CALL && w->p.inflight)) {
+    const uint32_t base = reg_base(s, slot);
+    if (pipe_sb_busy(&w->p.sb, base, ii) || (ii->cls == IC_CALL && w->p.inflight)) {
         /* (frames change only on a drained warp) */
         if (__builtin_expect(s->dt.skip_stalled, 0) && w->p.mem_inflight && ii->cls != IC_CALL) {
             /* waiting for a load: another runnable path whose next instruction is
@@ -674,6 +709,7 @@ static inline __attribute__((always_inline)) uint8_t readiness(sm *s, uint32_t s
             }
         }
         w->p.cached = WR_SCOREBOARD;
+        w->p.sb_recheck = sb_recheckable(s, w, base);
         return WR_SCOREBOARD;
     }
     if (ii->cls == IC_MEMBAR && w->p.mem_inflight)
@@ -803,6 +839,7 @@ static int issue(sm *s, uint32_t q, uint32_t slot, uint32_t path, const insn_inf
                 w->p.cached_info = ni;
                 w->p.cached = pipe_sb_busy(&w->p.sb, base, ni) || (ni->cls == IC_CALL && w->p.inflight)
                             ? WR_SCOREBOARD : WR_READY;
+                w->p.sb_recheck = sb_recheckable(s, w, base);
                 count_warp(s, slot, w);
                 settled = 1;
             }
