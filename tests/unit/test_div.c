@@ -120,6 +120,51 @@ static void t_simt_stack(void **state)
     d->warp_fini(&w);   /* NULL state: nothing to do */
 }
 
+/* The stack record holds one entry; deeper stacks move to the heap (16 entries, then
+ * 32) with their order intact (div_simt.h). 64 lanes, all set. Branch i (i = 0..7) is
+ * at the top's pc 100i to 100(i+1), all lanes but the lowest taken, reconvergence
+ * 5000 - i (never the top's own rpc: no reuse), so each pushes two entries:
+ *   [ {5000, -, ~0}, {1, 5000, bit 0}, {100, 5000, ~0 << 1}, ... ]
+ * after eight: 1 + 2 x 8 = 17 entries (past 16: the heap block grows), the top at pc
+ * 800 with lanes ~0 << 8. A jump of all its lanes to its rpc 4993 pops it: the top is
+ * then branch 7's not-taken entry {701, 4993, bit 7}, 16 entries. A new warp on the
+ * record starts again at depth 1. */
+static void t_simt_stack_deep(void **state)
+{
+    (void)state;
+    const div_ops *d = div_find("simt-stack");
+    func_warp w;
+    memset(&w, 0, sizeof w);
+    uint32_t top = 99;
+    assert_int_equal(d->warp_init(&w, ~0ull), 0);
+    uint64_t m = ~0ull;
+    for (uint32_t i = 0; i < 8; i++) {
+        expect_path(d, &w, 100 * i, m);
+        d->branch(&w, 0, 100 * i, 100 * (i + 1), m & (m - 1), 5000 - i);
+        m &= m - 1;
+        assert_int_equal(d->settle(&w, &top), 3 + 2 * i);
+        assert_int_equal(top, 0);
+    }
+    expect_path(d, &w, 800, ~0ull << 8);
+    d->branch(&w, 0, 800, 4993, ~0ull << 8, 9999);   /* all lanes taken: a jump */
+    assert_int_equal(d->settle(&w, &top), 16);
+    expect_path(d, &w, 701, 1ull << 7);
+    /* each not-taken entry in turn, down to the first branch's */
+    for (uint32_t i = 7; i-- > 0;) {
+        d->branch(&w, 0, 100 * (i + 1) + 1, 5000 - (i + 1), 1ull << (i + 1), 9999);   /* to its rpc */
+        assert_int_equal(d->settle(&w, &top), 1 + 2 * (i + 1));   /* popped; then the reconvergence entry */
+        expect_path(d, &w, 5000 - (i + 1), (~0ull << (i + 1)));
+        d->branch(&w, 0, 5000 - (i + 1), 5000 - i, ~0ull << (i + 1), 9999);
+        assert_int_equal(d->settle(&w, &top), 2 * (i + 1));
+        expect_path(d, &w, 100 * i + 1, 1ull << i);
+    }
+    assert_int_equal(d->warp_init(&w, 0xF), 0);
+    expect_path(d, &w, 0, 0xF);
+    assert_int_equal(d->settle(&w, &top), 1);
+    d->warp_fini(&w);
+    assert_null(w.dstate);
+}
+
 /* ---- a warp's paths, on a real kernel ------------------------------------------------- */
 /* Lanes split by parity; the instruction index is in each comment (labels take none). */
 static const char two_sided[] =
@@ -358,6 +403,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_simt_stack),
+        cmocka_unit_test(t_simt_stack_deep),
         cmocka_unit_test(t_warp_paths),
         cmocka_unit_test(t_step_bad_path),
         cmocka_unit_test(t_policy_state),
