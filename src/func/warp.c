@@ -188,14 +188,9 @@ static int ensure_regs(func_warp *w, size_t need)
     size_t cap = w->reg_cap ? w->reg_cap : 1024;
     while (cap < need)
         cap *= 2;
-    /* 64-byte aligned (cap: a multiple of 16 units): the kernel frame's rows (ws lanes
-     * of 4 bytes, 128 bytes for 32) then lie on whole host cache lines, not one more */
-    uint32_t *nr = aligned_alloc(64, cap * sizeof *nr);
+    uint32_t *nr = realloc(w->regpool, cap * sizeof *nr);
     if (!nr)
         return -1;
-    if (w->reg_cap)
-        memcpy(nr, w->regpool, w->reg_cap * sizeof *nr);
-    free(w->regpool);
     w->regpool = nr;
     w->reg_cap = cap;
     return 0;
