@@ -142,6 +142,7 @@ typedef struct {
     uint8_t slp, oblk, dwait;
     uint8_t dsub;
     uint64_t k_ref;        /* slp: the last L2 cycle whose refusal is counted          */
+    uint64_t t_rouse;      /* dwait: the L2 cycle rouse_dram last roused it for        */
 } l2bank;
 
 /* A stretch of one partition's packet allocations and frees in the partition phase
@@ -329,6 +330,7 @@ typedef struct {
     /* the directory counters (transactions, invalidations, forwards, acks, ack data
        bytes, requests that waited for a busy line) are the partitions' (part.coh_st) */
     uint32_t header, atom_lat, dram_lat, in_cap, out_cap, l2_pipe;
+    uint32_t dram_queue;   /* dram.queue: a channel's requests waiting to issue, at most */
     uint64_t pkts_live, pkts_max;
     /* the partition-parallel tick (det_par_parts): the limits of the partitions' L2 and
      * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
@@ -829,6 +831,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->header = cfg->icnt.header;
     m->atom_lat = cfg->l2.atomic_latency;
     m->dram_lat = cfg->dram.latency;
+    m->dram_queue = cfg->dram.queue;
     m->in_cap = cfg->l2.in_queue;
     m->l2_pipe = cfg->l2.pipeline;
     m->out_cap = cfg->l2.out_queue;
@@ -2145,17 +2148,29 @@ static int run_l2(det *m, uint64_t k)
 /* ---- DRAM domain ----------------------------------------------------------------------------- */
 /* DRAM cycle k of channel c of pt made room in its queue: the banks waiting for it
  * (l2bank.dwait) run at the first L2 cycle after it, the first that polling would have
- * seen the room at (ties: L2 before DRAM) */
+ * seen the room at (ties: L2 before DRAM) - as many of them as the queue has room for,
+ * in bank order, which is the order that L2 cycle runs them in: the others would find
+ * no room (the banks roused before for that cycle, t_rouse, take theirs first: each
+ * rousing rouses the next of the banks in order) and do nothing else in it (a sleeping
+ * bank is run for its other events, when they come: bank_next), so they wait for the
+ * next DRAM cycle with room, which every push brings (dram_chan) */
 static __attribute__((noinline)) void rouse_dram(det *m, part *pt, uint32_t c, uint64_t k)
 {
     const uint64_t t = after(m, D_DRAM, D_L2, k);
-    for (uint32_t i = 0; i < m->n_bank; i++) {
+    uint32_t room = m->dram_queue - dram_queued(pt->ch[c]);
+    for (uint32_t i = 0; i < m->n_bank && room; i++) {
         l2bank *b = &pt->b[i];
-        if (b->dwait && b->dsub == c) {
+        if (b->dsub != c)
+            continue;
+        if (b->dwait) {
             b->dwait = 0;
+            b->t_rouse = t;
             pt->n_dwait--;
             bank_lower(m, b, t);
             poke_p(m, pt, D_L2, t);
+            room--;
+        } else if (b->t_rouse == t) {
+            room--;
         }
     }
 }
