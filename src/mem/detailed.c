@@ -1654,11 +1654,17 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                 if (b->n_wait < m->in_cap) {
                     pkt *q = PKT_OF_MSG(icnt_pop(m->req, port, k));
                     q->t_ready = after(m, D_ICNT, D_L2, k) + m->l2_pipe;
+                    /* a new head: the bank's cycle at its time; behind a head, the
+                     * bank's next already has the head's term (which is no later), or
+                     * leaves it out while the bank sleeps (slp, oblk: a tail changes
+                     * nothing the head waits for) */
+                    if (!b->in.h) {
+                        bank_lower(m, b, q->t_ready);
+                        poke(m, D_L2, q->t_ready);
+                    }
                     pq_push(&b->in, q);
                     if (!b->unready)
                         b->unready = q;
-                    bank_lower(m, b, q->t_ready);
-                    poke(m, D_L2, q->t_ready);
                     did = 1;
                 } else if (!m->exhaustive) {
                     /* until the bank takes a waiting entry (run_bank) */
