@@ -68,7 +68,7 @@ struct pkt {
     uint8_t l1;            /* the L1 that sent it                                       */
     uint16_t part;
     uint8_t bank;          /* L2 bank in the partition                                  */
-    /* directory protocols (coh.h on_dir) only */
+    /* zeroed by pkt_new from here on; directory protocols (coh.h on_dir) only but excl */
     uint8_t excl;          /* FETCH: the L1 miss's intent (CX_*)                        */
     uint8_t grant;         /* FETCH reply: the state the directory granted (0: none)    */
     uint8_t mkind;         /* PT_ACK: the message acknowledged (PT_INV or PT_FWD)       */
@@ -451,10 +451,12 @@ static inline __attribute__((always_inline)) pkt *pkt_new(det *m, uint32_t p)
         return NULL;
     pkt *q = pt->free;
     pt->free = q->next;
-    /* everything after the crossbar and DRAM views: icnt_push fills the crossbar view
-     * (the caller sets its kind), and the one packet that goes to DRAM gets its DRAM
-     * view whole (run_bank); zeroing both on every packet cost more than the rest */
-    memset((char *)q + offsetof(pkt, next), 0, sizeof *q - offsetof(pkt, next));
+    /* the directory fields, from excl on: the other fields are set by the creator
+     * (sm_inject, coh_send, and run_bank for the DRAM's packets, which nobody reads
+     * idx, sm or l1 of), the crossbar view by icnt_push (the caller sets its kind),
+     * and the DRAM view whole by run_bank for the one packet that goes to DRAM;
+     * zeroing all of it on every packet cost more than the rest */
+    memset((char *)q + offsetof(pkt, excl), 0, sizeof *q - offsetof(pkt, excl));
     q->part = (uint16_t)p;
     pkts_count(m, pt, 1);
     return q;
@@ -1802,6 +1804,8 @@ static void coh_send(det *m, l2bank *b, uint8_t type, uint64_t addr, uint32_t s,
     if (!p)
         return;
     p->addr = addr;
+    p->idx = 0;
+    p->size = p->sectors = p->mshr = 0;
     p->type = type;
     p->tok = tx;
     p->sm = (uint16_t)s;
