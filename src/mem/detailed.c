@@ -330,7 +330,6 @@ typedef struct {
     /* the directory counters (transactions, invalidations, forwards, acks, ack data
        bytes, requests that waited for a busy line) are the partitions' (part.coh_st) */
     uint32_t header, atom_lat, dram_lat, in_cap, out_cap, l2_pipe;
-    uint32_t dram_queue;   /* dram.queue: a channel's requests waiting to issue, at most */
     uint64_t pkts_live, pkts_max;
     /* the partition-parallel tick (det_par_parts): the limits of the partitions' L2 and
      * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
@@ -833,7 +832,6 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->header = cfg->icnt.header;
     m->atom_lat = cfg->l2.atomic_latency;
     m->dram_lat = cfg->dram.latency;
-    m->dram_queue = cfg->dram.queue;
     m->in_cap = cfg->l2.in_queue;
     m->l2_pipe = cfg->l2.pipeline;
     m->out_cap = cfg->l2.out_queue;
@@ -2167,7 +2165,7 @@ static int run_l2(det *m, uint64_t k)
 static __attribute__((noinline)) void rouse_dram(det *m, part *pt, uint32_t c, uint64_t k)
 {
     const uint64_t t = after(m, D_DRAM, D_L2, k);
-    uint32_t room = m->dram_queue - dram_queued(pt->ch[c]);
+    uint32_t room = dram_room(pt->ch[c]);
     for (uint32_t i = 0; i < m->n_bank && room; i++) {
         l2bank *b = &pt->b[i];
         if (b->dsub != c)
