@@ -63,7 +63,7 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     c->cfg = *k;
     c->coh = k->coh ? k->coh : coh_at(0);
     c->dir_bytes = k->level == COH_L2 ? c->coh->dir_bytes : 0;
-    c->memo_version = c->memo_pv = UINT64_MAX;
+    c->memo_version = c->memo_pv = c->memo_tv = UINT64_MAX;
     c->line_shift = (k->line & (k->line - 1)) ? -1 : __builtin_ctz(k->line);
     c->sec_shift = (k->sector & (k->sector - 1)) ? -1 : __builtin_ctz(k->sector);
     c->set_mask = (k->sets & (k->sets - 1)) ? 0 : k->sets - 1;
@@ -444,6 +444,7 @@ static inline __attribute__((always_inline)) void plan_access(const cache *c, co
                 p->line = h;
                 p->out = MA_HIT;
             } else {
+                p->rd_miss = h < 0 && !c->coh->mshr_blocks;
                 plan_fill(c, a, h, need, p);
             }
         } else if (a->wpol == CW_EVICT) {
@@ -681,16 +682,25 @@ mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_
         return c->memo_out;
     }
     plan p;
-    if (c->memo_pv == c->version - c->n_pop && memo_acc_eq(c, a))
+    if (c->memo_pv == c->version - c->n_pop && memo_acc_eq(c, a)) {
         p = c->memo_plan;   /* refused for a full miss queue, nothing but pops since */
-    else
+    } else if (c->memo_tv == c->version - c->n_pop - c->n_fill && memo_acc_eq(c, a)) {
+        p = c->memo_plan;   /* a read miss refused, nothing but pops and fills since */
+        plan_fill(c, a, -1, p.need, &p);
+    } else {
         plan_access(c, a, &p);
+    }
     if (!plan_fits(c, &p)) {
         c->memo_plan = p;
         c->memo_pv = c->version - c->n_pop;
+        c->memo_tv = UINT64_MAX;
         plan_refuse_mqf(c, &p);
     } else if (mem_access_refused(p.out)) {
-        c->memo_pv = UINT64_MAX;   /* a CSF or MSHRF memo: no plan to keep */
+        c->memo_pv = c->memo_tv = UINT64_MAX;
+        if (p.rd_miss) {
+            c->memo_plan = p;
+            c->memo_tv = c->version - c->n_pop - c->n_fill;
+        }
     }
     if (mem_access_refused(p.out)) {
         c->st.resfail[p.out - MA_CSF]++;
@@ -813,8 +823,10 @@ int cache_fill_grant(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache
      * version when it moves). An MSHRF refusal may fall with a released entry; a CSF or
      * MQF one reads the lines of its own set, and the MSHR only through mshr_full
      * having been false (or, for CSF, either way): it stands unless h is in its set. */
-    if (c->memo_out == MA_MSHRF || h - c->memo_lo < c->cfg.ways)
+    if (c->memo_out == MA_MSHRF || h - c->memo_lo < c->cfg.ways) {
         c->version++;
+        c->n_fill++;
+    }
     sectors &= c->full;
     c->valid[h] |= sectors;
     c->pend[h] &= ~sectors;

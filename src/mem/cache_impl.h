@@ -48,6 +48,8 @@ typedef struct {
     uint32_t mq;          /* miss-queue records it needs                          */
     int wb;               /* the line evicted / invalidated is dirty              */
     int refetch;          /* the present line's data do not count (force, upgrade) */
+    int rd_miss;          /* a read of a line not present, decided by plan_fill
+                             (no mshr_blocks): the rest reads no tag                */
     uint32_t set;         /* the access's set (set_of(idx), computed once)        */
     uint64_t ln;          /* the access's line number (line_no(addr): its tag)    */
     uint32_t mq_min;      /* MQF: the refusal holds while mq_len >= mq_min (other
@@ -95,9 +97,12 @@ struct cache {
     /* An MQF refusal's plan: it stands while nothing but miss-queue pops changed the
      * cache (version - n_pop == memo_pv; n_pop: the version bumps of pops), so the
      * retry the pops allow (the memo fell: room now) needs no new plan. memo_pv is
-     * UINT64_MAX for other refusals. */
+     * UINT64_MAX for other refusals. A read miss's refusal (CSF, MSHRF: rd_miss) keeps
+     * its plan as far as plan_fill: that part reads the tags of its set, which neither
+     * pops nor fills change (version - n_pop - n_fill == memo_tv; n_fill: the version
+     * bumps of fills), so its retry after a fill resumes there. */
     plan memo_plan;
-    uint64_t memo_pv, n_pop;
+    uint64_t memo_pv, memo_tv, n_pop, n_fill;
     int line_shift;       /* log2(line), or -1: the set index runs on every retry */
     int sec_shift;        /* log2(sector), or -1 (no division on every access)     */
     uint32_t set_mask;    /* sets - 1 when a power of two, else 0                 */
