@@ -677,14 +677,15 @@ uint64_t cache_read_hit_calls(cache *c, uint64_t addr, uint32_t size, uint64_t n
 mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done)
 {
     *t_done = UINT64_MAX;
-    if (memo_hit(c, a)) {
-        c->st.resfail[c->memo_out - MA_CSF]++;
-        return c->memo_out;
-    }
     plan p;
-    if (c->memo_pv == c->version - c->n_pop && memo_acc_eq(c, a)) {
+    if (!memo_acc_eq(c, a)) {   /* (its address tells most accesses apart) */
+        plan_access(c, a, &p);
+    } else if (c->memo_version == c->version) {
+        c->st.resfail[c->memo_out - MA_CSF]++;   /* the memo stands: refused again */
+        return c->memo_out;
+    } else if (c->memo_pv == c->version - c->n_pop) {
         p = c->memo_plan;   /* refused for a full miss queue, nothing but pops since */
-    } else if (c->memo_tv == c->version - c->n_pop - c->n_fill && memo_acc_eq(c, a)) {
+    } else if (c->memo_tv == c->version - c->n_pop - c->n_fill) {
         p = c->memo_plan;   /* a read miss refused, nothing but pops and fills since */
         plan_fill(c, a, -1, p.need, &p);
     } else {
