@@ -63,7 +63,7 @@ cache *cache_create(const cache_cfg *cfg, char *err, size_t n)
     c->cfg = *k;
     c->coh = k->coh ? k->coh : coh_at(0);
     c->dir_bytes = k->level == COH_L2 ? c->coh->dir_bytes : 0;
-    c->memo_version = UINT64_MAX;
+    c->memo_version = c->memo_pv = c->memo_tv = UINT64_MAX;
     c->line_shift = (k->line & (k->line - 1)) ? -1 : __builtin_ctz(k->line);
     c->sec_shift = (k->sector & (k->sector - 1)) ? -1 : __builtin_ctz(k->sector);
     c->set_mask = (k->sets & (k->sets - 1)) ? 0 : k->sets - 1;
@@ -350,27 +350,6 @@ static void adapt(cache *c, uint64_t t_alloc, uint64_t now)
 }
 
 /* ---- deciding an access ------------------------------------------------------------------ */
-typedef enum {
-    P_REFUSE, P_HIT_RD, P_HIT_WB, P_HIT_WT, P_EVICT, P_SEND, P_MERGE, P_SECTOR_MISS,
-    P_MISS_ALLOC, P_LAZY_ALLOC
-} plan_kind;
-
-typedef struct {
-    mem_access out;
-    plan_kind kind;
-    int line;             /* line hit, or line to allocate                        */
-    uint32_t need;        /* sectors the token waits for                          */
-    uint32_t fetch;       /* sectors to fetch                                     */
-    uint32_t off, len;
-    uint32_t mq;          /* miss-queue records it needs                          */
-    int wb;               /* the line evicted / invalidated is dirty              */
-    int refetch;          /* the present line's data do not count (force, upgrade) */
-    uint32_t set;         /* the access's set (set_of(idx), computed once)        */
-    uint64_t ln;          /* the access's line number (line_no(addr): its tag)    */
-    uint32_t mq_min;      /* MQF: the refusal holds while mq_len >= mq_min (other
-                             refusals do not read mq_len: 0)                       */
-} plan;
-
 /* Read-like access of sectors `need` (a read, an atomic performed here, or a
  * fetch-on-write) on the present line h or, h < 0, with allocation. */
 static inline __attribute__((always_inline)) void plan_fill(const cache *c, const cache_acc *a,
@@ -465,6 +444,7 @@ static inline __attribute__((always_inline)) void plan_access(const cache *c, co
                 p->line = h;
                 p->out = MA_HIT;
             } else {
+                p->rd_miss = h < 0 && !c->coh->mshr_blocks;
                 plan_fill(c, a, h, need, p);
             }
         } else if (a->wpol == CW_EVICT) {
@@ -519,22 +499,34 @@ static inline __attribute__((always_inline)) void plan_access(const cache *c, co
                 plan_fill(c, a, -1, nf, p);
             }
         }
-        if (mem_access_refused(p->out))
-            return;
     }
-    if (c->mq_len + p->mq > c->cfg.miss_queue) {
-        p->kind = P_REFUSE;
-        p->out = MA_MQF;
-        p->mq_min = c->cfg.miss_queue + 1 - p->mq;
-    }
+}
+
+/* plan_access's last test (out of it: a memoized MQF plan takes it again): room in the
+ * miss queue for the records an accepted plan needs */
+static inline int plan_fits(const cache *c, const plan *p)
+{
+    return mem_access_refused(p->out) || c->mq_len + p->mq <= c->cfg.miss_queue;
+}
+
+static inline void plan_refuse_mqf(const cache *c, plan *p)
+{
+    p->out = MA_MQF;
+    p->mq_min = c->cfg.miss_queue + 1 - p->mq;
+}
+
+/* a is the memoized access (its token aside: the plan's tokens are the access's own) */
+static inline int memo_acc_eq(const cache *c, const cache_acc *a)
+{
+    const cache_acc *m = &c->memo_acc;
+    return m->addr == a->addr && m->idx == a->idx && m->size == a->size && m->op == a->op &&
+           m->wpol == a->wpol && m->apol == a->apol && m->bypass == a->bypass &&
+           m->excl == a->excl && m->force == a->force;
 }
 
 static int memo_hit(const cache *c, const cache_acc *a)
 {
-    const cache_acc *m = &c->memo_acc;
-    return c->memo_version == c->version && m->addr == a->addr && m->idx == a->idx &&
-           m->size == a->size && m->op == a->op && m->wpol == a->wpol && m->apol == a->apol &&
-           m->bypass == a->bypass && m->excl == a->excl && m->force == a->force;
+    return c->memo_version == c->version && memo_acc_eq(c, a);
 }
 
 mem_access cache_probe(const cache *c, const cache_acc *a)
@@ -543,7 +535,7 @@ mem_access cache_probe(const cache *c, const cache_acc *a)
         return c->memo_out;
     plan p;
     plan_access(c, a, &p);
-    return p.out;
+    return plan_fits(c, &p) ? p.out : MA_MQF;
 }
 
 uint64_t cache_refusal_stamp(const cache *c)
@@ -685,12 +677,32 @@ uint64_t cache_read_hit_calls(cache *c, uint64_t addr, uint32_t size, uint64_t n
 mem_access cache_access(cache *c, const cache_acc *a, uint64_t now, uint64_t *t_done)
 {
     *t_done = UINT64_MAX;
-    if (memo_hit(c, a)) {
-        c->st.resfail[c->memo_out - MA_CSF]++;
-        return c->memo_out;
-    }
     plan p;
-    plan_access(c, a, &p);
+    if (!memo_acc_eq(c, a)) {   /* (its address tells most accesses apart) */
+        plan_access(c, a, &p);
+    } else if (c->memo_version == c->version) {
+        c->st.resfail[c->memo_out - MA_CSF]++;   /* the memo stands: refused again */
+        return c->memo_out;
+    } else if (c->memo_pv == c->version - c->n_pop) {
+        p = c->memo_plan;   /* refused for a full miss queue, nothing but pops since */
+    } else if (c->memo_tv == c->version - c->n_pop - c->n_fill) {
+        p = c->memo_plan;   /* a read miss refused, nothing but pops and fills since */
+        plan_fill(c, a, -1, p.need, &p);
+    } else {
+        plan_access(c, a, &p);
+    }
+    if (!plan_fits(c, &p)) {
+        c->memo_plan = p;
+        c->memo_pv = c->version - c->n_pop;
+        c->memo_tv = UINT64_MAX;
+        plan_refuse_mqf(c, &p);
+    } else if (mem_access_refused(p.out)) {
+        c->memo_pv = c->memo_tv = UINT64_MAX;
+        if (p.rd_miss) {
+            c->memo_plan = p;
+            c->memo_tv = c->version - c->n_pop - c->n_fill;
+        }
+    }
     if (mem_access_refused(p.out)) {
         c->st.resfail[p.out - MA_CSF]++;
         c->memo_acc = *a;
@@ -812,8 +824,10 @@ int cache_fill_grant(cache *c, uint32_t e, uint32_t sectors, uint64_t now, cache
      * version when it moves). An MSHRF refusal may fall with a released entry; a CSF or
      * MQF one reads the lines of its own set, and the MSHR only through mshr_full
      * having been false (or, for CSF, either way): it stands unless h is in its set. */
-    if (c->memo_out == MA_MSHRF || h - c->memo_lo < c->cfg.ways)
+    if (c->memo_out == MA_MSHRF || h - c->memo_lo < c->cfg.ways) {
         c->version++;
+        c->n_fill++;
+    }
     sectors &= c->full;
     c->valid[h] |= sectors;
     c->pend[h] &= ~sectors;
@@ -856,9 +870,11 @@ void cache_mq_pop(cache *c)
     if (++c->mq_head == c->cfg.miss_queue)
         c->mq_head = 0;
     /* a pop changes only mq_len, which only an MQF refusal reads: the memo falls when
-     * the queue has room for it now (below its mq_min) */
-    if (--c->mq_len < c->memo_mq_min)
+     * the queue has room for it now (below its mq_min); its plan stands (n_pop) */
+    if (--c->mq_len < c->memo_mq_min) {
         c->version++;
+        c->n_pop++;
+    }
 }
 
 uint32_t cache_mq_len(const cache *c) { return c->mq_len; }

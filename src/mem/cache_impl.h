@@ -32,6 +32,30 @@ typedef struct {
                              (NONE: it is the entry's opener, or it merged)     */
 } mshr_slot;
 
+/* An access decided (cache.c plan_access): what cache_access carries out. */
+typedef enum {
+    P_REFUSE, P_HIT_RD, P_HIT_WB, P_HIT_WT, P_EVICT, P_SEND, P_MERGE, P_SECTOR_MISS,
+    P_MISS_ALLOC, P_LAZY_ALLOC
+} plan_kind;
+
+typedef struct {
+    mem_access out;
+    plan_kind kind;
+    int line;             /* line hit, or line to allocate                        */
+    uint32_t need;        /* sectors the token waits for                          */
+    uint32_t fetch;       /* sectors to fetch                                     */
+    uint32_t off, len;
+    uint32_t mq;          /* miss-queue records it needs                          */
+    int wb;               /* the line evicted / invalidated is dirty              */
+    int refetch;          /* the present line's data do not count (force, upgrade) */
+    int rd_miss;          /* a read of a line not present, decided by plan_fill
+                             (no mshr_blocks): the rest reads no tag                */
+    uint32_t set;         /* the access's set (set_of(idx), computed once)        */
+    uint64_t ln;          /* the access's line number (line_no(addr): its tag)    */
+    uint32_t mq_min;      /* MQF: the refusal holds while mq_len >= mq_min (other
+                             refusals do not read mq_len: 0)                       */
+} plan;
+
 struct cache {
     cache_cfg cfg;
     uint32_t nsec, full, dwords, nlines;
@@ -70,6 +94,15 @@ struct cache {
     uint64_t memo_seq;    /* refusals memoized so far: names the memo (cache_refusal_stamp) */
     cache_acc memo_acc;
     mem_access memo_out;
+    /* An MQF refusal's plan: it stands while nothing but miss-queue pops changed the
+     * cache (version - n_pop == memo_pv; n_pop: the version bumps of pops), so the
+     * retry the pops allow (the memo fell: room now) needs no new plan. memo_pv is
+     * UINT64_MAX for other refusals. A read miss's refusal (CSF, MSHRF: rd_miss) keeps
+     * its plan as far as plan_fill: that part reads the tags of its set, which neither
+     * pops nor fills change (version - n_pop - n_fill == memo_tv; n_fill: the version
+     * bumps of fills), so its retry after a fill resumes there. */
+    plan memo_plan;
+    uint64_t memo_pv, memo_tv, n_pop, n_fill;
     int line_shift;       /* log2(line), or -1: the set index runs on every retry */
     int sec_shift;        /* log2(sector), or -1 (no division on every access)     */
     uint32_t set_mask;    /* sets - 1 when a power of two, else 0                 */

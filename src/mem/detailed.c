@@ -68,7 +68,7 @@ struct pkt {
     uint8_t l1;            /* the L1 that sent it                                       */
     uint16_t part;
     uint8_t bank;          /* L2 bank in the partition                                  */
-    /* directory protocols (coh.h on_dir) only */
+    /* zeroed by pkt_new from here on; directory protocols (coh.h on_dir) only but excl */
     uint8_t excl;          /* FETCH: the L1 miss's intent (CX_*)                        */
     uint8_t grant;         /* FETCH reply: the state the directory granted (0: none)    */
     uint8_t mkind;         /* PT_ACK: the message acknowledged (PT_INV or PT_FWD)       */
@@ -142,6 +142,7 @@ typedef struct {
     uint8_t slp, oblk, dwait;
     uint8_t dsub;
     uint64_t k_ref;        /* slp: the last L2 cycle whose refusal is counted          */
+    uint64_t t_rouse;      /* dwait: the L2 cycle rouse_dram last roused it for        */
 } l2bank;
 
 /* A stretch of one partition's packet allocations and frees in the partition phase
@@ -449,10 +450,12 @@ static inline __attribute__((always_inline)) pkt *pkt_new(det *m, uint32_t p)
         return NULL;
     pkt *q = pt->free;
     pt->free = q->next;
-    /* everything after the crossbar and DRAM views: icnt_push fills the crossbar view
-     * (the caller sets its kind), and the one packet that goes to DRAM gets its DRAM
-     * view whole (run_bank); zeroing both on every packet cost more than the rest */
-    memset((char *)q + offsetof(pkt, next), 0, sizeof *q - offsetof(pkt, next));
+    /* the directory fields, from excl on: the other fields are set by the creator
+     * (sm_inject, coh_send, and run_bank for the DRAM's packets, which nobody reads
+     * idx, sm or l1 of), the crossbar view by icnt_push (the caller sets its kind),
+     * and the DRAM view whole by run_bank for the one packet that goes to DRAM;
+     * zeroing all of it on every packet cost more than the rest */
+    memset((char *)q + offsetof(pkt, excl), 0, sizeof *q - offsetof(pkt, excl));
     q->part = (uint16_t)p;
     pkts_count(m, pt, 1);
     return q;
@@ -1651,11 +1654,17 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                 if (b->n_wait < m->in_cap) {
                     pkt *q = PKT_OF_MSG(icnt_pop(m->req, port, k));
                     q->t_ready = after(m, D_ICNT, D_L2, k) + m->l2_pipe;
+                    /* a new head: the bank's cycle at its time; behind a head, the
+                     * bank's next already has the head's term (which is no later), or
+                     * leaves it out while the bank sleeps (slp, oblk: a tail changes
+                     * nothing the head waits for) */
+                    if (!b->in.h) {
+                        bank_lower(m, b, q->t_ready);
+                        poke(m, D_L2, q->t_ready);
+                    }
                     pq_push(&b->in, q);
                     if (!b->unready)
                         b->unready = q;
-                    bank_lower(m, b, q->t_ready);
-                    poke(m, D_L2, q->t_ready);
                     did = 1;
                 } else if (!m->exhaustive) {
                     /* until the bank takes a waiting entry (run_bank) */
@@ -1793,6 +1802,8 @@ static void coh_send(det *m, l2bank *b, uint8_t type, uint64_t addr, uint32_t s,
     if (!p)
         return;
     p->addr = addr;
+    p->idx = 0;
+    p->size = p->sectors = p->mshr = 0;
     p->type = type;
     p->tok = tx;
     p->sm = (uint16_t)s;
@@ -2145,17 +2156,29 @@ static int run_l2(det *m, uint64_t k)
 /* ---- DRAM domain ----------------------------------------------------------------------------- */
 /* DRAM cycle k of channel c of pt made room in its queue: the banks waiting for it
  * (l2bank.dwait) run at the first L2 cycle after it, the first that polling would have
- * seen the room at (ties: L2 before DRAM) */
+ * seen the room at (ties: L2 before DRAM) - as many of them as the queue has room for,
+ * in bank order, which is the order that L2 cycle runs them in: the others would find
+ * no room (the banks roused before for that cycle, t_rouse, take theirs first: each
+ * rousing rouses the next of the banks in order) and do nothing else in it (a sleeping
+ * bank is run for its other events, when they come: bank_next), so they wait for the
+ * next DRAM cycle with room, which every push brings (dram_chan) */
 static __attribute__((noinline)) void rouse_dram(det *m, part *pt, uint32_t c, uint64_t k)
 {
     const uint64_t t = after(m, D_DRAM, D_L2, k);
-    for (uint32_t i = 0; i < m->n_bank; i++) {
+    uint32_t room = dram_room(pt->ch[c]);
+    for (uint32_t i = 0; i < m->n_bank && room; i++) {
         l2bank *b = &pt->b[i];
-        if (b->dwait && b->dsub == c) {
+        if (b->dsub != c)
+            continue;
+        if (b->dwait) {
             b->dwait = 0;
+            b->t_rouse = t;
             pt->n_dwait--;
             bank_lower(m, b, t);
             poke_p(m, pt, D_L2, t);
+            room--;
+        } else if (b->t_rouse == t) {
+            room--;
         }
     }
 }

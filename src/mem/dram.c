@@ -161,7 +161,7 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->lat[0] = cfg->tCL;
     d->lat[1] = cfg->tWL;
     d->pub.t_pop = UINT64_MAX;
-    d->pub.room = d->qn < d->cfg.queue;
+    d->pub.room = (int)d->cfg.queue - (int)d->qn;
     quiet_set(d);
     return d;
 }
@@ -313,7 +313,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     b->qt = r;
     d->busy_banks |= 1ull << r->bank;
     d->qn++;
-    d->pub.room = d->qn < d->cfg.queue;
+    d->pub.room = (int)d->cfg.queue - (int)d->qn;
     if (b->open && b->row == r->row) {
         if (!b->hits++ && b->qh != r)
             cand_leave(d, b);   /* (busy without hits before: a candidate) */
@@ -480,7 +480,7 @@ static __attribute__((noinline)) void col_last(dram *d, dram_req *r, uint64_t en
     if (!b->qh)
         d->busy_banks &= ~(1ull << r->bank);
     d->qn--;
-    d->pub.room = d->qn < d->cfg.queue;
+    d->pub.room = (int)d->cfg.queue - (int)d->qn;
     if (!--b->hits)
         d->hit_banks &= ~(1ull << r->bank);
     if (r->write) {

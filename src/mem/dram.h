@@ -85,7 +85,7 @@ typedef struct {
     uint64_t quiet;
     uint64_t t_pop;              /* the oldest issued request's t_done (UINT64_MAX:
                                     none): dram_pop(d, now) returns NULL iff now < it */
-    int room;                    /* dram_can_push()                                  */
+    int room;                    /* places left in the queue (dram_room)             */
 } dram_pub;
 
 /* dram_pub.quiet of d (see there) */
@@ -104,7 +104,13 @@ uint32_t dram_burst_cycles(const dram *d, uint32_t bytes);
  * alone (B above). */
 uint32_t dram_req_cycles(const dram *d, uint32_t bytes, uint32_t cmds);
 
-static inline int dram_can_push(const dram *d) { return ((const dram_pub *)(const void *)d)->room; }
+static inline int dram_can_push(const dram *d) { return ((const dram_pub *)(const void *)d)->room > 0; }
+/* Requests the queue takes before dram_can_push() says no. */
+static inline uint32_t dram_room(const dram *d)
+{
+    const int r = ((const dram_pub *)(const void *)d)->room;
+    return r > 0 ? (uint32_t)r : 0;
+}
 /* Queues r at cycle `now`; it may be scheduled from cycle `ready`. Ready cycles must
  * not decrease from one push to the next. */
 void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready);

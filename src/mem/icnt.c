@@ -276,6 +276,10 @@ int icnt_cycle(icnt *ic, uint64_t now)
                 until = op->busy;
             continue;
         }
+        /* a full buffer takes no head (every packet is a flit at least): can_grant
+         * would refuse each one without a time to wait for */
+        if (op->used >= ic->cfg.out_buf)
+            continue;
         const uint64_t *w = ic->want + (size_t)o * ic->wi;
         /* round robin: inputs after the last one granted, then from 0 */
         uint32_t start = ic->rr[o] + 1 < ns ? ic->rr[o] + 1 : 0;

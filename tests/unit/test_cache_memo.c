@@ -1,6 +1,7 @@
 /* test_cache_memo.c - the refusal memo (cache_refusal_stamp / cache_refuse_again,
  * cache.h) across the changes it outlasts: a miss-queue pop that leaves an MQF refusal
- * still refused, any pop for CSF and MSHRF, a fill outside the refused access's set.
+ * still refused, any pop for CSF and MSHRF, a fill outside the refused access's set;
+ * and the plans retries resume (cache.c memo_plan: after pops, after fills).
  * Hand-worked scenarios, then long pseudo-random sequences on two identical caches: one
  * answers retries from the memo whenever its stamp stands, the other plans every retry
  * afresh (its retries alternate between two index addresses of the same set, so its
@@ -174,6 +175,51 @@ static void test_fill_elsewhere_stands(void **state)
     cache_destroy(c);
 }
 
+/* A refused read miss's retry resumes its plan where the line to allocate is chosen
+ * (cache.c memo_tv): what fills changed since is read again. One set of 2 ways (mk's
+ * geometry with 2 ways), 2 MSHR entries: ld A and ld C miss (ways 0 and 1, reserved); ld
+ * B is refused CSF. A's fill (B's set) makes way 0 valid and unreserved: the retry
+ * evicts A (the only candidate), no longer refused. With one MSHR entry: ld A misses,
+ * ld B is refused MSHRF; A's fill releases the entry and the retry takes way 1, the
+ * invalid one, leaving A present. */
+static void test_read_miss_resumes(void **state)
+{
+    (void)state;
+    cache_cfg cc = {.sets = 1, .ways = 2, .line = 128, .sector = 128,
+                    .repl = repl_find("lru"), .seed = 7, .latency = 1, .ports = 1,
+                    .mshr_entries = 2, .mshr_merges = 4, .miss_queue = 4};
+    char err[128];
+    cache *c = cache_create(&cc, err, sizeof err);
+    assert_non_null(c);
+    assert_int_equal(acc(c, ld(0x000), 0), MA_MISS);
+    uint32_t ea = cache_mq_head(c)->mshr;
+    assert_int_equal(acc(c, ld(0x100), 1), MA_MISS);
+    assert_int_equal(acc(c, ld(0x200), 2), MA_CSF);
+    assert_int_equal(cache_fill(c, ea, 1, 3, NULL, NULL), 1);
+    assert_int_equal(cache_refusal_stamp(c), 0);
+    assert_int_equal(acc(c, ld(0x200), 4), MA_MISS);
+    assert_int_equal(cache_line_flags(c, 0x000, 0x000), 0);
+    assert_int_equal(cache_line_flags(c, 0x200, 0x200), CF_VALID | CF_RESERVED);
+    assert_int_equal(cache_line_flags(c, 0x100, 0x100), CF_VALID | CF_RESERVED);
+    assert_int_equal(cache_get_stats(c)->evictions, 1);
+    assert_int_equal(cache_get_stats(c)->resfail[0], 1);
+    cache_destroy(c);
+
+    cc.mshr_entries = 1;
+    c = cache_create(&cc, err, sizeof err);
+    assert_non_null(c);
+    assert_int_equal(acc(c, ld(0x000), 0), MA_MISS);
+    ea = cache_mq_head(c)->mshr;
+    assert_int_equal(acc(c, ld(0x200), 1), MA_MSHRF);
+    assert_int_equal(cache_fill(c, ea, 1, 2, NULL, NULL), 1);
+    assert_int_equal(acc(c, ld(0x200), 3), MA_MISS);
+    assert_int_equal(cache_line_flags(c, 0x000, 0x000), CF_VALID);
+    assert_int_equal(cache_line_flags(c, 0x200, 0x200), CF_VALID | CF_RESERVED);
+    assert_int_equal(cache_get_stats(c)->evictions, 0);
+    assert_int_equal(cache_get_stats(c)->resfail[1], 1);
+    cache_destroy(c);
+}
+
 /* ---- pseudo-random sequences: memo against fresh plans ---------------------------------- */
 static uint64_t rnd(uint64_t *s)
 {
@@ -305,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_mqf_stands_until_room),
         cmocka_unit_test(test_csf_mshrf_stand_across_pops),
         cmocka_unit_test(test_fill_elsewhere_stands),
+        cmocka_unit_test(test_read_miss_resumes),
         cmocka_unit_test(test_random_memo_vs_fresh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -263,9 +263,12 @@ static void test_queue_full_and_names(void **state)
     dram *d = dram_create(&c, NULL, 0);
     dram_req r[2] = {mk(0, 0, 0), mk(0, 0, 0)};
     assert_true(dram_can_push(d));
+    assert_int_equal(dram_room(d), 2);
     dram_push(d, &r[0], 0, 0);
+    assert_int_equal(dram_room(d), 1);
     dram_push(d, &r[1], 0, 0);
     assert_false(dram_can_push(d));
+    assert_int_equal(dram_room(d), 0);
     assert_int_equal(dram_next(d, 5), 6);   /* the ACT is legal now: next cycle */
     dram_destroy(d);
     assert_int_equal(dram_sched_find("frfcfs"), DRAM_FRFCFS);
@@ -623,6 +626,7 @@ static void test_quiet_bound(void **state)
     assert_int_equal(a.t_done, 28);
     assert_int_equal(dram_pop_at(d), 28);
     assert_int_equal(dram_can_push(d), 1);
+    assert_int_equal(dram_room(d), 1);
     /* after a command the cheap bound: the channel's column terms, 12 + max(tCCD, B) = 16
      * (and the data bus, free at 28 - tCL = 16); at 16 the scan finds b's RD at 18 */
     assert_int_equal(dram_quiet(d), 16);
