@@ -176,20 +176,20 @@ struct sm {
 #define NO_ALT UINT32_MAX
 
 /* A warp's own verdict may have changed (an event of it): its scheduler examines it
- * again (readiness) at its next turn; until then the summary does not count it. */
-static inline void warp_touch(sm *s, sm_warp *w)
-{
-    w->p.sb_recheck = 0;
-    w->p.dirty = 1;
-    pipe_vsum_touch(&s->vs, (uint32_t)(w - s->w));
-}
-
-/* warp_touch for a completion: it only frees registers and lowers the in-flight
- * counts, so a scoreboard verdict that may be re-checked alone (sb_recheck) still may. */
+ * again (readiness) at its next turn; until then the summary does not count it.
+ * warp_touch_done is that for a completion: it only frees registers and lowers the
+ * in-flight counts, so a scoreboard verdict that may be re-checked alone (sb_recheck)
+ * still may. */
 static inline void warp_touch_done(sm *s, sm_warp *w)
 {
     w->p.dirty = 1;
     pipe_vsum_touch(&s->vs, (uint32_t)(w - s->w));
+}
+
+static inline void warp_touch(sm *s, sm_warp *w)
+{
+    w->p.sb_recheck = 0;
+    warp_touch_done(s, w);
 }
 
 /* Whether a WR_SCOREBOARD verdict decided with frame base `base` can be re-examined by

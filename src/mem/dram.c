@@ -106,6 +106,8 @@ struct dram {
 enum { HC_END = 128, BQ_END = 64 };
 
 static void quiet_set(dram *d);
+/* dram_pub.room after qn changed: the places left in the queue */
+static inline void room_set(dram *d) { d->pub.room = (int)d->cfg.queue - (int)d->qn; }
 static void fh_set(dram *d, bank *b, int w, dram_req *r);
 
 static const char *const sched_names[] = {"frfcfs", "fifo"};
@@ -161,7 +163,7 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->lat[0] = cfg->tCL;
     d->lat[1] = cfg->tWL;
     d->pub.t_pop = UINT64_MAX;
-    d->pub.room = (int)d->cfg.queue - (int)d->qn;
+    room_set(d);
     quiet_set(d);
     return d;
 }
@@ -313,7 +315,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     b->qt = r;
     d->busy_banks |= 1ull << r->bank;
     d->qn++;
-    d->pub.room = (int)d->cfg.queue - (int)d->qn;
+    room_set(d);
     if (b->open && b->row == r->row) {
         if (!b->hits++ && b->qh != r)
             cand_leave(d, b);   /* (busy without hits before: a candidate) */
@@ -480,7 +482,7 @@ static __attribute__((noinline)) void col_last(dram *d, dram_req *r, uint64_t en
     if (!b->qh)
         d->busy_banks &= ~(1ull << r->bank);
     d->qn--;
-    d->pub.room = (int)d->cfg.queue - (int)d->qn;
+    room_set(d);
     if (!--b->hits)
         d->hit_banks &= ~(1ull << r->bank);
     if (r->write) {
