@@ -14,7 +14,7 @@ typedef struct {
     ws_stats *s;
     int launches, kernel, mode, policy, result, grid, block, ctas, threads, dyn_smem,
         static_smem, regs, warp_insts, thread_insts, lane_slots, simd_eff, cycles, ipc,
-        host_s, host_sm_s, thread_rate, warp_rate;
+        host_s, host_sm_s, host_win, thread_rate, warp_rate;
     int mix[MIX__COUNT], mix_pct[MIX__COUNT];
     /* timing mode */
     int opc, sim_s, ctas_per_sm, limiter, regs_source, sched_slots, slot[WR__COUNT], fu_busy[5], fu_slots[5];
@@ -444,6 +444,12 @@ static int defs_init(rep_defs *d)
     d->host_s = CHECK(ws_stats_add_real(s, "host_seconds", "s",
                                         "host wall-clock time spent simulating", 0, err,
                                         sizeof err));
+    d->host_win = CHECK(ws_stats_add_counter(s, "host_sm_window_cycles", "cycles",
+                                             "SM cycles that ran in per-SM windows, ahead of "
+                                             "the cycle loop (core.sm_windows; a host "
+                                             "mechanism: every other statistic is the same "
+                                             "without them)",
+                                             0, err, sizeof err));
     d->host_sm_s = CHECK(ws_stats_add_real(s, "host_sm_phase_seconds", "s",
                                            "of host_seconds, the SM phase of the timing model's "
                                            "cycle loop: the part that runs on sim.host_threads "
@@ -681,6 +687,7 @@ static void fill(const ws_report *r, ws_stats_group *g, size_t i)
         fill_timing(r, g, i);
     ws_stats_set_real(g, d->host_s, ls->host_seconds);
     ws_stats_set_real(g, d->host_sm_s, ls->host_sm_seconds);
+    ws_stats_set(g, d->host_win, ls->host_window_cycles);
 }
 
 /* Builds the launch groups and the total; the caller destroys them. */

@@ -73,6 +73,7 @@ typedef struct {
     uint64_t mix[MIX__COUNT];  /* warp instructions per bucket                        */
     uint64_t cycles;           /* timing mode only                                    */
     double host_seconds;       /* wall time of the launch on the host                 */
+    uint64_t host_window_cycles; /* timing: SM cycles run in per-SM windows             */
     double host_sm_seconds;    /* timing: of which the cycle loop's SM phase (sampled)  */
     ws_err result;
     ws_timing_stats t;         /* timing mode only (t.cycles == 0 otherwise)           */

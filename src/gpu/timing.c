@@ -120,6 +120,7 @@ static uint64_t off_next_late(const memsys *m, uint32_t sm, uint64_t c)
 {
     return off_back(m, memsys_next_event_sm_late(OFF(m)->in, sm, c + OFF(m)->off));
 }
+static int off_alone(const memsys *m, uint32_t sm) { return memsys_sm_alone(OFF(m)->in, sm); }
 static void off_stats(const memsys *m, cJSON *o) { OFF(m)->in->ops->stats_json(OFF(m)->in, o); }
 static void off_dump(const memsys *m, FILE *f) { OFF(m)->in->ops->dump(OFF(m)->in, f); }
 static void off_destroy(memsys *m) { (void)m; }   /* the simulation owns the kept model */
@@ -127,7 +128,7 @@ static const mem_model off_model = {
     "offset", "a kept memory system seen from one launch", NULL, off_destroy, off_access,
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
     NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late, NULL, NULL, NULL, NULL, off_repeat,
-    off_repeat_stats,
+    off_repeat_stats, off_alone,
 };
 
 void timing_keep_free(timing_keep *k)
@@ -173,6 +174,10 @@ typedef struct {
                                      since: no CTA given to it), wake is the memory
                                      system's bound and the core has no event up to it
                                      (run_group: the cycle would be a repeat)          */
+    uint8_t win;                  /* its cycles up to `last` (= wake) ran in a window
+                                     (run_group): the phase of cycle `last` commits
+                                     that cycle instead of running it                 */
+    int8_t win_r;                 /* ... and that cycle's return (-1: a fault)        */
     uint64_t ev_lb;               /* the core's own next event is no sooner than this
                                      (0: unknown), learned by sm_sleep from next_event
                                      since the core last changed (its cycle, a CTA)     */
@@ -246,6 +251,9 @@ typedef struct {
      * bit may be stale (the wake changed since): the phase checks S.wake. */
     uint64_t *wh, *far;
     uint64_t far_min;
+    uint64_t win_hi;          /* the last cycle of its SMs' windows begun in this phase
+                                 (0: none): the cycles before it had progress */
+    uint64_t win_n;           /* SM cycles its windows ran (host_sm_window_cycles) */
 } sm_group;
 
 enum { WHEEL = 64 };
@@ -309,6 +317,10 @@ typedef struct {
      * cycles shifted by off (what the offset view does, without its calls) */
     memsys *wm;
     uint64_t off;
+    /* SM windows (core.sm_windows): allowed in this launch, their last cycle at most
+     * win_cap, and whether the grid has CTAs left to dispatch (set before each phase) */
+    int win, grid_left;
+    uint64_t win_cap;
 } sm_phase;
 
 /* memsys_repeat and memsys_next_event_sm of the launch's memory system (off_repeat and
@@ -324,6 +336,44 @@ static inline uint64_t ph_next_sm(const sm_phase *ph, uint32_t i, uint64_t cycle
     return ph_back(ph, memsys_next_event_sm(ph->wm, i, cycle + ph->off));
 }
 
+/* SM i's window after its cycle `cycle` (which changed something): while it is alone
+ * (memsys.h sm_alone) and its cycle recorded no global access (func.h func_defer: they
+ * are committed in SM order at the end of their own cycle), cannot take a CTA that the
+ * grid still has (the dispatcher gives it one at the end of the cycle that freed the
+ * slot) and is busy, its next cycle runs now, up to WIN_MAX of them and ph->win_cap.
+ * The window ends with the first cycle that breaks one of those or changes nothing;
+ * returns that cycle (its commit, and what follows it, wait for the phase of that
+ * cycle, run_group's S.win), or `cycle` when no cycle ran. Nothing else reads or
+ * changes the SM's state in between: the ticks of those cycles find nothing of it in
+ * the memory system (sm_alone), the dispatcher skips it (S.win) and so does the rousing.
+ * The same windows for any number of host threads: each is decided by its own SM's
+ * state. (A window's fault is the SM's at its last cycle; another SM's fault in an
+ * earlier cycle still stops the launch first, as in a serial run, but the lowest SM's
+ * fault is then chosen among those that have run ahead too.) */
+enum { WIN_MAX = 64 };
+static uint64_t sm_window(sm_phase *ph, uint32_t i, uint64_t cycle)
+{
+    const core_model *cm = ph->cm;
+    void *core = ph->cores[i];
+    const func_defer *d = ph->Ls[i].v.defer;
+    if (d->n || (ph->grid_left && cm->can_take_cta(core)) || !memsys_sm_alone(ph->wm, i))
+        return cycle;
+    const uint64_t end = cycle + WIN_MAX < ph->win_cap ? cycle + WIN_MAX : ph->win_cap;
+    uint64_t c = cycle;
+    while (c < end) {
+        const int r = cm->cycle(core, ++c);
+        if (r < 0 || ph->Ls[i].v.fault.code) {
+            ph->S[i].win_r = -1;
+            return c;
+        }
+        ph->S[i].win_r = (int8_t)(r != 0);
+        if (!r || d->n || !cm->busy(core) || (ph->grid_left && cm->can_take_cta(core)) ||
+            !memsys_sm_alone(ph->wm, i))
+            return c;
+    }
+    return c;
+}
+
 static void run_group(void *ctx, uint32_t k)
 {
     sm_phase *ph = ctx;
@@ -332,6 +382,7 @@ static void run_group(void *ctx, uint32_t k)
     uint64_t cycle = ph->cycle;
     int skip = ph->cfg->core.skip_idle;
     g->busy = g->progress = g->fault = 0;
+    g->win_hi = 0;
     g->n_slept = g->n_ran = g->opened = g->n_rep = 0;
     for (uint32_t j = 0; j < ph->n_jobs; j++)
         if (ph->parts[j] % ph->n_thr == k)
@@ -348,24 +399,33 @@ static void run_group(void *ctx, uint32_t k)
             const uint32_t i = g->sm[j];
             if (ph->S[i].wake > cycle)
                 continue;   /* (a stale bit) */
-            /* woken by the memory system's bound alone (no event of its own since the
-             * cycle that returned 0) with nothing changed for it there (memsys.h repeat):
-             * its cycle would repeat that one; the skipped cycle's statistics (the core's
-             * and the memory system's) are charged as a repeat when it next runs */
-            uint64_t me;
-            if (ph->S[i].quiet && (me = ph_repeat(ph, i, ph->S[i].last, cycle)) != 0) {
-                sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me, 1);
-                due_put(g, j, ph->S[i].wake, cycle);
-                g->slept[g->n_slept++] = i;
-                g->n_rep++;
-                continue;
+            int r;
+            if (ph->S[i].win) {
+                /* the last cycle of its window: it ran in an earlier phase; its commit
+                 * and what follows a cycle are this one's */
+                ph->S[i].win = 0;
+                r = ph->S[i].win_r;
+            } else {
+                /* woken by the memory system's bound alone (no event of its own since
+                 * the cycle that returned 0) with nothing changed for it there (memsys.h
+                 * repeat): its cycle would repeat that one; the skipped cycle's
+                 * statistics (the core's and the memory system's) are charged as a
+                 * repeat when it next runs */
+                uint64_t me;
+                if (ph->S[i].quiet && (me = ph_repeat(ph, i, ph->S[i].last, cycle)) != 0) {
+                    sm_sleep(cm, ph->cores[i], &ph->S[i], cycle, me, 1);
+                    due_put(g, j, ph->S[i].wake, cycle);
+                    g->slept[g->n_slept++] = i;
+                    g->n_rep++;
+                    continue;
+                }
+                if (cycle > ph->S[i].last + 1 && ph->S[i].last != UINT64_MAX) {
+                    const uint64_t n = cycle - ph->S[i].last - 1;
+                    cm->repeat_cycle_stats(ph->cores[i], n);
+                    memsys_repeat_stats(ph->wm, i, ph->S[i].last + ph->off, n);
+                }
+                r = cm->cycle(ph->cores[i], cycle);
             }
-            if (cycle > ph->S[i].last + 1 && ph->S[i].last != UINT64_MAX) {
-                const uint64_t n = cycle - ph->S[i].last - 1;
-                cm->repeat_cycle_stats(ph->cores[i], n);
-                memsys_repeat_stats(ph->wm, i, ph->S[i].last + ph->off, n);
-            }
-            int r = cm->cycle(ph->cores[i], cycle);
             ph->S[i].ev_lb = 0;   /* (the core changed) */
             g->ran[g->n_ran++] = i;
             if (r < 0 || ph->Ls[i].v.fault.code) {
@@ -383,7 +443,20 @@ static void run_group(void *ctx, uint32_t k)
             if (!(ph->S[i].active = (uint8_t)cm->busy(ph->cores[i])))
                 g->act[w] &= ~(x & (0 - x));
             g->progress |= r;
-            if (r || !skip) {
+            uint64_t e;
+            if (r && ph->win && ph->S[i].active && (e = sm_window(ph, i, cycle)) > cycle) {
+                /* its window: due at its last cycle, to commit it then. Nothing to
+                 * commit now (no global access; memsys.h sm_alone: its commit would only
+                 * add its counts, which the one at its last cycle adds as well) */
+                g->n_ran--;
+                ph->S[i].last = e;
+                ph->S[i].wake = e;
+                ph->S[i].win = 1;
+                due_put(g, j, e, cycle);
+                if (e > g->win_hi)
+                    g->win_hi = e;
+                g->win_n += e - cycle;
+            } else if (r || !skip) {
                 ph->S[i].wake = cycle + 1;
                 nxt[w] |= x & (0 - x);   /* (due_put) */
             } else {
@@ -612,7 +685,13 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     memsys *pmem = om.in ? om.in : mem;
     const uint32_t n_part = n_thr > 1 && pmem && pmem->ops->par_parts ? pmem->ops->par_parts(pmem) : 0;
     sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, NULL, 0, n_thr, 0, pmem,
-                   om.in ? om.off : 0};
+                   om.in ? om.off : 0, 0, 0, 0};
+    /* SM windows: not with an instruction budget or watchdog (they stop at the exact
+     * cycle the count reaches, and a window counts its cycles' instructions early);
+     * with a cycle budget, up to the last cycle it runs */
+    ph.win = cfg->core.sm_windows && cfg->core.skip_idle && !L->budget_insts && !L->watchdog;
+    ph.win_cap = L->budget_cycles ? L->budget_cycles - 1 : UINT64_MAX;
+    uint64_t win_hi = 0;   /* the cycles before it had progress (an SM's window) */
     if (!S || !groups || !slept || !ran || !gsm || !gof || !cur || !actw ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
         rc = WS_E_OUT_OF_MEMORY;
@@ -704,7 +783,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 pmem->roused[wd] = 0;
                 for (; x; x &= x - 1) {
                     const uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(x);
-                    if (S[i].active && S[i].wake > cycle) {
+                    if (S[i].active && S[i].wake > cycle && !S[i].win) {
                         S[i].wake = cycle;
                         S[i].quiet = 1;
                         due_put(&groups[gof[i]], gof[n_sm + i], cycle, cycle);
@@ -717,6 +796,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
          * hand-over costs about as much as a few SM cycles (which thread runs a group
          * changes nothing in the results) */
         ph.cycle = cycle;
+        ph.grid_left = next_cta < n_cta;
         const double t_ph0 = t_it0 > 0 ? now_s() : 0;
         uint32_t due = PAR_MIN_DUE;
         if (n_thr > 1 && cfg->sim.host_threads_adapt) {
@@ -749,6 +829,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         }
         int busy = 0, fault = 0;
         for (uint32_t k = 0; k < n_thr; k++) {
+            if (groups[k].win_hi > win_hi)
+                win_hi = groups[k].win_hi;
             busy |= groups[k].busy;
             progress |= groups[k].progress;
             fault |= groups[k].fault;
@@ -873,8 +955,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         /* CTA dispatch: one CTA per SM per cycle, round robin */
         for (uint32_t k = 0, start = rr; n_open && k < n_sm && next_cta < n_cta; k++) {
             uint32_t i = (start + k) % n_sm;
-            if (S[i].full)
-                continue;
+            if (S[i].full || S[i].win)
+                continue;   /* (in a window: it cannot take one before its last cycle) */
             if (!cm->can_take_cta(cores[i])) {
                 S[i].full = 1;
                 n_open--;
@@ -899,7 +981,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         }
         if (!busy && next_cta >= n_cta && !memsys_busy(mem))
             break;
-        if (progress) {
+        if (progress || cycle < win_hi) {   /* (a window's cycles before its last) */
             idle = 0;
             cycle++;
             continue;
@@ -951,6 +1033,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
 done:
     if (n_thr > 1 && cfg->sim.host_threads_adapt)
         ad->t_past += now_s() - ep_t0;   /* the epoch goes on in the next launch */
+    for (uint32_t k = 0; k < n_thr; k++)
+        st->host_window_cycles += groups[k].win_n;
     if (s_iter > 0)
         st->host_sm_seconds = (now_s() - t_loop) * (s_phase / s_iter);
     fold_counters(L, Ls, n_sm, 1);

@@ -244,6 +244,9 @@ typedef struct {
     uint64_t ph_cyc;
     uint8_t ph_mask, ph_bad;
     uint8_t ph_n[L1__N], ph_out[L1__N];
+    uint32_t pend;         /* its accepted requests whose done record a reply will push
+                              (det_sm_alone): counted at the access, uncounted by
+                              fill_done and sm_reply                                     */
     uint64_t nx_x;         /* det_next_sm's last look at its L1 side: the earliest reply
                               head of its ports and miss-record time of its L1s
                               (interconnect cycles), for det_next_sm_late              */
@@ -1326,6 +1329,8 @@ static mem_access det_access_slow(det *m, smside *s, int l, refmemo *rm, mem_req
     if (t_done != UINT64_MAX) {
         r->t_done = t_done;
         rq_push(&s->done[l], r, &s->done_t);
+    } else {
+        s->pend++;
     }
     if (!before && cache_mq_len(s->l1[l])) {
         /* a shared L1's misses leave through its owner's port */
@@ -1442,6 +1447,7 @@ static void fill_done(void *ctx, void *tok, uint64_t t)
     mem_req *r = tok;
     smside *sm = &m->sm[r->sm];
     r->t_done = t;
+    sm->pend--;
     rq_push(&sm->done[L1__N], r, &sm->done_t);
 }
 
@@ -1496,6 +1502,7 @@ static void sm_reply(det *m, uint32_t s, pkt *p, uint64_t k)
         mem_req *r = p->tok;
         r->t_done = t;
         smside *to = r->sm < m->n_sm ? &m->sm[r->sm] : sm;
+        to->pend--;
         rq_push(&to->done[L1__N], r, &to->done_t);
     }
     pkt_free(m, p);
@@ -2762,6 +2769,20 @@ cache *mem_detailed_l2_of(memsys *ms, uint64_t addr, uint64_t *idx)
     return m->pt[part].b[bank].c;
 }
 
+/* memsys.h sm_alone: its requests all answered (pend), no record of its L1s to send
+ * (inj: the earliest of their heads and of its acknowledgements), no new head for its
+ * commit to announce (poke); its L1s its own (solo), and no directory (which sends
+ * invalidations and forwards to L1s unasked), no trace (its lines are in cycle order),
+ * not exhaustive (the wake bounds' tests) */
+static int det_sm_alone(const memsys *ms, uint32_t sm)
+{
+    const det *m = (const det *)ms;
+    if (sm >= m->n_sm || m->dir || m->trace || m->exhaustive)
+        return 0;
+    const smside *s = &m->sm[sm];
+    return s->solo && !s->pend && s->inj == UINT64_MAX && s->poke == UINT64_MAX;
+}
+
 static int det_busy(const memsys *ms)
 {
     const det *m = (const det *)ms;
@@ -3146,5 +3167,5 @@ const mem_model mem_model_detailed = {
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
     det_launch_begin, det_launch_end, det_host_write, det_commit, det_next_sm_late,
     det_par_parts, det_tick_serial, det_tick_part, det_tick_join, det_repeat,
-    det_repeat_stats,
+    det_repeat_stats, det_sm_alone,
 };

@@ -278,4 +278,5 @@ const mem_model mem_model_simple = {
     simple_commit, NULL,   /* its next_event_sm reads only the SM's own queues */
     NULL, NULL, NULL, NULL,   /* no partitions of its own: ticks whole */
     NULL, NULL,               /* no refusals to repeat */
+    NULL,                     /* every request waits in its queues: no SM windows */
 };
