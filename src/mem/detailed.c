@@ -31,6 +31,7 @@
  * or a ring buffer preallocated at create(). */
 #include "mem/detailed.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1447,6 +1448,7 @@ static void fill_done(void *ctx, void *tok, uint64_t t)
     mem_req *r = tok;
     smside *sm = &m->sm[r->sm];
     r->t_done = t;
+    assert(sm->pend > 0);
     sm->pend--;
     rq_push(&sm->done[L1__N], r, &sm->done_t);
 }
@@ -1502,6 +1504,7 @@ static void sm_reply(det *m, uint32_t s, pkt *p, uint64_t k)
         mem_req *r = p->tok;
         r->t_done = t;
         smside *to = r->sm < m->n_sm ? &m->sm[r->sm] : sm;
+        assert(to->pend > 0);
         to->pend--;
         rq_push(&to->done[L1__N], r, &to->done_t);
     }
@@ -2771,16 +2774,18 @@ cache *mem_detailed_l2_of(memsys *ms, uint64_t addr, uint64_t *idx)
 
 /* memsys.h sm_alone: its requests all answered (pend), no record of its L1s to send
  * (inj: the earliest of their heads and of its acknowledgements), no new head for its
- * commit to announce (poke); its L1s its own (solo), and no directory (which sends
- * invalidations and forwards to L1s unasked), no trace (its lines are in cycle order),
- * not exhaustive (the wake bounds' tests) */
+ * commit to announce (poke); no L1 shared between SMs (l1c/l1i.shared_by: the other SMs
+ * of its group use it in their cycles; the HD7970's scalar cache and L1I), and no
+ * directory (which sends invalidations and forwards to L1s unasked), no trace (its lines
+ * are in cycle order), not exhaustive (the wake bounds' tests) */
 static int det_sm_alone(const memsys *ms, uint32_t sm)
 {
     const det *m = (const det *)ms;
-    if (sm >= m->n_sm || m->dir || m->trace || m->exhaustive)
+    if (sm >= m->n_sm || m->dir || m->trace || m->exhaustive || m->l1_shared[L1C] > 1 ||
+        m->l1_shared[L1I] > 1)
         return 0;
     const smside *s = &m->sm[sm];
-    return s->solo && !s->pend && s->inj == UINT64_MAX && s->poke == UINT64_MAX;
+    return !s->pend && s->inj == UINT64_MAX && s->poke == UINT64_MAX;
 }
 
 static int det_busy(const memsys *ms)
