@@ -120,7 +120,11 @@ static uint64_t off_next_late(const memsys *m, uint32_t sm, uint64_t c)
 {
     return off_back(m, memsys_next_event_sm_late(OFF(m)->in, sm, c + OFF(m)->off));
 }
-static int off_alone(const memsys *m, uint32_t sm) { return memsys_sm_alone(OFF(m)->in, sm); }
+static uint64_t off_alone(const memsys *m, uint32_t sm, uint64_t c)
+{
+    const uint64_t a = memsys_sm_alone(OFF(m)->in, sm, c + OFF(m)->off);
+    return a ? off_back(m, a) : 0;
+}
 static void off_stats(const memsys *m, cJSON *o) { OFF(m)->in->ops->stats_json(OFF(m)->in, o); }
 static void off_dump(const memsys *m, FILE *f) { OFF(m)->in->ops->dump(OFF(m)->in, f); }
 static void off_destroy(memsys *m) { (void)m; }   /* the simulation owns the kept model */
@@ -337,39 +341,44 @@ static inline uint64_t ph_next_sm(const sm_phase *ph, uint32_t i, uint64_t cycle
 }
 
 /* SM i's window after its cycle `cycle` (which changed something): while it is alone
- * (memsys.h sm_alone) and its cycle recorded no global access (func.h func_defer: they
- * are committed in SM order at the end of their own cycle), cannot take a CTA that the
- * grid still has (the dispatcher gives it one at the end of the cycle that freed the
- * slot) and is busy, its next cycle runs now, up to WIN_MAX of them and ph->win_cap.
- * The window ends with the first cycle that breaks one of those or changes nothing;
- * returns that cycle (its commit, and what follows it, wait for the phase of that
- * cycle, run_group's S.win), or `cycle` when no cycle ran. Nothing else reads or
- * changes the SM's state in between: the ticks of those cycles find nothing of it in
- * the memory system (sm_alone), the dispatcher skips it (S.win) and so does the rousing.
- * The same windows for any number of host threads: each is decided by its own SM's
- * state. (A window's fault is the SM's at its last cycle; another SM's fault in an
- * earlier cycle still stops the launch first, as in a serial run, but the lowest SM's
- * fault is then chosen among those that have run ahead too.) */
+ * (memsys.h sm_alone: up to the last cycle it answers) and its cycle recorded no global
+ * access (func.h func_defer: they are committed in SM order at the end of their own
+ * cycle), cannot take a CTA that the grid still has (the dispatcher gives it one at the
+ * end of the cycle that freed the slot) and is busy, its next cycle runs now, up to
+ * WIN_MAX of them and ph->win_cap. The window ends with the first cycle that breaks one
+ * of those or changes nothing; returns that cycle (its commit, and what follows it, wait
+ * for the phase of that cycle, run_group's S.win), or `cycle` when no cycle ran. Nothing
+ * else reads or changes the SM's state in between: the ticks of those cycles deliver
+ * nothing to it and find nothing of it to send (sm_alone), the dispatcher skips it
+ * (S.win) and so does the rousing. The same windows for any number of host threads:
+ * each is decided by its own SM's state and the crossbar cycles the serial tick ran.
+ * (A window's fault is the SM's at its last cycle; another SM's fault in an earlier
+ * cycle still stops the launch first, as in a serial run, but the lowest SM's fault is
+ * then chosen among those that have run ahead too.) */
 enum { WIN_MAX = 64 };
+static inline uint64_t ph_alone(const sm_phase *ph, uint32_t i)
+{
+    const uint64_t a = memsys_sm_alone(ph->wm, i, ph->cycle + ph->off);
+    return a ? ph_back(ph, a) : 0;
+}
 static uint64_t sm_window(sm_phase *ph, uint32_t i, uint64_t cycle)
 {
     const core_model *cm = ph->cm;
     void *core = ph->cores[i];
     const func_defer *d = ph->Ls[i].v.defer;
-    if (d->n || (ph->grid_left && cm->can_take_cta(core)) || !memsys_sm_alone(ph->wm, i))
+    if (d->n || (ph->grid_left && cm->can_take_cta(core)))
         return cycle;
-    const uint64_t end = cycle + WIN_MAX < ph->win_cap ? cycle + WIN_MAX : ph->win_cap;
-    uint64_t c = cycle;
-    while (c < end) {
+    uint64_t end = cycle + WIN_MAX < ph->win_cap ? cycle + WIN_MAX : ph->win_cap, c = cycle;
+    for (uint64_t until = ph_alone(ph, i); c < end && c < until;) {
         const int r = cm->cycle(core, ++c);
         if (r < 0 || ph->Ls[i].v.fault.code) {
             ph->S[i].win_r = -1;
             return c;
         }
         ph->S[i].win_r = (int8_t)(r != 0);
-        if (!r || d->n || !cm->busy(core) || (ph->grid_left && cm->can_take_cta(core)) ||
-            !memsys_sm_alone(ph->wm, i))
+        if (!r || d->n || !cm->busy(core) || (ph->grid_left && cm->can_take_cta(core)))
             return c;
+        until = ph_alone(ph, i);
     }
     return c;
 }

@@ -2772,20 +2772,32 @@ cache *mem_detailed_l2_of(memsys *ms, uint64_t addr, uint64_t *idx)
     return m->pt[part].b[bank].c;
 }
 
-/* memsys.h sm_alone: its requests all answered (pend), no record of its L1s to send
- * (inj: the earliest of their heads and of its acknowledgements), no new head for its
- * commit to announce (poke); no L1 shared between SMs (l1c/l1i.shared_by: the other SMs
- * of its group use it in their cycles; the HD7970's scalar cache and L1I), and no
- * directory (which sends invalidations and forwards to L1s unasked), no trace (its lines
- * are in cycle order), not exhaustive (the wake bounds' tests) */
-static int det_sm_alone(const memsys *ms, uint32_t sm)
+/* memsys.h sm_alone: no record of its L1s to send (inj: the earliest of their heads and
+ * of its acknowledgements), no new head for its commit to announce (poke); no L1 shared
+ * between SMs (l1c/l1i.shared_by: the other SMs of its group use it in their cycles; the
+ * HD7970's scalar cache and L1I), no directory (which sends invalidations and forwards
+ * to L1s unasked), no trace (its lines are in cycle order), not exhaustive (the wake
+ * bounds' tests). Its answers (pend of them awaited) reach it only through its port of
+ * the reply crossbar, popped by the tick of the core cycle that covers their arrival:
+ * the head there has arrived or arrives at rep_t, and a reply not granted yet is granted
+ * at the interconnect cycle after the last one the ticks up to `cycle` ran, at the
+ * soonest, and arrives latency + 1 flit after its grant. */
+static uint64_t det_sm_alone(const memsys *ms, uint32_t sm, uint64_t cycle)
 {
     const det *m = (const det *)ms;
     if (sm >= m->n_sm || m->dir || m->trace || m->exhaustive || m->l1_shared[L1C] > 1 ||
         m->l1_shared[L1I] > 1)
         return 0;
     const smside *s = &m->sm[sm];
-    return !s->pend && s->inj == UINT64_MAX && s->poke == UINT64_MAX;
+    if (s->inj != UINT64_MAX || s->poke != UINT64_MAX)
+        return 0;
+    if (!s->pend)
+        return UINT64_MAX;
+    uint64_t k = conv_floor(m, C_CORE, D_ICNT, cycle) + 1 + icnt_latency(m->rep) + 1;
+    if (m->rep_t[sm] < k)
+        k = m->rep_t[sm];
+    const uint64_t c = at_or_after(m, D_ICNT, C_CORE, k);   /* the first tick that may pop it */
+    return c > cycle + 1 ? c - 1 : 0;
 }
 
 static int det_busy(const memsys *ms)

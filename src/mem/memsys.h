@@ -182,15 +182,17 @@ typedef struct {
      * core_model.h repeat_cycle_stats. NULL: nothing to count. */
     void (*repeat_stats)(memsys *m, uint32_t sm, uint64_t last, uint64_t n);
     /* Optional, for SM windows (core.sm_windows, gpu/timing.c): right after a cycle of
-     * SM sm, whether it is alone: nothing of it is in the memory system (no request
-     * waiting for a reply, no miss record or acknowledgement to send, nothing for its
-     * commit but counts) and nothing can reach it before it sends again (its L1s are its
-     * own, no directory messages, no trace of its accesses). Then the ticks of the next
-     * cycles change nothing the SM reads and read nothing it does until a cycle of it
-     * sends a request out of an L1, so the GPU may run its next cycles at once, each
-     * with this call after it, the last one being the first that is not alone. Called
-     * where access is. NULL: never alone. */
-    int (*sm_alone)(const memsys *m, uint32_t sm);
+     * SM sm (the memory system ticked up to core cycle `cycle`, the SM maybe further),
+     * the last core cycle through which it is alone, 0 when it is not: nothing of it
+     * waits to leave its L1s (no miss record or acknowledgement to send, nothing for its
+     * commit but counts), nothing reaches it unasked (its L1s are its own, no directory
+     * messages, no trace of its accesses), and no answer to a request of it can reach it
+     * up to that cycle (UINT64_MAX: none is awaited). Then the ticks of the cycles up to
+     * it change nothing the SM reads and read nothing it does until a cycle of it sends
+     * a request out of an L1, so the GPU may run its next cycles at once, each with this
+     * call after it, the last one being the first that is not alone. Called where access
+     * is. NULL: never alone. */
+    uint64_t (*sm_alone)(const memsys *m, uint32_t sm, uint64_t cycle);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */
@@ -258,7 +260,10 @@ static inline void memsys_repeat_stats(memsys *m, uint32_t sm, uint64_t last, ui
     if (m->ops->repeat_stats)
         m->ops->repeat_stats(m, sm, last, n);
 }
-static inline int memsys_sm_alone(const memsys *m, uint32_t sm) { return m->ops->sm_alone && m->ops->sm_alone(m, sm); }
+static inline uint64_t memsys_sm_alone(const memsys *m, uint32_t sm, uint64_t c)
+{
+    return m->ops->sm_alone ? m->ops->sm_alone(m, sm, c) : 0;
+}
 static inline uint64_t memsys_next_event_sm(const memsys *m, uint32_t sm, uint64_t c)
 {
     return m->ops->next_event_sm ? m->ops->next_event_sm(m, sm, c) : m->ops->next_event(m, c);
