@@ -182,6 +182,10 @@ typedef struct {
                                      (run_group): the phase of cycle `last` commits
                                      that cycle instead of running it                 */
     int8_t win_r;                 /* ... and that cycle's return (-1: a fault)        */
+    uint8_t win_back;             /* windows failed in a row (up to WIN_BACK): the next
+                                     is tried at win_try, 2^win_back cycles on, so that
+                                     an SM that waits on memory is rarely asked       */
+    uint64_t win_try;
     uint64_t ev_lb;               /* the core's own next event is no sooner than this
                                      (0: unknown), learned by sm_sleep from next_event
                                      since the core last changed (its cycle, a CTA)     */
@@ -355,7 +359,7 @@ static inline uint64_t ph_next_sm(const sm_phase *ph, uint32_t i, uint64_t cycle
  * (A window's fault is the SM's at its last cycle; another SM's fault in an earlier
  * cycle still stops the launch first, as in a serial run, but the lowest SM's fault is
  * then chosen among those that have run ahead too.) */
-enum { WIN_MAX = 64 };
+enum { WIN_MAX = 64, WIN_BACK = 6 };
 static inline uint64_t ph_alone(const sm_phase *ph, uint32_t i)
 {
     const uint64_t a = memsys_sm_alone(ph->wm, i, ph->cycle + ph->off);
@@ -452,8 +456,17 @@ static void run_group(void *ctx, uint32_t k)
             if (!(ph->S[i].active = (uint8_t)cm->busy(ph->cores[i])))
                 g->act[w] &= ~(x & (0 - x));
             g->progress |= r;
-            uint64_t e;
-            if (r && ph->win && ph->S[i].active && (e = sm_window(ph, i, cycle)) > cycle) {
+            uint64_t e = cycle;
+            if (r && ph->win && ph->S[i].active && cycle >= ph->S[i].win_try) {
+                e = sm_window(ph, i, cycle);
+                if (e > cycle) {
+                    ph->S[i].win_back = 0;
+                } else {
+                    ph->S[i].win_try = cycle + (1ull << ph->S[i].win_back);
+                    ph->S[i].win_back += ph->S[i].win_back < WIN_BACK;
+                }
+            }
+            if (e > cycle) {
                 /* its window: due at its last cycle, to commit it then. Nothing to
                  * commit now (no global access; memsys.h sm_alone: its commit would only
                  * add its counts, which the one at its last cycle adds as well) */
