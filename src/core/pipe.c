@@ -8,16 +8,34 @@
 #include "core/slotset.h"
 
 /* ---- scoreboard ------------------------------------------------------------------- */
-int pipe_sb_inc(pipe_sb *sb, uint32_t reg)
+/* (grows the counters to hold `reg`) */
+static int sb_reserve(pipe_sb *sb, uint32_t reg)
 {
-    if (reg >= sb->cap) {
-        uint32_t cap = grow_pow2(reg + 64);
-        uint16_t *n = realloc(sb->c, cap * sizeof *n);
-        if (!n)
-            return -1;
-        memset(n + sb->cap, 0, (cap - sb->cap) * sizeof *n);
-        sb->c = n;
-        sb->cap = cap;
+    if (reg < sb->cap)
+        return 0;
+    uint32_t cap = grow_pow2(reg + 64);
+    uint16_t *n = realloc(sb->c, cap * sizeof *n);
+    if (!n)
+        return -1;
+    memset(n + sb->cap, 0, (cap - sb->cap) * sizeof *n);
+    sb->c = n;
+    sb->cap = cap;
+    return 0;
+}
+
+int pipe_sb_spill_inc(pipe_sb *sb, uint32_t reg)
+{
+    if (sb_reserve(sb, reg))
+        return -1;
+    if (sb->k != PIPE_SB_SPILLED) {
+        /* the list into the counters (all zero in list form) */
+        for (uint32_t j = 0; j < sb->k; j++)
+            if (sb_reserve(sb, sb->r[j]))
+                return -1;
+        for (uint32_t j = 0; j < sb->k; j++)
+            sb->c[sb->r[j]]++;
+        sb->n = sb->k;
+        sb->k = PIPE_SB_SPILLED;
     }
     sb->c[reg]++;
     sb->n++;
@@ -36,8 +54,9 @@ int pipe_sb_pend(pipe_sb *sb, uint32_t base, const insn_info *ii, uint32_t *regs
 
 void pipe_sb_clear(pipe_sb *sb)
 {
-    if (sb->c)
+    if (sb->k == PIPE_SB_SPILLED)
         memset(sb->c, 0, sb->cap * sizeof *sb->c);
+    sb->k = 0;
     sb->n = 0;
 }
 
@@ -46,6 +65,7 @@ void pipe_sb_fini(pipe_sb *sb)
     free(sb->c);
     sb->c = NULL;
     sb->cap = 0;
+    sb->k = 0;
     sb->n = 0;
 }
 

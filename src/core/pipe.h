@@ -29,22 +29,66 @@
 #include "mem/memsys.h"
 
 /* ---- scoreboard ------------------------------------------------------------------- */
+/* A warp's pending register writes (registers numbered in its register pool: frame base +
+ * register, so calls never alias), as a multiset: a register is pending while a write to
+ * it is. Two forms, the same answers:
+ *   - a list (k <= PIPE_SB_LIST): the pending writes r[0 .. k), in no order, one entry
+ *     per write. It lies in the warp record's hot first cache line (pipe_warp), so an
+ *     issue or a completion reads no other line: a warp rarely has more writes in flight
+ *     (the issue waits for a pending destination as for a pending source);
+ *   - counters (k == PIPE_SB_SPILLED): a write to a register >= 0xffff or one more write
+ *     than the list holds moves the list into c[] (one counter per pool register, n
+ *     their sum), which serves until nothing is pending (then the list again).
+ * Invariant: in list form c[] is all zero. */
+#define PIPE_SB_LIST 7u
+#define PIPE_SB_SPILLED 0xffu
 typedef struct {
+    uint8_t k;       /* pending writes in r[] (list), or PIPE_SB_SPILLED: c[]     */
+    uint8_t pad;
+    uint16_t r[PIPE_SB_LIST];
+    /* the counters (the record's second line: read only in counters form) */
     uint16_t *c;     /* pending writes per pool register                          */
     uint32_t cap;
-    uint32_t n;      /* the sum of c[]: nothing pending when 0                    */
+    uint32_t n;      /* the sum of c[] (counters form): never 0 there             */
 } pipe_sb;
 
+/* pipe_sb_inc of a write the list cannot take (or while the counters serve): in
+ * counters form; -1 when out of memory. */
+int pipe_sb_spill_inc(pipe_sb *sb, uint32_t reg);
 /* One more pending write to `reg`; -1 when out of memory. */
-int pipe_sb_inc(pipe_sb *sb, uint32_t reg);
+static inline int pipe_sb_inc(pipe_sb *sb, uint32_t reg)
+{
+    if (sb->k < PIPE_SB_LIST && reg < 0xffff) {   /* (k == PIPE_SB_SPILLED: not below) */
+        sb->r[sb->k++] = (uint16_t)reg;
+        return 0;
+    }
+    return pipe_sb_spill_inc(sb, reg);
+}
 /* Marks ii's destinations (frame base `base`) pending and writes them to regs[]
  * (ii->n_dst <= 4); -1 when out of memory. */
 int pipe_sb_pend(pipe_sb *sb, uint32_t base, const insn_info *ii, uint32_t *regs);
+/* Whether register `reg` is in the list r[0 .. k). */
+static inline int pipe_sb_listed(const pipe_sb *sb, uint32_t reg)
+{
+    for (uint32_t j = 0; j < sb->k; j++)
+        if (sb->r[j] == reg)
+            return 1;
+    return 0;
+}
 /* Whether any source or destination of ii has a write pending. */
 static inline int pipe_sb_busy(const pipe_sb *sb, uint32_t base, const insn_info *ii)
 {
-    if (!sb->n)
+    if (!sb->k)
         return 0;
+    if (sb->k != PIPE_SB_SPILLED) {
+        for (uint32_t i = 0; i < ii->n_src; i++)
+            if (pipe_sb_listed(sb, base + ii->src[i]))
+                return 1;
+        for (uint32_t i = 0; i < ii->n_dst; i++)
+            if (pipe_sb_listed(sb, base + ii->dst[i]))
+                return 1;
+        return 0;
+    }
     if (ii->reg_end && base + ii->reg_end <= sb->cap) {
         /* every register of ii within the counters: no bounds test per register */
         const uint16_t *c = sb->c + base;
@@ -64,14 +108,22 @@ static inline int pipe_sb_busy(const pipe_sb *sb, uint32_t base, const insn_info
             return 1;
     return 0;
 }
-/* The writes to regs[0..n) are done. */
+/* The writes to regs[0..n) are done (a register not pending is left alone). */
 static inline void pipe_sb_release(pipe_sb *sb, const uint32_t *regs, uint32_t n)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (regs[i] < sb->cap && sb->c[regs[i]]) {
+    for (uint32_t i = 0; i < n; i++) {
+        if (sb->k != PIPE_SB_SPILLED) {
+            for (uint32_t j = 0; j < sb->k; j++)
+                if (sb->r[j] == regs[i]) {
+                    sb->r[j] = sb->r[--sb->k];
+                    break;
+                }
+        } else if (regs[i] < sb->cap && sb->c[regs[i]]) {
             sb->c[regs[i]]--;
-            sb->n--;
+            if (--sb->n == 0)
+                sb->k = 0;   /* (every counter is 0 again) */
         }
+    }
 }
 void pipe_sb_clear(pipe_sb *sb);           /* nothing pending (a new warp)       */
 void pipe_sb_fini(pipe_sb *sb);
@@ -111,11 +163,13 @@ typedef struct {
                                the first cache line, which readiness reads)       */
     const insn_info *cached_info; /* its next instruction (verdicts READY, SCOREBOARD) */
     uint64_t ibuf_ready;    /* cycle the buffer contents become usable            */
-    pipe_sb sb;             /* ends at byte 64: the whole first line is hot       */
+    pipe_sb sb;             /* its list ends at byte 64: the whole first line is
+                               hot; the counters are in the second               */
     uint64_t age;           /* cycle the warp was placed (read when a candidate
                                is made; sm.c keeps a contiguous copy)             */
 } pipe_warp;
-_Static_assert(offsetof(pipe_warp, age) == 64, "pipe_warp: the hot fields fill its first 64 bytes");
+_Static_assert(offsetof(pipe_warp, sb) + offsetof(pipe_sb, c) == 64,
+               "pipe_warp: the hot fields and the scoreboard's list fill its first 64 bytes");
 
 /* A new warp in the slot at `cycle`. */
 static inline void pipe_warp_start(pipe_warp *w, uint64_t cycle)
@@ -312,10 +366,7 @@ static inline int pipe_sb_pend_wheel(pipe_sb *sb, pipe_wheel *w, uint32_t base, 
     const uint32_t n = ii->n_dst;
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t r = base + ii->dst[i];
-        if (r < sb->cap) {
-            sb->c[r]++;
-            sb->n++;
-        } else if (pipe_sb_inc(sb, r))   /* (grows the counters) */
+        if (pipe_sb_inc(sb, r))
             return -1;
         ev->regs[i] = r;
     }

@@ -7,7 +7,8 @@
  * equals the enclosing entry's reuses that entry, which keeps a loop that loses one
  * lane per iteration at constant depth.
  *
- * State: per warp, the stack (simt_stack, in w->dstate); nothing per launch.
+ * State: per warp, the stack (simt_stack: the warp's own func_warp.simt, which
+ * w->dstate points to); nothing per launch.
  * Invariants: entries of call frame k lie above all entries of frames < k, so the
  * top entry runs in the innermost frame. Exactly one path is runnable, the top
  * entry, and it is exposed as path id 0 whichever entry is on top: to the timing
@@ -45,9 +46,7 @@ static int simt_warp_init(func_warp *w, uint64_t mask)
 {
     simt_stack *s = w->dstate;
     if (!s) {
-        s = aligned_alloc(64, 64);
-        if (!s)
-            return -1;
+        s = &w->simt;   /* (func.h: the record's own line in the warp) */
         memset(s, 0, sizeof *s);
         s->e = s->in;
         s->cap = 1;
@@ -63,7 +62,6 @@ static void simt_warp_fini(func_warp *w)
     simt_stack *s = w->dstate;
     if (s && s->e != s->in)
         free(s->e);
-    free(s);
     w->dstate = NULL;
 }
 

@@ -18,9 +18,10 @@ typedef struct {
     uint32_t pad;
 } simt_entry;
 
-/* The record is allocated on a cache line of its own (64 bytes) with room for one
- * entry: a warp that never diverges (stack depth 1) finds its top entry in the line it
- * reads `top` from. A deeper stack moves to the heap (and stays there). */
+/* The record lies on a cache line of its own (64 bytes: the warp's func_warp.simt)
+ * with room for one entry: a warp that never diverges (stack depth 1) finds its top
+ * entry in the line it reads `top` from. A deeper stack moves to the heap (and stays
+ * there). */
 typedef struct {
     simt_entry *e;      /* e[0 .. sp): `in` while cap is 1, else on the heap          */
     simt_entry *top;    /* e + sp - 1, NULL when empty: select and next read only this */

@@ -213,9 +213,10 @@ typedef struct {
 typedef enum { WARP_READY, WARP_BARRIER, WARP_DONE, WARP_FAULT } warp_state;
 
 struct func_warp {
-    /* The record is 256 bytes; in an array that starts 64-byte aligned (sm.c) each of
+    /* The record is 320 bytes; in an array that starts 64-byte aligned (sm.c) each of
      * its lines is one cache line. The first: what the timing model's readiness and an
-     * issue read of every warp (the selected path: L->div, state, dstate; the frame: fr,
+     * issue read of every warp (the selected path: L->div, state, dstate unless the
+     * policy is the SIMT stack, whose record is the fifth line; the frame: fr,
      * nfr; the registers; %clock). The second: the first frame, inline (fr points to it
      * while fr_cap is 1): a warp that makes no call reads its frame from the line next
      * to the first one rather than from a heap block of its own. */
@@ -244,9 +245,15 @@ struct func_warp {
                                     run (policies with div_ops.wait)                */
     uint8_t pad_[6];
     uint8_t cc[64];
+    /* The SIMT stack's record (div_simt.c: w->dstate points here with that policy), on
+     * the fifth line: its address is the warp's, so reading the selected path does not
+     * wait for the first line's dstate (func_warp_selected). */
+    simt_stack simt;
+    uint8_t simt_pad_[64 - sizeof(simt_stack)];
 };
 _Static_assert(sizeof(func_frame) == 64 && offsetof(struct func_warp, fr0) == 64 &&
-               sizeof(struct func_warp) == 256, "func_warp: its first two lines are the hot header and frame 0");
+               offsetof(struct func_warp, simt) == 256 && sizeof(struct func_warp) == 320,
+               "func_warp: its first two lines are the hot header and frame 0, the fifth the SIMT stack");
 
 /* Per-launch divergence-policy state (div.h create/destroy, in L->dstate): init
  * after L->div is set and before any warp starts (0, or -1 when out of memory);
@@ -285,14 +292,14 @@ static inline const func_path *func_warp_selected(const func_warp *w)
     if (w->state != WARP_READY)
         return NULL;
     const div_ops *d = w->L->div;
-    return d == &div_simt_stack ? div_simt_top(w->dstate) : d->select(w);
+    return d == &div_simt_stack ? div_simt_top(&w->simt) : d->select(w);
 }
 /* The policy's get: runnable path `path` of w, or NULL (whatever the warp's state). */
 static inline const func_path *func_div_get(const func_warp *w, uint32_t path)
 {
     const div_ops *d = w->L->div;
     if (d == &div_simt_stack)
-        return path == DIV_SIMT_PATH ? div_simt_top(w->dstate) : NULL;
+        return path == DIV_SIMT_PATH ? div_simt_top(&w->simt) : NULL;
     return d->get(w, path);
 }
 /* Runnable path `path`, or NULL when there is none (read it as func_warp_selected's). */

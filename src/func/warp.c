@@ -583,7 +583,7 @@ static inline __attribute__((always_inline)) exec_ctrl step_at(func_warp *w, con
     fr->fns[pc](&x, in);
 
     if (__builtin_expect(x.ctrl == EX_NEXT, 1)) {   /* (the common case before the switch) */
-        if ((L->div == &div_simt_stack ? div_simt_next(w->dstate) : L->div->next(w, path)) == 0)
+        if ((L->div == &div_simt_stack ? div_simt_next(&w->simt) : L->div->next(w, path)) == 0)
             settle(w);
         return EX_NEXT;
     }
@@ -634,7 +634,7 @@ static exec_ctrl no_path(func_warp *w, uint32_t path)
 
 exec_ctrl func_warp_step(func_warp *w, exec_trace *tr)
 {
-    const func_path *p = w->L->div == &div_simt_stack ? div_simt_top(w->dstate) : w->L->div->select(w);
+    const func_path *p = w->L->div == &div_simt_stack ? div_simt_top(&w->simt) : w->L->div->select(w);
     if (!p)
         return no_path(w, 0);
     return step_at(w, p, tr);
@@ -755,7 +755,7 @@ int func_run_cta(func_launch *L, func_cta *c, func_warp *warps)
         for (uint32_t i = 0; i < n; i++) {
             func_warp *w = &warps[i];
             while (w->state == WARP_READY) {
-                const func_path *pa = L->div == &div_simt_stack ? div_simt_top(w->dstate)
+                const func_path *pa = L->div == &div_simt_stack ? div_simt_top(&w->simt)
                                                                  : L->div->select(w);   /* func_warp_step, inline */
                 exec_ctrl r = pa ? step_at(w, pa, NULL) : no_path(w, 0);
                 progress = 1;

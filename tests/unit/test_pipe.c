@@ -107,11 +107,13 @@ static void t_wheel_order(void **state)
 static void t_scoreboard(void **state)
 {
     (void)state;
+    /* the list form: three writes (two to register 3) */
     pipe_sb sb = {0};
     assert_int_equal(pipe_sb_inc(&sb, 3), 0);
     assert_int_equal(pipe_sb_inc(&sb, 3), 0);
     assert_int_equal(pipe_sb_inc(&sb, 200), 0);
-    assert_true(sb.cap > 200);
+    assert_int_equal(sb.k, 3);
+    assert_null(sb.c);
     insn_info rd = {.n_src = 2, .src = {1, 3}};
     insn_info wr = {.n_dst = 1, .dst = {200}};
     assert_true(pipe_sb_busy(&sb, 0, &rd));
@@ -119,15 +121,13 @@ static void t_scoreboard(void **state)
     assert_true(pipe_sb_busy(&sb, 0, &wr));
     uint32_t r3 = 3;
     pipe_sb_release(&sb, &r3, 1);
-    assert_true(pipe_sb_busy(&sb, 0, &rd));
+    assert_true(pipe_sb_busy(&sb, 0, &rd));   /* the second write to 3 */
     pipe_sb_release(&sb, &r3, 1);
     assert_false(pipe_sb_busy(&sb, 0, &rd));
-    pipe_sb_release(&sb, &r3, 1);
-    assert_int_equal(sb.c[3], 0);
-    /* the total pending (n): 200 only, after one release that found nothing; the same
-     * answers with reg_end given (no bounds test per register: 4 <= cap at base 0),
-     * and with reg_end past the counters (base 1000: the bounds tested, nothing there) */
-    assert_int_equal(sb.n, 1);
+    pipe_sb_release(&sb, &r3, 1);   /* nothing pending there: left alone */
+    assert_int_equal(sb.k, 1);
+    assert_int_equal(sb.r[0], 200);
+    /* reg_end changes nothing in the list form */
     insn_info rd_end = {.n_src = 2, .src = {1, 3}, .reg_end = 4};
     insn_info wr_end = {.n_dst = 1, .dst = {200}, .reg_end = 201};
     assert_false(pipe_sb_busy(&sb, 0, &rd_end));
@@ -136,11 +136,10 @@ static void t_scoreboard(void **state)
     assert_int_equal(pipe_sb_inc(&sb, 3), 0);
     assert_true(pipe_sb_busy(&sb, 0, &rd_end));
     assert_true(pipe_sb_busy(&sb, 2, &rd_end));   /* src 1 at base 2: register 3 */
-    assert_int_equal(sb.n, 2);
     pipe_sb_release(&sb, &r3, 1);
     uint32_t r200 = 200;
     pipe_sb_release(&sb, &r200, 1);
-    assert_int_equal(sb.n, 0);
+    assert_int_equal(sb.k, 0);
     assert_false(pipe_sb_busy(&sb, 0, &wr_end));   /* nothing pending at all */
     /* pend: the destinations at base 4 */
     insn_info two = {.n_dst = 2, .dst = {0, 5}};
@@ -148,12 +147,68 @@ static void t_scoreboard(void **state)
     assert_int_equal(pipe_sb_pend(&sb, 4, &two, regs), 0);
     assert_int_equal(regs[0], 4);
     assert_int_equal(regs[1], 9);
-    assert_int_equal(sb.c[4], 1);
-    assert_int_equal(sb.c[9], 1);
-    assert_int_equal(sb.n, 2);
+    assert_int_equal(sb.k, 2);
+    assert_int_equal(sb.r[0], 4);
+    assert_int_equal(sb.r[1], 9);
     pipe_sb_clear(&sb);
-    assert_int_equal(sb.c[200], 0);
-    assert_int_equal(sb.n, 0);
+    assert_int_equal(sb.k, 0);
+    assert_false(pipe_sb_busy(&sb, 0, &two));
+    pipe_sb_fini(&sb);
+}
+
+/* The counters form: a write more than the list holds, or to a register >= 0xffff. */
+static void t_scoreboard_spill(void **state)
+{
+    (void)state;
+    pipe_sb sb = {0};
+    for (uint32_t r = 1; r <= PIPE_SB_LIST; r++)
+        assert_int_equal(pipe_sb_inc(&sb, r), 0);
+    assert_int_equal(sb.k, PIPE_SB_LIST);   /* 1 .. 7: the list is full */
+    assert_int_equal(pipe_sb_inc(&sb, 1), 0);   /* the eighth write: counters */
+    assert_int_equal(sb.k, PIPE_SB_SPILLED);
+    assert_int_equal(sb.n, 8);
+    assert_int_equal(sb.c[0], 0);
+    assert_int_equal(sb.c[1], 2);
+    assert_int_equal(sb.c[7], 1);
+    assert_int_equal(sb.c[8], 0);
+    insn_info rd1 = {.n_src = 1, .src = {1}, .reg_end = 2};
+    insn_info rd8 = {.n_src = 1, .src = {8}, .reg_end = 9};
+    assert_true(pipe_sb_busy(&sb, 0, &rd1));
+    assert_false(pipe_sb_busy(&sb, 0, &rd8));
+    assert_true(pipe_sb_busy(&sb, 6, &rd1));   /* register 7 */
+    uint32_t all[PIPE_SB_LIST];
+    for (uint32_t r = 1; r <= PIPE_SB_LIST; r++)
+        all[r - 1] = r;
+    pipe_sb_release(&sb, all, PIPE_SB_LIST);
+    assert_int_equal(sb.k, PIPE_SB_SPILLED);   /* one write to 1 left */
+    assert_int_equal(sb.n, 1);
+    assert_true(pipe_sb_busy(&sb, 0, &rd1));
+    pipe_sb_release(&sb, all, 1);
+    assert_int_equal(sb.k, 0);   /* nothing pending: the list again, counters all 0 */
+    for (uint32_t r = 0; r < sb.cap; r++)
+        assert_int_equal(sb.c[r], 0);
+    assert_int_equal(pipe_sb_inc(&sb, 5), 0);
+    assert_int_equal(sb.k, 1);
+    pipe_sb_release(&sb, (const uint32_t[]){5}, 1);
+    /* a register past the list's 16 bits */
+    assert_int_equal(pipe_sb_inc(&sb, 70000), 0);
+    assert_int_equal(sb.k, PIPE_SB_SPILLED);
+    assert_true(sb.cap > 70000);
+    assert_int_equal(pipe_sb_inc(&sb, 3), 0);   /* (the counters serve until empty) */
+    assert_int_equal(sb.k, PIPE_SB_SPILLED);
+    assert_int_equal(sb.n, 2);
+    insn_info rd_end = {.n_src = 2, .src = {1, 3}, .reg_end = 4};
+    insn_info far = {.n_src = 1, .src = {1}};   /* (reg_end 0: bounds tested) */
+    assert_true(pipe_sb_busy(&sb, 0, &rd_end));
+    assert_false(pipe_sb_busy(&sb, 1, &rd_end));
+    assert_true(pipe_sb_busy(&sb, 69999, &far));
+    assert_true(pipe_sb_busy(&sb, 69999, &rd1));
+    assert_false(pipe_sb_busy(&sb, 1u << 30, &far));   /* past the counters */
+    pipe_sb_clear(&sb);
+    assert_int_equal(sb.k, 0);
+    assert_int_equal(sb.c[70000], 0);
+    assert_int_equal(sb.c[3], 0);
+    assert_false(pipe_sb_busy(&sb, 0, &rd_end));
     pipe_sb_fini(&sb);
 }
 
@@ -529,6 +584,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_wheel_order), cmocka_unit_test(t_scoreboard),
+        cmocka_unit_test(t_scoreboard_spill),
         cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce), cmocka_unit_test(t_trace_compact),
         cmocka_unit_test(t_fetch_len),
         cmocka_unit_test(t_latency),     cmocka_unit_test(t_retire),
