@@ -285,6 +285,8 @@ typedef struct {
     int fill_on_copy;      /* l2.fill_on_copy                                           */
     int sector_req;        /* l2.sector_requests                                        */
     uint32_t ppp;          /* crossbar ports per partition: 1, or l2.banks (icnt.port_per_bank) */
+    uint32_t *port_part;   /* [port]: port / ppp, and [n_part x ppp]: n_part (run_icnt's
+                              partition of a port, without a division per partition)   */
     smside *sm;
     uint64_t *inj_set;     /* SMs with miss records queued                              */
     uint64_t *inj_blk;     /* SMs of inj_set whose records none fits their full input
@@ -980,8 +982,11 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     if (!(m->rep = icnt_create(&ic, err, sizeof err)))
         goto fail;
     if (!(m->segv = calloc((size_t)m->n_part * PSEG_MAX + 1, sizeof *m->segv)) ||
-        !(m->pdue = calloc(m->n_part, sizeof *m->pdue)))
+        !(m->pdue = calloc(m->n_part, sizeof *m->pdue)) ||
+        !(m->port_part = calloc((size_t)m->n_part * m->ppp + 1, sizeof *m->port_part)))
         goto fail;
+    for (uint32_t o = 0; o <= m->n_part * m->ppp; o++)
+        m->port_part[o] = o / m->ppp;
     for (uint32_t p = 0; p < m->n_part; p++)
         m->pt[p].bmin = UINT64_MAX;
     m->bmin_ok = 1;
@@ -1048,6 +1053,7 @@ static void det_destroy(memsys *ms)
     free(m->bk);
     free(m->segv);
     free(m->pdue);
+    free(m->port_part);
     free(m->pt);
     if (m->coh_p)
         m->coh->destroy(m->coh_p);
@@ -1615,10 +1621,11 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
     /* (read once: the calls below could change *m as far as the compiler knows) */
     const uint32_t ppp = m->ppp, n_part = m->n_part, n_port = n_part * ppp;
     const uint64_t *const req_out = m->req_out, *const req_t = m->req_t, *const out_set = m->out_set;
+    const uint32_t *const port_part = m->port_part;
     uint64_t *const stall = m->req_stall;
     uint32_t nb = next_bit_andn(req_out, stall, n_port, 0), po = next_bit(out_set, n_part, 0);
     for (;;) {
-        const uint32_t pa = ppp == 1 ? nb : nb / ppp, p = pa < po ? pa : po;
+        const uint32_t pa = port_part[nb], p = pa < po ? pa : po;
         if (p >= n_part)
             break;
         part *pt = &m->pt[p];
@@ -2009,12 +2016,16 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
         pq_pop(&b->in);
         b->n_wait--;
         if (m->sector_req && cc->sector < cc->line) {
-            /* one port slot per L2 sector the request covers (GPGPU-Sim's sector requests) */
-            uint64_t first = a.addr / cc->sector;
-            uint64_t last = (a.addr + (a.size ? a.size : 1) - 1) / cc->sector;
+            /* one port slot per L2 sector the request covers (GPGPU-Sim's sector requests;
+             * shifts where the sizes allow: hardware divisions for every request cost more
+             * than the rest of this) */
+            const uint64_t end = a.addr + (a.size ? a.size : 1) - 1;
+            const int sh = b->c->sec_shift;
+            uint64_t first = sh >= 0 ? a.addr >> sh : a.addr / cc->sector;
+            uint64_t last = sh >= 0 ? end >> sh : end / cc->sector;
             uint32_t used = n + (uint32_t)(last - first + 1);
             if (used > cc->ports) {
-                b->t_port = k + (used + cc->ports - 1) / cc->ports;
+                b->t_port = k + (cc->ports == 1 ? used : (used + cc->ports - 1) / cc->ports);
                 n = cc->ports;
             } else {
                 n = used - 1;

@@ -100,6 +100,8 @@ struct dram {
     uint64_t cc_key;          /* bytes << 8 | cmds (UINT64_MAX: none yet)            */
     uint32_t cc_k, cc_bc, cc_per, cc_perg;   /* (cc_k: the commands, max(cmds, 1))   */
     uint32_t lat[2];          /* tCL, tWL: a read's [0] and a write's [1] data latency */
+    uint32_t bank_mask;       /* banks - 1 with banks a power of two (dram_push's bank
+                                 without a division), else UINT32_MAX                 */
     dram_stats st;
 };
 
@@ -162,6 +164,7 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->cc_key = UINT64_MAX;
     d->lat[0] = cfg->tCL;
     d->lat[1] = cfg->tWL;
+    d->bank_mask = cfg->banks & (cfg->banks - 1) ? UINT32_MAX : cfg->banks - 1;
     d->pub.t_pop = UINT64_MAX;
     room_set(d);
     quiet_set(d);
@@ -300,7 +303,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     r->act = 0;
     r->ncol = 0;
     r->seq = d->seq++;
-    r->bank %= d->cfg.banks;
+    r->bank = d->bank_mask != UINT32_MAX ? r->bank & d->bank_mask : r->bank % d->cfg.banks;
     bank *b = &d->bk[r->bank];
     r->prev = b->qt;
     if (b->qt) {
