@@ -53,13 +53,19 @@ static const char *const l1_name[L1__N] = {"l1d", "l1c", "l1i"};
 static const coh_level l1_level[L1__N] = {COH_L1D, COH_L1C, COH_L1I};
 
 typedef struct pkt pkt;
+/* On host cache lines of its own (64-byte aligned, 256 bytes): first the DRAM view, one
+ * line (the DRAM channel's walks of a bank's queue read its first bytes of every queued
+ * packet), then the crossbar view with the queue link and time (what the queues poll),
+ * then the rest. Measured with 216 bytes at any 16-byte boundary before: D1 misses gups
+ * 92.8 -> 88.3 M, atax 45.3 -> 42.8 M (callgrind's cache model). */
 struct pkt {
+    _Alignas(64) dram_req d;   /* DRAM view (L2 -> DRAM traffic; set whole before
+                                  dram_push)                                             */
     icnt_msg m;            /* crossbar view (set by icnt_push; pkt_new leaves it)       */
-    dram_req d;            /* DRAM view (L2 -> DRAM traffic; set whole before dram_push) */
     pkt *next;             /* L2 queues, DRAM returns, the free list                    */
+    uint64_t t_ready;      /* in the consumer's clock                                   */
     uint64_t addr;
     uint64_t idx;          /* L2 set-index address (partition-local, bank removed)      */
-    uint64_t t_ready;      /* in the consumer's clock                                   */
     void *tok;             /* L1 side: the SM's mem_req; L2 -> DRAM: the L1's packet    */
     uint32_t size;         /* data bytes                                                */
     uint32_t sectors, mshr;
@@ -78,7 +84,8 @@ struct pkt {
     uint16_t acks;         /* acknowledgements the transaction still waits for         */
     uint64_t t_data;       /* L2 cycle its data were ready (UINT64_MAX: not yet)        */
     pkt *txn;              /* the bank's open transactions                              */
-    pkt *wh, *wt;          /* requests for its line waiting for it to close             */
+    pkt *wh, *wt;          /* requests for its line waiting for it to close (wt: the last
+                              field, where pkt_new's zeroing ends)                      */
 };
 
 /* Packet types beyond the cache's miss-record types: a directory's invalidation and
@@ -417,9 +424,10 @@ static int pool_grow(part *pt)
         pt->chunks = c;
         pt->cap_chunks = nc;
     }
-    pkt *p = calloc(per, sizeof *p);
+    pkt *p = aligned_alloc(_Alignof(pkt), per * sizeof *p);
     if (!p)
         return -1;
+    memset(p, 0, per * sizeof *p);
     pt->chunks[pt->n_chunks++] = p;
     for (uint32_t i = 0; i < per; i++) {
         p[i].next = pt->free;
@@ -457,7 +465,8 @@ static inline __attribute__((always_inline)) pkt *pkt_new(det *m, uint32_t p)
      * idx, sm or l1 of), the crossbar view by icnt_push (the caller sets its kind),
      * and the DRAM view whole by run_bank for the one packet that goes to DRAM;
      * zeroing all of it on every packet cost more than the rest */
-    memset((char *)q + offsetof(pkt, excl), 0, sizeof *q - offsetof(pkt, excl));
+    memset((char *)q + offsetof(pkt, excl), 0,
+           offsetof(pkt, wt) + sizeof q->wt - offsetof(pkt, excl));   /* (not the padding) */
     q->part = (uint16_t)p;
     pkts_count(m, pt, 1);
     return q;
