@@ -41,7 +41,6 @@ struct dram {
     uint32_t dn;
     uint64_t t_act_any;       /* tRRD                                               */
     uint64_t t_col_any;       /* tCCD / burst                                       */
-    uint64_t t_col_grp[64];   /* per bank group: tCCDL / burst                      */
     uint32_t grp_mask;        /* bank_groups - 1                                    */
     uint32_t ccdl;            /* max(tCCD, tCCDL), tCCD with one group              */
     uint64_t t_rd;            /* tWTR                                               */
@@ -67,6 +66,25 @@ struct dram {
      * the others'. */
     uint64_t row_wait;
     int per_shift, mb_shift;  /* log2 of bytes per cycle and of min_burst, or -1    */
+    /* With hlb_exact, hlb is the earliest column command (col_time()) of the candidates:
+     * the hit scan's result when none was ready, kept by a new candidate (fh_set) and
+     * forgotten when one leaves or a column command issues (its terms change). While
+     * it is later than now the scan would find nothing and is skipped. The bounds a
+     * call leaves (t_wait, so pub.quiet and dram_next) stay those of the scan: the
+     * memory system derives the SMs' wake-ups from them (a tighter bound changes when
+     * a refused access is retried, so the statistics). */
+    uint64_t hlb;
+    int hlb_exact;
+    /* issue_col's per-command terms of the last (bytes, commands) it saw: Bc, max(tCCD,
+     * Bc), max(ccdl, Bc) (a request's commands, and most requests, share them) */
+    uint64_t cc_key;          /* bytes << 8 | cmds (UINT64_MAX: none yet)            */
+    uint32_t cc_k, cc_bc, cc_per, cc_perg;   /* (cc_k: the commands, max(cmds, 1))   */
+    uint32_t lat[2];          /* tCL, tWL: a read's [0] and a write's [1] data latency */
+    uint32_t bank_mask;       /* banks - 1 with banks a power of two (dram_push's bank
+                                 without a division), else UINT32_MAX                 */
+    /* (the arrays after the scalars: the scalars a cycle reads share few host cache
+     * lines) */
+    uint64_t t_col_grp[64];   /* per bank group: tCCDL / burst                      */
     /* every bank's rt and head_seq again, side by side: the FR-FCFS row scan reads
      * these (bank_rt and head_seq_set keep them); hseq[BQ_END] is UINT64_MAX, so that
      * cand_join's walk stops at the list's end without a test of its own */
@@ -86,20 +104,6 @@ struct dram {
      * list's head without a test of its own. */
     uint64_t ht[128], hs[129];
     uint8_t cn[129], cp[129];
-    /* With hlb_exact, hlb is the earliest column command (col_time()) of the candidates:
-     * the hit scan's result when none was ready, kept by a new candidate (fh_set) and
-     * forgotten when one leaves or a column command issues (its terms change). While
-     * it is later than now the scan would find nothing and is skipped. The bounds a
-     * call leaves (t_wait, so pub.quiet and dram_next) stay those of the scan: the
-     * memory system derives the SMs' wake-ups from them (a tighter bound changes when
-     * a refused access is retried, so the statistics). */
-    uint64_t hlb;
-    int hlb_exact;
-    /* issue_col's per-command terms of the last (bytes, commands) it saw: Bc, max(tCCD,
-     * Bc), max(ccdl, Bc) (a request's commands, and most requests, share them) */
-    uint64_t cc_key;          /* bytes << 8 | cmds (UINT64_MAX: none yet)            */
-    uint32_t cc_k, cc_bc, cc_per, cc_perg;   /* (cc_k: the commands, max(cmds, 1))   */
-    uint32_t lat[2];          /* tCL, tWL: a read's [0] and a write's [1] data latency */
     dram_stats st;
 };
 
@@ -162,6 +166,7 @@ dram *dram_create(const dram_cfg *cfg, char *err, size_t n)
     d->cc_key = UINT64_MAX;
     d->lat[0] = cfg->tCL;
     d->lat[1] = cfg->tWL;
+    d->bank_mask = cfg->banks & (cfg->banks - 1) ? UINT32_MAX : cfg->banks - 1;
     d->pub.t_pop = UINT64_MAX;
     room_set(d);
     quiet_set(d);
@@ -300,7 +305,7 @@ void dram_push(dram *d, dram_req *r, uint64_t now, uint64_t ready)
     r->act = 0;
     r->ncol = 0;
     r->seq = d->seq++;
-    r->bank %= d->cfg.banks;
+    r->bank = d->bank_mask != UINT32_MAX ? r->bank & d->bank_mask : r->bank % d->cfg.banks;
     bank *b = &d->bk[r->bank];
     r->prev = b->qt;
     if (b->qt) {

@@ -53,18 +53,22 @@ typedef struct {
 } dram_cfg;
 
 typedef struct dram_req dram_req;
+/* (next, row and write first, side by side: the walks of a bank's queue for its hits
+ * (an ACT's, a request's last column command's) read these of every request in it, and
+ * the requests lie in the caller's packets, one or two host cache lines each) */
 struct dram_req {
     dram_req *next;              /* queue of its bank, then the completion list      */
-    dram_req *prev;              /* queue of its bank (O(1) unlink of a row hit)      */
-    uint64_t seq;                /* arrival order                                    */
-    uint64_t t_arr;              /* cycle it may be scheduled from (set by dram_push) */
-    uint64_t t_issue;            /* its (first) RD / WR command                      */
-    uint64_t t_done;             /* its last data beat                               */
-    uint32_t bank, row, bytes;
-    uint8_t cmds;                /* column commands: 0 or 1 one, else bytes / cmds each */
+    uint32_t row, bank;
     uint8_t write;
+    uint8_t cmds;                /* column commands: 0 or 1 one, else bytes / cmds each */
     uint8_t act;                 /* an ACT was issued for it: not a row hit          */
     uint8_t ncol;                /* column commands issued so far (set by dram_push)  */
+    uint32_t bytes;
+    uint64_t seq;                /* arrival order                                    */
+    uint64_t t_arr;              /* cycle it may be scheduled from (set by dram_push) */
+    dram_req *prev;              /* queue of its bank (O(1) unlink of a row hit)      */
+    uint64_t t_issue;            /* its (first) RD / WR command                      */
+    uint64_t t_done;             /* its last data beat                               */
 };
 
 typedef struct {

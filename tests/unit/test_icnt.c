@@ -304,6 +304,24 @@ static void test_in_freed(void **state)
     icnt_destroy(ic);
 }
 
+/* Flits of a size that is no power of two (40 bytes, by the multiply-shift divider):
+ * ceil(bytes / 40), at least 1. */
+static void test_flits_odd(void **state)
+{
+    (void)state;
+    icnt_cfg c = {.n_src = 1, .n_dst = 1, .flit = 40, .in_buf = 8, .out_buf = 8};
+    icnt *ic = icnt_create(&c, NULL, 0);
+    assert_non_null(ic);
+    assert_int_equal(icnt_flits(ic, 0), 1);
+    assert_int_equal(icnt_flits(ic, 8), 1);
+    assert_int_equal(icnt_flits(ic, 40), 1);
+    assert_int_equal(icnt_flits(ic, 41), 2);
+    assert_int_equal(icnt_flits(ic, 136), 4);
+    assert_int_equal(icnt_flits(ic, 4000), 100);
+    assert_int_equal(icnt_flits(ic, 4001), 101);
+    icnt_destroy(ic);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_port_bandwidth),
         cmocka_unit_test(test_ready_time),
         cmocka_unit_test(test_idle_until_push),
+        cmocka_unit_test(test_flits_odd),
         cmocka_unit_test(test_out_times),
         cmocka_unit_test(test_out_heads),
         cmocka_unit_test(test_in_used),
