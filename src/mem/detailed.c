@@ -54,15 +54,19 @@ static const char *const l1_name[L1__N] = {"l1d", "l1c", "l1i"};
 static const coh_level l1_level[L1__N] = {COH_L1D, COH_L1C, COH_L1I};
 
 typedef struct pkt pkt;
-/* On host cache lines of its own (64-byte aligned, 256 bytes): first the DRAM view, one
- * line (the DRAM channel's walks of a bank's queue read its first bytes of every queued
- * packet), then the crossbar view with the queue link and time (what the queues poll),
- * then the rest. Measured with 216 bytes at any 16-byte boundary before: D1 misses gups
- * 92.8 -> 88.3 M, atax 45.3 -> 42.8 M (callgrind's cache model). */
+/* On host cache lines of its own (64-byte aligned, 192 bytes): first the view of where it
+ * is, one line: the DRAM's or the crossbar's, never both (a packet for DRAM is made by
+ * the L2 for DRAM alone: run_bank), so a DRAM channel's walks of a bank's queue read one
+ * line per queued packet and a crossbar packet's link and times share it; then what the
+ * L2 side reads of every packet, one line with the queue link and time (what the queues
+ * poll); then the directory's fields, a line that only directory protocols touch.
+ * Measured with 256 bytes (DRAM view, crossbar view and the rest each a line or more)
+ * before: D1 misses gups 89.2 -> 85.3 M, atax 43.5 -> 40.7 M (cachegrind, LL 1 MB). */
 struct pkt {
-    _Alignas(64) dram_req d;   /* DRAM view (L2 -> DRAM traffic; set whole before
-                                  dram_push)                                             */
-    icnt_msg m;            /* crossbar view (set by icnt_push; pkt_new leaves it)       */
+    _Alignas(64) union {
+        dram_req d;        /* DRAM view (L2 -> DRAM traffic; set whole before dram_push) */
+        icnt_msg m;        /* crossbar view (set by icnt_push; pkt_new leaves it)       */
+    };
     pkt *next;             /* L2 queues, DRAM returns, the free list                    */
     uint64_t t_ready;      /* in the consumer's clock                                   */
     uint64_t addr;
@@ -75,19 +79,23 @@ struct pkt {
     uint8_t l1;            /* the L1 that sent it                                       */
     uint16_t part;
     uint8_t bank;          /* L2 bank in the partition                                  */
-    /* zeroed by pkt_new from here on; directory protocols (coh.h on_dir) only but excl */
+    /* zeroed by pkt_new (excl ... tx), directory protocols (coh.h on_dir) only but excl */
     uint8_t excl;          /* FETCH: the L1 miss's intent (CX_*)                        */
     uint8_t grant;         /* FETCH reply: the state the directory granted (0: none)    */
-    uint8_t mkind;         /* PT_ACK: the message acknowledged (PT_INV or PT_FWD)       */
     uint8_t tx;            /* an open transaction: its line is busy at the L2 until this
                               request's answer enters the reply crossbar                */
+    uint8_t mkind;         /* PT_ACK: the message acknowledged (PT_INV or PT_FWD; set by
+                              sm_coh_message, which makes the ack)                      */
     uint8_t tx_fill;       /* the deferred answer came from a fill                      */
-    uint16_t acks;         /* acknowledgements the transaction still waits for         */
+    /* an open transaction's (tx): set when run_bank opens it, read only while it is
+     * open, so never zeroed - these stay off the lines of packets without one */
+    _Alignas(64) uint16_t acks;   /* acknowledgements the transaction still waits for  */
     uint64_t t_data;       /* L2 cycle its data were ready (UINT64_MAX: not yet)        */
     pkt *txn;              /* the bank's open transactions                              */
-    pkt *wh, *wt;          /* requests for its line waiting for it to close (wt: the last
-                              field, where pkt_new's zeroing ends)                      */
+    pkt *wh, *wt;          /* requests for its line waiting for it to close             */
 };
+_Static_assert(offsetof(pkt, tx_fill) < 128 && sizeof(pkt) == 192,
+               "pkt: the view, the L2 side's fields and the transaction's a line each");
 
 /* Packet types beyond the cache's miss-record types: a directory's invalidation and
  * forward (L2 -> L1D, header only) and the L1's acknowledgement (L1D -> L2, header +
@@ -464,13 +472,13 @@ static inline __attribute__((always_inline)) pkt *pkt_new(det *m, uint32_t p)
         return NULL;
     pkt *q = pt->free;
     pt->free = q->next;
-    /* the directory fields, from excl on: the other fields are set by the creator
-     * (sm_inject, coh_send, and run_bank for the DRAM's packets, which nobody reads
-     * idx, sm or l1 of), the crossbar view by icnt_push (the caller sets its kind),
-     * and the DRAM view whole by run_bank for the one packet that goes to DRAM;
-     * zeroing all of it on every packet cost more than the rest */
-    memset((char *)q + offsetof(pkt, excl), 0,
-           offsetof(pkt, wt) + sizeof q->wt - offsetof(pkt, excl));   /* (not the padding) */
+    /* the directory fields read without being set first: the other fields are set by
+     * the creator (sm_inject, coh_send, and run_bank for the DRAM's packets, which
+     * nobody reads idx, sm or l1 of), the crossbar view by icnt_push (the caller sets
+     * its kind), the DRAM view whole by run_bank for the one packet that goes to DRAM,
+     * and a transaction's fields when it opens; zeroing all of it on every packet cost
+     * more than the rest */
+    q->excl = q->grant = q->tx = 0;
     q->part = (uint16_t)p;
     pkts_count(m, pt, 1);
     return q;
