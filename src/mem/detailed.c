@@ -79,22 +79,28 @@ struct pkt {
     uint8_t l1;            /* the L1 that sent it                                       */
     uint16_t part;
     uint8_t bank;          /* L2 bank in the partition                                  */
-    /* zeroed by pkt_new (excl ... tx), directory protocols (coh.h on_dir) only but excl */
+    /* zeroed by pkt_new (excl ... cop), directory protocols (coh.h on_dir) only but excl
+     * and cop */
     uint8_t excl;          /* FETCH: the L1 miss's intent (CX_*)                        */
     uint8_t grant;         /* FETCH reply: the state the directory granted (0: none)    */
     uint8_t tx;            /* an open transaction: its line is busy at the L2 until this
                               request's answer enters the reply crossbar                */
-    uint8_t mkind;         /* PT_ACK: the message acknowledged (PT_INV or PT_FWD; set by
-                              sm_coh_message, which makes the ack)                      */
+    uint8_t cop;           /* an SM's request the L1 forwards (READ, WRITE, ATOMIC with
+                              tok): the SM's cache operator (mem_req.cop), read by the
+                              L2 - the SM's request itself is far from the host caches by
+                              then                                                      */
+    /* the rest for directory protocols only; from acks on, an open transaction's (tx):
+     * set when run_bank opens it, read only while it is open, so never zeroed - these
+     * stay off the lines of packets without one */
+    _Alignas(64) uint8_t mkind;   /* PT_ACK: the message acknowledged (PT_INV or PT_FWD;
+                                     set by sm_coh_message, which makes the ack)        */
     uint8_t tx_fill;       /* the deferred answer came from a fill                      */
-    /* an open transaction's (tx): set when run_bank opens it, read only while it is
-     * open, so never zeroed - these stay off the lines of packets without one */
-    _Alignas(64) uint16_t acks;   /* acknowledgements the transaction still waits for  */
+    uint16_t acks;         /* acknowledgements the transaction still waits for         */
     uint64_t t_data;       /* L2 cycle its data were ready (UINT64_MAX: not yet)        */
     pkt *txn;              /* the bank's open transactions                              */
     pkt *wh, *wt;          /* requests for its line waiting for it to close             */
 };
-_Static_assert(offsetof(pkt, tx_fill) < 128 && sizeof(pkt) == 192,
+_Static_assert(offsetof(pkt, cop) < 128 && offsetof(pkt, mkind) == 128 && sizeof(pkt) == 192,
                "pkt: the view, the L2 side's fields and the transaction's a line each");
 
 /* Packet types beyond the cache's miss-record types: a directory's invalidation and
@@ -125,11 +131,13 @@ typedef struct {
     pq in;                 /* from the crossbar; t_ready in L2 cycles (arrival + the L2
                               pipeline latency)                                         */
     pkt *unready;          /* first entry of `in` still in the pipeline                 */
+    uint64_t ut0;          /* unready's t_ready (UINT64_MAX: none): asked at every visit
+                              and arrival, so kept here rather than read from the packet */
     uint32_t n_wait;       /* entries through the pipeline, waiting for the bank: the
                               input queue proper (l2.in_queue bounds it)                */
+    uint32_t rr;           /* with a port of its own: its reply queue served last       */
     pq out[2];             /* replies; t_ready in interconnect cycles                   */
     pq ret;                /* DRAM returns; t_ready in L2 cycles                        */
-    uint32_t rr;           /* with a port of its own: its reply queue served last       */
     uint64_t next;         /* next L2 cycle with work (lower bound)                     */
     uint64_t t_port;       /* l2.sector_requests: first L2 cycle its port is free again */
     pkt *tx;               /* open directory transactions (at most one per line)        */
@@ -160,6 +168,7 @@ typedef struct {
     uint64_t k_ref;        /* slp: the last L2 cycle whose refusal is counted          */
     uint64_t t_rouse;      /* dwait: the L2 cycle rouse_dram last roused it for        */
 } l2bank;
+_Static_assert(sizeof(l2bank) == 256, "l2bank: 256 bytes (an index is a shift)");
 
 /* A stretch of one partition's packet allocations and frees in the partition phase
  * (det_tick_part): one L2 or DRAM cycle of it. The count of packets in flight changes
@@ -472,13 +481,13 @@ static inline __attribute__((always_inline)) pkt *pkt_new(det *m, uint32_t p)
         return NULL;
     pkt *q = pt->free;
     pt->free = q->next;
-    /* the directory fields read without being set first: the other fields are set by
+    /* the fields read without being set first: the other fields are set by
      * the creator (sm_inject, coh_send, and run_bank for the DRAM's packets, which
      * nobody reads idx, sm or l1 of), the crossbar view by icnt_push (the caller sets
      * its kind), the DRAM view whole by run_bank for the one packet that goes to DRAM,
      * and a transaction's fields when it opens; zeroing all of it on every packet cost
      * more than the rest */
-    q->excl = q->grant = q->tx = 0;
+    q->excl = q->grant = q->tx = q->cop = 0;
     q->part = (uint16_t)p;
     pkts_count(m, pt, 1);
     return q;
@@ -612,9 +621,20 @@ static inline void blk_clr(det *m, uint32_t s)
 /* Counts the input-queue entries of b that are through the pipeline by L2 cycle t. */
 static void in_settle(l2bank *b, uint64_t t)
 {
-    while (b->unready && b->unready->t_ready <= t) {
+    while (b->ut0 <= t) {
         b->n_wait++;
         b->unready = b->unready->next;
+        b->ut0 = b->unready ? b->unready->t_ready : UINT64_MAX;
+    }
+}
+
+/* q (its t_ready set) into b's input queue, through the pipeline */
+static void in_push(l2bank *b, pkt *q)
+{
+    pq_push(&b->in, q);
+    if (b->ut0 == UINT64_MAX) {   /* (no unready entry) */
+        b->unready = q;
+        b->ut0 = q->t_ready;
     }
 }
 
@@ -985,6 +1005,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             m->bk[pt->b[b].gid] = &pt->b[b];
             pt->b[b].next = UINT64_MAX;
             pq_init(&pt->b[b].in);
+            pt->b[b].ut0 = UINT64_MAX;
             pq_init(&pt->b[b].out[0]);
             pq_init(&pt->b[b].out[1]);
             pq_init(&pt->b[b].ret);
@@ -1576,6 +1597,8 @@ static inline __attribute__((always_inline)) int sm_inject(det *m, uint32_t s, u
         p->tok = h->tok;
         p->type = h->type;
         p->excl = h->excl;
+        p->cop = h->tok && h->type != CM_FETCH && h->type != CM_WRITEBACK
+                     ? ((const mem_req *)h->tok)->cop : 0;
         p->sm = (uint16_t)s;
         p->l1 = (uint8_t)l;
         p->m.kind = h->type == CM_WRITEBACK ? MSG_WRITEBACK : MSG_REQUEST;
@@ -1680,7 +1703,8 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                 msg = req_t[port] <= k ? m->req_h[port] : NULL;
             }
             if (msg) {
-                l2bank *b = &pt->b[PKT_OF_MSG(msg)->bank];
+                /* (a port per bank: the port's bank, without a look at the packet) */
+                l2bank *b = &pt->b[ppp > 1 ? o : PKT_OF_MSG(msg)->bank];
                 /* the pipeline always accepts; the queue after it is bounded */
                 if (lk == UINT64_MAX)
                     lk = conv_floor(m, D_ICNT, D_L2, k);
@@ -1696,9 +1720,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                         bank_lower(m, b, q->t_ready);
                         poke(m, D_L2, q->t_ready);
                     }
-                    pq_push(&b->in, q);
-                    if (!b->unready)
-                        b->unready = q;
+                    in_push(b, q);
                     did = 1;
                 } else if (!m->exhaustive) {
                     /* until the bank takes a waiting entry (run_bank) */
@@ -1933,9 +1955,7 @@ static void coh_ack(det *m, part *pt, pkt *a, uint64_t k)
         uint32_t part, bank;
         l2_where(m, a->addr, &loc, &part, &bank, &a->idx);
         a->t_ready = lk + m->l2_pipe;
-        pq_push(&b->in, a);
-        if (!b->unready)
-            b->unready = a;
+        in_push(b, a);
         bank_lower(m, b, a->t_ready);
         poke(m, D_L2, a->t_ready);
         return;
@@ -2026,10 +2046,10 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
                       .src = q->type == CM_FETCH || q->type == CM_WRITEBACK
                                  ? (uint8_t)l1_level[q->l1] : (uint8_t)COH_L2,
                       .excl = q->excl,
+                      /* an SM's request forwarded by its L1 carries the SM's cache
+                       * operator */
+                      .cop = q->cop,
                       .line = cc->line};
-        /* an SM's request forwarded by its L1 carries the SM's cache operator */
-        if (q->tok && q->type != CM_FETCH && q->type != CM_WRITEBACK)
-            cq.cop = ((const mem_req *)q->tok)->cop;
         m->coh->on_access(m->coh_p, &cq, &a);
         uint64_t t_done;
         mem_access out = cache_access(b->c, &a, k, &t_done);
