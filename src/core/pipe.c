@@ -98,8 +98,12 @@ int pipe_wheel_init(pipe_wheel *w, uint32_t ahead)
 {
     memset(w, 0, sizeof *w);
     uint32_t n = grow_pow2(ahead + 2);
-    if (!(w->head = malloc(n * sizeof *w->head)))
+    w->head = malloc(n * sizeof *w->head);
+    w->occ = calloc((n + 63) / 64, sizeof *w->occ);
+    if (!w->head || !w->occ) {
+        pipe_wheel_fini(w);
         return -1;
+    }
     memset(w->head, 0xff, n * sizeof *w->head);
     w->mask = n - 1;
     w->free = UINT32_MAX;
@@ -109,6 +113,7 @@ int pipe_wheel_init(pipe_wheel *w, uint32_t ahead)
 void pipe_wheel_fini(pipe_wheel *w)
 {
     free(w->head);
+    free(w->occ);
     free(w->ev);
     memset(w, 0, sizeof *w);
 }
@@ -143,6 +148,7 @@ int pipe_wheel_add(pipe_wheel *w, uint64_t due, uint32_t slot, const uint32_t *r
     uint32_t b = (uint32_t)(due & w->mask);
     ev->next = w->head[b];
     w->head[b] = e;
+    w->occ[b / 64] |= 1ull << (b % 64);
     w->n++;
     return 0;
 }
@@ -151,11 +157,26 @@ uint64_t pipe_wheel_next(const pipe_wheel *w, uint64_t cycle, uint64_t bound)
 {
     if (!w->n)
         return bound;
-    /* every event is due within one turn of the wheel */
-    for (uint64_t d = 1; d <= (uint64_t)w->mask + 1 && cycle + d < bound; d++)
+    /* every event is due within one turn of the wheel; the buckets in order from
+     * cycle + 1, the empty ones skipped a word of occ at a time (a word ends at a
+     * multiple of 64 buckets, or at the wheel's end when it has fewer) */
+    const uint64_t turn = (uint64_t)w->mask + 1, wbits = turn < 64 ? turn : 64;
+    uint64_t d = 1;
+    while (d <= turn && cycle + d < bound) {
+        const uint32_t b = (uint32_t)((cycle + d) & w->mask);
+        const uint64_t x = w->occ[b / 64] >> (b % 64);
+        if (!x) {
+            d += wbits - b % 64;
+            continue;
+        }
+        d += (uint64_t)__builtin_ctzll(x);
+        if (d > turn || cycle + d >= bound)
+            break;
         for (uint32_t e = w->head[(cycle + d) & w->mask]; e != UINT32_MAX; e = w->ev[e].next)
             if (w->ev[e].due == cycle + d)
                 return cycle + d;
+        d++;
+    }
     return bound;
 }
 
@@ -199,6 +220,11 @@ void pipe_minst_free(pipe_minsts *p, uint32_t i)
 }
 
 /* ---- memory requests ---------------------------------------------------------------- */
+/* a request alone in its host cache line (pipe_rq) */
+typedef struct {
+    _Alignas(64) mem_req r;
+} rq_cell;
+
 mem_req *pipe_req_new(pipe_rq *q)
 {
     mem_req *r = q->pool;
@@ -206,16 +232,23 @@ mem_req *pipe_req_new(pipe_rq *q)
         q->pool = r->next;
     } else {
         if (q->n == q->cap) {
-            uint32_t cap = q->cap ? q->cap * 2 : 64;
-            mem_req **na = realloc(q->all, cap * sizeof *na);
+            uint32_t cap = q->cap ? q->cap * 2 : 16;
+            void **na = realloc(q->slab, cap * sizeof *na);
             if (!na)
                 return NULL;
-            q->all = na;
+            q->slab = na;
             q->cap = cap;
         }
-        if (!(r = malloc(sizeof *r)))
+        rq_cell *c = aligned_alloc(_Alignof(rq_cell), PIPE_RQ_SLAB * sizeof *c);
+        if (!c)
             return NULL;
-        q->all[q->n++] = r;
+        q->slab[q->n++] = c;
+        /* the slab's others into the pool, to be taken in address order */
+        for (uint32_t i = PIPE_RQ_SLAB - 1; i >= 1; i--) {
+            c[i].r.next = q->pool;
+            q->pool = &c[i].r;
+        }
+        r = &c[0].r;
     }
     memset(r, 0, sizeof *r);
     return r;
@@ -224,8 +257,8 @@ mem_req *pipe_req_new(pipe_rq *q)
 void pipe_rq_fini(pipe_rq *q)
 {
     for (uint32_t i = 0; i < q->n; i++)
-        free(q->all[i]);
-    free(q->all);
+        free(q->slab[i]);
+    free(q->slab);
     memset(q, 0, sizeof *q);
 }
 

@@ -7,8 +7,8 @@
  *     a power-of-two ring of per-cycle lists; events due the same cycle come out in
  *     reverse order of scheduling (the order both models always had);
  *   - pipe_minsts: memory instructions in flight (their requests outstanding);
- *   - pipe_rq: memory requests, pooled; every request ever allocated is remembered so
- *     that a launch stopped early frees the ones still in the memory system;
+ *   - pipe_rq: memory requests, pooled in slabs; every slab is remembered so that a
+ *     launch stopped early frees the requests still in the memory system;
  *   - address mapping (kernel parameters, interleaved local memory), coalescing of a
  *     warp's accesses into line requests, bank-conflict cycles of shared memory / LDS,
  *     instruction-fetch requests, and the statistics both models count alike.
@@ -339,6 +339,11 @@ typedef struct {
 typedef struct {
     uint32_t *head;     /* per bucket: first event, UINT32_MAX: none              */
     uint32_t mask;      /* buckets - 1                                            */
+    /* bit b: bucket b holds an event (head[b] != UINT32_MAX). The writeback stage
+     * tests its bucket every cycle: a bit of a few words that stay in the host's cache
+     * (512 buckets: one line) instead of a new line of head[] every 16 cycles, which
+     * the rest of the GPU's cycle has evicted by then. */
+    uint64_t *occ;
     pipe_event *ev;
     uint32_t cap, free, n;
 } pipe_wheel;
@@ -378,6 +383,7 @@ static inline int pipe_sb_pend_wheel(pipe_sb *sb, pipe_wheel *w, uint32_t base, 
     const uint32_t b = (uint32_t)(due & w->mask);
     ev->next = w->head[b];
     w->head[b] = e;
+    w->occ[b / 64] |= 1ull << (b % 64);
     w->n++;
     return 0;
 }
@@ -385,7 +391,10 @@ static inline int pipe_sb_pend_wheel(pipe_sb *sb, pipe_wheel *w, uint32_t base, 
 /* Takes one event due at `cycle` into *out: 1, or 0 when none is left. */
 static inline int pipe_wheel_pop(pipe_wheel *w, uint64_t cycle, pipe_event *out)
 {
-    uint32_t *pp = &w->head[cycle & w->mask];
+    const uint32_t b = (uint32_t)(cycle & w->mask);
+    if (!(w->occ[b / 64] >> (b % 64) & 1))
+        return 0;   /* (an empty bucket: head[b] is not read) */
+    uint32_t *pp = &w->head[b];
     while (*pp != UINT32_MAX) {
         pipe_event *e = &w->ev[*pp];
         if (e->due != cycle) {
@@ -398,6 +407,8 @@ static inline int pipe_wheel_pop(pipe_wheel *w, uint64_t cycle, pipe_event *out)
         e->next = w->free;
         w->free = idx;
         w->n--;
+        if (w->head[b] == UINT32_MAX)
+            w->occ[b / 64] &= ~(1ull << (b % 64));
         return 1;
     }
     return 0;
@@ -428,9 +439,14 @@ uint32_t pipe_minst_new(pipe_minsts *p);   /* index; UINT32_MAX when out of memo
 void pipe_minst_free(pipe_minsts *p, uint32_t i);
 
 /* ---- memory requests ---------------------------------------------------------------- */
+/* Requests are allocated in slabs of PIPE_RQ_SLAB, each request at the start of its own
+ * 64-byte line: a request (56 bytes) is one host cache line wherever it is read (the
+ * LD/ST queue's head every cycle, the caches, the interconnect), not two as a request of
+ * its own malloc mostly is. */
+#define PIPE_RQ_SLAB 64u
 typedef struct {
     mem_req *pool;          /* free requests                                      */
-    mem_req **all;          /* every request allocated                            */
+    void **slab;            /* every slab allocated                               */
     uint32_t n, cap;
 } pipe_rq;
 

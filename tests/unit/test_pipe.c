@@ -104,6 +104,80 @@ static void t_wheel_order(void **state)
     pipe_wheel_fini(&w);
 }
 
+/* A wheel of several occupancy words (ahead 200: 256 buckets, 4 words): pipe_wheel_next
+ * skips empty words and wraps at the wheel's end; a bucket's bit clears with its last
+ * event. */
+static void t_wheel_words(void **state)
+{
+    (void)state;
+    pipe_wheel w;
+    assert_int_equal(pipe_wheel_init(&w, 200), 0);
+    assert_int_equal(w.mask, 255);
+    uint32_t regs[1] = {1};
+    assert_int_equal(pipe_wheel_add(&w, 5, 1, regs, 1, 0), 0);     /* bucket 5, word 0 */
+    assert_int_equal(pipe_wheel_add(&w, 70, 2, regs, 1, 0), 0);    /* bucket 70, word 1 */
+    assert_int_equal(pipe_wheel_add(&w, 130, 3, regs, 1, 0), 0);   /* bucket 130, word 2 */
+    assert_int_equal(w.occ[0], 1ull << 5);
+    assert_int_equal(w.occ[1], 1ull << 6);
+    assert_int_equal(w.occ[2], 1ull << 2);
+    assert_int_equal(w.occ[3], 0);
+    assert_int_equal(pipe_wheel_next(&w, 0, 1000), 5);
+    pipe_event e;
+    assert_int_equal(pipe_wheel_pop(&w, 4, &e), 0);
+    assert_int_equal(pipe_wheel_pop(&w, 5, &e), 1);
+    assert_int_equal(e.slot, 1);
+    assert_int_equal(w.occ[0], 0);
+    assert_int_equal(pipe_wheel_next(&w, 5, 1000), 70);   /* word 0 empty from bucket 6 */
+    assert_int_equal(pipe_wheel_next(&w, 5, 70), 70);
+    assert_int_equal(pipe_wheel_next(&w, 5, 69), 69);
+    assert_int_equal(pipe_wheel_pop(&w, 70, &e), 1);
+    assert_int_equal(pipe_wheel_next(&w, 70, 1000), 130);
+    assert_int_equal(pipe_wheel_next(&w, 70, 100), 100);
+    assert_int_equal(pipe_wheel_pop(&w, 130, &e), 1);
+    assert_int_equal(w.occ[1] | w.occ[2], 0);
+    /* across the wheel's end: at cycle 250, due 260 is bucket 4 */
+    assert_int_equal(pipe_wheel_add(&w, 260, 4, regs, 1, 0), 0);
+    assert_int_equal(w.occ[0], 1ull << 4);
+    assert_int_equal(pipe_wheel_next(&w, 250, 1000), 260);
+    assert_int_equal(pipe_wheel_pop(&w, 260, &e), 1);
+    assert_int_equal(w.n, 0);
+    assert_int_equal(w.occ[0], 0);
+    assert_int_equal(pipe_wheel_next(&w, 260, 1000), 1000);
+    /* a small wheel (16 buckets, part of one word): the wrap inside the word */
+    pipe_wheel s;
+    assert_int_equal(pipe_wheel_init(&s, 10), 0);
+    assert_int_equal(pipe_wheel_add(&s, 17, 5, regs, 1, 0), 0);   /* bucket 1 */
+    assert_int_equal(pipe_wheel_next(&s, 12, 1000), 17);   /* buckets 13-15 empty, then 0, 1 */
+    pipe_wheel_fini(&s);
+    pipe_wheel_fini(&w);
+}
+
+/* Requests come from slabs, each at the start of its own 64-byte line, zeroed; a freed
+ * one is the next taken. */
+static void t_req_slab(void **state)
+{
+    (void)state;
+    pipe_rq q = {0};
+    mem_req *r[PIPE_RQ_SLAB + 3];
+    for (uint32_t i = 0; i < PIPE_RQ_SLAB + 3; i++) {
+        r[i] = pipe_req_new(&q);
+        assert_non_null(r[i]);
+        assert_int_equal((uintptr_t)r[i] % 64, 0);
+        assert_int_equal(r[i]->addr | r[i]->tag | (uintptr_t)r[i]->next, 0);
+        r[i]->addr = 0x1000 + i;
+        if (i)
+            assert_true(r[i] != r[i - 1]);
+    }
+    assert_int_equal(q.n, 2);   /* two slabs */
+    assert_ptr_equal(r[1], (mem_req *)((char *)r[0] + 64));   /* address order in a slab */
+    pipe_req_free(&q, r[7]);
+    mem_req *again = pipe_req_new(&q);
+    assert_ptr_equal(again, r[7]);
+    assert_int_equal(again->addr, 0);
+    pipe_rq_fini(&q);
+    assert_int_equal(q.n, 0);
+}
+
 static void t_scoreboard(void **state)
 {
     (void)state;
@@ -583,7 +657,8 @@ static void t_rf_extra(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(t_wheel_order), cmocka_unit_test(t_scoreboard),
+        cmocka_unit_test(t_wheel_order), cmocka_unit_test(t_wheel_words), cmocka_unit_test(t_req_slab),
+        cmocka_unit_test(t_scoreboard),
         cmocka_unit_test(t_scoreboard_spill),
         cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce), cmocka_unit_test(t_trace_compact),
         cmocka_unit_test(t_fetch_len),
