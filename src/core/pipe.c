@@ -341,6 +341,13 @@ static inline uint64_t line_of(uint64_t addr, uint32_t line)
     return (line & (line - 1)) == 0 ? addr >> __builtin_ctz(line) : addr / line;
 }
 
+/* pipe_coalesce's table of the segments found: 128 entries for at most 64 */
+#define SEG_HASH 128u
+static inline uint32_t seg_hash(uint64_t sg)
+{
+    return (uint32_t)((sg * 0x9e3779b97f4a7c15ull) >> 57);   /* the top 7 bits */
+}
+
 uint32_t pipe_coalesce(const pipe_space *sp, exec_trace *tr, uint32_t slot, uint32_t lo,
                        uint32_t hi, uint32_t line, uint64_t seg[64], uint32_t used[64])
 {
@@ -444,6 +451,10 @@ uint32_t pipe_coalesce(const pipe_space *sp, exec_trace *tr, uint32_t slot, uint
             return nseg;
         nseg = 0;
     }
+    /* a segment's index by a hash of its line (at[h]: index + 1, 0: none; linear
+     * probing, at most 64 of the 128 entries used), so that scattered lines (random
+     * atomics: 32 lines) cost one probe each rather than a search of those found */
+    uint8_t at[SEG_HASH] = {0};
     for (uint32_t i = 0; i < tr->n; i++) {
         const exec_access *a = &tr->a[i];
         if (a->lane < lo || a->lane >= hi)
@@ -451,9 +462,18 @@ uint32_t pipe_coalesce(const pipe_space *sp, exec_trace *tr, uint32_t slot, uint
         const uint64_t ad = map_addr(sp, a, slot);
         uint64_t sg = sh < 64 ? ad >> sh : ad / line;
         uint32_t k = last;   /* neighbouring lanes mostly share a line */
-        if (k >= nseg || seg[k] != sg)
-            for (k = 0; k < nseg && seg[k] != sg; k++)
-                ;
+        if (k >= nseg || seg[k] != sg) {
+            uint32_t h = seg_hash(sg);
+            while (at[h] && seg[at[h] - 1] != sg)
+                h = (h + 1) & (SEG_HASH - 1);
+            if (at[h]) {
+                k = at[h] - 1u;
+            } else {
+                k = nseg;
+                if (nseg < 64)
+                    at[h] = (uint8_t)(nseg + 1);
+            }
+        }
         last = k;
         if (k == nseg && nseg < 64) {
             seg[nseg] = sg;

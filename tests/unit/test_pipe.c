@@ -443,6 +443,43 @@ static void t_trace_compact(void **state)
     assert_int_equal(a[2].lane, 7);
 }
 
+/* Scattered lines (random atomics): the segments in the order found, with their bytes.
+ * Lanes 0..47 at lines (i * 7) % 40 (scaled: sg = line * 1024): lanes 0..39 find the 40
+ * lines (7 and 40 coprime), lanes 40..47 hit those of lanes 0..7 again: 8 bytes each,
+ * the others 4. Then 80 records at strictly decreasing lines 1000 - i for i < 70 and
+ * records 70..79 at those of 0..9: 64 segments at most (records 64..69 have none),
+ * lines 1000..991 with 8 bytes. */
+static void t_coalesce_scattered(void **state)
+{
+    (void)state;
+    exec_access a[80];
+    exec_trace tr;
+    pipe_space sp;
+    pipe_space_init(&sp, 0, 2, 64);
+    uint64_t seg[64];
+    uint32_t used[64];
+    for (uint32_t i = 0; i < 48; i++)
+        a[i] = (exec_access){.addr = (uint64_t)((i * 7) % 40) * 1024 * 64, .lane = (uint8_t)i, .size = 4,
+                             .space = SP_GLOBAL};
+    tr.a = a;
+    tr.n = tr.cap = 48;
+    tr.rep = 0;
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 64, 64, seg, used), 40);
+    for (uint32_t k = 0; k < 40; k++) {
+        assert_int_equal(seg[k], (uint64_t)((k * 7) % 40) * 1024);
+        assert_int_equal(used[k], k < 8 ? 8 : 4);
+    }
+    for (uint32_t i = 0; i < 80; i++)
+        a[i] = (exec_access){.addr = (uint64_t)(i < 70 ? 1000 - i : 1000 - (i - 70)) * 64, .lane = (uint8_t)(i % 64),
+                             .size = 4, .space = SP_GLOBAL};
+    tr.n = tr.cap = 80;
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 64, 64, seg, used), 64);
+    for (uint32_t k = 0; k < 64; k++) {
+        assert_int_equal(seg[k], 1000 - k);
+        assert_int_equal(used[k], k < 10 ? 8 : 4);
+    }
+}
+
 static void t_coalesce(void **state)
 {
     (void)state;
@@ -660,7 +697,7 @@ int main(void)
         cmocka_unit_test(t_wheel_order), cmocka_unit_test(t_wheel_words), cmocka_unit_test(t_req_slab),
         cmocka_unit_test(t_scoreboard),
         cmocka_unit_test(t_scoreboard_spill),
-        cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce), cmocka_unit_test(t_trace_compact),
+        cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce), cmocka_unit_test(t_coalesce_scattered), cmocka_unit_test(t_trace_compact),
         cmocka_unit_test(t_fetch_len),
         cmocka_unit_test(t_latency),     cmocka_unit_test(t_retire),
         cmocka_unit_test(t_vsum),        cmocka_unit_test(t_rf_extra),
