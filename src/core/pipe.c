@@ -225,31 +225,35 @@ typedef struct {
     _Alignas(64) mem_req r;
 } rq_cell;
 
+/* One more slab, its requests free (taken in address order); -1 when out of memory. */
+static int rq_grow(pipe_rq *q)
+{
+    if (q->n == q->cap) {
+        uint32_t cap = q->cap ? q->cap * 2 : 16;
+        void **na = realloc(q->slab, cap * sizeof *na);
+        if (!na)
+            return -1;
+        q->slab = na;
+        q->cap = cap;
+    }
+    mem_req **nf = realloc(q->free, (size_t)(q->n + 1) * PIPE_RQ_SLAB * sizeof *nf);
+    if (!nf)
+        return -1;
+    q->free = nf;
+    rq_cell *c = aligned_alloc(_Alignof(rq_cell), PIPE_RQ_SLAB * sizeof *c);
+    if (!c)
+        return -1;
+    q->slab[q->n++] = c;
+    for (uint32_t i = PIPE_RQ_SLAB; i-- > 0;)
+        q->free[q->nfree++] = &c[i].r;
+    return 0;
+}
+
 mem_req *pipe_req_new(pipe_rq *q)
 {
-    mem_req *r = q->pool;
-    if (r) {
-        q->pool = r->next;
-    } else {
-        if (q->n == q->cap) {
-            uint32_t cap = q->cap ? q->cap * 2 : 16;
-            void **na = realloc(q->slab, cap * sizeof *na);
-            if (!na)
-                return NULL;
-            q->slab = na;
-            q->cap = cap;
-        }
-        rq_cell *c = aligned_alloc(_Alignof(rq_cell), PIPE_RQ_SLAB * sizeof *c);
-        if (!c)
-            return NULL;
-        q->slab[q->n++] = c;
-        /* the slab's others into the pool, to be taken in address order */
-        for (uint32_t i = PIPE_RQ_SLAB - 1; i >= 1; i--) {
-            c[i].r.next = q->pool;
-            q->pool = &c[i].r;
-        }
-        r = &c[0].r;
-    }
+    if (!q->nfree && rq_grow(q))
+        return NULL;
+    mem_req *r = q->free[--q->nfree];
     memset(r, 0, sizeof *r);
     return r;
 }
@@ -259,6 +263,7 @@ void pipe_rq_fini(pipe_rq *q)
     for (uint32_t i = 0; i < q->n; i++)
         free(q->slab[i]);
     free(q->slab);
+    free(q->free);
     memset(q, 0, sizeof *q);
 }
 
@@ -831,9 +836,9 @@ int pipe_ifetch(pipe_rq *rq, memsys *mem, uint32_t sm, uint32_t slot, int32_t fn
                 uint32_t n, uint64_t cycle, pipe_stats *st)
 {
     /* pipe_req_new, its pool's pop inline (a fetch is sent nearly every cycle) */
-    mem_req *r = rq->pool;
-    if (r)
-        rq->pool = r->next;
+    mem_req *r;
+    if (rq->nfree)
+        r = rq->free[--rq->nfree];
     else if (!(r = pipe_req_new(rq)))
         return -1;
     *r = (mem_req){.addr = ((uint64_t)fn << 24) + (uint64_t)pc * 8,   /* 8 bytes per insn */

@@ -445,17 +445,17 @@ void pipe_minst_free(pipe_minsts *p, uint32_t i);
  * its own malloc mostly is. */
 #define PIPE_RQ_SLAB 64u
 typedef struct {
-    mem_req *pool;          /* free requests                                      */
+    /* the free requests, a stack free[0 .. nfree) (room for every request allocated):
+     * taking one reads this array, not the request's own line (a free list would read
+     * its next pointer: a request freed long ago, out of the host's caches) */
+    mem_req **free;
+    uint32_t nfree;
     void **slab;            /* every slab allocated                               */
-    uint32_t n, cap;
+    uint32_t n, cap;        /* slabs; room in slab[]                              */
 } pipe_rq;
 
 mem_req *pipe_req_new(pipe_rq *q);         /* zeroed; NULL when out of memory    */
-static inline void pipe_req_free(pipe_rq *q, mem_req *r)
-{
-    r->next = q->pool;
-    q->pool = r;
-}
+static inline void pipe_req_free(pipe_rq *q, mem_req *r) { q->free[q->nfree++] = r; }
 /* Frees every request allocated, pooled or still in flight (the owner's queues must
  * have forgotten theirs: ldq_forget). */
 void pipe_rq_fini(pipe_rq *q);

@@ -169,6 +169,7 @@ static void t_req_slab(void **state)
             assert_true(r[i] != r[i - 1]);
     }
     assert_int_equal(q.n, 2);   /* two slabs */
+    assert_int_equal(q.nfree, 2 * PIPE_RQ_SLAB - (PIPE_RQ_SLAB + 3));
     assert_ptr_equal(r[1], (mem_req *)((char *)r[0] + 64));   /* address order in a slab */
     pipe_req_free(&q, r[7]);
     mem_req *again = pipe_req_new(&q);
