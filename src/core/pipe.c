@@ -534,8 +534,11 @@ int pipe_mem_push(pipe_rq *rq, ldq *q, const uint64_t *seg, const uint32_t *used
                   uint32_t line, const mem_req *proto, uint64_t cycle, pipe_stats *st)
 {
     for (uint32_t k = 0; k < nseg; k++) {
-        mem_req *r = pipe_req_new(rq);
-        if (!r)
+        /* pipe_req_new without its clearing: the copy of *proto writes every field */
+        mem_req *r;
+        if (rq->nfree)
+            r = rq->free[--rq->nfree];
+        else if (!(r = pipe_req_new(rq)))
             return -1;
         *r = *proto;
         r->next = NULL;
