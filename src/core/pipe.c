@@ -106,6 +106,7 @@ int pipe_wheel_init(pipe_wheel *w, uint32_t ahead)
     }
     memset(w->head, 0xff, n * sizeof *w->head);
     w->mask = n - 1;
+    w->next_due = UINT64_MAX;
     w->free = UINT32_MAX;
     return 0;
 }
@@ -149,11 +150,15 @@ int pipe_wheel_add(pipe_wheel *w, uint64_t due, uint32_t slot, const uint32_t *r
     ev->next = w->head[b];
     w->head[b] = e;
     w->occ[b / 64] |= 1ull << (b % 64);
+    if (due < w->next_due)
+        w->next_due = due;
     w->n++;
     return 0;
 }
 
-uint64_t pipe_wheel_next(const pipe_wheel *w, uint64_t cycle, uint64_t bound)
+/* The earliest cycle in (cycle, bound) with an event due, else bound: a scan of the
+ * buckets. */
+static uint64_t wheel_scan(const pipe_wheel *w, uint64_t cycle, uint64_t bound)
 {
     if (!w->n)
         return bound;
@@ -178,6 +183,17 @@ uint64_t pipe_wheel_next(const pipe_wheel *w, uint64_t cycle, uint64_t bound)
         d++;
     }
     return bound;
+}
+
+void pipe_wheel_rescan(pipe_wheel *w, uint64_t cycle) { w->next_due = wheel_scan(w, cycle, UINT64_MAX); }
+
+uint64_t pipe_wheel_next(const pipe_wheel *w, uint64_t cycle, uint64_t bound)
+{
+    if (!w->n)
+        return bound;
+    if (w->next_due > cycle)   /* (an event is due at it: none was taken since) */
+        return w->next_due < bound ? w->next_due : bound;
+    return wheel_scan(w, cycle, bound);
 }
 
 /* ---- memory instructions in flight ------------------------------------------------ */

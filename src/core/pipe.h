@@ -271,6 +271,9 @@ typedef struct {
     uint32_t nkeys;
     uint64_t *bits;         /* set k (0 .. nkeys-1) at bits + k * nw; redo at nkeys */
     uint8_t *key;           /* per slot: the set that counts it, or PIPE_KEY_NONE  */
+    /* 0: redo is empty (it was seen empty, and nothing touched since), so a model can
+     * know it without reading the words (pipe_vsum_redo_empty) */
+    uint8_t touched;
 } pipe_vsum;
 
 /* A summary over n_slots slots with nkeys keys (<= 255), every slot in none; -1 when
@@ -288,6 +291,20 @@ static inline void pipe_vsum_touch(pipe_vsum *v, uint32_t slot)
         v->key[slot] = PIPE_KEY_NONE;
     }
     v->bits[(size_t)v->nkeys * v->nw + slot / 64] |= b;
+    v->touched = 1;
+}
+/* Whether redo is empty; read only while a touch since its last empty answer may
+ * have filled it. */
+static inline int pipe_vsum_redo_empty(pipe_vsum *v)
+{
+    if (!v->touched)
+        return 1;
+    const uint64_t *redo = pipe_vsum_redo(v);
+    uint64_t any = 0;
+    for (uint32_t k = 0; k < v->nw; k++)
+        any |= redo[k];
+    v->touched = any != 0;
+    return !any;
 }
 /* The warp's verdict is cached and stands until its next event: counted under key. */
 static inline void pipe_vsum_count(pipe_vsum *v, uint32_t slot, uint32_t key)
@@ -344,6 +361,12 @@ typedef struct {
      * (512 buckets: one line) instead of a new line of head[] every 16 cycles, which
      * the rest of the GPU's cycle has evicted by then. */
     uint64_t *occ;
+    /* No event that pipe_wheel_pop can still return is due before next_due, and one
+     * is due at it unless an event was taken since (at a cycle >= next_due): the
+     * earliest due after the last cycle whose pop came back empty (pipe_wheel_rescan),
+     * lowered by every add. A pop before it reads nothing else of the wheel, and
+     * pipe_wheel_next answers from it. */
+    uint64_t next_due;
     pipe_event *ev;
     uint32_t cap, free, n;
 } pipe_wheel;
@@ -384,16 +407,27 @@ static inline int pipe_sb_pend_wheel(pipe_sb *sb, pipe_wheel *w, uint32_t base, 
     ev->next = w->head[b];
     w->head[b] = e;
     w->occ[b / 64] |= 1ull << (b % 64);
+    if (due < w->next_due)
+        w->next_due = due;
     w->n++;
     return 0;
 }
 
-/* Takes one event due at `cycle` into *out: 1, or 0 when none is left. */
+/* No event is left due at `cycle` (its pop came back empty): next_due becomes the
+ * earliest due after it (UINT64_MAX: none). */
+void pipe_wheel_rescan(pipe_wheel *w, uint64_t cycle);
+
+/* Takes one event due at `cycle` into *out: 1, or 0 when none is left. Cycles never
+ * decrease from one call to the next. */
 static inline int pipe_wheel_pop(pipe_wheel *w, uint64_t cycle, pipe_event *out)
 {
+    if (cycle < w->next_due)
+        return 0;
     const uint32_t b = (uint32_t)(cycle & w->mask);
-    if (!(w->occ[b / 64] >> (b % 64) & 1))
-        return 0;   /* (an empty bucket: head[b] is not read) */
+    if (!(w->occ[b / 64] >> (b % 64) & 1)) {
+        pipe_wheel_rescan(w, cycle);
+        return 0;
+    }
     uint32_t *pp = &w->head[b];
     while (*pp != UINT32_MAX) {
         pipe_event *e = &w->ev[*pp];
@@ -411,6 +445,7 @@ static inline int pipe_wheel_pop(pipe_wheel *w, uint64_t cycle, pipe_event *out)
             w->occ[b / 64] &= ~(1ull << (b % 64));
         return 1;
     }
+    pipe_wheel_rescan(w, cycle);
     return 0;
 }
 /* The earliest cycle in (cycle, bound) with an event due, else bound. */

@@ -1159,11 +1159,7 @@ static int issue_stage(sm *s, uint64_t cycle)
     int issued_any = 0;
     uint32_t units = unit_mask(s, cycle);
     if (s->stage_memo && units == s->stage_units) {
-        const uint64_t *redo = pipe_vsum_redo(&s->vs);
-        uint64_t touched = 0;
-        for (uint32_t k = 0; k < s->vs.nw; k++)
-            touched |= redo[k];
-        if (!touched) {
+        if (pipe_vsum_redo_empty(&s->vs)) {
             /* each turn's step 0, in any order (a turn that repeats issues nothing): the
              * memos' outcomes, which the stage that left them counted into slot_inc
              * (every turn's, n_sched: each ended on its memo) and which no cycle since

@@ -143,11 +143,25 @@ static void t_wheel_words(void **state)
     assert_int_equal(w.n, 0);
     assert_int_equal(w.occ[0], 0);
     assert_int_equal(pipe_wheel_next(&w, 260, 1000), 1000);
-    /* a small wheel (16 buckets, part of one word): the wrap inside the word */
+    /* a small wheel (16 buckets, part of one word): the wrap inside the word; next_due
+     * (the earliest due after the last empty pop, lowered by adds) */
     pipe_wheel s;
     assert_int_equal(pipe_wheel_init(&s, 10), 0);
+    assert_true(s.next_due == UINT64_MAX);
     assert_int_equal(pipe_wheel_add(&s, 17, 5, regs, 1, 0), 0);   /* bucket 1 */
-    assert_int_equal(pipe_wheel_next(&s, 12, 1000), 17);   /* buckets 13-15 empty, then 0, 1 */
+    assert_int_equal(pipe_wheel_add(&s, 13, 6, regs, 1, 0), 0);   /* bucket 13 */
+    assert_int_equal(s.next_due, 13);
+    assert_int_equal(pipe_wheel_next(&s, 10, 1000), 13);   /* from next_due */
+    assert_int_equal(pipe_wheel_pop(&s, 12, &e), 0);       /* before next_due */
+    assert_int_equal(pipe_wheel_pop(&s, 13, &e), 1);
+    assert_int_equal(e.slot, 6);
+    assert_int_equal(pipe_wheel_next(&s, 13, 1000), 17);   /* a scan: 14, 15 empty, then 0, 1 */
+    assert_int_equal(pipe_wheel_pop(&s, 13, &e), 0);       /* empty: rescanned */
+    assert_int_equal(s.next_due, 17);
+    assert_int_equal(pipe_wheel_pop(&s, 14, &e), 0);
+    assert_int_equal(pipe_wheel_pop(&s, 17, &e), 1);
+    assert_int_equal(pipe_wheel_pop(&s, 17, &e), 0);
+    assert_true(s.next_due == UINT64_MAX);
     pipe_wheel_fini(&s);
     pipe_wheel_fini(&w);
 }
@@ -608,6 +622,7 @@ static void t_vsum(void **state)
     pipe_vsum v;
     assert_int_equal(pipe_vsum_init(&v, 70, 3), 0);
     assert_int_equal(v.nw, 2);
+    assert_true(pipe_vsum_redo_empty(&v));
     uint64_t *redo = pipe_vsum_redo(&v);
     pipe_vsum_touch(&v, 2);
     pipe_vsum_touch(&v, 65);
@@ -632,6 +647,18 @@ static void t_vsum(void **state)
     assert_true(redo[0] == 0 && redo[1] == 0x20);
     for (uint32_t k = 0; k < 3; k++)
         assert_true(pipe_vsum_set(&v, k)[0] == 0 && pipe_vsum_set(&v, k)[1] == 0);
+    /* redo_empty: 69 is in redo; counted, redo is seen empty and the flag drops; a
+     * touch raises it again */
+    assert_int_equal(v.touched, 1);
+    assert_false(pipe_vsum_redo_empty(&v));
+    assert_int_equal(v.touched, 1);
+    pipe_vsum_count(&v, 69, 0);
+    assert_int_equal(v.touched, 1);   /* (not cleared by a count: seen empty next) */
+    assert_true(pipe_vsum_redo_empty(&v));
+    assert_int_equal(v.touched, 0);
+    assert_true(pipe_vsum_redo_empty(&v));
+    pipe_vsum_touch(&v, 3);
+    assert_false(pipe_vsum_redo_empty(&v));
     pipe_vsum_fini(&v);
 
     pipe_warp w;
