@@ -2,6 +2,7 @@
 #include "core/ldq.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ptx/ir.h"
 
@@ -18,6 +19,11 @@ static void put(fifo *f, mem_req *r)
     f->len++;
 }
 
+/* A new head of a queue is read in the next cycle (its kind, its lookup): a request
+ * pushed long ago, whose line the host's caches have mostly dropped since, so it is
+ * asked for now, a whole GPU cycle ahead (NULL: a prefetch of nothing, harmless). */
+static inline void head_prefetch(const mem_req *r) { __builtin_prefetch(r); }
+
 static mem_req *take(fifo *f)
 {
     mem_req *r = f->head;
@@ -25,6 +31,7 @@ static mem_req *take(fifo *f)
     if (!f->head)
         f->tail = NULL;
     f->len--;
+    head_prefetch(f->head);
     return r;
 }
 
@@ -36,14 +43,17 @@ static void unlink_head(fifo *f, mem_req *rest)
     if (!rest)
         f->tail = NULL;
     f->len--;
+    head_prefetch(rest);
 }
 
 ldq *ldq_create(uint32_t n_queues, uint32_t depth, uint32_t sets_per_queue, uint32_t l1_sets,
                 uint32_t line)
 {
-    ldq *q = calloc(1, sizeof *q);
+    /* (whole host cache lines: a cycle reads the first ones) */
+    ldq *q = aligned_alloc(64, (sizeof *q + 63) / 64 * 64);
     if (!q)
         return NULL;
+    memset(q, 0, sizeof *q);
     q->n_q = n_queues;
     q->depth = depth ? depth : 1;
     q->sets_per_queue = sets_per_queue;
@@ -67,6 +77,7 @@ int ldq_set_latency_queue(ldq *q, uint32_t slots)
     q->lat_t = t;
     q->lat_slots = slots;
     q->lat_h = 0;
+    q->lat_due = slots - 1;   /* (lat_t[0] is 0) */
     return 0;
 }
 
@@ -139,6 +150,13 @@ static void full(ldq *q)
     q->inc |= 1ull << 40;
 }
 
+/* The latency queue's oldest request left it: the next one's index and lookup cycle */
+static inline void lat_advance(ldq *q)
+{
+    q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
+    q->lat_due = q->lat_t[q->lat_h] + q->lat_slots - 1;
+}
+
 /* REOD's selector: round robin over the queues from q->rr, sends the first head the
  * L1D accepts (memsys_probe, then memsys_access). Returns 1 when one was sent; else
  * sets *first to the first refusal seen (MA_HIT: every queue empty). */
@@ -180,7 +198,7 @@ static inline __attribute__((always_inline)) int lat_lookup(ldq *q, memsys *m, u
         return 0;
     }
     unlink_head(&q->lat, rest);
-    q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
+    lat_advance(q);
     q->st.queued_cycles += cycle - t0;
     q->st.sent++;
     q->held--;
@@ -216,6 +234,8 @@ static inline __attribute__((always_inline)) int lat_entry(ldq *q, memsys *m, ui
         uint32_t at = q->lat_h + q->lat.len;   /* (both below lat_slots: no division) */
         q->lat_t[at >= q->lat_slots ? at - q->lat_slots : at] = cycle;
         put(&q->lat, r);
+        if (q->lat.len == 1)
+            q->lat_due = cycle + q->lat_slots - 1;   /* (its oldest: at == lat_h) */
         q->last_sent = r;
         progress = 1;
     }
@@ -235,13 +255,13 @@ static inline __attribute__((always_inline)) int lat_cycle(ldq *q, memsys *m, ui
 {
     int progress = 0;
     mem_access first = MA_HIT;   /* the cycle's first refusal (one stalled cycle) */
-    int due = q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle;
+    int due = q->lat.head && q->lat_due <= cycle;
     if (q->n_q) {
         if (due) {
             fifo *f = &q->q[queue_of(q, q->lat.head->addr)];
             if (f->len < q->depth) {
                 put(f, take(&q->lat));
-                q->lat_h = q->lat_h + 1 == q->lat_slots ? 0 : q->lat_h + 1;
+                lat_advance(q);
                 progress = 1;
             } else {
                 full(q);

@@ -56,6 +56,9 @@ struct ldq {
     ldq_fifo lat;               /* latency queue (lat_slots > 0)                   */
     uint64_t *lat_t;            /* its requests' entry cycles, a ring from lat_h   */
     uint32_t lat_slots, lat_h;
+    uint64_t lat_due;           /* while lat holds a request: lat_t[lat_h] + lat_slots
+                                   - 1, its oldest's lookup cycle (tested every cycle:
+                                   here, not in lat_t's own line)                  */
     const mem_req *last_sent;   /* the request ldq_cycle sent this cycle, or NULL  */
     /* what the last cycle added to st (ldq_last_inc), one word written once per cycle:
      * bits 0-31 occupancy_sum's increment (the requests held), bit 32 + k a refusal
@@ -106,7 +109,7 @@ static inline uint32_t ldq_len(const ldq *q) { return q->held; }
 static inline uint32_t ldq_staged(const ldq *q) { return q->entry.len; }
 static inline uint64_t ldq_next_lookup(const ldq *q)
 {
-    return q->lat.head ? q->lat_t[q->lat_h] + q->lat_slots - 1 : UINT64_MAX;
+    return q->lat.head ? q->lat_due : UINT64_MAX;
 }
 static inline const mem_req *ldq_last_sent(const ldq *q) { return q->last_sent; }
 static inline const ldq_stats *ldq_get_stats(const ldq *q) { return &q->st; }
@@ -139,7 +142,7 @@ static inline int ldq_cycle_snap(ldq *q, memsys *m, uint64_t cycle, int *stalled
                                  const mem_req **sent)
 {
     if (q->held && q->lat_slots && !q->n_q) {
-        if (q->lat.head && q->lat_t[q->lat_h] + q->lat_slots - 1 <= cycle)
+        if (q->lat.head && q->lat_due <= cycle)
             return ldq_cycle_snap_due(q, m, cycle, stalled, sent);
         const mem_req *h = q->entry.head;
         if (h) {

@@ -98,10 +98,15 @@ int pipe_wheel_init(pipe_wheel *w, uint32_t ahead)
 {
     memset(w, 0, sizeof *w);
     uint32_t n = grow_pow2(ahead + 2);
-    if (!(w->head = malloc(n * sizeof *w->head)))
+    w->head = malloc(n * sizeof *w->head);
+    w->occ = calloc((n + 63) / 64, sizeof *w->occ);
+    if (!w->head || !w->occ) {
+        pipe_wheel_fini(w);
         return -1;
+    }
     memset(w->head, 0xff, n * sizeof *w->head);
     w->mask = n - 1;
+    w->next_due = UINT64_MAX;
     w->free = UINT32_MAX;
     return 0;
 }
@@ -109,6 +114,7 @@ int pipe_wheel_init(pipe_wheel *w, uint32_t ahead)
 void pipe_wheel_fini(pipe_wheel *w)
 {
     free(w->head);
+    free(w->occ);
     free(w->ev);
     memset(w, 0, sizeof *w);
 }
@@ -143,20 +149,51 @@ int pipe_wheel_add(pipe_wheel *w, uint64_t due, uint32_t slot, const uint32_t *r
     uint32_t b = (uint32_t)(due & w->mask);
     ev->next = w->head[b];
     w->head[b] = e;
+    w->occ[b / 64] |= 1ull << (b % 64);
+    if (due < w->next_due)
+        w->next_due = due;
     w->n++;
     return 0;
 }
+
+/* The earliest cycle in (cycle, bound) with an event due, else bound: a scan of the
+ * buckets. */
+static uint64_t wheel_scan(const pipe_wheel *w, uint64_t cycle, uint64_t bound)
+{
+    if (!w->n)
+        return bound;
+    /* every event is due within one turn of the wheel; the buckets in order from
+     * cycle + 1, the empty ones skipped a word of occ at a time (a word ends at a
+     * multiple of 64 buckets, or at the wheel's end when it has fewer) */
+    const uint64_t turn = (uint64_t)w->mask + 1, wbits = turn < 64 ? turn : 64;
+    uint64_t d = 1;
+    while (d <= turn && cycle + d < bound) {
+        const uint32_t b = (uint32_t)((cycle + d) & w->mask);
+        const uint64_t x = w->occ[b / 64] >> (b % 64);
+        if (!x) {
+            d += wbits - b % 64;
+            continue;
+        }
+        d += (uint64_t)__builtin_ctzll(x);
+        if (d > turn || cycle + d >= bound)
+            break;
+        for (uint32_t e = w->head[(cycle + d) & w->mask]; e != UINT32_MAX; e = w->ev[e].next)
+            if (w->ev[e].due == cycle + d)
+                return cycle + d;
+        d++;
+    }
+    return bound;
+}
+
+void pipe_wheel_rescan(pipe_wheel *w, uint64_t cycle) { w->next_due = wheel_scan(w, cycle, UINT64_MAX); }
 
 uint64_t pipe_wheel_next(const pipe_wheel *w, uint64_t cycle, uint64_t bound)
 {
     if (!w->n)
         return bound;
-    /* every event is due within one turn of the wheel */
-    for (uint64_t d = 1; d <= (uint64_t)w->mask + 1 && cycle + d < bound; d++)
-        for (uint32_t e = w->head[(cycle + d) & w->mask]; e != UINT32_MAX; e = w->ev[e].next)
-            if (w->ev[e].due == cycle + d)
-                return cycle + d;
-    return bound;
+    if (w->next_due > cycle)   /* (an event is due at it: none was taken since) */
+        return w->next_due < bound ? w->next_due : bound;
+    return wheel_scan(w, cycle, bound);
 }
 
 /* ---- memory instructions in flight ------------------------------------------------ */
@@ -199,24 +236,40 @@ void pipe_minst_free(pipe_minsts *p, uint32_t i)
 }
 
 /* ---- memory requests ---------------------------------------------------------------- */
+/* a request alone in its host cache line (pipe_rq) */
+typedef struct {
+    _Alignas(64) mem_req r;
+} rq_cell;
+
+/* One more slab, its requests free (taken in address order); -1 when out of memory. */
+static int rq_grow(pipe_rq *q)
+{
+    if (q->n == q->cap) {
+        uint32_t cap = q->cap ? q->cap * 2 : 16;
+        void **na = realloc(q->slab, cap * sizeof *na);
+        if (!na)
+            return -1;
+        q->slab = na;
+        q->cap = cap;
+    }
+    mem_req **nf = realloc(q->free, (size_t)(q->n + 1) * PIPE_RQ_SLAB * sizeof *nf);
+    if (!nf)
+        return -1;
+    q->free = nf;
+    rq_cell *c = aligned_alloc(_Alignof(rq_cell), PIPE_RQ_SLAB * sizeof *c);
+    if (!c)
+        return -1;
+    q->slab[q->n++] = c;
+    for (uint32_t i = PIPE_RQ_SLAB; i-- > 0;)
+        q->free[q->nfree++] = &c[i].r;
+    return 0;
+}
+
 mem_req *pipe_req_new(pipe_rq *q)
 {
-    mem_req *r = q->pool;
-    if (r) {
-        q->pool = r->next;
-    } else {
-        if (q->n == q->cap) {
-            uint32_t cap = q->cap ? q->cap * 2 : 64;
-            mem_req **na = realloc(q->all, cap * sizeof *na);
-            if (!na)
-                return NULL;
-            q->all = na;
-            q->cap = cap;
-        }
-        if (!(r = malloc(sizeof *r)))
-            return NULL;
-        q->all[q->n++] = r;
-    }
+    if (!q->nfree && rq_grow(q))
+        return NULL;
+    mem_req *r = q->free[--q->nfree];
     memset(r, 0, sizeof *r);
     return r;
 }
@@ -224,8 +277,9 @@ mem_req *pipe_req_new(pipe_rq *q)
 void pipe_rq_fini(pipe_rq *q)
 {
     for (uint32_t i = 0; i < q->n; i++)
-        free(q->all[i]);
-    free(q->all);
+        free(q->slab[i]);
+    free(q->slab);
+    free(q->free);
     memset(q, 0, sizeof *q);
 }
 
@@ -306,6 +360,13 @@ static inline uint64_t map_addr(const pipe_space *sp, const exec_access *a, uint
 static inline uint64_t line_of(uint64_t addr, uint32_t line)
 {
     return (line & (line - 1)) == 0 ? addr >> __builtin_ctz(line) : addr / line;
+}
+
+/* pipe_coalesce's table of the segments found: 128 entries for at most 64 */
+#define SEG_HASH 128u
+static inline uint32_t seg_hash(uint64_t sg)
+{
+    return (uint32_t)((sg * 0x9e3779b97f4a7c15ull) >> 57);   /* the top 7 bits */
 }
 
 uint32_t pipe_coalesce(const pipe_space *sp, exec_trace *tr, uint32_t slot, uint32_t lo,
@@ -411,6 +472,10 @@ uint32_t pipe_coalesce(const pipe_space *sp, exec_trace *tr, uint32_t slot, uint
             return nseg;
         nseg = 0;
     }
+    /* a segment's index by a hash of its line (at[h]: index + 1, 0: none; linear
+     * probing, at most 64 of the 128 entries used), so that scattered lines (random
+     * atomics: 32 lines) cost one probe each rather than a search of those found */
+    uint8_t at[SEG_HASH] = {0};
     for (uint32_t i = 0; i < tr->n; i++) {
         const exec_access *a = &tr->a[i];
         if (a->lane < lo || a->lane >= hi)
@@ -418,9 +483,18 @@ uint32_t pipe_coalesce(const pipe_space *sp, exec_trace *tr, uint32_t slot, uint
         const uint64_t ad = map_addr(sp, a, slot);
         uint64_t sg = sh < 64 ? ad >> sh : ad / line;
         uint32_t k = last;   /* neighbouring lanes mostly share a line */
-        if (k >= nseg || seg[k] != sg)
-            for (k = 0; k < nseg && seg[k] != sg; k++)
-                ;
+        if (k >= nseg || seg[k] != sg) {
+            uint32_t h = seg_hash(sg);
+            while (at[h] && seg[at[h] - 1] != sg)
+                h = (h + 1) & (SEG_HASH - 1);
+            if (at[h]) {
+                k = at[h] - 1u;
+            } else {
+                k = nseg;
+                if (nseg < 64)
+                    at[h] = (uint8_t)(nseg + 1);
+            }
+        }
         last = k;
         if (k == nseg && nseg < 64) {
             seg[nseg] = sg;
@@ -476,8 +550,11 @@ int pipe_mem_push(pipe_rq *rq, ldq *q, const uint64_t *seg, const uint32_t *used
                   uint32_t line, const mem_req *proto, uint64_t cycle, pipe_stats *st)
 {
     for (uint32_t k = 0; k < nseg; k++) {
-        mem_req *r = pipe_req_new(rq);
-        if (!r)
+        /* pipe_req_new without its clearing: the copy of *proto writes every field */
+        mem_req *r;
+        if (rq->nfree)
+            r = rq->free[--rq->nfree];
+        else if (!(r = pipe_req_new(rq)))
             return -1;
         *r = *proto;
         r->next = NULL;
@@ -778,9 +855,9 @@ int pipe_ifetch(pipe_rq *rq, memsys *mem, uint32_t sm, uint32_t slot, int32_t fn
                 uint32_t n, uint64_t cycle, pipe_stats *st)
 {
     /* pipe_req_new, its pool's pop inline (a fetch is sent nearly every cycle) */
-    mem_req *r = rq->pool;
-    if (r)
-        rq->pool = r->next;
+    mem_req *r;
+    if (rq->nfree)
+        r = rq->free[--rq->nfree];
     else if (!(r = pipe_req_new(rq)))
         return -1;
     *r = (mem_req){.addr = ((uint64_t)fn << 24) + (uint64_t)pc * 8,   /* 8 bytes per insn */

@@ -7,8 +7,8 @@
  *     a power-of-two ring of per-cycle lists; events due the same cycle come out in
  *     reverse order of scheduling (the order both models always had);
  *   - pipe_minsts: memory instructions in flight (their requests outstanding);
- *   - pipe_rq: memory requests, pooled; every request ever allocated is remembered so
- *     that a launch stopped early frees the ones still in the memory system;
+ *   - pipe_rq: memory requests, pooled in slabs; every slab is remembered so that a
+ *     launch stopped early frees the requests still in the memory system;
  *   - address mapping (kernel parameters, interleaved local memory), coalescing of a
  *     warp's accesses into line requests, bank-conflict cycles of shared memory / LDS,
  *     instruction-fetch requests, and the statistics both models count alike.
@@ -271,6 +271,9 @@ typedef struct {
     uint32_t nkeys;
     uint64_t *bits;         /* set k (0 .. nkeys-1) at bits + k * nw; redo at nkeys */
     uint8_t *key;           /* per slot: the set that counts it, or PIPE_KEY_NONE  */
+    /* 0: redo is empty (it was seen empty, and nothing touched since), so a model can
+     * know it without reading the words (pipe_vsum_redo_empty) */
+    uint8_t touched;
 } pipe_vsum;
 
 /* A summary over n_slots slots with nkeys keys (<= 255), every slot in none; -1 when
@@ -288,6 +291,20 @@ static inline void pipe_vsum_touch(pipe_vsum *v, uint32_t slot)
         v->key[slot] = PIPE_KEY_NONE;
     }
     v->bits[(size_t)v->nkeys * v->nw + slot / 64] |= b;
+    v->touched = 1;
+}
+/* Whether redo is empty; read only while a touch since its last empty answer may
+ * have filled it. */
+static inline int pipe_vsum_redo_empty(pipe_vsum *v)
+{
+    if (!v->touched)
+        return 1;
+    const uint64_t *redo = pipe_vsum_redo(v);
+    uint64_t any = 0;
+    for (uint32_t k = 0; k < v->nw; k++)
+        any |= redo[k];
+    v->touched = any != 0;
+    return !any;
 }
 /* The warp's verdict is cached and stands until its next event: counted under key. */
 static inline void pipe_vsum_count(pipe_vsum *v, uint32_t slot, uint32_t key)
@@ -339,6 +356,17 @@ typedef struct {
 typedef struct {
     uint32_t *head;     /* per bucket: first event, UINT32_MAX: none              */
     uint32_t mask;      /* buckets - 1                                            */
+    /* bit b: bucket b holds an event (head[b] != UINT32_MAX). The writeback stage
+     * tests its bucket every cycle: a bit of a few words that stay in the host's cache
+     * (512 buckets: one line) instead of a new line of head[] every 16 cycles, which
+     * the rest of the GPU's cycle has evicted by then. */
+    uint64_t *occ;
+    /* No event that pipe_wheel_pop can still return is due before next_due, and one
+     * is due at it unless an event was taken since (at a cycle >= next_due): the
+     * earliest due after the last cycle whose pop came back empty (pipe_wheel_rescan),
+     * lowered by every add. A pop before it reads nothing else of the wheel, and
+     * pipe_wheel_next answers from it. */
+    uint64_t next_due;
     pipe_event *ev;
     uint32_t cap, free, n;
 } pipe_wheel;
@@ -378,14 +406,29 @@ static inline int pipe_sb_pend_wheel(pipe_sb *sb, pipe_wheel *w, uint32_t base, 
     const uint32_t b = (uint32_t)(due & w->mask);
     ev->next = w->head[b];
     w->head[b] = e;
+    w->occ[b / 64] |= 1ull << (b % 64);
+    if (due < w->next_due)
+        w->next_due = due;
     w->n++;
     return 0;
 }
 
-/* Takes one event due at `cycle` into *out: 1, or 0 when none is left. */
+/* No event is left due at `cycle` (its pop came back empty): next_due becomes the
+ * earliest due after it (UINT64_MAX: none). */
+void pipe_wheel_rescan(pipe_wheel *w, uint64_t cycle);
+
+/* Takes one event due at `cycle` into *out: 1, or 0 when none is left. Cycles never
+ * decrease from one call to the next. */
 static inline int pipe_wheel_pop(pipe_wheel *w, uint64_t cycle, pipe_event *out)
 {
-    uint32_t *pp = &w->head[cycle & w->mask];
+    if (cycle < w->next_due)
+        return 0;
+    const uint32_t b = (uint32_t)(cycle & w->mask);
+    if (!(w->occ[b / 64] >> (b % 64) & 1)) {
+        pipe_wheel_rescan(w, cycle);
+        return 0;
+    }
+    uint32_t *pp = &w->head[b];
     while (*pp != UINT32_MAX) {
         pipe_event *e = &w->ev[*pp];
         if (e->due != cycle) {
@@ -398,8 +441,11 @@ static inline int pipe_wheel_pop(pipe_wheel *w, uint64_t cycle, pipe_event *out)
         e->next = w->free;
         w->free = idx;
         w->n--;
+        if (w->head[b] == UINT32_MAX)
+            w->occ[b / 64] &= ~(1ull << (b % 64));
         return 1;
     }
+    pipe_wheel_rescan(w, cycle);
     return 0;
 }
 /* The earliest cycle in (cycle, bound) with an event due, else bound. */
@@ -428,18 +474,23 @@ uint32_t pipe_minst_new(pipe_minsts *p);   /* index; UINT32_MAX when out of memo
 void pipe_minst_free(pipe_minsts *p, uint32_t i);
 
 /* ---- memory requests ---------------------------------------------------------------- */
+/* Requests are allocated in slabs of PIPE_RQ_SLAB, each request at the start of its own
+ * 64-byte line: a request (56 bytes) is one host cache line wherever it is read (the
+ * LD/ST queue's head every cycle, the caches, the interconnect), not two as a request of
+ * its own malloc mostly is. */
+#define PIPE_RQ_SLAB 64u
 typedef struct {
-    mem_req *pool;          /* free requests                                      */
-    mem_req **all;          /* every request allocated                            */
-    uint32_t n, cap;
+    /* the free requests, a stack free[0 .. nfree) (room for every request allocated):
+     * taking one reads this array, not the request's own line (a free list would read
+     * its next pointer: a request freed long ago, out of the host's caches) */
+    mem_req **free;
+    uint32_t nfree;
+    void **slab;            /* every slab allocated                               */
+    uint32_t n, cap;        /* slabs; room in slab[]                              */
 } pipe_rq;
 
 mem_req *pipe_req_new(pipe_rq *q);         /* zeroed; NULL when out of memory    */
-static inline void pipe_req_free(pipe_rq *q, mem_req *r)
-{
-    r->next = q->pool;
-    q->pool = r;
-}
+static inline void pipe_req_free(pipe_rq *q, mem_req *r) { q->free[q->nfree++] = r; }
 /* Frees every request allocated, pooled or still in flight (the owner's queues must
  * have forgotten theirs: ldq_forget). */
 void pipe_rq_fini(pipe_rq *q);

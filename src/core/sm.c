@@ -121,6 +121,8 @@ struct sm {
     uint32_t fetch_rr;
     uint32_t warps_inflight;       /* warps with inflight != 0                   */
     uint32_t maybe_done;           /* warps may have finished: check retirement   */
+    uint32_t fetch_per_cycle;      /* core.fetch_per_cycle (here: read every cycle,
+                                      beside want, not in the configuration's line) */
     uint64_t *gone;                /* those warps (a superset of the warps that can
                                       leave: retire_warps looks at these only)    */
     div_timing dt;                 /* the divergence policy's timing knobs       */
@@ -252,6 +254,7 @@ sm *sm_create(uint32_t id, const ws_config *cfg, func_launch *L, const insn_tabl
     s->n_sched = cfg->core.n_schedulers;
     s->mem_q = cfg->core.mem_inst_queue;
     s->ldst_q = cfg->core.ldst_queue;
+    s->fetch_per_cycle = cfg->core.fetch_per_cycle;
     s->rot_mask = !cfg->core.rotate_schedulers || s->n_sched <= 1 ? 0
                 : !(s->n_sched & (s->n_sched - 1)) ? s->n_sched - 1 : UINT32_MAX;
     s->w = aligned_alloc(_Alignof(sm_warp), s->n_slots * sizeof *s->w);
@@ -1159,11 +1162,7 @@ static int issue_stage(sm *s, uint64_t cycle)
     int issued_any = 0;
     uint32_t units = unit_mask(s, cycle);
     if (s->stage_memo && units == s->stage_units) {
-        const uint64_t *redo = pipe_vsum_redo(&s->vs);
-        uint64_t touched = 0;
-        for (uint32_t k = 0; k < s->vs.nw; k++)
-            touched |= redo[k];
-        if (!touched) {
+        if (pipe_vsum_redo_empty(&s->vs)) {
             /* each turn's step 0, in any order (a turn that repeats issues nothing): the
              * memos' outcomes, which the stage that left them counted into slot_inc
              * (every turn's, n_sched: each ended on its memo) and which no cycle since
@@ -1234,7 +1233,7 @@ static inline int fetch_slot(sm *s, uint32_t slot, uint64_t cycle)
 static int fetch(sm *s, uint64_t cycle)
 {
     int progress = 0;
-    uint32_t budget = s->cfg->core.fetch_per_cycle;
+    uint32_t budget = s->fetch_per_cycle;
     if (s->vs.nw == 1 && budget == 1) {
         /* one word of slots and one fetch: the loop below's round robin is the wanting
          * slots >= fetch_rr in order, then those below it, until one fetch is sent (a

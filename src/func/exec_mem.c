@@ -352,6 +352,18 @@ static inline int defer_reserve(func_defer *d, uint32_t need)
     return 1;
 }
 
+/* A deferred access's device bytes, asked of the host's cache now: the commit at the
+ * end of the cycle reads or writes them after every other SM's cycle has run, so the
+ * line (a random one of a large array in the memory-bound kernels, missing every host
+ * cache) is on its way meanwhile instead of stalling the commit. */
+static inline void defer_prefetch(const uint8_t *p, int write)
+{
+    if (write)
+        __builtin_prefetch(p, 1);
+    else
+        __builtin_prefetch(p, 0);
+}
+
 /* The grouped records' lane data (FD_LDW, FD_STW): 8-byte words after the header,
  * read and written by memcpy (the records' memory holds them as plain bytes). */
 static inline const uint8_t *defer_word_ptr(const uint8_t *w, uint32_t k)
@@ -609,6 +621,7 @@ x_ld_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
                 uint8_t *p = h.data + off;
                 if (defer) {
                     memcpy(pw + (size_t)k++ * 8, &p, 8);
+                    defer_prefetch(p, 0);
                     continue;
                 }
                 uint64_t v = load_bytes(p, esz);
@@ -971,6 +984,7 @@ x_st_global(exec_ctx *x, const ptx_insn *in, const ptx_operand *a, uint64_t amas
                 if (defer) {
                     memcpy(pw + (size_t)k * 16, &p, 8);
                     memcpy(pw + (size_t)k * 16 + 8, &val, 8);
+                    defer_prefetch(p, 1);
                     k++;
                     continue;
                 }
@@ -1149,6 +1163,7 @@ static void x_atom(exec_ctx *x, const ptx_insn *in)
             func_defer_op *o = defer_rec(x, in, l);
             if (!o)
                 return;
+            defer_prefetch(p, 1);
             const int has_dst = !is_red && in->ops[0].kind == OK_REG;
             *o = (func_defer_op){p, has_dst ? reg_lane(x, in->ops[0].r, l) : NULL,
                                  ex_src(x, b, l), in->sub == AOP_CAS ? ex_src(x, c, l) : 0, in,

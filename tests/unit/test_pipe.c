@@ -104,6 +104,95 @@ static void t_wheel_order(void **state)
     pipe_wheel_fini(&w);
 }
 
+/* A wheel of several occupancy words (ahead 200: 256 buckets, 4 words): pipe_wheel_next
+ * skips empty words and wraps at the wheel's end; a bucket's bit clears with its last
+ * event. */
+static void t_wheel_words(void **state)
+{
+    (void)state;
+    pipe_wheel w;
+    assert_int_equal(pipe_wheel_init(&w, 200), 0);
+    assert_int_equal(w.mask, 255);
+    uint32_t regs[1] = {1};
+    assert_int_equal(pipe_wheel_add(&w, 5, 1, regs, 1, 0), 0);     /* bucket 5, word 0 */
+    assert_int_equal(pipe_wheel_add(&w, 70, 2, regs, 1, 0), 0);    /* bucket 70, word 1 */
+    assert_int_equal(pipe_wheel_add(&w, 130, 3, regs, 1, 0), 0);   /* bucket 130, word 2 */
+    assert_int_equal(w.occ[0], 1ull << 5);
+    assert_int_equal(w.occ[1], 1ull << 6);
+    assert_int_equal(w.occ[2], 1ull << 2);
+    assert_int_equal(w.occ[3], 0);
+    assert_int_equal(pipe_wheel_next(&w, 0, 1000), 5);
+    pipe_event e;
+    assert_int_equal(pipe_wheel_pop(&w, 4, &e), 0);
+    assert_int_equal(pipe_wheel_pop(&w, 5, &e), 1);
+    assert_int_equal(e.slot, 1);
+    assert_int_equal(w.occ[0], 0);
+    assert_int_equal(pipe_wheel_next(&w, 5, 1000), 70);   /* word 0 empty from bucket 6 */
+    assert_int_equal(pipe_wheel_next(&w, 5, 70), 70);
+    assert_int_equal(pipe_wheel_next(&w, 5, 69), 69);
+    assert_int_equal(pipe_wheel_pop(&w, 70, &e), 1);
+    assert_int_equal(pipe_wheel_next(&w, 70, 1000), 130);
+    assert_int_equal(pipe_wheel_next(&w, 70, 100), 100);
+    assert_int_equal(pipe_wheel_pop(&w, 130, &e), 1);
+    assert_int_equal(w.occ[1] | w.occ[2], 0);
+    /* across the wheel's end: at cycle 250, due 260 is bucket 4 */
+    assert_int_equal(pipe_wheel_add(&w, 260, 4, regs, 1, 0), 0);
+    assert_int_equal(w.occ[0], 1ull << 4);
+    assert_int_equal(pipe_wheel_next(&w, 250, 1000), 260);
+    assert_int_equal(pipe_wheel_pop(&w, 260, &e), 1);
+    assert_int_equal(w.n, 0);
+    assert_int_equal(w.occ[0], 0);
+    assert_int_equal(pipe_wheel_next(&w, 260, 1000), 1000);
+    /* a small wheel (16 buckets, part of one word): the wrap inside the word; next_due
+     * (the earliest due after the last empty pop, lowered by adds) */
+    pipe_wheel s;
+    assert_int_equal(pipe_wheel_init(&s, 10), 0);
+    assert_true(s.next_due == UINT64_MAX);
+    assert_int_equal(pipe_wheel_add(&s, 17, 5, regs, 1, 0), 0);   /* bucket 1 */
+    assert_int_equal(pipe_wheel_add(&s, 13, 6, regs, 1, 0), 0);   /* bucket 13 */
+    assert_int_equal(s.next_due, 13);
+    assert_int_equal(pipe_wheel_next(&s, 10, 1000), 13);   /* from next_due */
+    assert_int_equal(pipe_wheel_pop(&s, 12, &e), 0);       /* before next_due */
+    assert_int_equal(pipe_wheel_pop(&s, 13, &e), 1);
+    assert_int_equal(e.slot, 6);
+    assert_int_equal(pipe_wheel_next(&s, 13, 1000), 17);   /* a scan: 14, 15 empty, then 0, 1 */
+    assert_int_equal(pipe_wheel_pop(&s, 13, &e), 0);       /* empty: rescanned */
+    assert_int_equal(s.next_due, 17);
+    assert_int_equal(pipe_wheel_pop(&s, 14, &e), 0);
+    assert_int_equal(pipe_wheel_pop(&s, 17, &e), 1);
+    assert_int_equal(pipe_wheel_pop(&s, 17, &e), 0);
+    assert_true(s.next_due == UINT64_MAX);
+    pipe_wheel_fini(&s);
+    pipe_wheel_fini(&w);
+}
+
+/* Requests come from slabs, each at the start of its own 64-byte line, zeroed; a freed
+ * one is the next taken. */
+static void t_req_slab(void **state)
+{
+    (void)state;
+    pipe_rq q = {0};
+    mem_req *r[PIPE_RQ_SLAB + 3];
+    for (uint32_t i = 0; i < PIPE_RQ_SLAB + 3; i++) {
+        r[i] = pipe_req_new(&q);
+        assert_non_null(r[i]);
+        assert_int_equal((uintptr_t)r[i] % 64, 0);
+        assert_int_equal(r[i]->addr | r[i]->tag | (uintptr_t)r[i]->next, 0);
+        r[i]->addr = 0x1000 + i;
+        if (i)
+            assert_true(r[i] != r[i - 1]);
+    }
+    assert_int_equal(q.n, 2);   /* two slabs */
+    assert_int_equal(q.nfree, 2 * PIPE_RQ_SLAB - (PIPE_RQ_SLAB + 3));
+    assert_ptr_equal(r[1], (mem_req *)((char *)r[0] + 64));   /* address order in a slab */
+    pipe_req_free(&q, r[7]);
+    mem_req *again = pipe_req_new(&q);
+    assert_ptr_equal(again, r[7]);
+    assert_int_equal(again->addr, 0);
+    pipe_rq_fini(&q);
+    assert_int_equal(q.n, 0);
+}
+
 static void t_scoreboard(void **state)
 {
     (void)state;
@@ -369,6 +458,43 @@ static void t_trace_compact(void **state)
     assert_int_equal(a[2].lane, 7);
 }
 
+/* Scattered lines (random atomics): the segments in the order found, with their bytes.
+ * Lanes 0..47 at lines (i * 7) % 40 (scaled: sg = line * 1024): lanes 0..39 find the 40
+ * lines (7 and 40 coprime), lanes 40..47 hit those of lanes 0..7 again: 8 bytes each,
+ * the others 4. Then 80 records at strictly decreasing lines 1000 - i for i < 70 and
+ * records 70..79 at those of 0..9: 64 segments at most (records 64..69 have none),
+ * lines 1000..991 with 8 bytes. */
+static void t_coalesce_scattered(void **state)
+{
+    (void)state;
+    exec_access a[80];
+    exec_trace tr;
+    pipe_space sp;
+    pipe_space_init(&sp, 0, 2, 64);
+    uint64_t seg[64];
+    uint32_t used[64];
+    for (uint32_t i = 0; i < 48; i++)
+        a[i] = (exec_access){.addr = (uint64_t)((i * 7) % 40) * 1024 * 64, .lane = (uint8_t)i, .size = 4,
+                             .space = SP_GLOBAL};
+    tr.a = a;
+    tr.n = tr.cap = 48;
+    tr.rep = 0;
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 64, 64, seg, used), 40);
+    for (uint32_t k = 0; k < 40; k++) {
+        assert_int_equal(seg[k], (uint64_t)((k * 7) % 40) * 1024);
+        assert_int_equal(used[k], k < 8 ? 8 : 4);
+    }
+    for (uint32_t i = 0; i < 80; i++)
+        a[i] = (exec_access){.addr = (uint64_t)(i < 70 ? 1000 - i : 1000 - (i - 70)) * 64, .lane = (uint8_t)(i % 64),
+                             .size = 4, .space = SP_GLOBAL};
+    tr.n = tr.cap = 80;
+    assert_int_equal(pipe_coalesce(&sp, &tr, 0, 0, 64, 64, seg, used), 64);
+    for (uint32_t k = 0; k < 64; k++) {
+        assert_int_equal(seg[k], 1000 - k);
+        assert_int_equal(used[k], k < 10 ? 8 : 4);
+    }
+}
+
 static void t_coalesce(void **state)
 {
     (void)state;
@@ -496,6 +622,7 @@ static void t_vsum(void **state)
     pipe_vsum v;
     assert_int_equal(pipe_vsum_init(&v, 70, 3), 0);
     assert_int_equal(v.nw, 2);
+    assert_true(pipe_vsum_redo_empty(&v));
     uint64_t *redo = pipe_vsum_redo(&v);
     pipe_vsum_touch(&v, 2);
     pipe_vsum_touch(&v, 65);
@@ -520,6 +647,18 @@ static void t_vsum(void **state)
     assert_true(redo[0] == 0 && redo[1] == 0x20);
     for (uint32_t k = 0; k < 3; k++)
         assert_true(pipe_vsum_set(&v, k)[0] == 0 && pipe_vsum_set(&v, k)[1] == 0);
+    /* redo_empty: 69 is in redo; counted, redo is seen empty and the flag drops; a
+     * touch raises it again */
+    assert_int_equal(v.touched, 1);
+    assert_false(pipe_vsum_redo_empty(&v));
+    assert_int_equal(v.touched, 1);
+    pipe_vsum_count(&v, 69, 0);
+    assert_int_equal(v.touched, 1);   /* (not cleared by a count: seen empty next) */
+    assert_true(pipe_vsum_redo_empty(&v));
+    assert_int_equal(v.touched, 0);
+    assert_true(pipe_vsum_redo_empty(&v));
+    pipe_vsum_touch(&v, 3);
+    assert_false(pipe_vsum_redo_empty(&v));
     pipe_vsum_fini(&v);
 
     pipe_warp w;
@@ -583,9 +722,10 @@ static void t_rf_extra(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(t_wheel_order), cmocka_unit_test(t_scoreboard),
+        cmocka_unit_test(t_wheel_order), cmocka_unit_test(t_wheel_words), cmocka_unit_test(t_req_slab),
+        cmocka_unit_test(t_scoreboard),
         cmocka_unit_test(t_scoreboard_spill),
-        cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce), cmocka_unit_test(t_trace_compact),
+        cmocka_unit_test(t_bank_cycles), cmocka_unit_test(t_coalesce), cmocka_unit_test(t_coalesce_scattered), cmocka_unit_test(t_trace_compact),
         cmocka_unit_test(t_fetch_len),
         cmocka_unit_test(t_latency),     cmocka_unit_test(t_retire),
         cmocka_unit_test(t_vsum),        cmocka_unit_test(t_rf_extra),
