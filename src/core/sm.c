@@ -116,6 +116,7 @@ struct sm {
      * slots (a memoized stage, a repeat: slots_owed): counted at once when the next
      * full stage is about to overwrite slot_inc, or for the statistics (fermi_stats). */
     uint64_t slot_reps;
+    div_timing dt;                 /* the divergence policy's timing knobs       */
     /* line 2: event-driven readiness (see sched_turn): the warps whose cached verdict
      * stands, by key (KEY_*), and those to examine again (touched since, or not
      * cached); and the last cycle's counts for idle skipping */
@@ -153,7 +154,6 @@ struct sm {
     uint64_t *gone;                /* the warps that may have finished (maybe_done;
                                       a superset of the warps that can leave:
                                       retire_warps looks at these only)           */
-    div_timing dt;                 /* the divergence policy's timing knobs       */
     uint64_t *qmask;               /* per scheduler: its slots (vs.nw words each)   */
     uint64_t *scratch;             /* 3 x vs.nw words: one turn's examined, live and
                                       ready warps                                 */
