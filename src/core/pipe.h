@@ -356,10 +356,10 @@ typedef struct {
 typedef struct {
     uint32_t *head;     /* per bucket: first event, UINT32_MAX: none              */
     uint32_t mask;      /* buckets - 1                                            */
-    /* bit b: bucket b holds an event (head[b] != UINT32_MAX). The writeback stage
-     * tests its bucket every cycle: a bit of a few words that stay in the host's cache
-     * (512 buckets: one line) instead of a new line of head[] every 16 cycles, which
-     * the rest of the GPU's cycle has evicted by then. */
+    /* bit b: bucket b holds an event (head[b] != UINT32_MAX): a pop tests its bucket's
+     * bit, and the scans for the next due cycle skip empty buckets a word at a time
+     * (512 buckets: one host line) instead of reading head[] (32 lines, mostly out of
+     * the host's cache by the SM's next cycle). */
     uint64_t *occ;
     /* No event that pipe_wheel_pop can still return is due before next_due, and one
      * is due at it unless an event was taken since (at a cycle >= next_due): the

@@ -73,15 +73,64 @@ typedef struct {
 } sched_memo;
 
 struct sm {
+    /* What a quiet cycle reads and writes (nothing due, nothing to fetch, the issue
+     * stage's memo standing: the usual cycle of a memory-bound kernel), first, in four
+     * host lines (the record is 64-byte aligned), so that a cycle after the rest of the
+     * GPU's has evicted them brings in four lines rather than ten. */
+    /* line 0 */
     uint32_t id;
+    uint32_t n_sched;
+    memsys *mem;
+    pipe_pop_gate pop;             /* mem's pop_t word of this SM (writeback)    */
+    ldq *ldq;                      /* requests toward the L1D (baseline / REOD)  */
+    uint64_t *want;                /* warps whose empty buffer needs a fetch     */
+    uint32_t fetch_rr;
+    uint32_t fetch_per_cycle;      /* core.fetch_per_cycle (a copy: not in the
+                                      configuration's line)                       */
+    /* The outcomes this cycle's turns counted (count_slot: one per turn, at most n_sched;
+     * WR_DONE: an idle slot), which idle skipping repeats: n_inc of them in slot_inc. */
+    uint32_t n_inc;
+    uint32_t resident;             /* warps resident                             */
+    /* line 1 */
+    uint64_t fu_max;               /* the latest fu_free of any pipeline (a pipeline's
+                                      fu_free only grows): at or after it every
+                                      pipeline is free (unit_mask: fu_all; and
+                                      sm_next_event need not look at them)        */
+    uint32_t fu_all;               /* bit k: class k has pipelines (fu_min[k] < MAX) */
+    uint32_t mem_q, ldst_q;        /* core.mem_inst_queue, core.ldst_queue           */
+    /* The LD/ST path's counters are the ldq's own (ldq_get_stats, changed only by
+     * ldq_cycle): st holds only what idle skipping repeats of them (the last cycle's
+     * increments, ldq_last_inc), and fermi_stats adds the ldq's totals. */
+    int ldst_stalled;              /* head refused this cycle                    */
+    uint32_t ldst_insts;           /* memory instructions with a request not yet sent
+                                      to the L1 (core.mem_inst_queue)             */
+    /* The last issue stage issued nothing and left every scheduler's memo valid for
+     * the units it saw (stage_units): while no warp is touched (redo empty) and the
+     * units are the same, every turn would repeat its memo (sched_turn step 0), so
+     * the stage only counts the memos' outcomes. */
+    uint32_t stage_units;
+    uint8_t stage_memo;
+    uint32_t warps_inflight;       /* warps with inflight != 0                   */
+    uint32_t maybe_done;           /* warps may have finished: check retirement   */
+    /* Cycles whose outcomes were slot_inc[0 .. n_sched) and are not yet in st's issue
+     * slots (a memoized stage, a repeat: slots_owed): counted at once when the next
+     * full stage is about to overwrite slot_inc, or for the statistics (fermi_stats). */
+    uint64_t slot_reps;
+    div_timing dt;                 /* the divergence policy's timing knobs       */
+    /* line 2: event-driven readiness (see sched_turn): the warps whose cached verdict
+     * stands, by key (KEY_*), and those to examine again (touched since, or not
+     * cached); and the last cycle's counts for idle skipping */
+    _Alignas(64) pipe_vsum vs;
+    cycle_counts last;             /* per-cycle deltas for idle skipping         */
+    /* line 3 */
+    _Alignas(64) pipe_wheel wh;    /* completions of fixed-latency work          */
+    /* the rest: read when something happens */
     const ws_config *cfg;
     func_launch *L;
     const insn_table *it;
-    memsys *mem;
-    pipe_pop_gate pop;             /* mem's pop_t word of this SM (writeback)    */
     const sched_ops *pol;
     void **pst;                    /* policy state per scheduler                 */
-    uint32_t n_sched, ws, cta_warps, max_ctas, n_slots;
+    uint32_t ws, cta_warps, max_ctas, n_slots;
     uint32_t ws_sh;                /* log2(ws) when a power of two, else 64       */
     uint8_t ev_all;             /* the policy's state is SM-wide (sched_ops.sm_wide) */
     sm_warp *w;
@@ -89,46 +138,22 @@ struct sm {
     pipe_cta *cta;
     uint32_t ctas_live;            /* CTA slots in use (pipe_cta.used set): taken
                                       minus retired, so a dispatch asks in O(1)  */
-    uint32_t resident;             /* warps resident                             */
     /* functional units: next cycle each pipeline accepts an instruction */
     uint64_t *fu_free[FU__COUNT];
     uint64_t fu_min[FU__COUNT];    /* per class: its earliest fu_free (UINT64_MAX: none) */
-    uint64_t fu_max;               /* the latest fu_free of any pipeline (a pipeline's
-                                      fu_free only grows): at or after it every
-                                      pipeline is free (unit_mask: fu_all; and
-                                      sm_next_event need not look at them)        */
-    uint32_t fu_all;               /* bit k: class k has pipelines (fu_min[k] < MAX) */
     uint32_t issued_fu;            /* the unit class the last issue occupied      */
-    uint32_t mem_q, ldst_q;        /* core.mem_inst_queue, core.ldst_queue           */
     uint32_t rot_mask;             /* core.rotate_schedulers: n_sched - 1 when n_sched
                                       is a power of two, else UINT32_MAX (a division);
                                       0: no rotation                                  */
     uint32_t n_fu[FU__COUNT];
-    pipe_wheel wh;                 /* completions of fixed-latency work          */
     pipe_minsts mi;                /* global/local memory instructions in flight */
     pipe_rq rq;                    /* requests (a launch stopped early leaves some
                                       in the memory system: freed on destroy)    */
-    ldq *ldq;                      /* requests toward the L1D (baseline / REOD)  */
-    /* The LD/ST path's counters are the ldq's own (ldq_get_stats, changed only by
-     * ldq_cycle): st holds only what idle skipping repeats of them (the last cycle's
-     * increments, ldq_last_inc), and fermi_stats adds the ldq's totals. */
-    int ldst_stalled;              /* head refused this cycle                    */
-    uint32_t ldst_insts;           /* memory instructions with a request not yet sent
-                                      to the L1 (core.mem_inst_queue)             */
     sched_cand *cand;
     const insn_info **infos;       /* next instruction of each candidate         */
-    uint64_t *want;                /* warps whose empty buffer needs a fetch     */
-    uint32_t fetch_rr;
-    uint32_t warps_inflight;       /* warps with inflight != 0                   */
-    uint32_t maybe_done;           /* warps may have finished: check retirement   */
-    uint32_t fetch_per_cycle;      /* core.fetch_per_cycle (here: read every cycle,
-                                      beside want, not in the configuration's line) */
-    uint64_t *gone;                /* those warps (a superset of the warps that can
-                                      leave: retire_warps looks at these only)    */
-    div_timing dt;                 /* the divergence policy's timing knobs       */
-    /* Event-driven readiness (see sched_turn): the warps whose cached verdict stands,
-     * by key (KEY_*), and those to examine again (touched since, or not cached). */
-    pipe_vsum vs;
+    uint64_t *gone;                /* the warps that may have finished (maybe_done;
+                                      a superset of the warps that can leave:
+                                      retire_warps looks at these only)           */
     uint64_t *qmask;               /* per scheduler: its slots (vs.nw words each)   */
     uint64_t *scratch;             /* 3 x vs.nw words: one turn's examined, live and
                                       ready warps                                 */
@@ -143,6 +168,7 @@ struct sm {
     uint8_t pick_slot;             /* the policy has sched_ops.pick_slot: no lists  */
     uint64_t *age;                 /* per slot: its warp's age (pipe_warp.age), for a
                                       policy's pick_slot                            */
+    uint8_t *slot_inc;             /* (see n_inc)                                  */
     /* GTO's oldest ready warp with one word per slot set (nw == 1): a CTA's warps share
      * one age (placed in one cycle), so the used CTA slots in order of (age, slot) and
      * their warps' slot masks answer it without the ages (sched_oldest_slot_grp). */
@@ -150,28 +176,11 @@ struct sm {
     uint32_t *ord_cta;             /* [n_ord]: their CTA slots                      */
     uint32_t n_ord;
     sched_memo *memo;              /* per scheduler                                */
-    /* The last issue stage issued nothing and left every scheduler's memo valid for
-     * the units it saw (stage_units): while no warp is touched (redo empty) and the
-     * units are the same, every turn would repeat its memo (sched_turn step 0), so
-     * the stage only counts the memos' outcomes. */
-    uint8_t stage_memo;
-    uint32_t stage_units;
-    /* The outcomes this cycle's turns counted (count_slot: one per turn, at most n_sched;
-     * WR_DONE: an idle slot), which idle skipping repeats. */
-    uint8_t *slot_inc;
-    uint32_t n_inc;
-    /* Cycles whose outcomes were slot_inc[0 .. n_sched) and are not yet in st's issue
-     * slots (a memoized stage, a repeat: slots_owed): counted at once when the next
-     * full stage is about to overwrite slot_inc, or for the statistics (fermi_stats). */
-    uint64_t slot_reps;
-    /* Statistics and what only a memory instruction reads, last: the fields above are
-     * what one SM cycle reads (the record is 64-byte aligned), and st's first lines
-     * (issue slots, cycle sums) are written every cycle. */
-    cycle_counts last;             /* per-cycle deltas for idle skipping         */
-    sm_stats fx;
-    pipe_stats st;
     pipe_space space;              /* parameter and local memory addresses       */
     uint32_t coalesce;             /* coalescing granularity: the L1D sector size  */
+    /* statistics last; st's line with the cycle sums is written every cycle */
+    sm_stats fx;
+    _Alignas(64) pipe_stats st;
     exec_trace tr;
 };
 
