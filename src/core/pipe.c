@@ -265,12 +265,20 @@ static int rq_grow(pipe_rq *q)
     return 0;
 }
 
-mem_req *pipe_req_new(pipe_rq *q)
+/* A free request, not cleared (callers that write every field skip the clearing); NULL
+ * when out of memory. The pop is inline: a request is taken nearly every cycle. */
+static inline mem_req *rq_take(pipe_rq *q)
 {
     if (!q->nfree && rq_grow(q))
         return NULL;
-    mem_req *r = q->free[--q->nfree];
-    memset(r, 0, sizeof *r);
+    return q->free[--q->nfree];
+}
+
+mem_req *pipe_req_new(pipe_rq *q)
+{
+    mem_req *r = rq_take(q);
+    if (r)
+        memset(r, 0, sizeof *r);
     return r;
 }
 
@@ -550,11 +558,9 @@ int pipe_mem_push(pipe_rq *rq, ldq *q, const uint64_t *seg, const uint32_t *used
                   uint32_t line, const mem_req *proto, uint64_t cycle, pipe_stats *st)
 {
     for (uint32_t k = 0; k < nseg; k++) {
-        /* pipe_req_new without its clearing: the copy of *proto writes every field */
-        mem_req *r;
-        if (rq->nfree)
-            r = rq->free[--rq->nfree];
-        else if (!(r = pipe_req_new(rq)))
+        /* (not cleared: the copy of *proto writes every field) */
+        mem_req *r = rq_take(rq);
+        if (!r)
             return -1;
         *r = *proto;
         r->next = NULL;
@@ -854,11 +860,9 @@ uint32_t pipe_fetch_len(const insn_table *it, const ptx_func *f, int32_t fn, uin
 int pipe_ifetch(pipe_rq *rq, memsys *mem, uint32_t sm, uint32_t slot, int32_t fn, uint32_t pc,
                 uint32_t n, uint64_t cycle, pipe_stats *st)
 {
-    /* pipe_req_new, its pool's pop inline (a fetch is sent nearly every cycle) */
-    mem_req *r;
-    if (rq->nfree)
-        r = rq->free[--rq->nfree];
-    else if (!(r = pipe_req_new(rq)))
+    /* (not cleared: the compound literal writes every field) */
+    mem_req *r = rq_take(rq);
+    if (!r)
         return -1;
     *r = (mem_req){.addr = ((uint64_t)fn << 24) + (uint64_t)pc * 8,   /* 8 bytes per insn */
                    .size = 8 * n, .kind = MR_IFETCH, .sm = sm, .warp = slot, .tag = n,
