@@ -130,12 +130,17 @@ typedef struct {
     const cache_cfg *cc;   /* cache_config(c)                                           */
     pq in;                 /* from the crossbar; t_ready in L2 cycles (arrival + the L2
                               pipeline latency)                                         */
-    pkt *unready;          /* first entry of `in` still in the pipeline                 */
-    uint64_t ut0;          /* unready's t_ready (UINT64_MAX: none): asked at every visit
-                              and arrival, so kept here rather than read from the packet */
-    uint32_t n_wait;       /* entries through the pipeline, waiting for the bank: the
-                              input queue proper (l2.in_queue bounds it)                */
+    /* The crossbar's view of the input queue proper: the entries through the pipeline
+     * and not yet taken by the bank, which l2.in_queue bounds (iq_view). Two rings of
+     * 2^iq_log2 places in iq: each entry's t_ready in push order (never decreasing along
+     * it), then the L2 cycle of each taking in taking order; iq_push entries pushed,
+     * iq_set of them through the pipeline by the crossbar's last look, iq_con taken by
+     * the bank, iq_app of those applied by the crossbar; iq_back: entries put back at the
+     * head, through the pipeline already (tx_close) */
+    uint64_t *iq;
+    uint32_t iq_push, iq_set, iq_con, iq_app;
     uint32_t rr;           /* with a port of its own: its reply queue served last       */
+    uint32_t iq_back;
     pq out[2];             /* replies; t_ready in interconnect cycles                   */
     pq ret;                /* DRAM returns; t_ready in L2 cycles                        */
     uint64_t next;         /* next L2 cycle with work (lower bound)                     */
@@ -146,11 +151,10 @@ typedef struct {
                               head refused again is counted without being rebuilt      */
     void *owner;           /* the det (the L2's dir_evict callback)                     */
     uint16_t part_id;
+    uint8_t iq_log2;
     uint32_t gid;          /* part_id * l2.banks + its bank: its bit in bank_set        */
     uint32_t sport;        /* the crossbar port whose head request waits for room in
                               this bank's input queue (det.req_stall), or UINT32_MAX    */
-    int unst;              /* in the partition phase: room made for sport (the join
-                              clears its bit)                                           */
     /* A bank that can do nothing until an event sleeps (bank_next leaves the term out)
      * and the event lowers its next (bank_lower), instead of being visited every L2
      * cycle; none while exhaustive or with a directory protocol:
@@ -618,13 +622,35 @@ static inline void blk_clr(det *m, uint32_t s)
     }
 }
 
-/* Counts the input-queue entries of b that are through the pipeline by L2 cycle t. */
-static void in_settle(l2bank *b, uint64_t t)
+/* l2bank.iq: the push ring's place of entry i, the taking ring's of taking i */
+#define IQ_T(b, i) ((b)->iq[(i) & ((1u << (b)->iq_log2) - 1)])
+#define IQ_C(b, i) ((b)->iq[(1u << (b)->iq_log2) + ((i) & ((1u << (b)->iq_log2) - 1))])
+
+/* b's rings twice as large (64 places each at first); 0 when out of memory */
+static int iq_grow(l2bank *b)
 {
-    while (b->ut0 <= t) {
-        b->n_wait++;
-        b->unready = b->unready->next;
-        b->ut0 = b->unready ? b->unready->t_ready : UINT64_MAX;
+    const uint32_t lg = b->iq ? b->iq_log2 + 1u : 6u, cap = 1u << lg;
+    if (lg > 31)
+        return 0;
+    uint64_t *q = malloc(2 * (size_t)cap * sizeof *q);
+    if (!q)
+        return 0;
+    for (uint32_t i = b->iq_set; i != b->iq_push; i++)
+        q[i & (cap - 1)] = IQ_T(b, i);
+    for (uint32_t i = b->iq_app; i != b->iq_con; i++)
+        q[cap + (i & (cap - 1))] = IQ_C(b, i);
+    free(b->iq);
+    b->iq = q;
+    b->iq_log2 = (uint8_t)lg;
+    return 1;
+}
+
+/* room for one more in a ring holding `used` */
+static void iq_room(l2bank *b, uint32_t used)
+{
+    if (used >= 1u << b->iq_log2 && !iq_grow(b)) {
+        fprintf(stderr, "warpsim: out of memory (L2 input queue)\n");
+        abort();
     }
 }
 
@@ -632,10 +658,57 @@ static void in_settle(l2bank *b, uint64_t t)
 static void in_push(l2bank *b, pkt *q)
 {
     pq_push(&b->in, q);
-    if (b->ut0 == UINT64_MAX) {   /* (no unready entry) */
-        b->unready = q;
-        b->ut0 = q->t_ready;
+    iq_room(b, b->iq_push - b->iq_set);
+    IQ_T(b, b->iq_push) = q->t_ready;
+    b->iq_push++;
+}
+
+/* the bank takes its input head at L2 cycle k */
+static void in_take(l2bank *b, uint64_t k)
+{
+    pq_pop(&b->in);
+    iq_room(b, b->iq_con - b->iq_app);
+    IQ_C(b, b->iq_con) = k;
+    b->iq_con++;
+}
+
+/* the crossbar's count of b's entries through the pipeline by L2 cycle t */
+static void iq_settle(l2bank *b, uint64_t t)
+{
+    while (b->iq_set != b->iq_push && IQ_T(b, b->iq_set) <= t)
+        b->iq_set++;
+}
+
+/* L2 cycle t comes before interconnect cycle k in the serial order (time, then
+ * interconnect, L2, DRAM) */
+static inline int l2_before(const det *m, uint64_t t, uint64_t k)
+{
+    return t * m->f[D_ICNT] < k * m->f[D_L2];
+}
+
+/* The crossbar's view of bank b's input queue at its cycle k (lk: the last L2 cycle at
+ * or before it): the entries through the pipeline by lk and not taken by the bank
+ * before k in the serial order (l2bank.iq_*). Applies the bank's takings before k, an
+ * L2 cycle's at a time, and unstalls its stalled port after the first that leaves fewer
+ * than l2.in_queue (in the serial order the bank's cycle did, and only a taking lowers
+ * the count), so that the bank's cycles may run before the crossbar's. */
+static uint32_t iq_view(det *m, l2bank *b, uint64_t k, uint64_t lk)
+{
+    while (b->iq_app != b->iq_con) {
+        const uint64_t t = IQ_C(b, b->iq_app);
+        if (!l2_before(m, t, k))
+            break;
+        iq_settle(b, t);
+        do
+            b->iq_app++;
+        while (b->iq_app != b->iq_con && IQ_C(b, b->iq_app) == t);
+        if (b->sport != UINT32_MAX && b->iq_set + b->iq_back - b->iq_app < m->in_cap) {
+            bit_clr(m->req_stall, b->sport);
+            b->sport = UINT32_MAX;
+        }
     }
+    iq_settle(b, lk);
+    return b->iq_set + b->iq_back - b->iq_app;
 }
 
 /* r->t_done is set by the caller first; *min tracks the earliest head of a group */
@@ -1005,7 +1078,8 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             m->bk[pt->b[b].gid] = &pt->b[b];
             pt->b[b].next = UINT64_MAX;
             pq_init(&pt->b[b].in);
-            pt->b[b].ut0 = UINT64_MAX;
+            if (!iq_grow(&pt->b[b]))
+                goto fail;
             pq_init(&pt->b[b].out[0]);
             pq_init(&pt->b[b].out[1]);
             pq_init(&pt->b[b].ret);
@@ -1075,8 +1149,10 @@ static void det_destroy(memsys *ms)
                     dram_destroy(m->pt[p].ch[c]);
             free(m->pt[p].ch);
             if (m->pt[p].b)
-                for (uint32_t b = 0; b < m->n_bank; b++)
+                for (uint32_t b = 0; b < m->n_bank; b++) {
                     cache_destroy(m->pt[p].b[b].c);
+                    free(m->pt[p].b[b].iq);
+                }
             free(m->pt[p].b);
         }
     icnt_destroy(m->req);
@@ -1673,6 +1749,16 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
     const uint64_t *const req_out = m->req_out, *const req_t = m->req_t, *const out_set = m->out_set;
     const uint32_t *const port_part = m->port_part;
     uint64_t *const stall = m->req_stall;
+    /* the stalled ports whose bank made room before this cycle (iq_view) are visited */
+    for (uint32_t wd = 0; wd < (n_port + 63) / 64; wd++)
+        for (uint64_t bits = stall[wd]; bits; bits &= bits - 1) {
+            const uint32_t port = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+            part *pt = &m->pt[port_part[port]];
+            l2bank *b = &pt->b[ppp > 1 ? port % ppp : PKT_OF_MSG(m->req_h[port])->bank];
+            if (lk == UINT64_MAX)
+                lk = conv_floor(m, D_ICNT, D_L2, k);
+            (void)iq_view(m, b, k, lk);
+        }
     uint32_t nb = next_bit_andn(req_out, stall, n_port, 0), po = next_bit(out_set, n_part, 0);
     for (;;) {
         const uint32_t pa = port_part[nb], p = pa < po ? pa : po;
@@ -1708,8 +1794,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                 /* the pipeline always accepts; the queue after it is bounded */
                 if (lk == UINT64_MAX)
                     lk = conv_floor(m, D_ICNT, D_L2, k);
-                in_settle(b, lk);
-                if (b->n_wait < m->in_cap) {
+                if (iq_view(m, b, k, lk) < m->in_cap) {
                     pkt *q = PKT_OF_MSG(icnt_pop(m->req, port, k));
                     q->t_ready = after(m, D_ICNT, D_L2, k) + m->l2_pipe;
                     /* a new head: the bank's cycle at its time; behind a head, the
@@ -1929,7 +2014,7 @@ static void tx_close(det *m, part *pt, pkt *r, uint64_t k)
     b->in.h = r->wh;
     b->in.ht = t;
     b->in.n += n;
-    b->n_wait += n;
+    b->iq_back += n;
     r->wh = r->wt = NULL;
     bank_lower(m, b, t);
     poke(m, D_L2, t);
@@ -1992,7 +2077,6 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
     }
     /* 2. accesses, in order: a refused head blocks the queue */
     const cache_cfg *cc = b->cc;
-    in_settle(b, k);
     for (uint32_t n = 0; n < cc->ports; n++) {
         if (b->in.ht > k || b->t_port > k)
             break;
@@ -2002,8 +2086,7 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
             if (busy) {
                 /* its line is in a transaction: wait for it to close (tx_close) */
                 b->memo_q = NULL;
-                pq_pop(&b->in);
-                b->n_wait--;
+                in_take(b, k);
                 q->next = NULL;
                 if (busy->wt)
                     busy->wt->next = q;
@@ -2060,8 +2143,7 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
             break;
         }
         b->memo_q = NULL;
-        pq_pop(&b->in);
-        b->n_wait--;
+        in_take(b, k);
         if (m->sector_req && cc->sector < cc->line) {
             /* one port slot per L2 sector the request covers (GPGPU-Sim's sector requests;
              * shifts where the sizes allow: hardware divisions for every request cost more
@@ -2107,16 +2189,6 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
         if (t_done != UINT64_MAX)
             l2_reply(m, b, q, t_done, 0);
         did = 1;
-    }
-    /* room for a stalled crossbar port's head (det.req_stall): it is visited again (in
-     * the partition phase the join clears its bit) */
-    if (b->sport != UINT32_MAX && b->n_wait < m->in_cap) {
-        if (pt->ph) {
-            b->unst = 1;
-        } else {
-            bit_clr(m->req_stall, b->sport);
-            b->sport = UINT32_MAX;
-        }
     }
     /* 3. one miss record toward DRAM */
     const cache_miss *h = cache_mq_head_inline(b->c);
@@ -2573,11 +2645,6 @@ static int det_tick_join(memsys *ms, uint64_t cycle)
                 bit_set(m->bank_set, b->gid);
             else
                 bit_clr(m->bank_set, b->gid);
-            if (b->unst) {
-                bit_clr(m->req_stall, b->sport);
-                b->sport = UINT32_MAX;
-                b->unst = 0;
-            }
         }
         if (pt->bmin < wl2)
             wl2 = pt->bmin;
@@ -2788,7 +2855,6 @@ void mem_detailed_exhaustive(memsys *ms, int on)
     for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
         bit_set(m->bank_set, g);
         m->bk[g]->sport = UINT32_MAX;
-        m->bk[g]->unst = 0;
     }
     memset(m->req_stall, 0, ((size_t)m->n_part * m->ppp + 63) / 64 * sizeof *m->req_stall);
 }
