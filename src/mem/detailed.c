@@ -343,6 +343,7 @@ typedef struct {
                               entries (settling more entries only fills it further;
                               none while exhaustive)                                    */
     l2bank **bk;           /* [gid]: the banks                                          */
+    l2bank **stl;          /* [port]: the bank a stalled port (req_stall) waits for     */
     part *pt;
     icnt *req, *rep;
     const uint64_t *req_out, *rep_out;   /* their outputs holding packets (icnt_out_set) */
@@ -692,7 +693,7 @@ static inline int l2_before(const det *m, uint64_t t, uint64_t k)
  * L2 cycle's at a time, and unstalls its stalled port after the first that leaves fewer
  * than l2.in_queue (in the serial order the bank's cycle did, and only a taking lowers
  * the count), so that the bank's cycles may run before the crossbar's. */
-static uint32_t iq_view(det *m, l2bank *b, uint64_t k, uint64_t lk)
+static void iq_apply(det *m, l2bank *b, uint64_t k)
 {
     while (b->iq_app != b->iq_con) {
         const uint64_t t = IQ_C(b, b->iq_app);
@@ -707,6 +708,11 @@ static uint32_t iq_view(det *m, l2bank *b, uint64_t k, uint64_t lk)
             b->sport = UINT32_MAX;
         }
     }
+}
+
+static uint32_t iq_view(det *m, l2bank *b, uint64_t k, uint64_t lk)
+{
+    iq_apply(m, b, k);
     iq_settle(b, lk);
     return b->iq_set + b->iq_back - b->iq_app;
 }
@@ -984,8 +990,9 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->bank_set = calloc(((size_t)m->n_part * m->n_bank + 63) / 64, sizeof *m->bank_set);
     m->req_stall = calloc(((size_t)m->n_part * m->ppp + 63) / 64, sizeof *m->req_stall);
     m->bk = calloc((size_t)m->n_part * m->n_bank, sizeof *m->bk);
+    m->stl = calloc((size_t)m->n_part * m->ppp, sizeof *m->stl);
     if (!m->sm || !m->pt || !m->inj_set || !m->inj_blk || !m->out_set || !m->bank_set || !m->req_stall ||
-        !m->bk)
+        !m->bk || !m->stl)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++) {
         m->sm[s].inj = UINT64_MAX;
@@ -1168,6 +1175,7 @@ static void det_destroy(memsys *ms)
     free(m->out_set);
     free(m->bank_set);
     free(m->req_stall);
+    free(m->stl);
     free(m->bk);
     free(m->segv);
     free(m->pdue);
@@ -1752,12 +1760,9 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
     /* the stalled ports whose bank made room before this cycle (iq_view) are visited */
     for (uint32_t wd = 0; wd < (n_port + 63) / 64; wd++)
         for (uint64_t bits = stall[wd]; bits; bits &= bits - 1) {
-            const uint32_t port = wd * 64 + (uint32_t)__builtin_ctzll(bits);
-            part *pt = &m->pt[port_part[port]];
-            l2bank *b = &pt->b[ppp > 1 ? port % ppp : PKT_OF_MSG(m->req_h[port])->bank];
-            if (lk == UINT64_MAX)
-                lk = conv_floor(m, D_ICNT, D_L2, k);
-            (void)iq_view(m, b, k, lk);
+            l2bank *b = m->stl[wd * 64 + (uint32_t)__builtin_ctzll(bits)];
+            if (b->iq_app != b->iq_con)
+                iq_apply(m, b, k);
         }
     uint32_t nb = next_bit_andn(req_out, stall, n_port, 0), po = next_bit(out_set, n_part, 0);
     for (;;) {
@@ -1810,6 +1815,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                 } else if (!m->exhaustive) {
                     /* until the bank takes a waiting entry (run_bank) */
                     b->sport = port;
+                    m->stl[port] = b;
                     bit_set(stall, port);
                     m->n_stalls++;
                 }
