@@ -366,6 +366,26 @@ typedef struct {
        bytes, requests that waited for a busy line) are the partitions' (part.coh_st) */
     uint32_t header, atom_lat, dram_lat, in_cap, out_cap, l2_pipe;
     uint64_t pkts_live, pkts_max;
+    /* The L2 and DRAM domains ahead of the crossbar (docs/ARCHITECTURE.md, "Memory
+     * partitions a pipeline's depth ahead"): ah_on allows it; they have run up to core
+     * cycle ah_h, in runs of ah_len cycles at most; ah_cur: the tick runs one of their
+     * cycles after its own core cycle. Such a cycle's packet counts wait in plog (its
+     * domain cycle, domain and +-1, in the serial order) until the crossbar's cycle after
+     * it or the tick's end (pkts_apply), and its progress in ah_did (a bit per core
+     * cycle of the tick that would have run it, a ring of 256) until that tick. fl_last:
+     * the newest awaited request in flight (NULL: none since), fl_lb: the earliest
+     * interconnect cycle its answer can arrive: no launch ends before it. */
+    int ah_on, ah_cur, ah_dom;
+    uint32_t n_oblk;       /* banks asleep with oblk (the crossbar's pop rouses them)   */
+    uint64_t ah_h, ah_len, ah_lo, ah_k;
+    struct plog_e {
+        uint64_t k;
+        int8_t d, dom;
+    } *plog;
+    uint32_t plog_h, plog_t, plog_cap;
+    uint64_t ah_did[4];
+    pkt *fl_last;
+    uint64_t fl_lb;
     /* the partition-parallel tick (det_par_parts): the limits of the partitions' L2 and
      * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
      * cycle's own stretch of packet allocations (pseg, kind D_ICNT) */
@@ -409,6 +429,101 @@ static uint64_t at_or_after(const det *m, int a, int b, uint64_t t)
 
 /* First cycle of clock b strictly after cycle t of clock a. */
 static uint64_t after(const det *m, int a, int b, uint64_t t) { return conv_floor(m, a, b, t) + 1; }
+
+/* ---- the L2 and DRAM domains ahead of the crossbar (det.ah_*) ------------------------------- */
+/* The earliest interconnect cycle at which the answer to a request that entered the
+ * request crossbar at interconnect cycle k can arrive at its SM's port: granted at k at
+ * the soonest, it arrives latency + 1 flit later at least; it enters its L2 bank's
+ * pipeline (l2.pipeline cycles) no sooner; its answer (l2_reply, after the bank's cycle
+ * at the pipeline's end or later: a hit's lookup, a fill) enters the reply crossbar at
+ * the interconnect cycle after it at the soonest, and arrives latency + 1 flit later. */
+static uint64_t flight_lb(const det *m, uint64_t k)
+{
+    const uint64_t arr = k + icnt_latency(m->req) + 1;
+    const uint64_t l2 = after(m, D_ICNT, D_L2, arr) + m->l2_pipe;
+    return after(m, D_L2, D_ICNT, l2) + icnt_latency(m->rep) + 1;
+}
+
+static void plog_push(det *m, int d)
+{
+    if (m->plog_t - m->plog_h == m->plog_cap) {
+        const uint32_t cap = m->plog_cap ? 2 * m->plog_cap : 256;
+        struct plog_e *q = malloc(cap * sizeof *q);
+        if (!q) {
+            fprintf(stderr, "warpsim: out of memory (packet counts)\n");
+            abort();
+        }
+        for (uint32_t i = m->plog_h; i != m->plog_t; i++)
+            q[i & (cap - 1)] = m->plog[i & (m->plog_cap - 1)];
+        free(m->plog);
+        m->plog = q;
+        m->plog_cap = cap;
+    }
+    m->plog[m->plog_t++ & (m->plog_cap - 1)] = (struct plog_e){m->ah_k, (int8_t)d, (int8_t)m->ah_dom};
+}
+
+static void plog_pop(det *m)
+{
+    const struct plog_e *e = &m->plog[m->plog_h++ & (m->plog_cap - 1)];
+    if (e->d > 0) {
+        if (++m->pkts_live > m->pkts_max)
+            m->pkts_max = m->pkts_live;
+    } else {
+        m->pkts_live--;
+    }
+}
+
+/* the logged counts before interconnect cycle k in the serial order */
+static void plog_before(det *m, uint64_t k)
+{
+    while (m->plog_h != m->plog_t) {
+        const struct plog_e *e = &m->plog[m->plog_h & (m->plog_cap - 1)];
+        if (e->k * m->f[D_ICNT] >= k * m->f[e->dom])
+            break;
+        plog_pop(m);
+    }
+}
+
+/* the logged counts of domain cycles at or before lim[domain] */
+static void plog_upto(det *m, const uint64_t *lim)
+{
+    while (m->plog_h != m->plog_t && m->plog[m->plog_h & (m->plog_cap - 1)].k <=
+                                         lim[m->plog[m->plog_h & (m->plog_cap - 1)].dom])
+        plog_pop(m);
+}
+
+static void ah_mark(det *m, int dom, uint64_t k)
+{
+    const uint64_t c = at_or_after(m, dom, C_CORE, k);
+    m->ah_did[(c >> 6) & 3] |= 1ull << (c & 63);
+}
+
+/* progress of the domains' cycles run ahead that the ticks after ah_lo up to `cycle`
+ * would have run */
+static int ah_took(det *m, uint64_t cycle)
+{
+    int did = 0;
+    uint64_t c = m->ah_lo + 1;
+    if (cycle >= c + 256)
+        c = cycle - 255;
+    for (; c <= cycle; c++)
+        if (m->ah_did[(c >> 6) & 3] >> (c & 63) & 1) {
+            m->ah_did[(c >> 6) & 3] &= ~(1ull << (c & 63));
+            did = 1;
+        }
+    if (cycle > m->ah_lo)
+        m->ah_lo = cycle;
+    return did;
+}
+
+/* the first core cycle after `cycle` whose tick reports progress run ahead */
+static uint64_t ah_next_did(const det *m, uint64_t cycle)
+{
+    for (uint64_t c = cycle + 1; c <= m->ah_h && c < cycle + 256; c++)
+        if (m->ah_did[(c >> 6) & 3] >> (c & 63) & 1)
+            return c;
+    return UINT64_MAX;
+}
 
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
@@ -464,9 +579,12 @@ static int pool_grow(part *pt)
 
 /* A packet in flight more (d = 1) or less (d = -1): counted at once, or in the current
  * stretch of a partition in its phase (pseg) */
+static void plog_push(det *m, int d);
 static inline void pkts_count(det *m, part *pt, int d)
 {
-    if (pt->ph) {
+    if (m->ah_cur) {
+        plog_push(m, d);
+    } else if (pt->ph) {
         pseg *g = &pt->seg[pt->n_seg - 1];
         if ((g->dl += d) > g->mx)
             g->mx = g->dl;
@@ -1116,6 +1234,17 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     /* the partition-parallel tick (det_par_parts): at most one interconnect cycle per
      * core cycle, every L2 cycle at the time of an interconnect cycle (the two then come
      * in the order interconnect, L2), and the stretches of a core cycle within pseg */
+    /* the L2 and DRAM domains ahead of the crossbar: not with a directory, a trace,
+     * budgets (they stop at an exact cycle), or the partition-parallel tick (host
+     * threads); a run is the pipeline's depth in core cycles less one */
+    m->ah_on = cfg->mem.l2_ahead && !m->dir && !m->trace && !cfg->sim.max_cycles &&
+               !cfg->sim.max_insts && !cfg->func.watchdog_insts && cfg->sim.host_threads <= 1;
+    {
+        const uint64_t lc = m->l2_pipe ? (m->l2_pipe - 1) * m->f_core / m->f[D_L2] : 0;
+        m->ah_len = lc > 1 ? lc - 1 : 0;
+        if (!m->ah_len)
+            m->ah_on = 0;
+    }
     m->par_ok = m->f[D_ICNT] <= m->f_core && m->f[D_L2] <= m->f[D_ICNT] &&
                 m->f[D_ICNT] % m->f[D_L2] == 0 &&
                 (m->f[D_DRAM] + m->f_core - 1) / m->f_core + 2 <= PSEG_MAX;
@@ -1176,6 +1305,7 @@ static void det_destroy(memsys *ms)
     free(m->bank_set);
     free(m->req_stall);
     free(m->stl);
+    free(m->plog);
     free(m->bk);
     free(m->segv);
     free(m->pdue);
@@ -1626,6 +1756,8 @@ static void sm_reply(det *m, uint32_t s, pkt *p, uint64_t k)
         sm_coh_message(m, s, p, t);
         return;
     }
+    if (p == m->fl_last)
+        m->fl_last = NULL;
     if (p->type == CM_FETCH) {
         cache_fill_grant(sm->l1[p->l1], p->mshr, p->sectors, t, fill_done, m, p->grant);
     } else if (p->tok) {
@@ -1688,6 +1820,12 @@ static inline __attribute__((always_inline)) int sm_inject(det *m, uint32_t s, u
         p->m.kind = h->type == CM_WRITEBACK ? MSG_WRITEBACK : MSG_REQUEST;
         p->bank = (uint8_t)bank;
         icnt_push(m->req, &p->m, s, part * m->ppp + (m->ppp > 1 ? p->bank : 0), bytes, k, k);
+        /* awaited (a fetch, or an SM's mem_req that is no write-back): no launch ends
+         * before its answer (ah_guard) */
+        if (p->type != CM_WRITEBACK && (p->type == CM_FETCH || p->tok)) {
+            m->fl_last = p;
+            m->fl_lb = flight_lb(m, k);
+        }
         cache_mq_pop(sm->l1[l]);
         sm->rr = l;
         h = cache_mq_head_inline(sm->l1[l]);
@@ -1842,6 +1980,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                      * (ties: the interconnect first) */
                     const uint64_t t = at_or_after(m, D_ICNT, D_L2, k);
                     ob->oblk = 0;
+                    m->n_oblk -= (uint32_t)m->ah_on;
                     bank_lower(m, ob, t);
                     poke(m, D_L2, t);
                 }
@@ -2065,6 +2204,8 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
             cache_count_refusals(b->c, b->c->memo_out, k - b->k_ref - 1);
         if (b->dwait)
             pt->n_dwait--;
+        if (m->ah_on)   /* (counted only then: no partition-parallel tick) */
+            m->n_oblk -= b->oblk;
         b->slp = b->oblk = b->dwait = 0;
     }
     const int may_sleep = !m->exhaustive && !m->dir;
@@ -2107,6 +2248,8 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
         if (q->type != CM_WRITEBACK && b->out[Q_HIT].n + b->out[Q_FILL].n >= m->out_cap) {
             b->oblk = (uint8_t)may_sleep;
             pt->n_sleeps[1] += b->oblk;
+            if (m->ah_on)
+                m->n_oblk += b->oblk;
             break;
         }
         /* the head refused last time, the cache unchanged since: refused again (counted) */
@@ -2434,20 +2577,92 @@ static int tick_begin(memsys *ms, det *m, uint64_t cycle)
     return 1;
 }
 
+/* The core cycle before which no launch can end: the arrival of the newest awaited
+ * request's answer (det.fl_lb), or `cycle` with none in flight. */
+static uint64_t ah_guard(const det *m, uint64_t cycle)
+{
+    if (!m->fl_last)
+        return cycle;
+    const uint64_t c = at_or_after(m, D_ICNT, C_CORE, m->fl_lb);
+    return c > cycle ? c - 1 : cycle;
+}
+
+/* L2 cycle k runs ahead of the crossbar: every bank due then has room in its reply
+ * queues for whatever the cycle may push (a fill answers up to mshr_merges requests,
+ * each port a hit), so that the crossbar's later pops cannot change whether it blocks */
+static int ah_room(const det *m, uint64_t k)
+{
+    if (m->n_oblk)
+        return 0;   /* (a bank asleep until the crossbar's pop: roused at its cycle) */
+    const uint32_t nw = (m->n_part * m->n_bank + 63) / 64;
+    for (uint32_t wd = 0; wd < nw; wd++)
+        for (uint64_t bits = m->bank_set[wd]; bits; bits &= bits - 1) {
+            const l2bank *b = m->bk[wd * 64 + (uint32_t)__builtin_ctzll(bits)];
+            if (b->next <= k &&
+                b->out[Q_HIT].n + b->out[Q_FILL].n + b->cc->ports + b->cc->mshr_merges >= m->out_cap)
+                return 0;
+        }
+    return 1;
+}
+
 static int det_tick(memsys *ms, uint64_t cycle)
 {
     det *m = (det *)ms;
     if (!tick_begin(ms, m, cycle))
         return 0;
     int did = 0;
-    uint64_t lim[D__N];
+    uint64_t lim[D__N], own[D__N];
     due_limits(m, cycle, lim);
+    memcpy(own, lim, sizeof own);
+    if (m->ah_on) {
+        /* a new run when the last one's end is reached: up to a pipeline's depth on, no
+         * further than a launch may end */
+        if (cycle >= m->ah_h) {
+            const uint64_t g = ah_guard(m, cycle);
+            m->ah_h = cycle + m->ah_len < g ? cycle + m->ah_len : g;
+        }
+        uint64_t ah[D__N];
+        due_limits(m, m->ah_h, ah);
+        lim[D_L2] = ah[D_L2];
+        lim[D_DRAM] = ah[D_DRAM];
+        did |= ah_took(m, cycle);
+    }
     const int ex = m->exhaustive;
     for (;;) {
         int d = first_due(m, lim);
         if (d < 0)
             break;
         uint64_t k = m->wake[d];
+        if (m->ah_on) {
+            if (d == D_ICNT) {
+                m->ah_cur = 0;
+                plog_before(m, k);
+            } else if (k > own[d]) {
+                if (d == D_L2 && !ah_room(m, k)) {
+                    /* not ahead of the crossbar from L2 cycle k on (DRAM cycles at its
+                     * time come after it) */
+                    lim[D_L2] = k - 1;
+                    const uint64_t dk = k * m->f[D_DRAM];
+                    const uint64_t dl = dk / m->f[D_L2] - (dk % m->f[D_L2] == 0);
+                    if (dl < lim[D_DRAM])
+                        lim[D_DRAM] = dl;
+                    const uint64_t c = at_or_after(m, D_L2, C_CORE, k);
+                    m->ah_h = c > cycle ? c - 1 : cycle;
+                    if (lim[D_L2] < own[D_L2])
+                        lim[D_L2] = own[D_L2];
+                    if (lim[D_DRAM] < own[D_DRAM])
+                        lim[D_DRAM] = own[D_DRAM];
+                    continue;
+                }
+                m->ah_cur = 1;
+                m->ah_k = k;
+                m->ah_dom = d;
+            } else {
+                m->ah_cur = 0;
+                while (m->plog_h != m->plog_t)
+                    plog_pop(m);
+            }
+        }
         m->k[d] = k;
         switch (d) {
         case D_ICNT:
@@ -2462,14 +2677,28 @@ static int det_tick(memsys *ms, uint64_t cycle)
             }
             break;
         case D_L2:
-            did |= run_l2(m, k);
+            if (run_l2(m, k)) {
+                if (m->ah_cur)
+                    ah_mark(m, D_L2, k);
+                else
+                    did = 1;
+            }
             break;
         default:
-            did |= run_dram(m, k);
+            if (run_dram(m, k)) {
+                if (m->ah_cur)
+                    ah_mark(m, D_DRAM, k);
+                else
+                    did = 1;
+            }
             break;
         }
         if (ex && m->wake[d] != UINT64_MAX)
             m->wake[d] = k + 1;
+    }
+    if (m->ah_on) {
+        m->ah_cur = 0;
+        plog_upto(m, own);
     }
     nsm_refresh(m);
     return did;
@@ -2494,7 +2723,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
 static uint32_t det_par_parts(const memsys *ms)
 {
     const det *m = (const det *)ms;
-    return m->par_ok && !m->exhaustive ? m->n_part : 0;
+    return m->par_ok && !m->exhaustive && !m->ah_on ? m->n_part : 0;
 }
 
 static int det_tick_serial(memsys *ms, uint64_t cycle, const uint32_t **parts, uint32_t *n)
@@ -2713,6 +2942,11 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
             if (c < next)
                 next = c;
         }
+    if (m->ah_on) {
+        const uint64_t c = ah_next_did(m, cycle);
+        if (c < next)
+            next = c;
+    }
     if (next == UINT64_MAX)
         return next;
     return next <= cycle ? cycle + 1 : next;
