@@ -85,7 +85,8 @@ struct pkt {
     uint8_t grant;         /* FETCH reply: the state the directory granted (0: none)    */
     uint8_t tx;            /* an open transaction: its line is busy at the L2 until this
                               request's answer enters the reply crossbar                */
-    uint8_t cop;           /* an SM's request the L1 forwards (READ, WRITE, ATOMIC with
+    uint8_t cop;
+    uint8_t aw;            /* awaited (det.aw_up)                                       */           /* an SM's request the L1 forwards (READ, WRITE, ATOMIC with
                               tok): the SM's cache operator (mem_req.cop), read by the
                               L2 - the SM's request itself is far from the host caches by
                               then                                                      */
@@ -372,9 +373,10 @@ typedef struct {
      * cycles after its own core cycle. Such a cycle's packet counts wait in plog (its
      * domain cycle, domain and +-1, in the serial order) until the crossbar's cycle after
      * it or the tick's end (pkts_apply), and its progress in ah_did (a bit per core
-     * cycle of the tick that would have run it, a ring of 256) until that tick. fl_last:
-     * the newest awaited request in flight (NULL: none since), fl_lb: the earliest
-     * interconnect cycle its answer can arrive: no launch ends before it. */
+     * cycle of the tick that would have run it, a ring of 256) until that tick. aw_up:
+     * the awaited requests (pkt.aw) between their injection and their answer's entry
+     * into a reply queue: while there is one, no launch ends before the L2 and DRAM
+     * cycle about to run, since that answer enters its reply queue at it or later. */
     int ah_on, ah_cur, ah_dom;
     uint32_t n_oblk;       /* banks asleep with oblk (the crossbar's pop rouses them)   */
     uint64_t ah_h, ah_len, ah_lo, ah_k;
@@ -384,8 +386,7 @@ typedef struct {
     } *plog;
     uint32_t plog_h, plog_t, plog_cap;
     uint64_t ah_did[4];
-    pkt *fl_last;
-    uint64_t fl_lb;
+    uint64_t aw_up;
     /* the partition-parallel tick (det_par_parts): the limits of the partitions' L2 and
      * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
      * cycle's own stretch of packet allocations (pseg, kind D_ICNT) */
@@ -431,19 +432,6 @@ static uint64_t at_or_after(const det *m, int a, int b, uint64_t t)
 static uint64_t after(const det *m, int a, int b, uint64_t t) { return conv_floor(m, a, b, t) + 1; }
 
 /* ---- the L2 and DRAM domains ahead of the crossbar (det.ah_*) ------------------------------- */
-/* The earliest interconnect cycle at which the answer to a request that entered the
- * request crossbar at interconnect cycle k can arrive at its SM's port: granted at k at
- * the soonest, it arrives latency + 1 flit later at least; it enters its L2 bank's
- * pipeline (l2.pipeline cycles) no sooner; its answer (l2_reply, after the bank's cycle
- * at the pipeline's end or later: a hit's lookup, a fill) enters the reply crossbar at
- * the interconnect cycle after it at the soonest, and arrives latency + 1 flit later. */
-static uint64_t flight_lb(const det *m, uint64_t k)
-{
-    const uint64_t arr = k + icnt_latency(m->req) + 1;
-    const uint64_t l2 = after(m, D_ICNT, D_L2, arr) + m->l2_pipe;
-    return after(m, D_L2, D_ICNT, l2) + icnt_latency(m->rep) + 1;
-}
-
 static void plog_push(det *m, int d)
 {
     if (m->plog_t - m->plog_h == m->plog_cap) {
@@ -610,7 +598,7 @@ static inline __attribute__((always_inline)) pkt *pkt_new(det *m, uint32_t p)
      * its kind), the DRAM view whole by run_bank for the one packet that goes to DRAM,
      * and a transaction's fields when it opens; zeroing all of it on every packet cost
      * more than the rest */
-    q->excl = q->grant = q->tx = q->cop = 0;
+    q->excl = q->grant = q->tx = q->cop = q->aw = 0;
     q->part = (uint16_t)p;
     pkts_count(m, pt, 1);
     return q;
@@ -1756,8 +1744,6 @@ static void sm_reply(det *m, uint32_t s, pkt *p, uint64_t k)
         sm_coh_message(m, s, p, t);
         return;
     }
-    if (p == m->fl_last)
-        m->fl_last = NULL;
     if (p->type == CM_FETCH) {
         cache_fill_grant(sm->l1[p->l1], p->mshr, p->sectors, t, fill_done, m, p->grant);
     } else if (p->tok) {
@@ -1820,12 +1806,9 @@ static inline __attribute__((always_inline)) int sm_inject(det *m, uint32_t s, u
         p->m.kind = h->type == CM_WRITEBACK ? MSG_WRITEBACK : MSG_REQUEST;
         p->bank = (uint8_t)bank;
         icnt_push(m->req, &p->m, s, part * m->ppp + (m->ppp > 1 ? p->bank : 0), bytes, k, k);
-        /* awaited (a fetch, or an SM's mem_req that is no write-back): no launch ends
-         * before its answer (ah_guard) */
-        if (p->type != CM_WRITEBACK && (p->type == CM_FETCH || p->tok)) {
-            m->fl_last = p;
-            m->fl_lb = flight_lb(m, k);
-        }
+        /* awaited: a fetch, or an SM's mem_req that is no write-back (det.aw_up) */
+        p->aw = p->type != CM_WRITEBACK && (p->type == CM_FETCH || p->tok);
+        m->aw_up += p->aw;
         cache_mq_pop(sm->l1[l]);
         sm->rr = l;
         h = cache_mq_head_inline(sm->l1[l]);
@@ -2059,6 +2042,10 @@ static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
     if (q->type == CM_WRITEBACK) {
         pkt_free(m, q);   /* nobody waits for a write-back */
         return;
+    }
+    if (q->aw) {
+        q->aw = 0;
+        m->aw_up--;
     }
     if (q->type == CM_ATOMIC)
         t += m->atom_lat;
@@ -2577,16 +2564,6 @@ static int tick_begin(memsys *ms, det *m, uint64_t cycle)
     return 1;
 }
 
-/* The core cycle before which no launch can end: the arrival of the newest awaited
- * request's answer (det.fl_lb), or `cycle` with none in flight. */
-static uint64_t ah_guard(const det *m, uint64_t cycle)
-{
-    if (!m->fl_last)
-        return cycle;
-    const uint64_t c = at_or_after(m, D_ICNT, C_CORE, m->fl_lb);
-    return c > cycle ? c - 1 : cycle;
-}
-
 /* L2 cycle k runs ahead of the crossbar: every bank due then has room in its reply
  * queues for whatever the cycle may push (a fill answers up to mshr_merges requests,
  * each port a hit), so that the crossbar's later pops cannot change whether it blocks */
@@ -2617,10 +2594,8 @@ static int det_tick(memsys *ms, uint64_t cycle)
     if (m->ah_on) {
         /* a new run when the last one's end is reached: up to a pipeline's depth on, no
          * further than a launch may end */
-        if (cycle >= m->ah_h) {
-            const uint64_t g = ah_guard(m, cycle);
-            m->ah_h = cycle + m->ah_len < g ? cycle + m->ah_len : g;
-        }
+        if (cycle >= m->ah_h)
+            m->ah_h = cycle + m->ah_len;
         uint64_t ah[D__N];
         due_limits(m, m->ah_h, ah);
         lim[D_L2] = ah[D_L2];
@@ -2638,15 +2613,23 @@ static int det_tick(memsys *ms, uint64_t cycle)
                 m->ah_cur = 0;
                 plog_before(m, k);
             } else if (k > own[d]) {
-                if (d == D_L2 && !ah_room(m, k)) {
-                    /* not ahead of the crossbar from L2 cycle k on (DRAM cycles at its
-                     * time come after it) */
-                    lim[D_L2] = k - 1;
-                    const uint64_t dk = k * m->f[D_DRAM];
-                    const uint64_t dl = dk / m->f[D_L2] - (dk % m->f[D_L2] == 0);
-                    if (dl < lim[D_DRAM])
-                        lim[D_DRAM] = dl;
-                    const uint64_t c = at_or_after(m, D_L2, C_CORE, k);
+                if (!m->aw_up || (d == D_L2 && !ah_room(m, k))) {
+                    /* not ahead of the crossbar from this cycle on (DRAM cycles at an
+                     * L2 cycle's time come after it): a launch could end before it, or
+                     * a bank could block */
+                    if (d == D_L2) {
+                        lim[D_L2] = k - 1;
+                        const uint64_t dk = k * m->f[D_DRAM];   /* (DRAM cycles before) */
+                        const uint64_t dl = dk / m->f[D_L2] - (dk % m->f[D_L2] == 0);
+                        if (dl < lim[D_DRAM])
+                            lim[D_DRAM] = dl;
+                    } else {
+                        lim[D_DRAM] = k - 1;
+                        const uint64_t ll = k * m->f[D_L2] / m->f[D_DRAM];   /* (ties: L2 first) */
+                        if (ll < lim[D_L2])
+                            lim[D_L2] = ll;
+                    }
+                    const uint64_t c = at_or_after(m, d, C_CORE, k);
                     m->ah_h = c > cycle ? c - 1 : cycle;
                     if (lim[D_L2] < own[D_L2])
                         lim[D_L2] = own[D_L2];
