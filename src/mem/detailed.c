@@ -2569,8 +2569,6 @@ static int tick_begin(memsys *ms, det *m, uint64_t cycle)
  * each port a hit), so that the crossbar's later pops cannot change whether it blocks */
 static int ah_room(const det *m, uint64_t k)
 {
-    if (m->n_oblk)
-        return 0;   /* (a bank asleep until the crossbar's pop: roused at its cycle) */
     const uint32_t nw = (m->n_part * m->n_bank + 63) / 64;
     for (uint32_t wd = 0; wd < nw; wd++)
         for (uint64_t bits = m->bank_set[wd]; bits; bits &= bits - 1) {
@@ -2613,10 +2611,11 @@ static int det_tick(memsys *ms, uint64_t cycle)
                 m->ah_cur = 0;
                 plog_before(m, k);
             } else if (k > own[d]) {
-                if (!m->aw_up || (d == D_L2 && !ah_room(m, k))) {
+                if (!m->aw_up || m->n_oblk || (d == D_L2 && !ah_room(m, k))) {
                     /* not ahead of the crossbar from this cycle on (DRAM cycles at an
-                     * L2 cycle's time come after it): a launch could end before it, or
-                     * a bank could block */
+                     * L2 cycle's time come after it): a launch could end before it, a
+                     * bank asleep until the crossbar's pop could be roused at the
+                     * crossbar's cycle (and push to DRAM then), or a bank could block */
                     if (d == D_L2) {
                         lim[D_L2] = k - 1;
                         const uint64_t dk = k * m->f[D_DRAM];   /* (DRAM cycles before) */
