@@ -85,11 +85,11 @@ struct pkt {
     uint8_t grant;         /* FETCH reply: the state the directory granted (0: none)    */
     uint8_t tx;            /* an open transaction: its line is busy at the L2 until this
                               request's answer enters the reply crossbar                */
-    uint8_t cop;
-    uint8_t aw;            /* awaited (det.aw_up)                                       */           /* an SM's request the L1 forwards (READ, WRITE, ATOMIC with
+    uint8_t cop;           /* an SM's request the L1 forwards (READ, WRITE, ATOMIC with
                               tok): the SM's cache operator (mem_req.cop), read by the
                               L2 - the SM's request itself is far from the host caches by
                               then                                                      */
+    uint8_t aw;            /* awaited: counted in det.aw_up until its answer is queued  */
     /* the rest for directory protocols only; from acks on, an open transaction's (tx):
      * set when run_bank opens it, read only while it is open, so never zeroed - these
      * stay off the lines of packets without one */
@@ -387,6 +387,8 @@ typedef struct {
     uint32_t plog_h, plog_t, plog_cap;
     uint64_t ah_did[4];
     uint64_t aw_up;
+    uint64_t ah_n[2];      /* L2 and DRAM cycles run ahead since launch_begin
+                              (host_ahead_l2_cycles, host_ahead_dram_cycles)            */
     /* the partition-parallel tick (det_par_parts): the limits of the partitions' L2 and
      * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
      * cycle's own stretch of packet allocations (pseg, kind D_ICNT) */
@@ -2639,6 +2641,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
                 m->ah_cur = 1;
                 m->ah_k = k;
                 m->ah_dom = d;
+                m->ah_n[d == D_DRAM]++;
             } else {
                 m->ah_cur = 0;
                 while (m->plog_h != m->plog_t)
@@ -3352,6 +3355,11 @@ static void det_stats(const memsys *ms, cJSON *o)
         icnt_json(cJSON_AddObjectToObject(ic, "reply"), b, cyc[D_ICNT], m->n_sm);
         num(ic, "packets_max_in_flight", (double)m->pkts_max);
     }
+    if (m->ah_on) {
+        /* a host mechanism: every other statistic is the same without it (mem.l2_ahead) */
+        num(o, "host_ahead_l2_cycles", (double)m->ah_n[0]);
+        num(o, "host_ahead_dram_cycles", (double)m->ah_n[1]);
+    }
     if (m->dir) {
         /* directory protocols only (the nvidia report is unchanged) */
         static const char *const ck[6] = {"transactions", "invalidations", "forwards", "acks",
@@ -3465,6 +3473,7 @@ static void det_launch_begin(memsys *ms, uint64_t cycle)
     icnt_stats_reset(m->req);
     icnt_stats_reset(m->rep);
     m->req_refused = 0;
+    m->ah_n[0] = m->ah_n[1] = 0;
 }
 
 /* The end of a kernel: GPGPU-Sim invalidates the L1 data caches (-gpgpu_flush_l1_cache);
