@@ -370,22 +370,26 @@ typedef struct {
     /* The L2 and DRAM domains ahead of the crossbar (docs/ARCHITECTURE.md, "Memory
      * partitions a pipeline's depth ahead"): ah_on allows it; they have run up to core
      * cycle ah_h, in runs of ah_len cycles at most; ah_cur: the tick runs one of their
-     * cycles after its own core cycle. Such a cycle's packet counts wait in plog (its
-     * domain cycle, domain and +-1, in the serial order) until the crossbar's cycle after
-     * it or the tick's end (pkts_apply), and its progress in ah_did (a bit per core
-     * cycle of the tick that would have run it, a ring of 256) until that tick. aw_up:
+     * cycles after its own core cycle. Such a cycle's packet counts wait in plog (one
+     * entry per domain cycle that counted any: its net change and peak, in the serial
+     * order) until the crossbar's cycle after it or the tick's end, and its progress in
+     * ah_did (a bit per domain cycle, a ring of 256 per domain) until the tick that
+     * would have run it; ah_lo: the domain cycles up to which the ticks took it. aw_up:
      * the awaited requests (pkt.aw) between their injection and their answer's entry
      * into a reply queue: while there is one, no launch ends before the L2 and DRAM
      * cycle about to run, since that answer enters its reply queue at it or later. */
     int ah_on, ah_cur, ah_dom;
     uint32_t n_oblk;       /* banks asleep with oblk (the crossbar's pop rouses them)   */
-    uint64_t ah_h, ah_len, ah_lo, ah_k;
+    uint64_t ah_h, ah_len, ah_k;
     struct plog_e {
         uint64_t k;
-        int8_t d, dom;
-    } *plog;
+        int32_t dl, mx;    /* net change, and its peak above the entry's start          */
+        int32_t dom;
+    } *plog, *ah_seg;      /* ah_seg: the running cycle's entry (NULL: none yet)        */
     uint32_t plog_h, plog_t, plog_cap;
-    uint64_t ah_did[4];
+    uint64_t ah_did[2][4], ah_lo[2];
+    /* banks whose reply queues hold near_thr entries or more (ah_room looks at them) */
+    uint32_t n_near, near_thr;
     uint64_t aw_up;
     uint64_t ah_n[2];      /* L2 and DRAM cycles run ahead since launch_begin
                               (host_ahead_l2_cycles, host_ahead_dram_cycles)            */
@@ -434,7 +438,8 @@ static uint64_t at_or_after(const det *m, int a, int b, uint64_t t)
 static uint64_t after(const det *m, int a, int b, uint64_t t) { return conv_floor(m, a, b, t) + 1; }
 
 /* ---- the L2 and DRAM domains ahead of the crossbar (det.ah_*) ------------------------------- */
-static void plog_push(det *m, int d)
+/* a new entry of the running domain cycle (ah_k, ah_dom) */
+static struct plog_e *plog_open(det *m)
 {
     if (m->plog_t - m->plog_h == m->plog_cap) {
         const uint32_t cap = m->plog_cap ? 2 * m->plog_cap : 256;
@@ -449,18 +454,19 @@ static void plog_push(det *m, int d)
         m->plog = q;
         m->plog_cap = cap;
     }
-    m->plog[m->plog_t++ & (m->plog_cap - 1)] = (struct plog_e){m->ah_k, (int8_t)d, (int8_t)m->ah_dom};
+    struct plog_e *e = &m->plog[m->plog_t++ & (m->plog_cap - 1)];
+    *e = (struct plog_e){m->ah_k, 0, 0, m->ah_dom};
+    return m->ah_seg = e;
 }
 
+/* an entry applied: the count peaks at its start plus mx (pkts_max >= pkts_live holds
+ * at every entry's start) */
 static void plog_pop(det *m)
 {
     const struct plog_e *e = &m->plog[m->plog_h++ & (m->plog_cap - 1)];
-    if (e->d > 0) {
-        if (++m->pkts_live > m->pkts_max)
-            m->pkts_max = m->pkts_live;
-    } else {
-        m->pkts_live--;
-    }
+    if (m->pkts_live + (uint64_t)e->mx > m->pkts_max)
+        m->pkts_max = m->pkts_live + (uint64_t)e->mx;
+    m->pkts_live += (uint64_t)(int64_t)e->dl;
 }
 
 /* the logged counts before interconnect cycle k in the serial order */
@@ -482,37 +488,69 @@ static void plog_upto(det *m, const uint64_t *lim)
         plog_pop(m);
 }
 
-static void ah_mark(det *m, int dom, uint64_t k)
+/* domain cycle k (D_L2 or D_DRAM) ran ahead and made progress */
+static inline void ah_mark(det *m, int dom, uint64_t k)
 {
-    const uint64_t c = at_or_after(m, dom, C_CORE, k);
-    m->ah_did[(c >> 6) & 3] |= 1ull << (c & 63);
+    m->ah_did[dom - D_L2][(k >> 6) & 3] |= 1ull << (k & 63);
 }
 
-/* progress of the domains' cycles run ahead that the ticks after ah_lo up to `cycle`
- * would have run */
-static int ah_took(det *m, uint64_t cycle)
+/* the progress of the domain cycles run ahead up to own[domain] (the tick's own limits),
+ * which the ticks before took up to ah_lo: every mark lies within 256 cycles after
+ * ah_lo (ah_len keeps a run shorter) */
+static int ah_took(det *m, const uint64_t *own)
 {
     int did = 0;
-    uint64_t c = m->ah_lo + 1;
-    if (cycle >= c + 256)
-        c = cycle - 255;
-    for (; c <= cycle; c++)
-        if (m->ah_did[(c >> 6) & 3] >> (c & 63) & 1) {
-            m->ah_did[(c >> 6) & 3] &= ~(1ull << (c & 63));
+    for (int i = 0; i < 2; i++) {
+        uint64_t *w = m->ah_did[i];
+        const uint64_t lo = m->ah_lo[i], hi = own[D_L2 + i];
+        if (hi <= lo)
+            continue;
+        m->ah_lo[i] = hi;
+        if (!(w[0] | w[1] | w[2] | w[3]))
+            continue;
+        if (hi - lo >= 256) {
             did = 1;
+            w[0] = w[1] = w[2] = w[3] = 0;
+            continue;
         }
-    if (cycle > m->ah_lo)
-        m->ah_lo = cycle;
+        for (uint64_t c = lo + 1; c <= hi;) {
+            const uint32_t sh = (uint32_t)(c & 63);
+            const uint64_t n = 64 - sh < hi - c + 1 ? 64 - sh : hi - c + 1;
+            const uint64_t mk = (n == 64 ? UINT64_MAX : (1ull << n) - 1) << sh;
+            uint64_t *x = &w[(c >> 6) & 3];
+            if (*x & mk) {
+                did = 1;
+                *x &= ~mk;
+            }
+            c += n;
+        }
+    }
     return did;
 }
 
-/* the first core cycle after `cycle` whose tick reports progress run ahead */
-static uint64_t ah_next_did(const det *m, uint64_t cycle)
+/* the first core cycle whose tick reports progress run ahead (the first mark after
+ * ah_lo in each domain's ring) */
+static uint64_t ah_next_did(const det *m)
 {
-    for (uint64_t c = cycle + 1; c <= m->ah_h && c < cycle + 256; c++)
-        if (m->ah_did[(c >> 6) & 3] >> (c & 63) & 1)
-            return c;
-    return UINT64_MAX;
+    uint64_t next = UINT64_MAX;
+    for (int i = 0; i < 2; i++) {
+        const uint64_t *w = m->ah_did[i];
+        if (!(w[0] | w[1] | w[2] | w[3]))
+            continue;
+        /* five pieces: the first word from ah_lo + 1 on, three words, the first word's
+         * bits before (its bits from there on were clear) */
+        for (uint64_t c = m->ah_lo[i] + 1, j = 0; j < 5; j++) {
+            const uint64_t x = w[(c >> 6) & 3] >> (c & 63);
+            if (x) {
+                const uint64_t t = at_or_after(m, D_L2 + i, C_CORE, c + (uint64_t)__builtin_ctzll(x));
+                if (t < next)
+                    next = t;
+                break;
+            }
+            c += 64 - (c & 63);
+        }
+    }
+    return next;
 }
 
 static uint64_t gcd(uint64_t a, uint64_t b)
@@ -569,11 +607,13 @@ static int pool_grow(part *pt)
 
 /* A packet in flight more (d = 1) or less (d = -1): counted at once, or in the current
  * stretch of a partition in its phase (pseg) */
-static void plog_push(det *m, int d);
+static struct plog_e *plog_open(det *m);
 static inline void pkts_count(det *m, part *pt, int d)
 {
     if (m->ah_cur) {
-        plog_push(m, d);
+        struct plog_e *e = m->ah_seg ? m->ah_seg : plog_open(m);
+        if ((e->dl += d) > e->mx)
+            e->mx = e->dl;
     } else if (pt->ph) {
         pseg *g = &pt->seg[pt->n_seg - 1];
         if ((g->dl += d) > g->mx)
@@ -820,7 +860,8 @@ static void iq_apply(det *m, l2bank *b, uint64_t k)
 
 static uint32_t iq_view(det *m, l2bank *b, uint64_t k, uint64_t lk)
 {
-    iq_apply(m, b, k);
+    if (b->iq_app != b->iq_con && l2_before(m, IQ_C(b, b->iq_app), k))
+        iq_apply(m, b, k);
     iq_settle(b, lk);
     return b->iq_set + b->iq_back - b->iq_app;
 }
@@ -1203,6 +1244,16 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             pt->b[b].cc = cache_config(pt->b[b].c);
         }
     }
+    /* ah_room's bound: a bank is near full with out_cap - (ports + mshr_merges) replies
+     * queued (all banks, when that is 0: n_near stays 1) */
+    m->near_thr = UINT32_MAX;
+    for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
+        const uint32_t w = m->bk[g]->cc->ports + m->bk[g]->cc->mshr_merges;
+        const uint32_t t = m->out_cap > w ? m->out_cap - w : 0;
+        if (t < m->near_thr)
+            m->near_thr = t;
+    }
+    m->n_near = m->near_thr == 0;
     icnt_cfg ic = {.n_src = n_sm, .n_dst = m->n_part * m->ppp, .flit = cfg->icnt.flit,
                    .in_buf = cfg->icnt.in_buf, .out_buf = cfg->icnt.out_buf,
                    .latency = cfg->icnt.latency};
@@ -1232,6 +1283,10 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     {
         const uint64_t lc = m->l2_pipe ? (m->l2_pipe - 1) * m->f_core / m->f[D_L2] : 0;
         m->ah_len = lc > 1 ? lc - 1 : 0;
+        /* a run's domain cycles within ah_did's rings of 256 */
+        for (int d = D_L2; d <= D_DRAM; d++)
+            if (m->ah_len * m->f[d] / m->f_core + 2 > 255)
+                m->ah_len = 253 * m->f_core / m->f[d];
         if (!m->ah_len)
             m->ah_on = 0;
     }
@@ -1884,7 +1939,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
     for (uint32_t wd = 0; wd < (n_port + 63) / 64; wd++)
         for (uint64_t bits = stall[wd]; bits; bits &= bits - 1) {
             l2bank *b = m->stl[wd * 64 + (uint32_t)__builtin_ctzll(bits)];
-            if (b->iq_app != b->iq_con)
+            if (b->iq_app != b->iq_con && l2_before(m, IQ_C(b, b->iq_app), k))
                 iq_apply(m, b, k);
         }
     uint32_t nb = next_bit_andn(req_out, stall, n_port, 0), po = next_bit(out_set, n_part, 0);
@@ -1960,6 +2015,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                     break;
                 pkt *r = pq_pop(q);
                 l2bank *ob = &pt->b[(q0 + x) / 2];
+                m->n_near -= ob->out[Q_HIT].n + ob->out[Q_FILL].n + 1 == m->near_thr;
                 if (ob->oblk) {
                     /* room in its reply queues: seen from its L2 cycle at this time on
                      * (ties: the interconnect first) */
@@ -2053,6 +2109,7 @@ static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
         t += m->atom_lat;
     q->t_ready = after(m, D_L2, D_ICNT, t);
     pq_push(&b->out[fill ? Q_FILL : Q_HIT], q);
+    m->n_near += b->out[Q_HIT].n + b->out[Q_FILL].n == m->near_thr;
     out_lower(m, q->part, q->t_ready);
     poke_p(m, &m->pt[q->part], D_ICNT, q->t_ready);
 }
@@ -2086,6 +2143,7 @@ static void coh_send(det *m, l2bank *b, uint8_t type, uint64_t addr, uint32_t s,
     p->bank = (uint8_t)(b - pt->b);
     p->t_ready = after(m, D_L2, D_ICNT, k + m->l2_lat);
     pq_push(&b->out[Q_HIT], p);
+    m->n_near += b->out[Q_HIT].n + b->out[Q_FILL].n == m->near_thr;
     out_lower(m, p->part, p->t_ready);
     poke_p(m, pt, D_ICNT, p->t_ready);
     pt->coh_st[type == PT_INV ? 1 : 2]++;
@@ -2571,6 +2629,8 @@ static int tick_begin(memsys *ms, det *m, uint64_t cycle)
  * each port a hit), so that the crossbar's later pops cannot change whether it blocks */
 static int ah_room(const det *m, uint64_t k)
 {
+    if (!m->n_near)
+        return 1;
     const uint32_t nw = (m->n_part * m->n_bank + 63) / 64;
     for (uint32_t wd = 0; wd < nw; wd++)
         for (uint64_t bits = m->bank_set[wd]; bits; bits &= bits - 1) {
@@ -2600,7 +2660,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
         due_limits(m, m->ah_h, ah);
         lim[D_L2] = ah[D_L2];
         lim[D_DRAM] = ah[D_DRAM];
-        did |= ah_took(m, cycle);
+        did |= ah_took(m, own);
     }
     const int ex = m->exhaustive;
     for (;;) {
@@ -2639,6 +2699,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
                     continue;
                 }
                 m->ah_cur = 1;
+                m->ah_seg = NULL;
                 m->ah_k = k;
                 m->ah_dom = d;
                 m->ah_n[d == D_DRAM]++;
@@ -2928,7 +2989,7 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
                 next = c;
         }
     if (m->ah_on) {
-        const uint64_t c = ah_next_did(m, cycle);
+        const uint64_t c = ah_next_did(m);
         if (c < next)
             next = c;
     }
