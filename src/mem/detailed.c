@@ -373,8 +373,8 @@ typedef struct {
      * cycles after its own core cycle. Such a cycle's packet counts wait in plog (one
      * entry per domain cycle that counted any: its net change and peak, in the serial
      * order) until the crossbar's cycle after it or the tick's end, and its progress in
-     * ah_did (a bit per domain cycle, a ring of 256 per domain) until the tick that
-     * would have run it; ah_lo: the domain cycles up to which the ticks took it. aw_up:
+     * ah_did (per domain, a ring of the domain cycles that made progress, in time order)
+     * until the tick that would have run it. aw_up:
      * the awaited requests (pkt.aw) between their injection and their answer's entry
      * into a reply queue: while there is one, no launch ends before the L2 and DRAM
      * cycle about to run, since that answer enters its reply queue at it or later. */
@@ -387,7 +387,8 @@ typedef struct {
         int32_t dom;
     } *plog, *ah_seg;      /* ah_seg: the running cycle's entry (NULL: none yet)        */
     uint32_t plog_h, plog_t, plog_cap;
-    uint64_t ah_did[2][4], ah_lo[2];
+    uint64_t ah_did[2][256];
+    uint32_t ah_dh[2], ah_dt[2];   /* ah_did's heads and tails                           */
     /* banks whose reply queues hold near_thr entries or more (ah_room looks at them) */
     uint32_t n_near, near_thr;
     uint64_t aw_up;
@@ -488,68 +489,35 @@ static void plog_upto(det *m, const uint64_t *lim)
         plog_pop(m);
 }
 
-/* domain cycle k (D_L2 or D_DRAM) ran ahead and made progress */
+/* domain cycle k (D_L2 or D_DRAM) ran ahead and made progress: the domain's cycles
+ * run ahead lie within one run (ah_len keeps it under 256 of them) */
 static inline void ah_mark(det *m, int dom, uint64_t k)
 {
-    m->ah_did[dom - D_L2][(k >> 6) & 3] |= 1ull << (k & 63);
+    m->ah_did[dom - D_L2][m->ah_dt[dom - D_L2]++ & 255] = k;
 }
 
-/* the progress of the domain cycles run ahead up to own[domain] (the tick's own limits),
- * which the ticks before took up to ah_lo: every mark lies within 256 cycles after
- * ah_lo (ah_len keeps a run shorter) */
+/* the progress of the domain cycles run ahead up to own[domain] (the tick's own limits) */
 static int ah_took(det *m, const uint64_t *own)
 {
     int did = 0;
-    for (int i = 0; i < 2; i++) {
-        uint64_t *w = m->ah_did[i];
-        const uint64_t lo = m->ah_lo[i], hi = own[D_L2 + i];
-        if (hi <= lo)
-            continue;
-        m->ah_lo[i] = hi;
-        if (!(w[0] | w[1] | w[2] | w[3]))
-            continue;
-        if (hi - lo >= 256) {
+    for (int i = 0; i < 2; i++)
+        while (m->ah_dh[i] != m->ah_dt[i] && m->ah_did[i][m->ah_dh[i] & 255] <= own[D_L2 + i]) {
+            m->ah_dh[i]++;
             did = 1;
-            w[0] = w[1] = w[2] = w[3] = 0;
-            continue;
         }
-        for (uint64_t c = lo + 1; c <= hi;) {
-            const uint32_t sh = (uint32_t)(c & 63);
-            const uint64_t n = 64 - sh < hi - c + 1 ? 64 - sh : hi - c + 1;
-            const uint64_t mk = (n == 64 ? UINT64_MAX : (1ull << n) - 1) << sh;
-            uint64_t *x = &w[(c >> 6) & 3];
-            if (*x & mk) {
-                did = 1;
-                *x &= ~mk;
-            }
-            c += n;
-        }
-    }
     return did;
 }
 
-/* the first core cycle whose tick reports progress run ahead (the first mark after
- * ah_lo in each domain's ring) */
+/* the first core cycle whose tick reports progress run ahead */
 static uint64_t ah_next_did(const det *m)
 {
     uint64_t next = UINT64_MAX;
-    for (int i = 0; i < 2; i++) {
-        const uint64_t *w = m->ah_did[i];
-        if (!(w[0] | w[1] | w[2] | w[3]))
-            continue;
-        /* five pieces: the first word from ah_lo + 1 on, three words, the first word's
-         * bits before (its bits from there on were clear) */
-        for (uint64_t c = m->ah_lo[i] + 1, j = 0; j < 5; j++) {
-            const uint64_t x = w[(c >> 6) & 3] >> (c & 63);
-            if (x) {
-                const uint64_t t = at_or_after(m, D_L2 + i, C_CORE, c + (uint64_t)__builtin_ctzll(x));
-                if (t < next)
-                    next = t;
-                break;
-            }
-            c += 64 - (c & 63);
+    for (int i = 0; i < 2; i++)
+        if (m->ah_dh[i] != m->ah_dt[i]) {
+            const uint64_t t = at_or_after(m, D_L2 + i, C_CORE, m->ah_did[i][m->ah_dh[i] & 255]);
+            if (t < next)
+                next = t;
         }
-    }
     return next;
 }
 
@@ -1283,7 +1251,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     {
         const uint64_t lc = m->l2_pipe ? (m->l2_pipe - 1) * m->f_core / m->f[D_L2] : 0;
         m->ah_len = lc > 1 ? lc - 1 : 0;
-        /* a run's domain cycles within ah_did's rings of 256 */
+        /* a run's domain cycles within ah_did's rings of 256 (ah_mark) */
         for (int d = D_L2; d <= D_DRAM; d++)
             if (m->ah_len * m->f[d] / m->f_core + 2 > 255)
                 m->ah_len = 253 * m->f_core / m->f[d];
