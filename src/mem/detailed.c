@@ -336,6 +336,8 @@ typedef struct {
      * (a blocked SM sleeps past its own miss records)                                */
     uint64_t *out_set;     /* partitions whose out_t may be finite (out_t finite: set):
                               the interconnect cycle visits the others only for arrivals */
+    uint64_t out_min;      /* at most every partition's out_t: before it, the interconnect
+                              cycle visits no partition for its replies                 */
     uint64_t *bank_set;    /* banks (gid) whose next may be finite (next finite: set):
                               the L2 cycle visits only these                            */
     uint64_t *req_stall;   /* request-crossbar ports whose head request waits for a full
@@ -709,8 +711,11 @@ static inline void out_lower(det *m, uint32_t p, uint64_t t)
 {
     if (t < m->pt[p].out_t) {
         m->pt[p].out_t = t;
-        if (!m->pt[p].ph)
+        if (!m->pt[p].ph) {
             bit_set(m->out_set, p);
+            if (t < m->out_min)
+                m->out_min = t;
+        }
     }
 }
 
@@ -1910,7 +1915,10 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
             if (b->iq_app != b->iq_con && l2_before(m, IQ_C(b, b->iq_app), k))
                 iq_apply(m, b, k);
         }
-    uint32_t nb = next_bit_andn(req_out, stall, n_port, 0), po = next_bit(out_set, n_part, 0);
+    /* replies due (scan): the partitions in out_set are visited, out_min recomputed */
+    const int scan = k >= m->out_min;
+    uint64_t omin = UINT64_MAX;
+    uint32_t nb = next_bit_andn(req_out, stall, n_port, 0), po = scan ? next_bit(out_set, n_part, 0) : n_part;
     for (;;) {
         const uint32_t pa = port_part[nb], p = pa < po ? pa : po;
         if (p >= n_part)
@@ -1922,7 +1930,9 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
             nb = next_bit_andn(req_out, stall, n_port, hi);
         /* nothing arrived at its ports and no reply due: nothing to do */
         if (pt->out_t > k && !arrived) {
-            po = bit_after(out_set, n_part, p);
+            if (pt->out_t < omin)
+                omin = pt->out_t;
+            po = scan ? bit_after(out_set, n_part, p) : n_part;
             continue;
         }
         /* port o of the partition: every bank (ppp 1), or bank o alone */
@@ -2011,8 +2021,12 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                 break;
             }
         }
-        po = bit_after(out_set, n_part, p);
+        if (pt->out_t < omin)
+            omin = pt->out_t;
+        po = scan ? bit_after(out_set, n_part, p) : n_part;
     }
+    if (scan)
+        m->out_min = omin;
     did |= icnt_cycle(m->req, k) > 0;
     /* its grants released buffer space: those SMs are asked again (with none blocked,
      * the bits stay: one left from before only asks a blocked SM again, which is exact) */
@@ -2897,8 +2911,11 @@ static int det_tick_join(memsys *ms, uint64_t cycle)
         }
         if (pt->bmin < wl2)
             wl2 = pt->bmin;
-        if (pt->out_t != UINT64_MAX)
+        if (pt->out_t != UINT64_MAX) {
             bit_set(m->out_set, p);
+            if (pt->out_t < m->out_min)
+                m->out_min = pt->out_t;
+        }
         if (pt->next < wdr)
             wdr = pt->next;
         for (uint32_t j = 0; j < pt->n_seg; j++) {
