@@ -28,6 +28,9 @@ CONFIGS = {
     # the banks of a partition behind one crossbar port (icnt.port_per_bank false): a
     # stalled port waits for the bank of its head request
     "hd7970": ["--config", "hd7970", "--set", "l2.in_queue=2"],
+    # DRAM work at every launch's end (refreshes, write-backs of a small L2): none of it
+    # may run ahead into a launch that has ended
+    "refresh": ["--set", "dram.refresh=true", "--set", "dram.trefi=300", "--set", "l2.size=8192"],
 }
 
 # where it is off, whatever mem.l2_ahead says: (name, options, the exit status expected)

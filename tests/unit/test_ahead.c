@@ -34,6 +34,7 @@
 
 #define NSM 4
 #define MAXOP 640
+#define PROG 65536         /* the cycles a script may take (ticking every cycle) */
 
 typedef struct {
     uint32_t sm;
@@ -54,6 +55,9 @@ typedef struct {
     char *stats[2];        /* its statistics without the host fields                    */
     uint64_t ahead[2];     /* L2 and DRAM cycles run ahead, both launches               */
     uint64_t stalls, sleeps[3];
+    uint64_t prog[PROG / 64];   /* ticking every cycle: the cycles whose tick reported
+                                   progress (memsys.h tick), which the GPU's idle count
+                                   reads: ahead, at the tick that would have run it */
 } scen;
 
 static void set(ws_config *c, const char *kv)
@@ -117,6 +121,7 @@ static void run(scen *s, int on, int jump)
         mem_model_detailed.host_write(m, s->warm, s->warm_n);
     memset(s->acc, 0xff, sizeof s->acc);
     memset(s->done, 0xff, sizeof s->done);
+    memset(s->prog, 0, sizeof s->prog);
     s->ahead[0] = s->ahead[1] = 0;
     uint64_t c = 0;
     for (uint8_t l = 0; l < 2; l++) {
@@ -133,7 +138,10 @@ static void run(scen *s, int on, int jump)
         mem_model_detailed.launch_begin(m, base);
         for (;;) {
             assert_true(c < base + 1000000);
-            memsys_tick(m, c);
+            if (memsys_tick(m, c) && !jump) {
+                assert_true(c < PROG);
+                s->prog[c / 64] |= 1ull << (c % 64);
+            }
             int again = 0;
             uint64_t want = UINT64_MAX;
             for (uint32_t sm = 0; sm < NSM; sm++) {
@@ -241,6 +249,11 @@ static void same(scen *s)
             off->stats[l] = NULL;
         }
         assert_int_equal(off->ahead[0] + off->ahead[1], 0);
+        for (uint32_t w = 0; w < PROG / 64; w++)
+            if (s->prog[w] != off->prog[w])
+                fail_msg("the ticks of cycles %u..%u report progress %#llx with it on, %#llx off",
+                         w * 64, w * 64 + 63, (unsigned long long)s->prog[w],
+                         (unsigned long long)off->prog[w]);
     }
     free(off);
 }
@@ -276,6 +289,18 @@ static uint32_t lines(const scen *s, uint64_t bank_of, int same_bank, uint64_t f
             out[k++] = a;
     mem_model_detailed.destroy(m);
     return k;
+}
+
+/* statistic `key` of object `obj` in launch l's report */
+static double stat(const scen *s, int l, const char *obj, const char *key)
+{
+    cJSON *o = cJSON_Parse(s->stats[l]);
+    assert_non_null(o);
+    const cJSON *v = cJSON_GetObjectItem(cJSON_GetObjectItem(o, obj), key);
+    assert_non_null(v);
+    const double x = v->valuedouble;
+    cJSON_Delete(o);
+    return x;
 }
 
 static void print(const char *name, const scen *s)
@@ -314,7 +339,7 @@ static void test_stalled_port(void **state)
 }
 
 /* (ii) Reply queues near full: 4 SMs load one bank's lines, hits (host-written) and
- * misses that all 4 SMs ask for within a few cycles, which the L2's MSHR merges
+ * misses that all 4 SMs ask for a cycle apart, which the L2's MSHR merges
  * (l2.mshr_merges 4), so that each fill pushes 4 replies at once. Hits take one L2
  * cycle (no sector requests) and a 128-byte reply takes the reply crossbar 4 flits, so
  * the bank's reply queues (l2.out_queue 8) fill faster than the crossbar pops them. A
@@ -333,14 +358,60 @@ static void test_reply_queues(void **state)
         for (uint32_t i = 0; i < 56; i++) {
             const uint32_t j = i / 7, h = i % 7;
             /* a block of 7: one shared miss (SM sm a cycle after SM sm - 1), 6 hits */
-            add(s, sm, MR_LOAD, h ? hit[(sm * 24 + j * 6 + h - 1) % 96] : miss[j + 8 * (sm & 1)],
-                8 * i + sm, 0);
+            add(s, sm, MR_LOAD, h ? hit[sm * 24 + (j * 6 + h - 1) % 24] : miss[j], 8 * i + sm, 0);
         }
     same(s);
     print("reply queues", s);
+    /* SM 0's first hit, sent at 8: its miss record at 8 + 35 (l1d.latency), at the
+     * partition 3 cycles later, L2 cycle 47 (strictly after), through the pipeline at
+     * 87, its data at 88, its reply at interconnect cycle 89 and at the SM 2 + 4 flits
+     * later: 95. SM 1's, sent at 9, is a cycle behind, but its reply waits for SM 0's 4
+     * flits on the bank's port: it enters at 93 and arrives at 99. */
+    assert_int_equal(s->done[1], 95);
+    assert_int_equal(s->done[56 + 1], 99);
+    /* the fills answered merged requests */
+    assert_true(stat(s, 0, "l2", "merges") >= 8);
     assert_true(s->ahead[0] > 0);
     assert_true(s->sleeps[1] > 0);
     done(s);
+}
+
+/* (iii) The end of a launch right after its last reply: 4 SMs store to 24 lines each of
+ * one bank (l2.size 4 KB: 4 sets of 8 ways, write-back, allocated without a fetch), so
+ * that most stores evict a dirty line: its write-back queues for DRAM while the store's
+ * acknowledgement goes back at once. The launch ends when the last store is
+ * acknowledged, with write-backs still queued; a second launch on the kept memory
+ * system then loads a few lines of another bank (which evict nothing dirty). Neither
+ * launch's report may hold the other's DRAM work: nothing runs ahead once no awaited
+ * request is left unanswered. Twice: with refreshes (dram.trefi 300), and with a DRAM
+ * clock of 300 MHz, so slow that most write-backs are left at the end. */
+static void launch_end(const char *sets, int refresh)
+{
+    scen *s = scenario(sets);
+    uint64_t st[96], other[8];
+    lines(s, 0, 1, 0, st, 96);
+    lines(s, 0, 0, 0, other, 8);
+    for (uint32_t sm = 0; sm < NSM; sm++) {
+        for (uint32_t i = 0; i < 24; i++)
+            add(s, sm, MR_STORE, st[sm * 24 + i], 2 * i, 0);
+        for (uint32_t i = 0; i < 2; i++)
+            add(s, sm, MR_LOAD, other[sm * 2 + i], 5 + i, 1);
+    }
+    same(s);
+    print(refresh ? "launch end, refreshes" : "launch end, slow DRAM", s);
+    /* the first launch ended with write-backs still queued: the second did them */
+    assert_true(stat(s, 1, "dram", "writes") > 0);
+    if (refresh)
+        assert_true(stat(s, 0, "dram", "refreshes") > 0 && stat(s, 1, "dram", "refreshes") > 0);
+    assert_true(s->ahead[0] > 0);
+    done(s);
+}
+
+static void test_launch_end(void **state)
+{
+    (void)state;
+    launch_end("l2.size=4096,l2.pipeline=40,dram.refresh=true,dram.trefi=300", 1);
+    launch_end("l2.size=4096,l2.pipeline=40,gpu.mem_mhz=300", 0);
 }
 
 /* (iv) Banks asleep on full reply queues (l2.out_queue 4): hits of one bank from 4 SMs
@@ -360,37 +431,14 @@ static void test_oblk(void **state)
             add(s, sm, MR_LOAD, i % 3 == 2 ? miss[x++] : hit[h++], 2 * i, 0);
     same(s);
     print("oblk", s);
+    /* SM 0's first hit (sent at 0): L2 cycle 39, data at 80, its reply enters the
+     * crossbar at 81 and arrives 2 + 4 flits later, 87; SM 1's, at the partition a
+     * cycle later (the crossbar's output takes one request a cycle), enters behind SM
+     * 0's 4 flits at 85: 91 */
+    assert_int_equal(s->done[0], 87);
+    assert_int_equal(s->done[48], 91);
     assert_true(s->ahead[0] + s->ahead[1] > 0);
     assert_true(s->sleeps[1] > 0);
-    done(s);
-}
-
-/* (iii) The end of a launch right after its last reply: 4 SMs store to one bank's
- * lines (dirty in the write-back L2, l2.size 4 KB: 4 sets of 8 ways), then load others
- * of the same bank, whose misses evict the dirty lines: write-backs queue for DRAM
- * behind the reads, and refreshes (dram.trefi 300) come every 300 DRAM cycles. The
- * launch ends at the cycle its last load is answered, with write-backs still to do;
- * a second launch on the kept memory system then loads a few lines. Neither launch's
- * report may hold the other's DRAM work: nothing runs ahead once no awaited request is
- * left unanswered. */
-static void test_launch_end(void **state)
-{
-    (void)state;
-    scen *s = scenario("l2.size=4096,dram.refresh=true,dram.trefi=300,l2.pipeline=40");
-    uint64_t st[64], ld[64];
-    lines(s, 0, 1, 0, st, 64);
-    lines(s, 0, 1, 1 << 20, ld, 64);
-    for (uint32_t sm = 0; sm < NSM; sm++) {
-        for (uint32_t i = 0; i < 12; i++)
-            add(s, sm, MR_STORE, st[sm * 12 + i], 2 * i, 0);
-        for (uint32_t i = 0; i < 12; i++)
-            add(s, sm, MR_LOAD, ld[sm * 12 + i], 100 + 3 * i, 0);
-        for (uint32_t i = 0; i < 2; i++)
-            add(s, sm, MR_LOAD, st[48 + sm * 2 + i], 5 + i, 1);
-    }
-    same(s);
-    print("launch end", s);
-    assert_true(s->ahead[0] > 0);
     done(s);
 }
 
