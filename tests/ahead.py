@@ -15,13 +15,13 @@ import argparse, concurrent.futures as cf, json, os, subprocess, sys, tempfile
 CONFIGS = {
     "gtx480": [],                                      # the default preset (pipeline 120)
     "qv100":  ["--config", "qv100"],                   # pipeline 160, DRAM slower than the core
-    # a port stalled behind a full input queue at almost every request, and reply queues
-    # within a fill's pushes of full (ports 1 + mshr_merges 4 of 8) most of the time: the
-    # crossbar's replay of the bank's takings and the stop before a bank that could block
+    # ports stalled behind full input queues, and reply queues within a fill's pushes of
+    # full (ports 1 + mshr_merges 4 of 8) often: the crossbar's replay of the bank's
+    # takings and the stop before a bank cycle that could block
     "smallq": ["--set", "l2.in_queue=1", "--set", "l2.out_queue=8"],
-    # the same at an L2 slower than the crossbar and DRAM not a multiple of either
+    # small queues at an L2 slower than the crossbar and DRAM not a multiple of either
     # (L2 cycles between interconnect cycles: the serial order's ties), and a short
-    # pipeline: runs of a cycle or two
+    # pipeline (6 L2 cycles: runs of up to 6 core cycles)
     "clocks": ["--set", "gpu.core_mhz=1000", "--set", "icnt.mhz=733", "--set", "l2.mhz=650",
                "--set", "gpu.mem_mhz=1375", "--set", "l2.in_queue=2", "--set", "l2.out_queue=7",
                "--set", "l2.pipeline=6"],
@@ -40,6 +40,7 @@ OFF = [
     ("max-cycles", ["--max-cycles", "3000"], 5),
     ("max-insts", ["--max-insts", "3000"], 5),
     ("watchdog", ["--set", "func.watchdog_insts=100000000"], 0),
+    ("trace", ["--set", "mem.trace_l1d={d}/trace.txt"], 0),
     ("threads", ["--threads", "2"], 0),
 ]
 
@@ -80,7 +81,8 @@ def main():
     bad = 0
     with tempfile.TemporaryDirectory() as d, cf.ThreadPoolExecutor(a.jobs) as ex:
         res = list(ex.map(lambda t: run(a.warpsim, d, *t), jobs))
-        off = list(ex.map(lambda t: run(a.warpsim, d, "gups", "off." + t[0], t[1], True, t[2]), OFF))
+        off = list(ex.map(lambda t: run(a.warpsim, d, "gups", "off." + t[0],
+                                        [x.format(d=d) for x in t[1]], True, t[2]), OFF))
     tot = {c: [0, 0] for c in cfgs}
     for i in range(0, len(jobs), 2):
         w, c = jobs[i][:2]

@@ -11,13 +11,15 @@
  *        the queue replays the bank's takings (iq_view), and it unstalls the port;
  *  (ii)  reply queues near full, fills answering merged requests: no bank cycle ahead
  *        that could block on them (ah_room);
- *  (iii) a launch that ends right after its last reply, with write-backs and a refresh
+ *  (iii) a launch that ends right after its last reply, with write-backs and refreshes
  *        still to come in DRAM: no cycle ahead while no awaited request is unanswered
  *        (aw_up), so that none of the next launch's work lands in this launch's report;
  *  (iv)  banks asleep on full reply queues (oblk): no run while one sleeps until the
  *        crossbar's pop, which rouses it at the crossbar's cycle.
- * Both drivers run each script: ticking every core cycle, and jumping to the memory
- * system's next event (core.skip_idle). */
+ * Both drivers run each script: ticking every core cycle (whose ticks must report
+ * progress at the same cycles too), and jumping to the memory system's next event
+ * (core.skip_idle). A few latencies are worked out by hand (test_memsys.c
+ * test_latency_gtx480 for the pieces). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -56,8 +58,8 @@ typedef struct {
     uint64_t ahead[2];     /* L2 and DRAM cycles run ahead, both launches               */
     uint64_t stalls, sleeps[3];
     uint64_t prog[PROG / 64];   /* ticking every cycle: the cycles whose tick reported
-                                   progress (memsys.h tick), which the GPU's idle count
-                                   reads: ahead, at the tick that would have run it */
+                                   progress (memsys.h tick, the GPU's progress): a cycle
+                                   run ahead reports it at the tick that would have run it */
 } scen;
 
 static void set(ws_config *c, const char *kv)
@@ -110,7 +112,7 @@ static char *report(memsys *m, scen *s, int on, int jump)
 }
 
 /* jump = 0: tick every core cycle; 1: jump to the next event of the memory system or
- * the script (an SM refused retries then) */
+ * the script (an SM refused retries then). s->stats are the caller's to free. */
 static void run(scen *s, int on, int jump)
 {
     ws_config cfg;
@@ -123,6 +125,8 @@ static void run(scen *s, int on, int jump)
     memset(s->done, 0xff, sizeof s->done);
     memset(s->prog, 0, sizeof s->prog);
     s->ahead[0] = s->ahead[1] = 0;
+    s->stats[0] = s->stats[1] = NULL;
+    s->end[1] = 0;
     uint64_t c = 0;
     for (uint8_t l = 0; l < 2; l++) {
         /* each SM's ops of this launch in script order */
@@ -139,6 +143,8 @@ static void run(scen *s, int on, int jump)
         for (;;) {
             assert_true(c < base + 1000000);
             if (memsys_tick(m, c) && !jump) {
+                /* (the jump driver ticks fewer cycles: with it on, not the same ones,
+                 * since memsys_next_event is a lower bound) */
                 assert_true(c < PROG);
                 s->prog[c / 64] |= 1ull << (c % 64);
             }
@@ -217,7 +223,8 @@ static int first_diff(const cJSON *a, const cJSON *b, char *path, size_t n)
 }
 
 /* The script with mem.l2_ahead on and off, ticking every cycle and jumping: identical
- * accept and done cycles and statistics; returns the run with it on (ticking) in *s. */
+ * accept and done cycles, launch ends and statistics; leaves the run with it on
+ * (ticking) in *s. */
 static void same(scen *s)
 {
     scen *off = malloc(sizeof *off);
@@ -244,9 +251,10 @@ static void same(scen *s)
                 fail_msg("launch %d statistics differ (jump %d): %s", l, jump, path);
             }
             free(off->stats[l]);
-            if (jump)
+            if (jump) {
                 free(s->stats[l]);
-            off->stats[l] = NULL;
+                s->stats[l] = NULL;
+            }
         }
         assert_int_equal(off->ahead[0] + off->ahead[1], 0);
         for (uint32_t w = 0; w < PROG / 64; w++)
@@ -274,9 +282,9 @@ static scen *scenario(const char *sets)
 }
 
 /* The first n line addresses from `from` on (128-byte steps) that the L2 bank of
- * `bank_of` holds (same == 1) or that another bank holds (same == 0) */
-static uint32_t lines(const scen *s, uint64_t bank_of, int same_bank, uint64_t from, uint64_t *out,
-                      uint32_t n)
+ * address bank_of holds (same_bank 1) or that other banks hold (0), in s's configuration */
+static void lines(const scen *s, uint64_t bank_of, int same_bank, uint64_t from, uint64_t *out,
+                  uint32_t n)
 {
     ws_config cfg;
     config(&cfg, s, 0);
@@ -288,7 +296,6 @@ static uint32_t lines(const scen *s, uint64_t bank_of, int same_bank, uint64_t f
         if ((mem_detailed_l2_of(m, a, &ix) == b) == same_bank)
             out[k++] = a;
     mem_model_detailed.destroy(m);
-    return k;
 }
 
 /* statistic `key` of object `obj` in launch l's report */
@@ -313,12 +320,14 @@ static void print(const char *name, const scen *s)
            (unsigned long long)s->end[0], (unsigned long long)s->end[1]);
 }
 
-/* (i) Loads of 4 SMs, one each every 8 cycles, all to one L2 bank: misses, whose DRAM requests wait
- * in the bank's miss queue (l2.miss_queue 2) for room in the channel's (dram.queue 2),
- * so the bank takes its input head only as DRAM drains them (a line every 12 DRAM cycles
- * or so); once the first requests are through the pipeline (120 cycles), with l2.in_queue 2 its port stalls over and over
- * and is unstalled by the crossbar's replay of the bank's takings, which ran up to a
- * pipeline ahead. Hits (host-written lines) between the misses. */
+/* (i) Loads of 4 SMs, one each every 4 cycles, all to one L2 bank: misses, whose DRAM
+ * requests wait in the bank's miss queue (l2.miss_queue 2) for room in the channel's
+ * (dram.queue 2), so the bank takes its input head only as DRAM drains them, about one
+ * line every 9 cycles; hits (host-written lines) between them. Once the first requests
+ * are through the pipeline (l2.pipeline 20: runs ahead of up to 18 cycles), the bank's
+ * input queue (l2.in_queue 2) is full whenever the next request reaches the crossbar:
+ * its port stalls over and over and is unstalled by the crossbar's replay of the
+ * bank's takings, which ran ahead of it. */
 static void test_stalled_port(void **state)
 {
     (void)state;
@@ -414,9 +423,11 @@ static void test_launch_end(void **state)
     launch_end("l2.size=4096,l2.pipeline=40,gpu.mem_mhz=300", 0);
 }
 
-/* (iv) Banks asleep on full reply queues (l2.out_queue 4): hits of one bank from 4 SMs
- * back to back, with misses between them whose DRAM requests the bank sends when the
- * crossbar's pop has woken it; meanwhile the other misses keep DRAM busy. */
+/* (iv) Banks asleep on full reply queues (l2.out_queue 4; a hit's reply takes the
+ * crossbar 4 flits, the bank one cycle without sector requests): hits of one bank from
+ * 4 SMs, one each every 2 cycles, with misses between them whose DRAM requests the bank
+ * sends once the crossbar's pop has woken it, while the other misses keep DRAM busy.
+ * (l2.mshr_merges 1: bank cycles may run ahead with up to one reply queued.) */
 static void test_oblk(void **state)
 {
     (void)state;
@@ -437,7 +448,7 @@ static void test_oblk(void **state)
      * 0's 4 flits at 85: 91 */
     assert_int_equal(s->done[0], 87);
     assert_int_equal(s->done[48], 91);
-    assert_true(s->ahead[0] + s->ahead[1] > 0);
+    assert_true(s->ahead[0] > 0);
     assert_true(s->sleeps[1] > 0);
     done(s);
 }
