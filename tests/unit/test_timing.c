@@ -469,6 +469,10 @@ static void t_skip_idle_equivalence(void **state)
         ws_sim *s = launch(sets, ptx, 5, 96, &rc, NULL);
         assert_int_equal(rc, WS_OK);
         a[k] = last_launch(s)->t;
+        /* less mem.l2_ahead's host counts of cycles run ahead, which the settings compared
+         * change (every statistic is the same: test_ahead) */
+        cJSON_DeleteItemFromObject(a[k].mem, "host_ahead_l2_cycles");
+        cJSON_DeleteItemFromObject(a[k].mem, "host_ahead_dram_cycles");
         mj[k] = a[k].mem ? cJSON_PrintUnformatted(a[k].mem) : NULL;
         assert_non_null(mj[k]);
         a[k].mem = NULL;
