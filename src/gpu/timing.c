@@ -132,7 +132,7 @@ static const mem_model off_model = {
     "offset", "a kept memory system seen from one launch", NULL, off_destroy, off_access,
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
     NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late, NULL, NULL, NULL, NULL, off_repeat,
-    off_repeat_stats, off_alone,
+    off_repeat_stats, off_alone, NULL,   /* (the kept model's horizon is set directly) */
 };
 
 void timing_keep_free(timing_keep *k)
@@ -706,6 +706,10 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * and its partitions in the parallel phase when it can */
     memsys *pmem = om.in ? om.in : mem;
     const uint32_t n_part = n_thr > 1 && pmem && pmem->ops->par_parts ? pmem->ops->par_parts(pmem) : 0;
+    /* a cycle budget: the last cycle this launch ticks, in the memory system's clock */
+    if (pmem && pmem->ops->horizon)
+        pmem->ops->horizon(pmem, L->budget_cycles ? L->budget_cycles - 1 + (om.in ? om.off : 0)
+                                                  : UINT64_MAX);
     sm_phase ph = {cfg, cm, cores, mem, Ls, S, groups, 0, pmem, NULL, 0, n_thr, 0, pmem,
                    om.in ? om.off : 0, 0, 0, 0};
     /* SM windows: not with an instruction budget or watchdog (they stop at the exact

@@ -383,6 +383,7 @@ typedef struct {
     int ah_on, ah_cur, ah_dom;
     uint32_t n_oblk;       /* banks asleep with oblk (the crossbar's pop rouses them)   */
     uint64_t ah_h, ah_len, ah_k;
+    uint64_t ah_cap;       /* the launch's last core cycle (memsys.h horizon)           */
     struct plog_e {
         uint64_t k;
         int32_t dl, mx;    /* net change, and its peak above the entry's start          */
@@ -1249,10 +1250,12 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
      * core cycle, every L2 cycle at the time of an interconnect cycle (the two then come
      * in the order interconnect, L2), and the stretches of a core cycle within pseg */
     /* the L2 and DRAM domains ahead of the crossbar: not with a directory, a trace,
-     * budgets (they stop at an exact cycle), or the partition-parallel tick (host
-     * threads); a run is the pipeline's depth in core cycles less one */
-    m->ah_on = cfg->mem.l2_ahead && !m->dir && !m->trace && !cfg->sim.max_cycles &&
-               !cfg->sim.max_insts && !cfg->func.watchdog_insts && cfg->sim.host_threads <= 1;
+     * instruction budgets (they stop at a cycle not known beforehand; a cycle budget
+     * caps the runs: horizon), or the partition-parallel tick (host threads); a run is
+     * the pipeline's depth in core cycles less one */
+    m->ah_on = cfg->mem.l2_ahead && !m->dir && !m->trace && !cfg->sim.max_insts &&
+               !cfg->func.watchdog_insts && cfg->sim.host_threads <= 1;
+    m->ah_cap = UINT64_MAX;
     {
         const uint64_t lc = m->l2_pipe ? (m->l2_pipe - 1) * m->f_core / m->f[D_L2] : 0;
         m->ah_len = lc > 1 ? lc - 1 : 0;
@@ -2637,7 +2640,9 @@ static int det_tick(memsys *ms, uint64_t cycle)
         /* a new run when the last one's end is reached: up to a pipeline's depth on, no
          * further than a launch may end */
         if (cycle >= m->ah_h)
-            m->ah_h = cycle + m->ah_len;
+            m->ah_h = cycle + m->ah_len < m->ah_cap ? cycle + m->ah_len
+                      : m->ah_cap > cycle        ? m->ah_cap
+                                                 : cycle;
         uint64_t ah[D__N];
         due_limits(m, m->ah_h, ah);
         lim[D_L2] = ah[D_L2];
@@ -3491,6 +3496,11 @@ static void det_dump(const memsys *ms, FILE *f)
 
 /* A launch on a kept memory system: statistics from `cycle` on (the caches' MSHR
  * occupancy integrals from the matching cycle of their clock). */
+static void det_horizon(memsys *ms, uint64_t last)
+{
+    ((det *)ms)->ah_cap = last;
+}
+
 static void det_launch_begin(memsys *ms, uint64_t cycle)
 {
     det *m = (det *)ms;
@@ -3575,5 +3585,5 @@ const mem_model mem_model_detailed = {
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
     det_launch_begin, det_launch_end, det_host_write, det_commit, det_next_sm_late,
     det_par_parts, det_tick_serial, det_tick_part, det_tick_join, det_repeat,
-    det_repeat_stats, det_sm_alone,
+    det_repeat_stats, det_sm_alone, det_horizon,
 };

@@ -193,6 +193,12 @@ typedef struct {
      * call after it, the last one being the first that is not alone. Called where access
      * is. NULL: never alone. */
     uint64_t (*sm_alone)(const memsys *m, uint32_t sm, uint64_t cycle);
+    /* Optional: after launch_begin (or create), the last core cycle the GPU will tick in
+     * this launch (a cycle budget: sim.max_cycles), UINT64_MAX when it is not known
+     * beforehand. A model that runs parts of itself ahead of its ticks (detailed.c,
+     * mem.l2_ahead) runs nothing beyond it, so that the statistics at the stop are the
+     * ones without running ahead. NULL: the model never runs ahead. */
+    void (*horizon)(memsys *m, uint64_t last);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */

@@ -279,4 +279,5 @@ const mem_model mem_model_simple = {
     NULL, NULL, NULL, NULL,   /* no partitions of its own: ticks whole */
     NULL, NULL,               /* no refusals to repeat */
     NULL,                     /* every request waits in its queues: no SM windows */
+    NULL,                     /* nothing runs ahead of its ticks */
 };
