@@ -320,6 +320,21 @@ static void print(const char *name, const scen *s)
            (unsigned long long)s->end[0], (unsigned long long)s->end[1]);
 }
 
+/* n loads per SM to bank 0, one every `gap` cycles: every third (i % 3 == 2) a hit on a
+ * host-written line when third_hits, else a miss (the others the other kind); misses
+ * from n_miss lines of their own (<= 256), hits from 128 */
+static void hits_and_misses(scen *s, uint32_t n, uint32_t gap, int third_hits, uint32_t n_miss)
+{
+    uint64_t hit[128], miss[256];
+    lines(s, 0, 1, 0, hit, 128);
+    lines(s, 0, 1, 1 << 20, miss, n_miss);
+    s->warm = 0;
+    s->warm_n = hit[127] + 128;
+    for (uint32_t sm = 0, h = 0, x = 0; sm < NSM; sm++)
+        for (uint32_t i = 0; i < n; i++)
+            add(s, sm, MR_LOAD, (i % 3 == 2) == third_hits ? hit[h++] : miss[x++], gap * i, 0);
+}
+
 /* (i) Loads of 4 SMs, one each every 4 cycles, all to one L2 bank: misses, whose DRAM
  * requests wait in the bank's miss queue (l2.miss_queue 2) for room in the channel's
  * (dram.queue 2), so the bank takes its input head only as DRAM drains them, about one
@@ -332,14 +347,7 @@ static void test_stalled_port(void **state)
 {
     (void)state;
     scen *s = scenario("l2.in_queue=2,l2.miss_queue=2,dram.queue=2,l2.pipeline=20");
-    uint64_t hit[128], miss[256];
-    lines(s, 0, 1, 0, hit, 128);
-    lines(s, 0, 1, 1 << 20, miss, 256);
-    s->warm = 0;
-    s->warm_n = hit[127] + 128;
-    for (uint32_t sm = 0, h = 0, x = 0; sm < NSM; sm++)
-        for (uint32_t i = 0; i < 96; i++)
-            add(s, sm, MR_LOAD, i % 3 == 2 ? hit[h++] : miss[x++], 4 * i, 0);
+    hits_and_misses(s, 96, 4, 1, 256);
     same(s);
     print("stalled port", s);
     assert_true(s->ahead[0] > 0);
@@ -432,14 +440,7 @@ static void test_oblk(void **state)
 {
     (void)state;
     scen *s = scenario("l2.out_queue=4,l2.mshr_merges=1,l2.sector_requests=false,l2.pipeline=40");
-    uint64_t hit[128], miss[64];
-    lines(s, 0, 1, 0, hit, 128);
-    lines(s, 0, 1, 1 << 20, miss, 64);
-    s->warm = 0;
-    s->warm_n = hit[127] + 128;
-    for (uint32_t sm = 0, h = 0, x = 0; sm < NSM; sm++)
-        for (uint32_t i = 0; i < 48; i++)
-            add(s, sm, MR_LOAD, i % 3 == 2 ? miss[x++] : hit[h++], 2 * i, 0);
+    hits_and_misses(s, 48, 2, 0, 64);
     same(s);
     print("oblk", s);
     /* SM 0's first hit (sent at 0): L2 cycle 39, data at 80, its reply enters the
