@@ -341,10 +341,10 @@ typedef struct {
     uint64_t *bank_set;    /* banks (gid) whose next may be finite (next finite: set):
                               the L2 cycle visits only these                            */
     uint64_t *req_stall;   /* request-crossbar ports whose head request waits for a full
-                              bank (n_wait >= in_cap; l2bank.sport): the interconnect
-                              cycle skips them until the bank takes one of its waiting
-                              entries (settling more entries only fills it further;
-                              none while exhaustive)                                    */
+                              bank (iq_view >= in_cap; l2bank.sport): the interconnect
+                              cycle skips them until its replay of the bank's takings
+                              finds room (iq_apply; settling more entries only fills
+                              it further; none while exhaustive)                        */
     l2bank **bk;           /* [gid]: the banks                                          */
     l2bank **stl;          /* [port]: the bank a stalled port (req_stall) waits for     */
     part *pt;
