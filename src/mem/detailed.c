@@ -815,7 +815,7 @@ static inline int l2_before(const det *m, uint64_t t, uint64_t k)
  * L2 cycle's at a time, and unstalls its stalled port after the first that leaves fewer
  * than l2.in_queue (in the serial order the bank's cycle did, and only a taking lowers
  * the count), so that the bank's cycles may run before the crossbar's. */
-static void iq_apply(det *m, l2bank *b, uint64_t k)
+static void iq_replay(det *m, l2bank *b, uint64_t k)
 {
     while (b->iq_app != b->iq_con) {
         const uint64_t t = IQ_C(b, b->iq_app);
@@ -832,10 +832,16 @@ static void iq_apply(det *m, l2bank *b, uint64_t k)
     }
 }
 
-static uint32_t iq_view(det *m, l2bank *b, uint64_t k, uint64_t lk)
+/* iq_replay when a taking before k waits (the usual answer: none, one load) */
+static inline void iq_apply(det *m, l2bank *b, uint64_t k)
 {
     if (b->iq_app != b->iq_con && l2_before(m, IQ_C(b, b->iq_app), k))
-        iq_apply(m, b, k);
+        iq_replay(m, b, k);
+}
+
+static uint32_t iq_view(det *m, l2bank *b, uint64_t k, uint64_t lk)
+{
+    iq_apply(m, b, k);
     iq_settle(b, lk);
     return b->iq_set + b->iq_back - b->iq_app;
 }
@@ -1246,9 +1252,6 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     for (uint32_t p = 0; p < m->n_part; p++)
         m->pt[p].bmin = UINT64_MAX;
     m->bmin_ok = 1;
-    /* the partition-parallel tick (det_par_parts): at most one interconnect cycle per
-     * core cycle, every L2 cycle at the time of an interconnect cycle (the two then come
-     * in the order interconnect, L2), and the stretches of a core cycle within pseg */
     /* the L2 and DRAM domains ahead of the crossbar: not with a directory, a trace,
      * instruction budgets (they stop at a cycle not known beforehand; a cycle budget
      * caps the runs: horizon), or the partition-parallel tick (host threads); a run is
@@ -1266,6 +1269,9 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         if (!m->ah_len)
             m->ah_on = 0;
     }
+    /* the partition-parallel tick (det_par_parts): at most one interconnect cycle per
+     * core cycle, every L2 cycle at the time of an interconnect cycle (the two then come
+     * in the order interconnect, L2), and the stretches of a core cycle within pseg */
     m->par_ok = m->f[D_ICNT] <= m->f_core && m->f[D_L2] <= m->f[D_ICNT] &&
                 m->f[D_ICNT] % m->f[D_L2] == 0 &&
                 (m->f[D_DRAM] + m->f_core - 1) / m->f_core + 2 <= PSEG_MAX;
@@ -1914,9 +1920,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
     /* the stalled ports whose bank made room before this cycle (iq_view) are visited */
     for (uint32_t wd = 0; wd < (n_port + 63) / 64; wd++)
         for (uint64_t bits = stall[wd]; bits; bits &= bits - 1) {
-            l2bank *b = m->stl[wd * 64 + (uint32_t)__builtin_ctzll(bits)];
-            if (b->iq_app != b->iq_con && l2_before(m, IQ_C(b, b->iq_app), k))
-                iq_apply(m, b, k);
+            iq_apply(m, m->stl[wd * 64 + (uint32_t)__builtin_ctzll(bits)], k);
         }
     /* replies due (scan): the partitions in out_set are visited, out_min recomputed */
     const int scan = k >= m->out_min;
@@ -3494,13 +3498,14 @@ static void det_dump(const memsys *ms, FILE *f)
     }
 }
 
-/* A launch on a kept memory system: statistics from `cycle` on (the caches' MSHR
- * occupancy integrals from the matching cycle of their clock). */
+/* the launch's last core cycle (memsys.h horizon): no run ahead goes beyond it */
 static void det_horizon(memsys *ms, uint64_t last)
 {
     ((det *)ms)->ah_cap = last;
 }
 
+/* A launch on a kept memory system: statistics from `cycle` on (the caches' MSHR
+ * occupancy integrals from the matching cycle of their clock). */
 static void det_launch_begin(memsys *ms, uint64_t cycle)
 {
     det *m = (det *)ms;
