@@ -6,10 +6,20 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-/* Waiting for a flag: SPINS polls (about a microsecond, the usual length of a phase),
- * then YIELDS polls each after giving the core away (a member that another process
- * took the core from gets it back sooner), then sleep on a condition variable. */
-enum { SPINS = 200, YIELDS = 4 };
+/* Waiting for a flag: SPINS polls (4 us at the development VM's 20 ns pause), then up to
+ * YIELDS rounds of giving the core away and POLLS more polls (about 300 us in all), then
+ * sleep on a condition variable. A member waits for the serial part of a cycle (the
+ * memory system's tick, the commit, the dispatch): a few microseconds on the GTX480's 15
+ * SMs, 30-50 us at 120 SMs. A sleep costs the futex wait and wake and two context
+ * switches, which on a virtual machine whose system calls trap to the hypervisor (the
+ * development VM) cost more than such a phase: with 4 yields before the sleep the members
+ * slept at every cycle of qv100 `blk --ctas-per-sm 8 --per-thread 4` at 120 SMs, and two
+ * threads took 6.7 s against one thread's 5.4 s (17 % of the samples in the kernel's
+ * futex and yield paths). The yields keep the wait cheap where the host has fewer free
+ * cores than threads: a thread that polls without yielding holds the core that the
+ * thread it waits for needs (gaussian `small` with every phase on two threads: 1.7 s
+ * against 0.2 s while another process held a core, with 330 us of polls alone). */
+enum { SPINS = 200, YIELDS = 128, POLLS = 64 };
 
 typedef struct {
     ws_pool *p;
@@ -50,8 +60,11 @@ static int poll(atomic_uint *a, unsigned v, int eq)
     }
     for (int i = 0; i < YIELDS; i++) {
         sched_yield();
-        if ((atomic_load(a) == v) == eq)
-            return 1;
+        for (int j = 0; j < POLLS; j++) {
+            if ((atomic_load(a) == v) == eq)
+                return 1;
+            relax();
+        }
     }
     return 0;
 }
@@ -142,17 +155,17 @@ int ws_pool_run(ws_pool *p)
     atomic_store(&p->left, p->n - 1);
     int cold = wake_all(p);
     p->fn(p->ctx, 0);
-    int got = poll(&p->left, 0, 1);
-    if (got == 2)
+    /* (a wait through the yields is no sign of a busy host: at 120 SMs the members'
+     * share of a phase often ends 5-50 us after the caller's; counting those as slow
+     * kept qv100 `blk --ctas-per-sm 8` at 120 SMs on one thread) */
+    if (poll(&p->left, 0, 1))
         return 0;
-    if (!got) {
-        pthread_mutex_lock(&p->mu);
-        atomic_store(&p->main_sleeps, 1);
-        while (atomic_load(&p->left))
-            pthread_cond_wait(&p->done, &p->mu);
-        atomic_store(&p->main_sleeps, 0);
-        pthread_mutex_unlock(&p->mu);
-    }
+    pthread_mutex_lock(&p->mu);
+    atomic_store(&p->main_sleeps, 1);
+    while (atomic_load(&p->left))
+        pthread_cond_wait(&p->done, &p->mu);
+    atomic_store(&p->main_sleeps, 0);
+    pthread_mutex_unlock(&p->mu);
     return cold ? 0 : 1;
 }
 

@@ -21,9 +21,10 @@ typedef void (*ws_pool_fn)(void *ctx, uint32_t k);
 /* A team of n (>= 1) members; NULL when out of memory or a thread cannot start. n == 1
  * starts no thread. */
 ws_pool *ws_pool_create(uint32_t n, ws_pool_fn fn, void *ctx);
-/* One phase. Returns nonzero when the caller had to wait long for a member that was
- * awake when the phase began (a sign that the host's cores are taken by other work:
- * the caller may then run a while without the team, see gpu/timing.c). */
+/* One phase. Returns nonzero when the caller had to sleep waiting for a member that was
+ * awake when the phase began (after about 300 us of polls and yields: a sign that the
+ * host's cores are taken by other work; the caller may then run a while without the
+ * team, see gpu/timing.c). */
 int ws_pool_run(ws_pool *p);
 void ws_pool_destroy(ws_pool *p);   /* NULL allowed */
 

@@ -764,6 +764,17 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     timing_adapt ad_own = {0}, *ad = keep ? &keep->ad : &ad_own;
     int ep_ser = timing_adapt_serial(ad);
     double ep_t0 = t_loop;
+    /* the work the loop did (timing_adapt_next): its iterations, the SM cycles run in the
+     * phases and the SMs' window cycles (the groups' win_n), the same whichever thread
+     * runs them (not the partitions' ticks: the split tick has them, the serial one not);
+     * ep_w0: its value when the epoch began */
+    uint64_t work = 0, ep_w0 = 0;
+#define WORK_NOW(w)                                                                           \
+    do {                                                                                      \
+        w = work;                                                                             \
+        for (uint32_t k_ = 0; k_ < n_thr; k_++)                                               \
+            w += groups[k_].win_n;                                                            \
+    } while (0)
     uint32_t iter = 0;
     for (;;) {
         /* a sampled iteration runs from here (memsys_tick included) to the next one */
@@ -781,11 +792,14 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             stop_report(cm, cores, n_sm, L, cycle);
             goto done;
         }
-        if (n_thr > 1 && cfg->sim.host_threads_adapt && ++ad->n == TIMING_EPOCH) {
-            /* an epoch ends: time it (its part in earlier launches included) */
+        if (n_thr > 1 && cfg->sim.host_threads_adapt && ++ad->n == TIMING_SLICE) {
+            /* a slice ends: time it (its part in earlier launches included) */
             const double t = now_s();
-            ep_ser = timing_adapt_next(ad, ad->t_past + (t - ep_t0));
+            uint64_t wt;
+            WORK_NOW(wt);
+            ep_ser = timing_adapt_next(ad, ad->t_past + (t - ep_t0), ad->w_past + (wt - ep_w0));
             ep_t0 = t;
+            ep_w0 = wt;
         }
         /* the memory system's tick: split (partitions in the phase) unless this cycle's
          * phase will run on the calling thread anyway (the serial tick costs less; the
@@ -854,7 +868,9 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             wchg = j >> 1 & 1;   /* the sleeping SMs' wakes: asked again at their commit */
         }
         int busy = 0, fault = 0;
+        work++;
         for (uint32_t k = 0; k < n_thr; k++) {
+            work += groups[k].n_ran;
             if (groups[k].win_hi > win_hi)
                 win_hi = groups[k].win_hi;
             busy |= groups[k].busy;
@@ -1057,8 +1073,14 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         cycle = next;
     }
 done:
-    if (n_thr > 1 && cfg->sim.host_threads_adapt)
-        ad->t_past += now_s() - ep_t0;   /* the epoch goes on in the next launch */
+    if (n_thr > 1 && cfg->sim.host_threads_adapt) {
+        /* the epoch goes on in the next launch */
+        uint64_t wt;
+        WORK_NOW(wt);
+        ad->t_past += now_s() - ep_t0;
+        ad->w_past += wt - ep_w0;
+    }
+#undef WORK_NOW
     for (uint32_t k = 0; k < n_thr; k++)
         st->host_window_cycles += groups[k].win_n;
     if (s_iter > 0)

@@ -6,46 +6,74 @@
 #include "gpu/sim.h"
 #include "mem/memsys.h"
 
-/* sim.host_threads_adapt's epochs (TIMING_EPOCH below): the loop iterations of the
- * current epoch, its index in the round, the round's winner (its phases on the calling
- * thread), the team epoch's time and the current epoch's time in earlier launches. Kept
+/* sim.host_threads_adapt's slices (TIMING_SLICE below): the loop iterations of the
+ * current slice, its index in the round, the round's winner (its phases on the calling
+ * thread), the warm-up slices done, the round's test slices' host time and work on the
+ * team and alone, and the current slice's time and work in earlier launches. Kept
  * across launches: a workload of many short launches (gaussian: 52 of 1.5-7k cycles)
- * would otherwise restart every round on the team and never reach the comparison. */
+ * would otherwise restart every round and never reach the comparison. */
 typedef struct {
     uint32_t n, i;
-    uint32_t len;   /* the current round's epochs (0: TIMING_ROUND) */
+    uint32_t len;   /* the current round's slices (0: TIMING_ROUND) */
     int win;
-    double t_team, t_past;
+    uint32_t warm;
+    double t_team, t_alone, t_past;
+    uint64_t w_team, w_alone, w_past;
 } timing_adapt;
 
-/* By epochs of TIMING_EPOCH loop iterations, rounds of TIMING_ROUND epochs: the first
- * runs its phases on the team, the second on the calling thread, the others the way that
- * took less time. A round the calling thread wins is twice as long as the one before (up
- * to TIMING_ROUND_MAX epochs), a round the team wins TIMING_ROUND again: a host whose
- * hand-overs cost several times the phase's work (session 33's: gups 3.8x slower on the
- * team) pays its team epochs ever more rarely, one in TIMING_ROUND_MAX at the end. */
-enum { TIMING_EPOCH = 2048, TIMING_ROUND = 16, TIMING_ROUND_MAX = 1024 };
+/* By slices of TIMING_SLICE loop iterations, rounds of TIMING_ROUND slices: the first
+ * TIMING_TEST slices of a round alternate between the team (even) and the calling thread
+ * alone (odd); the rest run the way that took less time per unit of work (the loop's
+ * iterations and the SM cycles run) over them. The cost per unit drifts with the
+ * launch's progress, by a factor of two within a few thousand iterations (qv100 `blk
+ * --ctas-per-sm 8` at 120 SMs: 0.9 to 2.0 us per unit over successive epochs of 2048
+ * iterations on one thread), so that comparing one stretch of each way (session 36's
+ * design: an epoch on the team, then one alone) chose by the drift as often as by the
+ * threads; interleaved, both ways see the same stretch of the launch. A round the
+ * calling thread wins is twice as long as the one before (up to TIMING_ROUND_MAX
+ * slices), a round the team wins TIMING_ROUND again: a host whose hand-overs cost several
+ * times the phase's work (session 33's: gups 3.8x slower on the team) pays its test
+ * slices ever more rarely, TIMING_TEST / 2 of TIMING_ROUND_MAX at the end. Before the
+ * first round, TIMING_WARM slices on the team that are not compared: the simulation's
+ * first cycles start every CTA and touch every SM's state for the first time (the pages'
+ * first faults, the members' caches): 2.2 us per unit on the team at 120 SMs, then 1.4. */
+enum { TIMING_SLICE = 256, TIMING_TEST = 32, TIMING_WARM = 8, TIMING_ROUND = 128, TIMING_ROUND_MAX = 8192 };
 
-/* Whether the current epoch's phases run on the calling thread. */
+/* Whether the current slice's phases run on the calling thread. */
 static inline int timing_adapt_serial(const timing_adapt *ad)
 {
-    return ad->i == 0 ? 0 : ad->i == 1 ? 1 : ad->win;
+    return ad->warm < TIMING_WARM ? 0 : ad->i < TIMING_TEST ? (int)(ad->i & 1) : ad->win;
 }
 
-/* The current epoch ended after `el` host seconds (its parts in earlier launches
- * included): records it and starts the next; returns timing_adapt_serial of the next. */
-static inline int timing_adapt_next(timing_adapt *ad, double el)
+/* The current slice ended after `el` host seconds and `work` units of work (its parts in
+ * earlier launches included): records it and starts the next; returns
+ * timing_adapt_serial of the next. */
+static inline int timing_adapt_next(timing_adapt *ad, double el, uint64_t work)
 {
     const uint32_t len = ad->len ? ad->len : TIMING_ROUND;
-    if (ad->i == 0) {
-        ad->t_team = el;
-    } else if (ad->i == 1) {
-        ad->win = el < ad->t_team;   /* the calling thread alone was faster */
-        ad->len = !ad->win ? TIMING_ROUND : 2 * len < TIMING_ROUND_MAX ? 2 * len : TIMING_ROUND_MAX;
+    if (ad->warm < TIMING_WARM) {
+        ad->warm++;   /* the warm-up: the round starts after it */
+    } else {
+        if (ad->i < TIMING_TEST && (ad->i & 1)) {
+            ad->t_alone += el;
+            ad->w_alone += work;
+        } else if (ad->i < TIMING_TEST) {
+            ad->t_team += el;
+            ad->w_team += work;
+        }
+        if (ad->i == TIMING_TEST - 1) {
+            /* the calling thread alone was faster per unit of work */
+            ad->win = ad->t_alone * (double)(ad->w_team ? ad->w_team : 1) <
+                      ad->t_team * (double)(ad->w_alone ? ad->w_alone : 1);
+            ad->len = !ad->win ? TIMING_ROUND : 2 * len < TIMING_ROUND_MAX ? 2 * len : TIMING_ROUND_MAX;
+            ad->t_team = ad->t_alone = 0;
+            ad->w_team = ad->w_alone = 0;
+        }
+        ad->i = (ad->i + 1) % (ad->len ? ad->len : TIMING_ROUND);
     }
-    ad->i = (ad->i + 1) % (ad->len ? ad->len : TIMING_ROUND);
     ad->n = 0;
     ad->t_past = 0;
+    ad->w_past = 0;
     return timing_adapt_serial(ad);
 }
 

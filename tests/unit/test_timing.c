@@ -560,51 +560,98 @@ static void t_core_model(void **state)
     free(ptx);
 }
 
-/* sim.host_threads_adapt's rounds (timing.h): epoch 0 on the team, epoch 1 on the calling
- * thread, epochs 2-15 the faster of the two; the state lives in the simulation's keep, so
- * an epoch that spans launches is timed by its parts (t_past). By hand: round 1, team
- * 0.016 s, alone 0.022 s -> the team (serial 0) for epochs 2..15; round 2, team 0.030 s
- * (0.010 + 0.020 over two launches), alone 0.012 -> alone (serial 1). */
+/* Feeds slices to the chooser: `n` of them, the team's (even test slices, and every
+ * slice outside the test) taking `team` s and the calling thread's `alone` s, each for
+ * `work` units; returns what the last call returned. */
+static int adapt_feed(timing_adapt *ad, int n, double team, double alone, uint64_t work)
+{
+    int r = 0;
+    for (int k = 0; k < n; k++)
+        r = timing_adapt_next(ad, timing_adapt_serial(ad) ? alone : team, work);
+    return r;
+}
+
+/* sim.host_threads_adapt's rounds (timing.h): TIMING_WARM slices on the team whose time
+ * counts for nothing (however slow); then each round's TIMING_TEST (32) slices alternate
+ * team (even) and alone (odd), and the rest of the round runs the faster of the two per
+ * unit of work. The state lives in the simulation's keep, so a slice that spans launches
+ * is timed by its parts (t_past, w_past). By hand: round 1, team 10 us per unit, alone
+ * 12 -> the team for slices 32..127; round 2, team 0.020 s for 1500 (0.004 s / 500 +
+ * 0.016 s / 1000 over two launches) + 15 x 0.020 s / 1000 (19.4 us per unit), alone
+ * 16 x 0.006 s / 1000 (6 us) -> alone for 32..255, and a round twice as long after each
+ * round alone wins, up to TIMING_ROUND_MAX; then the team wins: back to TIMING_ROUND. */
 static void t_adapt_rounds(void **state)
 {
     (void)state;
     timing_adapt ad = {0};
-    assert_int_equal(timing_adapt_serial(&ad), 0);          /* a round starts on the team */
-    assert_int_equal(timing_adapt_next(&ad, 0.016), 1);     /* epoch 1: alone            */
-    assert_int_equal(timing_adapt_next(&ad, 0.022), 0);     /* team faster: epochs 2..15 */
+    assert_int_equal(timing_adapt_serial(&ad), 0);              /* the warm-up: on the team  */
+    assert_int_equal(adapt_feed(&ad, TIMING_WARM, 9.0, 9.0, 1), 0);   /* not compared      */
+    assert_true(ad.warm == TIMING_WARM && ad.i == 0 && ad.t_team == 0.0);
+    for (int k = 0; k < TIMING_TEST - 1; k++)                   /* the test alternates       */
+        assert_int_equal(timing_adapt_next(&ad, k & 1 ? 0.012 : 0.010, 1000), (k + 1) & 1);
+    assert_int_equal(timing_adapt_next(&ad, 0.012, 1000), 0);   /* team faster: 32..127      */
     assert_int_equal(ad.win, 0);
-    for (int e = 2; e < TIMING_ROUND - 1; e++)
-        assert_int_equal(timing_adapt_next(&ad, 1.0), 0);    /* their times do not count  */
-    assert_int_equal(ad.i, TIMING_ROUND - 1);
-    assert_int_equal(timing_adapt_next(&ad, 1.0), 0);       /* round 2, epoch 0: team    */
-    assert_int_equal(ad.i, 0);
-    ad.t_past = 0.010;                                      /* a launch ended mid-epoch  */
-    assert_int_equal(timing_adapt_next(&ad, ad.t_past + 0.020), 1);
-    assert_true(ad.t_team > 0.0299 && ad.t_team < 0.0301);
-    assert_true(ad.t_past == 0.0 && ad.n == 0);
-    assert_int_equal(timing_adapt_next(&ad, 0.012), 1);     /* alone faster: 2..31 alone */
-    assert_int_equal(ad.win, 1);
-    assert_int_equal(ad.len, 2 * TIMING_ROUND);             /* (a round twice as long)   */
-    assert_int_equal(timing_adapt_serial(&ad), 1);
-    for (int e = 2; e < 2 * TIMING_ROUND - 1; e++)
-        assert_int_equal(timing_adapt_next(&ad, 1.0), 1);
-    assert_int_equal(timing_adapt_next(&ad, 1.0), 0);       /* round 3, epoch 0: team    */
-    assert_int_equal(timing_adapt_next(&ad, 0.030), 1);
-    assert_int_equal(timing_adapt_next(&ad, 0.010), 1);     /* alone again: 64 epochs    */
-    assert_int_equal(ad.len, 4 * TIMING_ROUND);
-    for (int r = 0; r < 10; r++) {                          /* alone wins every round    */
-        while (ad.i != 0)
-            (void)timing_adapt_next(&ad, 1.0);
-        assert_int_equal(timing_adapt_serial(&ad), 0);
-        (void)timing_adapt_next(&ad, 0.030);
-        (void)timing_adapt_next(&ad, 0.010);
-    }
-    assert_int_equal(ad.len, TIMING_ROUND_MAX);             /* capped                    */
-    while (ad.i != 0)
-        (void)timing_adapt_next(&ad, 1.0);
-    (void)timing_adapt_next(&ad, 0.010);
-    assert_int_equal(timing_adapt_next(&ad, 0.030), 0);     /* the team wins: back to 16 */
     assert_int_equal(ad.len, TIMING_ROUND);
+    assert_true(ad.t_team == 0.0 && ad.w_alone == 0);            /* (the test's sums cleared) */
+    assert_int_equal(adapt_feed(&ad, TIMING_ROUND - TIMING_TEST - 1, 1.0, 1.0, 1000), 0);
+    assert_int_equal(ad.i, TIMING_ROUND - 1);                   /* (their times not counted) */
+    assert_int_equal(timing_adapt_next(&ad, 1.0, 1000), 0);     /* round 2, slice 0: team    */
+    assert_int_equal(ad.i, 0);
+    ad.t_past = 0.004;                                          /* a launch ended mid-slice  */
+    ad.w_past = 500;
+    assert_int_equal(timing_adapt_next(&ad, ad.t_past + 0.016, ad.w_past + 1000), 1);
+    assert_true(ad.t_team > 0.0199 && ad.t_team < 0.0201 && ad.w_team == 1500);
+    assert_true(ad.t_past == 0.0 && ad.w_past == 0 && ad.n == 0);
+    assert_int_equal(adapt_feed(&ad, TIMING_TEST - 1, 0.020, 0.006, 1000), 1);   /* alone  */
+    assert_int_equal(ad.win, 1);
+    assert_int_equal(ad.len, 2 * TIMING_ROUND);                 /* (a round twice as long)   */
+    assert_int_equal(ad.i, TIMING_TEST);
+    assert_int_equal(adapt_feed(&ad, 2 * TIMING_ROUND - TIMING_TEST - 1, 1.0, 1.0, 1000), 1);
+    assert_int_equal(timing_adapt_next(&ad, 1.0, 1000), 0);     /* round 3, slice 0: team    */
+    for (uint32_t len = 4 * TIMING_ROUND; len <= TIMING_ROUND_MAX; len *= 2) {
+        assert_int_equal(adapt_feed(&ad, TIMING_TEST, 0.020, 0.006, 1000), 1);  /* alone wins */
+        assert_int_equal(ad.len, len);
+        while (ad.i != 0)
+            (void)timing_adapt_next(&ad, 1.0, 1000);
+    }
+    assert_int_equal(adapt_feed(&ad, TIMING_TEST, 0.020, 0.006, 1000), 1);
+    assert_int_equal(ad.len, TIMING_ROUND_MAX);                 /* capped                    */
+    while (ad.i != 0)
+        (void)timing_adapt_next(&ad, 1.0, 1000);
+    assert_int_equal(adapt_feed(&ad, TIMING_TEST, 0.006, 0.020, 1000), 0);  /* the team wins */
+    assert_int_equal(ad.len, TIMING_ROUND);                     /* back to TIMING_ROUND      */
+}
+
+/* The comparison is per unit of work over interleaved slices. (a) A team of 40 us per
+ * unit (0.016 s for 400) against 22 us alone (0.022 s for 1000): alone wins, although
+ * each of its slices took longer. (b) A cost per unit that rises by 1 % per slice (slice
+ * k: base x (1 + 0.01 k), 1000 units each): the team's even slices sum to base x 18.4,
+ * the odd ones to base x 18.56; a team base of 12 us against 11.5 alone: 220.8 against
+ * 213.4 ms, alone wins; against 12.5 alone (232.0 ms) the team wins. A comparison of the
+ * test's first half on the team with its second half alone would have charged the
+ * drift to the calling thread (12 x 17.2 = 206.4 against 11.5 x 19.76 = 227.2 ms: the
+ * team). (c) Test slices without work: compared by their time alone. */
+static void t_adapt_per_work(void **state)
+{
+    (void)state;
+    timing_adapt ad = {.warm = TIMING_WARM};
+    assert_int_equal(timing_adapt_serial(&ad), 0);
+    assert_int_equal(adapt_feed(&ad, TIMING_TEST - 1, 0.016, 0.022, 0), 1);
+    ad = (timing_adapt){.warm = TIMING_WARM};
+    for (int k = 0; k < TIMING_TEST; k++)
+        (void)timing_adapt_next(&ad, k & 1 ? 0.022 : 0.016, k & 1 ? 1000 : 400);
+    assert_int_equal(ad.win, 1);                                 /* (a) alone: 22 < 40 us     */
+    for (int base_alone = 0; base_alone < 2; base_alone++) {
+        const double ba = base_alone ? 12.5e-3 : 11.5e-3;
+        ad = (timing_adapt){.warm = TIMING_WARM};
+        for (int k = 0; k < TIMING_TEST; k++)
+            (void)timing_adapt_next(&ad, (k & 1 ? ba : 12e-3) * (1 + 0.01 * k), 1000);
+        assert_int_equal(ad.win, !base_alone);                   /* (b) alone, then the team  */
+    }
+    ad = (timing_adapt){.warm = TIMING_WARM};
+    for (int k = 0; k < TIMING_TEST; k++)
+        (void)timing_adapt_next(&ad, k & 1 ? 0.4 : 0.5, 0);
+    assert_int_equal(ad.win, 1);                                 /* (c) alone: 6.4 < 8.0 s    */
 }
 
 int main(void)
@@ -627,6 +674,7 @@ int main(void)
         cmocka_unit_test(t_dispatch_round_robin),
         cmocka_unit_test(t_core_model),
         cmocka_unit_test(t_adapt_rounds),
+        cmocka_unit_test(t_adapt_per_work),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
