@@ -29,11 +29,14 @@ typedef struct {
  * --ctas-per-sm 8` at 120 SMs: 0.9 to 2.0 us per unit over successive epochs of 2048
  * iterations on one thread), so that comparing one stretch of each way (session 36's
  * design: an epoch on the team, then one alone) chose by the drift as often as by the
- * threads; interleaved, both ways see the same stretch of the launch. A round the
- * calling thread wins is twice as long as the one before (up to TIMING_ROUND_MAX
- * slices), a round the team wins TIMING_ROUND again: a host whose hand-overs cost several
- * times the phase's work (session 33's: gups 3.8x slower on the team) pays its test
- * slices ever more rarely, TIMING_TEST / 2 of TIMING_ROUND_MAX at the end. Before the
+ * threads; interleaved, both ways see the same stretch of the launch. A round won by the
+ * same way as the round before is twice as long as that one (up to TIMING_ROUND_MAX
+ * slices), a change of winner makes it TIMING_ROUND again: a host whose hand-overs cost
+ * several times the phase's work (session 33's: gups 3.8x slower on the team) pays its
+ * test slices ever more rarely, TIMING_TEST / 2 of TIMING_ROUND_MAX at the end, and so
+ * does a launch that the team runs faster (qv100 `blk --ctas-per-sm 8` at 120 SMs: with
+ * rounds of 128 slices after every win of the team, the tests' slices alone cost about
+ * 10 % against the team throughout). Before the
  * first round, TIMING_WARM slices on the team that are not compared: the simulation's
  * first cycles start every CTA and touch every SM's state for the first time (the pages'
  * first faults, the members' caches): 2.2 us per unit on the team at 120 SMs, then 1.4. */
@@ -63,9 +66,12 @@ static inline int timing_adapt_next(timing_adapt *ad, double el, uint64_t work)
         }
         if (ad->i == TIMING_TEST - 1) {
             /* the calling thread alone was faster per unit of work */
-            ad->win = ad->t_alone * (double)(ad->w_team ? ad->w_team : 1) <
-                      ad->t_team * (double)(ad->w_alone ? ad->w_alone : 1);
-            ad->len = !ad->win ? TIMING_ROUND : 2 * len < TIMING_ROUND_MAX ? 2 * len : TIMING_ROUND_MAX;
+            const int win = ad->t_alone * (double)(ad->w_team ? ad->w_team : 1) <
+                            ad->t_team * (double)(ad->w_alone ? ad->w_alone : 1);
+            /* the same winner as the round before: twice as long (ad->len 0: none yet) */
+            ad->len = ad->len && win == ad->win ? (2 * len < TIMING_ROUND_MAX ? 2 * len : TIMING_ROUND_MAX)
+                                                : TIMING_ROUND;
+            ad->win = win;
             ad->t_team = ad->t_alone = 0;
             ad->w_team = ad->w_alone = 0;
         }

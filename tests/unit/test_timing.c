@@ -578,8 +578,9 @@ static int adapt_feed(timing_adapt *ad, int n, double team, double alone, uint64
  * is timed by its parts (t_past, w_past). By hand: round 1, team 10 us per unit, alone
  * 12 -> the team for slices 32..127; round 2, team 0.020 s for 1500 (0.004 s / 500 +
  * 0.016 s / 1000 over two launches) + 15 x 0.020 s / 1000 (19.4 us per unit), alone
- * 16 x 0.006 s / 1000 (6 us) -> alone for 32..255, and a round twice as long after each
- * round alone wins, up to TIMING_ROUND_MAX; then the team wins: back to TIMING_ROUND. */
+ * 16 x 0.006 s / 1000 (6 us) -> alone for 32..127 (a new winner: TIMING_ROUND), and a
+ * round twice as long after each round alone wins again, up to TIMING_ROUND_MAX; then
+ * the team wins: back to TIMING_ROUND, and twice as long when it wins again. */
 static void t_adapt_rounds(void **state)
 {
     (void)state;
@@ -604,11 +605,11 @@ static void t_adapt_rounds(void **state)
     assert_true(ad.t_past == 0.0 && ad.w_past == 0 && ad.n == 0);
     assert_int_equal(adapt_feed(&ad, TIMING_TEST - 1, 0.020, 0.006, 1000), 1);   /* alone  */
     assert_int_equal(ad.win, 1);
-    assert_int_equal(ad.len, 2 * TIMING_ROUND);                 /* (a round twice as long)   */
+    assert_int_equal(ad.len, TIMING_ROUND);                     /* (a new winner)            */
     assert_int_equal(ad.i, TIMING_TEST);
-    assert_int_equal(adapt_feed(&ad, 2 * TIMING_ROUND - TIMING_TEST - 1, 1.0, 1.0, 1000), 1);
+    assert_int_equal(adapt_feed(&ad, TIMING_ROUND - TIMING_TEST - 1, 1.0, 1.0, 1000), 1);
     assert_int_equal(timing_adapt_next(&ad, 1.0, 1000), 0);     /* round 3, slice 0: team    */
-    for (uint32_t len = 4 * TIMING_ROUND; len <= TIMING_ROUND_MAX; len *= 2) {
+    for (uint32_t len = 2 * TIMING_ROUND; len <= TIMING_ROUND_MAX; len *= 2) {
         assert_int_equal(adapt_feed(&ad, TIMING_TEST, 0.020, 0.006, 1000), 1);  /* alone wins */
         assert_int_equal(ad.len, len);
         while (ad.i != 0)
@@ -620,6 +621,10 @@ static void t_adapt_rounds(void **state)
         (void)timing_adapt_next(&ad, 1.0, 1000);
     assert_int_equal(adapt_feed(&ad, TIMING_TEST, 0.006, 0.020, 1000), 0);  /* the team wins */
     assert_int_equal(ad.len, TIMING_ROUND);                     /* back to TIMING_ROUND      */
+    while (ad.i != 0)
+        (void)timing_adapt_next(&ad, 1.0, 1000);
+    assert_int_equal(adapt_feed(&ad, TIMING_TEST, 0.006, 0.020, 1000), 0);  /* and again     */
+    assert_int_equal(ad.len, 2 * TIMING_ROUND);
 }
 
 /* The comparison is per unit of work over interleaved slices. (a) A team of 40 us per
