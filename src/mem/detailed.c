@@ -1257,7 +1257,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
      * caps the runs: horizon), or the partition-parallel tick (host threads); a run is
      * the pipeline's depth in core cycles less one */
     m->ah_on = cfg->mem.l2_ahead && !m->dir && !m->trace && !cfg->sim.max_insts &&
-               !cfg->func.watchdog_insts && cfg->sim.host_threads <= 1;
+               !cfg->func.watchdog_insts;
     m->ah_cap = UINT64_MAX;
     {
         const uint64_t lc = m->l2_pipe ? (m->l2_pipe - 1) * m->f_core / m->f[D_L2] : 0;
@@ -1845,9 +1845,13 @@ static inline __attribute__((always_inline)) int sm_inject(det *m, uint32_t s, u
         p->m.kind = h->type == CM_WRITEBACK ? MSG_WRITEBACK : MSG_REQUEST;
         p->bank = (uint8_t)bank;
         icnt_push(m->req, &p->m, s, part * m->ppp + (m->ppp > 1 ? p->bank : 0), bytes, k, k);
-        /* awaited: a fetch, or an SM's mem_req that is no write-back (det.aw_up) */
-        p->aw = p->type != CM_WRITEBACK && (p->type == CM_FETCH || p->tok);
-        m->aw_up += p->aw;
+        /* awaited: a fetch, or an SM's mem_req that is no write-back (det.aw_up; counted
+         * only when the partitions may run ahead: the count is what stops them, and
+         * without running ahead the partition-parallel tick's threads would all write
+         * it in l2_reply) */
+        p->aw = m->ah_on && p->type != CM_WRITEBACK && (p->type == CM_FETCH || p->tok);
+        if (p->aw)
+            m->aw_up++;
         cache_mq_pop(sm->l1[l]);
         sm->rr = l;
         h = cache_mq_head_inline(sm->l1[l]);
@@ -2000,7 +2004,8 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                     break;
                 pkt *r = pq_pop(q);
                 l2bank *ob = &pt->b[(q0 + x) / 2];
-                m->n_near -= ob->out[Q_HIT].n + ob->out[Q_FILL].n + 1 == m->near_thr;
+                if (m->ah_on)
+                    m->n_near -= ob->out[Q_HIT].n + ob->out[Q_FILL].n + 1 == m->near_thr;
                 if (ob->oblk) {
                     /* room in its reply queues: seen from its L2 cycle at this time on
                      * (ties: the interconnect first) */
@@ -2098,7 +2103,8 @@ static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
         t += m->atom_lat;
     q->t_ready = after(m, D_L2, D_ICNT, t);
     pq_push(&b->out[fill ? Q_FILL : Q_HIT], q);
-    m->n_near += b->out[Q_HIT].n + b->out[Q_FILL].n == m->near_thr;
+    if (m->ah_on)   /* (counted only then, as aw_up: no partition-parallel tick) */
+        m->n_near += b->out[Q_HIT].n + b->out[Q_FILL].n == m->near_thr;
     out_lower(m, q->part, q->t_ready);
     poke_p(m, &m->pt[q->part], D_ICNT, q->t_ready);
 }
@@ -2132,7 +2138,8 @@ static void coh_send(det *m, l2bank *b, uint8_t type, uint64_t addr, uint32_t s,
     p->bank = (uint8_t)(b - pt->b);
     p->t_ready = after(m, D_L2, D_ICNT, k + m->l2_lat);
     pq_push(&b->out[Q_HIT], p);
-    m->n_near += b->out[Q_HIT].n + b->out[Q_FILL].n == m->near_thr;
+    if (m->ah_on)   /* (counted only then, as aw_up: no partition-parallel tick) */
+        m->n_near += b->out[Q_HIT].n + b->out[Q_FILL].n == m->near_thr;
     out_lower(m, p->part, p->t_ready);
     poke_p(m, pt, D_ICNT, p->t_ready);
     pt->coh_st[type == PT_INV ? 1 : 2]++;
