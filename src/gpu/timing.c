@@ -234,7 +234,7 @@ static void *zalloc64(size_t n)
 }
 
 /* SMs due in a cycle below which the SM phase runs on one thread; phases run on one
- * thread after a slow hand-over (first, at most). And by epochs (timing.h
+ * thread after a slow hand-over (first, at most). And by slices (timing.h
  * timing_adapt), kept across the launches of a simulation. */
 enum { PAR_MIN_DUE = 4, PAR_MIN_BACKOFF = 16, PAR_MAX_BACKOFF = 1 << 14 };
 
@@ -758,8 +758,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * about 40 ns on the development VM, 1-2 % of a memory-bound cycle when every 8th
      * was sampled) */
     double t_loop = now_s(), t_it0 = 0, s_phase = 0, s_iter = 0;
-    /* the adaptive epochs (the simulation's, or this launch's without a keep), whether
-     * this epoch's phases run on the calling thread, and when its part in this launch
+    /* the adaptive slices (the simulation's, or this launch's without a keep), whether
+     * this slice's phases run on the calling thread, and when its part in this launch
      * began */
     timing_adapt ad_own = {0}, *ad = keep ? &keep->ad : &ad_own;
     int ep_ser = timing_adapt_serial(ad);
@@ -767,7 +767,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     /* the work the loop did (timing_adapt_next): its iterations, the SM cycles run in the
      * phases and the SMs' window cycles (the groups' win_n), the same whichever thread
      * runs them (not the partitions' ticks: the split tick has them, the serial one not);
-     * ep_w0: its value when the epoch began */
+     * ep_w0: its value when the slice began */
     uint64_t work = 0, ep_w0 = 0;
 #define WORK_NOW(w)                                                                           \
     do {                                                                                      \
@@ -1074,7 +1074,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     }
 done:
     if (n_thr > 1 && cfg->sim.host_threads_adapt) {
-        /* the epoch goes on in the next launch */
+        /* the slice goes on in the next launch */
         uint64_t wt;
         WORK_NOW(wt);
         ad->t_past += now_s() - ep_t0;

@@ -27,19 +27,18 @@ typedef struct {
  * iterations and the SM cycles run) over them. The cost per unit drifts with the
  * launch's progress, by a factor of two within a few thousand iterations (qv100 `blk
  * --ctas-per-sm 8` at 120 SMs: 0.9 to 2.0 us per unit over successive epochs of 2048
- * iterations on one thread), so that comparing one stretch of each way (session 36's
- * design: an epoch on the team, then one alone) chose by the drift as often as by the
+ * iterations on one thread), so that comparing one stretch of each way (the design until
+ * session 40: an epoch on the team, then one alone) chose by the drift as often as by the
  * threads; interleaved, both ways see the same stretch of the launch. A round won by the
  * same way as the round before is twice as long as that one (up to TIMING_ROUND_MAX
  * slices), a change of winner makes it TIMING_ROUND again: a host whose hand-overs cost
  * several times the phase's work (session 33's: gups 3.8x slower on the team) pays its
  * test slices ever more rarely, TIMING_TEST / 2 of TIMING_ROUND_MAX at the end, and so
- * does a launch that the team runs faster (qv100 `blk --ctas-per-sm 8` at 120 SMs: with
- * rounds of 128 slices after every win of the team, the tests' slices alone cost about
- * 10 % against the team throughout). Before the
- * first round, TIMING_WARM slices on the team that are not compared: the simulation's
- * first cycles start every CTA and touch every SM's state for the first time (the pages'
- * first faults, the members' caches): 2.2 us per unit on the team at 120 SMs, then 1.4. */
+ * does a launch that the team keeps running faster (its test slices alone cost the
+ * difference). Before the first round, TIMING_WARM slices on the team that are not
+ * compared: the simulation's first cycles start every CTA and touch every SM's state
+ * for the first time (the pages' first faults, the members' caches): 2.2 us per unit on
+ * the team at 120 SMs, then 1.4. */
 enum { TIMING_SLICE = 256, TIMING_TEST = 32, TIMING_WARM = 8, TIMING_ROUND = 128, TIMING_ROUND_MAX = 8192 };
 
 /* Whether the current slice's phases run on the calling thread. */

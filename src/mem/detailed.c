@@ -1252,10 +1252,11 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     for (uint32_t p = 0; p < m->n_part; p++)
         m->pt[p].bmin = UINT64_MAX;
     m->bmin_ok = 1;
-    /* the L2 and DRAM domains ahead of the crossbar: not with a directory, a trace,
+    /* the L2 and DRAM domains ahead of the crossbar: not with a directory, a trace or
      * instruction budgets (they stop at a cycle not known beforehand; a cycle budget
-     * caps the runs: horizon), or the partition-parallel tick (host threads); a run is
-     * the pipeline's depth in core cycles less one */
+     * caps the runs: horizon); with host threads the partitions then tick in the serial
+     * tick (det_par_parts: no partition-parallel tick); a run is the pipeline's depth in
+     * core cycles less one */
     m->ah_on = cfg->mem.l2_ahead && !m->dir && !m->trace && !cfg->sim.max_insts &&
                !cfg->func.watchdog_insts;
     m->ah_cap = UINT64_MAX;
