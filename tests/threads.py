@@ -18,7 +18,7 @@ CONFIGS = {
 
 # the host-field stripping and the workload list of the bit-identity guard
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from golden import strip, workloads  # noqa: E402
+from golden import strip, suite_options, suite_selection  # noqa: E402
 
 
 def run(warpsim, d, wl, cname, args, threads):
@@ -40,12 +40,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("warpsim")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--jobs", type=int, default=os.cpu_count())
-    ap.add_argument("--configs", nargs="*")
-    ap.add_argument("--only", nargs="*")
+    suite_options(ap)
     a = ap.parse_args()
-    wls = a.only or workloads(a.warpsim)
-    cfgs = {k: v for k, v in CONFIGS.items() if not a.configs or k in a.configs}
+    wls, cfgs = suite_selection(a, CONFIGS)
     jobs = [(w, c, v) for w in wls for c, v in cfgs.items()]
     bad = 0
     with tempfile.TemporaryDirectory() as d, cf.ThreadPoolExecutor(a.jobs) as ex:

@@ -72,6 +72,21 @@ def run_one(warpsim, outdir, wl, cname, args):
     return path
 
 
+def suite_options(ap):
+    """The options of every suite comparison (this guard, tests/threads.py, tests/ahead.py):
+    --jobs, --only WORKLOAD..., --configs NAME..."""
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--configs", nargs="*")
+
+
+def suite_selection(a, configs):
+    """The workloads (--only, else every one a.warpsim lists) and the configurations
+    (--configs, else all of `configs`) that suite_options chose."""
+    return (a.only or workloads(a.warpsim),
+            {k: v for k, v in configs.items() if not a.configs or k in a.configs})
+
+
 def diff(a, b, where=""):
     if type(a) != type(b):
         return [f"{where}: {a!r} != {b!r}"]
@@ -102,9 +117,7 @@ def main():
     ap.add_argument("warpsim")
     ap.add_argument("outdir")
     ap.add_argument("--compare")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count())
-    ap.add_argument("--only", nargs="*")
-    ap.add_argument("--configs", nargs="*")
+    suite_options(ap)
     ap.add_argument("--threads", type=int)
     ap.add_argument("--size", default="small")
     ap.add_argument("--set", action="append", default=[], metavar="K=V")
@@ -116,8 +129,7 @@ def main():
         EXTRA.extend(["--set", kv])
         SET_KEYS.append(".config." + kv.split("=", 1)[0])
     os.makedirs(a.outdir, exist_ok=True)
-    wls = a.only or workloads(a.warpsim)
-    cfgs = {k: v for k, v in CONFIGS.items() if not a.configs or k in a.configs}
+    wls, cfgs = suite_selection(a, CONFIGS)
     with cf.ThreadPoolExecutor(a.jobs) as ex:
         paths = list(ex.map(lambda t: run_one(a.warpsim, a.outdir, *t),
                             [(w, c, v) for w in wls for c, v in cfgs.items()]))
