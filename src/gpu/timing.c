@@ -264,6 +264,15 @@ typedef struct {
     uint64_t win_n;           /* SM cycles its windows ran (host_sm_window_cycles) */
 } sm_group;
 
+/* The SM cycles the groups' windows ran so far (the adaptive choice's work) */
+static uint64_t groups_win_n(const sm_group *g, uint32_t n)
+{
+    uint64_t w = 0;
+    for (uint32_t k = 0; k < n; k++)
+        w += g[k].win_n;
+    return w;
+}
+
 enum { WHEEL = 64 };
 
 /* SM sm[j] of g is due at `wake` (set in cycle `cycle`, wake >= cycle; UINT64_MAX: only
@@ -769,12 +778,6 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * runs them (not the partitions' ticks: the split tick has them, the serial one not);
      * ep_w0: its value when the slice began */
     uint64_t work = 0, ep_w0 = 0;
-#define WORK_NOW(w)                                                                           \
-    do {                                                                                      \
-        w = work;                                                                             \
-        for (uint32_t k_ = 0; k_ < n_thr; k_++)                                               \
-            w += groups[k_].win_n;                                                            \
-    } while (0)
     uint32_t iter = 0;
     for (;;) {
         /* a sampled iteration runs from here (memsys_tick included) to the next one */
@@ -795,8 +798,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         if (n_thr > 1 && cfg->sim.host_threads_adapt && ++ad->n == TIMING_SLICE) {
             /* a slice ends: time it (its part in earlier launches included) */
             const double t = now_s();
-            uint64_t wt;
-            WORK_NOW(wt);
+            const uint64_t wt = work + groups_win_n(groups, n_thr);
             ep_ser = timing_adapt_next(ad, ad->t_past + (t - ep_t0), ad->w_past + (wt - ep_w0));
             ep_t0 = t;
             ep_w0 = wt;
@@ -1075,12 +1077,10 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
 done:
     if (n_thr > 1 && cfg->sim.host_threads_adapt) {
         /* the slice goes on in the next launch */
-        uint64_t wt;
-        WORK_NOW(wt);
+        const uint64_t wt = work + groups_win_n(groups, n_thr);
         ad->t_past += now_s() - ep_t0;
         ad->w_past += wt - ep_w0;
     }
-#undef WORK_NOW
     for (uint32_t k = 0; k < n_thr; k++)
         st->host_window_cycles += groups[k].win_n;
     if (s_iter > 0)

@@ -2651,10 +2651,10 @@ static int det_tick(memsys *ms, uint64_t cycle)
     if (m->ah_on) {
         /* a new run when the last one's end is reached: up to a pipeline's depth on, no
          * further than a launch may end */
-        if (cycle >= m->ah_h)
-            m->ah_h = cycle + m->ah_len < m->ah_cap ? cycle + m->ah_len
-                      : m->ah_cap > cycle        ? m->ah_cap
-                                                 : cycle;
+        if (cycle >= m->ah_h) {
+            const uint64_t e = cycle + m->ah_len, cap = m->ah_cap > cycle ? m->ah_cap : cycle;
+            m->ah_h = e < cap ? e : cap;
+        }
         uint64_t ah[D__N];
         due_limits(m, m->ah_h, ah);
         lim[D_L2] = ah[D_L2];
