@@ -597,7 +597,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     sm_group *groups = NULL;
     uint32_t *slept = NULL, *ran = NULL, *gsm = NULL;   /* gsm: the groups' SM lists */
     uint32_t *gof = NULL;       /* [i]: SM i's group, and [n_sm + i]: its index there */
-    uint32_t *cur = NULL;       /* the commit's cursors: [k] in g[k].ran, [n_thr + k] in slept */
+    uint64_t *cbits = NULL;     /* the commit's merge of the groups' lists (n_thr > 1): the
+                                   SMs that ran, words [0, n_sm/64], then those that slept */
     sm_slot *S = NULL;          /* [i]: SM i's loop state                        */
     uint64_t *actw = NULL;      /* the groups' act words                          */
     uint64_t *whw = NULL;       /* the groups' wheels and far words (due_put)      */
@@ -709,7 +710,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     ran = zalloc64((n_sm + lpad) * sizeof *ran);
     gsm = calloc(n_sm, sizeof *gsm);
     gof = calloc(2 * (size_t)n_sm, sizeof *gof);
-    cur = calloc(2 * (size_t)n_thr, sizeof *cur);
+    cbits = calloc(2 * ((size_t)n_sm / 64 + 1), sizeof *cbits);
     actw = zalloc64((n_sm / 64 + n_thr) * 64);   /* each group's words: (its SMs + 63) / 64, then a line */
     /* the memory system's own cycle (a kept one directly: the offset view adds a call),
      * and its partitions in the parallel phase when it can */
@@ -727,7 +728,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     ph.win = cfg->core.sm_windows && cfg->core.skip_idle && !L->budget_insts && !L->watchdog;
     ph.win_cap = L->budget_cycles ? L->budget_cycles - 1 : UINT64_MAX;
     uint64_t win_hi = 0;   /* the cycles before it had progress (an SM's window) */
-    if (!S || !groups || !slept || !ran || !gsm || !gof || !cur || !actw ||
+    if (!S || !groups || !slept || !ran || !gsm || !gof || !cbits || !actw ||
         !(pool = ws_pool_create(n_thr, run_group, &ph))) {
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
@@ -895,8 +896,6 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             const uint64_t ccyc = cycle + (om.in ? om.off : 0);
             int chg = wchg;
             uint32_t next = 0;   /* SMs below it committed */
-            if (n_thr > 1)
-                memset(cur, 0, 2 * n_thr * sizeof *cur);
             /* SM i's commit (its cycle ran: a repeat defers nothing and is not in the ran
              * list), and a sleeping SM's wake-up again when the commits so far changed the
              * wakes; in SM order, a commit before the same SM's wake-up */
@@ -954,27 +953,28 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                     }
                 }
             }
-            for (; n_thr > 1;) {
-                /* the least SM of the groups' ran and slept heads */
-                uint32_t i = UINT32_MAX, k = 0;
-                for (uint32_t h = 0; h < n_thr; h++) {
-                    const sm_group *q = &groups[h];
-                    const uint32_t ra = cur[h] < q->n_ran ? q->ran[cur[h]] : UINT32_MAX;
-                    const uint32_t sz = cur[n_thr + h] < q->n_slept ? q->slept[cur[n_thr + h]] : UINT32_MAX;
-                    const uint32_t x = ra < sz ? ra : sz;
-                    if (x < i)
-                        i = x, k = h;
+            if (n_thr > 1) {
+                /* the groups interleave (units dealt in turn): their lists merged in SM
+                 * order through bit sets, O(listed SMs + n_sm / 64) */
+                const uint32_t nw = n_sm / 64 + 1;
+                uint64_t *rb = cbits, *zb = cbits + nw;
+                for (uint32_t k = 0; k < n_thr; k++) {
+                    const sm_group *g = &groups[k];
+                    for (uint32_t j = 0; j < g->n_ran; j++)
+                        rb[g->ran[j] / 64] |= 1ull << (g->ran[j] % 64);
+                    for (uint32_t j = 0; j < g->n_slept; j++)
+                        zb[g->slept[j] / 64] |= 1ull << (g->slept[j] % 64);
                 }
-                if (i == UINT32_MAX)
-                    break;
-                const sm_group *g = &groups[k];
-                if (cur[k] < g->n_ran && g->ran[cur[k]] == i) {
-                    COMMIT_RAN(i);
-                    cur[k]++;
-                }
-                if (cur[n_thr + k] < g->n_slept && g->slept[cur[n_thr + k]] == i) {
-                    WAKE_LATE(i);
-                    cur[n_thr + k]++;
+                for (uint32_t wd = 0; wd < nw; wd++) {
+                    const uint64_t r = rb[wd], z = zb[wd];
+                    rb[wd] = zb[wd] = 0;
+                    for (uint64_t x = r | z; x; x &= x - 1) {
+                        const uint32_t b = (uint32_t)__builtin_ctzll(x), i = wd * 64 + b;
+                        if (r >> b & 1)
+                            COMMIT_RAN(i);   /* (a commit before the same SM's wake-up) */
+                        if (z >> b & 1)
+                            WAKE_LATE(i);
+                    }
                 }
             }
 #undef COMMIT_RAN
@@ -1131,7 +1131,7 @@ out:
     free(ran);
     free(gsm);
     free(gof);
-    free(cur);
+    free(cbits);
     free(actw);
     free(whw);
     for (uint32_t i = 0; cores && i < n_sm; i++)
