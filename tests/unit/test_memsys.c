@@ -762,14 +762,22 @@ static uint64_t l1d_stat(memsys *m, const char *key)
     return v;
 }
 
-static void test_repeat(void **state)
+/* The memory system alone (memsys_only) for two SMs, GTX480 defaults with `over` set */
+static memsys *two_sms(const char *over)
 {
-    (void)state;
     ws_config cfg;
     ws_config_defaults(&cfg);
     memsys_only(&cfg);
-    set(&cfg, "l1d.mshr_entries=1");
+    set(&cfg, over);
     memsys *m = mem_model_detailed.create(&cfg, 2);
+    assert_non_null(m);
+    return m;
+}
+
+static void test_repeat(void **state)
+{
+    (void)state;
+    memsys *m = two_sms("l1d.mshr_entries=1");
     mem_req a = req(0, MR_LOAD, 0x12300), b = req(0, MR_LOAD, 0x45600);
     memsys_tick(m, 0);
     assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
@@ -847,11 +855,7 @@ static void test_repeat(void **state)
 static void test_next_event_late(void **state)
 {
     (void)state;
-    ws_config cfg;
-    ws_config_defaults(&cfg);
-    memsys_only(&cfg);
-    set(&cfg, "l1c.shared_by=2");
-    memsys *m = mem_model_detailed.create(&cfg, 2);
+    memsys *m = two_sms("l1c.shared_by=2");
     mem_req a = req(1, MR_LOAD, 0x12300), b = req(0, MR_LOAD, 0x45600);
     memsys_tick(m, 0);
     assert_int_equal(memsys_access(m, &a, 0), MA_MISS);
