@@ -32,6 +32,8 @@
 #include "mem/detailed.h"
 
 #include <assert.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +50,14 @@
 #include "ptx/ir.h"
 #include "util/bits.h"
 
-enum { D_ICNT, D_L2, D_DRAM, D__N, C_CORE = D__N };   /* clocks: the domains, then core */
+enum { D_ICNT, D_L2, D_DRAM, D__N, C_CORE = D__N };
+
+/* what the partition thread (mem.l2_thread) and this one pass each other (plain loads and
+ * stores on x86-64) */
+#define LD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define LD_RLX(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define ST_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define ST_RLX(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)   /* clocks: the domains, then core */
 enum { L1D, L1C, L1I, L1__N };
 static const char *const l1_name[L1__N] = {"l1d", "l1c", "l1i"};
 static const coh_level l1_level[L1__N] = {COH_L1D, COH_L1C, COH_L1I};
@@ -150,7 +159,10 @@ typedef struct {
     pkt *memo_q;           /* the input head its cache refused last (NULL: none) ...   */
     uint64_t memo_stamp;   /* ... and the cache's memo of it (cache_refusal_stamp): a
                               head refused again is counted without being rebuilt      */
-    void *owner;           /* the det (the L2's dir_evict callback)                     */
+    uint32_t obn;          /* replies in out[] as its own cycles see them: their count,
+                              but for the partition thread (mem.l2_thread), whose pops of
+                              a run's time come after the run (b_join sets it again)   */
+    uint32_t obn_pad;
     uint16_t part_id;
     uint8_t iq_log2;
     uint32_t gid;          /* part_id * l2.banks + its bank: its bit in bank_set        */
@@ -187,6 +199,12 @@ typedef struct {
 enum { PSEG_MAX = 8 };     /* stretches per partition per core cycle (det_par_parts)   */
 
 typedef struct {
+    pkt *free;
+    pkt **chunks;
+    uint32_t n_chunks, cap_chunks;
+} pkpool;
+
+typedef struct {
     _Alignas(64) l2bank *b;   /* (partitions on cache lines of their own: a partition
                                  phase writes its own only)                             */
     dram **ch;             /* its dram.channels_per_l2 DRAM channels                    */
@@ -199,10 +217,22 @@ typedef struct {
     uint64_t n_sleeps[3];  /* its banks' sleeps so far: slp, oblk, dwait (tests only:
                               mem_detailed_sleeps)                                     */
     /* its packets: every packet belongs to the partition it is for (pkt.part), and is
-     * taken from and returned to that partition's pool */
-    pkt *free;
-    pkt **chunks;
-    uint32_t n_chunks, cap_chunks;
+     * taken from and returned to one of that partition's pools: pa, the crossbar side's
+     * (requests, which become their replies; directory messages), or pb, the L2's
+     * packets for DRAM, which the L2 and DRAM side alone takes and returns, so that the
+     * partition thread (mem.l2_thread) owns pb. A request the L2 side ends (a
+     * write-back) goes back to pa, or while the partition thread runs to xret, which
+     * b_join hands to pa. */
+    pkpool pa, pb;
+    pkt *xret;
+    /* the partition thread's replies (l2_reply while det.b_run): entries in push order,
+     * ob_t published by B (release), ob_h A's; A moves them into the banks' reply
+     * queues (b_drain) */
+    struct obe {
+        pkt *q;
+        uint32_t bank, fill;
+    } *ob;
+    uint32_t ob_cap, ob_h, ob_t;
     uint64_t coh_st[6];    /* its directory counters (det.coh_st's meaning)             */
     /* the partition phase (det_tick_part): while ph is set, what it would write in
      * state shared with other partitions waits here for det_tick_join */
@@ -290,7 +320,14 @@ typedef struct {
     uint8_t ok, l, read, op, wpol, apol, bypass, excl, force;
 } l1dec;
 
+typedef struct det det;
+/* an L2 bank's callbacks' context (cache_fill's, and dir_evict's: det.dctx) */
 typedef struct {
+    det *m;
+    l2bank *b;
+} l2ctx;
+
+struct det {
     memsys base;
     uint32_t n_sm, n_part, n_bank, l2_line;
     uint32_t cpl;          /* DRAM channels per partition (dram.channels_per_l2)        */
@@ -394,7 +431,9 @@ typedef struct {
     uint32_t ah_dh[2], ah_dt[2];   /* ah_did's heads and tails                           */
     /* banks whose reply queues hold near_thr entries or more (ah_room looks at them) */
     uint32_t n_near, near_thr;
-    uint64_t aw_up;
+    /* aw_up = aw_in - aw_out: injections counted by the crossbar side, answers by the
+     * L2 side (each side writes its own: the partition thread) */
+    uint64_t aw_in, aw_out;
     uint64_t ah_n[2];      /* L2 and DRAM cycles run ahead since launch_begin
                               (host_ahead_l2_cycles, host_ahead_dram_cycles)            */
     /* the partition-parallel tick (det_par_parts): the limits of the partitions' L2 and
@@ -417,7 +456,46 @@ typedef struct {
     FILE *trace;           /* mem.trace_l1d, or NULL                                    */
     uint32_t trace_sm;     /* mem.trace_sm                                              */
     l1dec dec[256];        /* the L1 side's decisions by dec_key (all ok == 0: none)   */
-} det;
+    l2ctx *dctx;           /* [gid]: dir_evict's context of each bank (directory only)  */
+    /* The partition thread (mem.l2_thread; docs/ARCHITECTURE.md "The partition thread"):
+     * a run of the L2 and DRAM domains ahead of the crossbar goes to thread B while this
+     * one (A) goes on with the crossbar and the SMs. b_run: from b_start to b_join; while
+     * it is set B owns the banks (but their reply queues out[], the crossbar's view of
+     * the input queue and sport), the DRAM channels, the L2 and DRAM wakes and cycles,
+     * the ah_* run state, the plog and ah_did rings' tails, n_near, aw_out and every
+     * partition's pb; A owns the rest. */
+    int b_cfg;             /* mem.l2_thread (and running ahead allowed)                */
+    int b_run;
+    int b_thr_ok;          /* thread B started                                          */
+    pthread_t b_thr;
+    uint64_t a_seen;       /* A: B's progress (b_core) as of A's last look, and drained */
+    uint64_t b_l2snap;     /* A: the L2 bound of nsm_terms when the run began           */
+    uint64_t vw_l2;        /* A: that bound, raised by the progress A has seen          */
+    uint64_t b_aw;         /* the run's aw_in (injections as of its core cycle)         */
+    uint64_t b_lim[D__N], b_own[D__N], b_cyc;   /* the run: det_tick's limits and cycle */
+    pkt **stg;             /* [2 x gid]: A's pushes into each bank's input queue in a run
+                              (head, tail), applied by b_join                          */
+    uint32_t *stg_n;
+    /* B -> A: each partition's replies (part.ob), the plog and ah_did tails as of B's
+     * last finished domain cycle, and b_core: every L2 and DRAM cycle at or before that
+     * core cycle has run (published last, with release) */
+    _Alignas(64) uint64_t b_core;
+    uint64_t b_done;       /* runs finished (== b_go: B idle)                           */
+    uint32_t plog_pt, ah_dtp[2];
+    _Alignas(64) uint64_t b_go;   /* A -> B: runs handed over                           */
+    int b_quit;
+};
+
+static void b_join(det *m);
+
+/* the L2 and DRAM wakes as A may read them: while the partition thread runs, a bound
+ * from its progress (vw_l2; DRAM's work reaches the crossbar through L2 cycles) */
+static inline uint64_t wk(const det *m, int d)
+{
+    if (d == D_ICNT || !m->b_run)
+        return m->wake[d];
+    return d == D_L2 ? m->vw_l2 : UINT64_MAX;
+}
 
 /* ---- time ------------------------------------------------------------------------------ */
 /* Last cycle of clock b at or before cycle t of clock a. */
@@ -445,7 +523,7 @@ static uint64_t after(const det *m, int a, int b, uint64_t t) { return conv_floo
 /* a new entry of the running domain cycle (ah_k, ah_dom) */
 static struct plog_e *plog_open(det *m)
 {
-    if (m->plog_t - m->plog_h == m->plog_cap) {
+    if (m->plog_t - LD_RLX(&m->plog_h) == m->plog_cap) {
         const uint32_t cap = m->plog_cap ? 2 * m->plog_cap : 256;
         struct plog_e *q = malloc(cap * sizeof *q);
         if (!q) {
@@ -467,16 +545,24 @@ static struct plog_e *plog_open(det *m)
  * at every entry's start) */
 static void plog_pop(det *m)
 {
-    const struct plog_e *e = &m->plog[m->plog_h++ & (m->plog_cap - 1)];
+    const struct plog_e *e = &m->plog[m->plog_h & (m->plog_cap - 1)];
+    ST_RLX(&m->plog_h, m->plog_h + 1);
     if (m->pkts_live + (uint64_t)e->mx > m->pkts_max)
         m->pkts_max = m->pkts_live + (uint64_t)e->mx;
     m->pkts_live += (uint64_t)(int64_t)e->dl;
 }
 
 /* the logged counts before interconnect cycle k in the serial order */
+/* the log's end as A may read it: while the partition thread runs, what it published */
+static inline uint32_t plog_tail(const det *m)
+{
+    return m->b_run ? LD_ACQ(&m->plog_pt) : m->plog_t;
+}
+
 static void plog_before(det *m, uint64_t k)
 {
-    while (m->plog_h != m->plog_t) {
+    const uint32_t tl = plog_tail(m);
+    while (m->plog_h != tl) {
         const struct plog_e *e = &m->plog[m->plog_h & (m->plog_cap - 1)];
         if (e->k * m->f[D_ICNT] >= k * m->f[e->dom])
             break;
@@ -487,7 +573,8 @@ static void plog_before(det *m, uint64_t k)
 /* the logged counts of domain cycles at or before lim[domain] */
 static void plog_upto(det *m, const uint64_t *lim)
 {
-    while (m->plog_h != m->plog_t && m->plog[m->plog_h & (m->plog_cap - 1)].k <=
+    const uint32_t tl = plog_tail(m);
+    while (m->plog_h != tl && m->plog[m->plog_h & (m->plog_cap - 1)].k <=
                                          lim[m->plog[m->plog_h & (m->plog_cap - 1)].dom])
         plog_pop(m);
 }
@@ -504,7 +591,8 @@ static int ah_took(det *m, const uint64_t *own)
 {
     int did = 0;
     for (int i = 0; i < 2; i++)
-        while (m->ah_dh[i] != m->ah_dt[i] && m->ah_did[i][m->ah_dh[i] & 255] <= own[D_L2 + i]) {
+        for (const uint32_t tl = m->b_run ? LD_ACQ(&m->ah_dtp[i]) : m->ah_dt[i];
+             m->ah_dh[i] != tl && m->ah_did[i][m->ah_dh[i] & 255] <= own[D_L2 + i];) {
             m->ah_dh[i]++;
             did = 1;
         }
@@ -516,7 +604,7 @@ static uint64_t ah_next_did(const det *m)
 {
     uint64_t next = UINT64_MAX;
     for (int i = 0; i < 2; i++)
-        if (m->ah_dh[i] != m->ah_dt[i]) {
+        if (m->ah_dh[i] != (m->b_run ? LD_ACQ(&m->ah_dtp[i]) : m->ah_dt[i])) {
             const uint64_t t = at_or_after(m, D_L2 + i, C_CORE, m->ah_did[i][m->ah_dh[i] & 255]);
             if (t < next)
                 next = t;
@@ -553,7 +641,7 @@ static void poke_p(det *m, part *pt, int d, uint64_t t)
 }
 
 /* ---- packets and queues ------------------------------------------------------------------ */
-static int pool_grow(part *pt)
+static int pool_grow(pkpool *pt)
 {
     const uint32_t per = 256;
     if (pt->n_chunks == pt->cap_chunks) {
@@ -597,14 +685,13 @@ static inline void pkts_count(det *m, part *pt, int d)
     }
 }
 
-/* A packet for partition p (its pool) */
-static inline __attribute__((always_inline)) pkt *pkt_new(det *m, uint32_t p)
+/* A packet for partition p from its pool o */
+static inline __attribute__((always_inline)) pkt *pool_take(pkpool *o, uint32_t p)
 {
-    part *pt = &m->pt[p];
-    if (!pt->free && pool_grow(pt))
+    if (!o->free && pool_grow(o))
         return NULL;
-    pkt *q = pt->free;
-    pt->free = q->next;
+    pkt *q = o->free;
+    o->free = q->next;
     /* the fields read without being set first: the other fields are set by
      * the creator (sm_inject, coh_send, and run_bank for the DRAM's packets, which
      * nobody reads idx, sm or l1 of), the crossbar view by icnt_push (the caller sets
@@ -613,15 +700,79 @@ static inline __attribute__((always_inline)) pkt *pkt_new(det *m, uint32_t p)
      * more than the rest */
     q->excl = q->grant = q->tx = q->cop = q->aw = 0;
     q->part = (uint16_t)p;
-    pkts_count(m, pt, 1);
     return q;
 }
 
+static inline void pool_put(pkpool *o, pkt *q)
+{
+    q->next = o->free;
+    o->free = q;
+}
+
+/* the packets in flight counted at once: the crossbar side's own calls (sm_inject,
+ * sm_reply) come in interconnect cycles, which never run ahead or in a partition phase */
+static inline void pkts_now(det *m, int d)
+{
+    if (d > 0) {
+        if (++m->pkts_live > m->pkts_max)
+            m->pkts_max = m->pkts_live;
+    } else {
+        m->pkts_live--;
+    }
+}
+
+/* the crossbar side's packets (pa) */
+static inline __attribute__((always_inline)) pkt *pkt_new_a(det *m, uint32_t p)
+{
+    pkt *q = pool_take(&m->pt[p].pa, p);
+    if (q)
+        pkts_now(m, 1);
+    return q;
+}
+static void pkt_free_a(det *m, pkt *q)
+{
+    pool_put(&m->pt[q->part].pa, q);
+    pkts_now(m, -1);
+}
+
+/* pa's packets from calls in any domain's cycles (the directory's messages) */
+static pkt *pkt_new(det *m, uint32_t p)
+{
+    pkt *q = pool_take(&m->pt[p].pa, p);
+    if (q)
+        pkts_count(m, &m->pt[p], 1);
+    return q;
+}
 static void pkt_free(det *m, pkt *q)
 {
+    pool_put(&m->pt[q->part].pa, q);
+    pkts_count(m, &m->pt[q->part], -1);
+}
+
+/* the L2's packets for DRAM (pb) */
+static inline __attribute__((always_inline)) pkt *pkt_new_b(det *m, uint32_t p)
+{
+    pkt *q = pool_take(&m->pt[p].pb, p);
+    if (q)
+        pkts_count(m, &m->pt[p], 1);
+    return q;
+}
+static void pkt_free_b(det *m, pkt *q)
+{
+    pool_put(&m->pt[q->part].pb, q);
+    pkts_count(m, &m->pt[q->part], -1);
+}
+
+/* a crossbar side's packet that the L2 side ends (a write-back) */
+static void pkt_free_x(det *m, pkt *q)
+{
     part *pt = &m->pt[q->part];
-    q->next = pt->free;
-    pt->free = q;
+    if (m->b_run) {
+        q->next = pt->xret;
+        pt->xret = q;
+    } else {
+        pool_put(&pt->pa, q);
+    }
     pkts_count(m, pt, -1);
 }
 
@@ -777,22 +928,29 @@ static void iq_room(l2bank *b, uint32_t used)
     }
 }
 
-/* q (its t_ready set) into b's input queue, through the pipeline */
-static void in_push(l2bank *b, pkt *q)
+/* the crossbar's view of q (its t_ready set) entering b's input queue */
+static void iq_note(l2bank *b, const pkt *q)
 {
-    pq_push(&b->in, q);
     iq_room(b, b->iq_push - b->iq_set);
     IQ_T(b, b->iq_push) = q->t_ready;
     b->iq_push++;
 }
 
-/* the bank takes its input head at L2 cycle k */
+/* q (its t_ready set) into b's input queue, through the pipeline */
+static void in_push(l2bank *b, pkt *q)
+{
+    pq_push(&b->in, q);
+    iq_note(b, q);
+}
+
+/* the bank takes its input head at L2 cycle k (iq_con published: the partition thread's
+ * takings are read by A's iq_replay) */
 static void in_take(l2bank *b, uint64_t k)
 {
     pq_pop(&b->in);
-    iq_room(b, b->iq_con - b->iq_app);
+    iq_room(b, b->iq_con - LD_RLX(&b->iq_app));
     IQ_C(b, b->iq_con) = k;
-    b->iq_con++;
+    ST_REL(&b->iq_con, b->iq_con + 1);
 }
 
 /* the crossbar's count of b's entries through the pipeline by L2 cycle t */
@@ -817,15 +975,18 @@ static inline int l2_before(const det *m, uint64_t t, uint64_t k)
  * the count), so that the bank's cycles may run before the crossbar's. */
 static void iq_replay(det *m, l2bank *b, uint64_t k)
 {
-    while (b->iq_app != b->iq_con) {
-        const uint64_t t = IQ_C(b, b->iq_app);
+    const uint32_t con = LD_ACQ(&b->iq_con);
+    uint32_t app = b->iq_app;
+    while (app != con) {
+        const uint64_t t = IQ_C(b, app);
         if (!l2_before(m, t, k))
             break;
         iq_settle(b, t);
         do
-            b->iq_app++;
-        while (b->iq_app != b->iq_con && IQ_C(b, b->iq_app) == t);
-        if (b->sport != UINT32_MAX && b->iq_set + b->iq_back - b->iq_app < m->in_cap) {
+            app++;
+        while (app != con && IQ_C(b, app) == t);
+        ST_RLX(&b->iq_app, app);
+        if (b->sport != UINT32_MAX && b->iq_set + b->iq_back - app < m->in_cap) {
             bit_clr(m->req_stall, b->sport);
             b->sport = UINT32_MAX;
         }
@@ -835,7 +996,7 @@ static void iq_replay(det *m, l2bank *b, uint64_t k)
 /* iq_replay when a taking before k waits (the usual answer: none, one load) */
 static inline void iq_apply(det *m, l2bank *b, uint64_t k)
 {
-    if (b->iq_app != b->iq_con && l2_before(m, IQ_C(b, b->iq_app), k))
+    if (b->iq_app != LD_ACQ(&b->iq_con) && l2_before(m, IQ_C(b, b->iq_app), k))
         iq_replay(m, b, k);
 }
 
@@ -1120,8 +1281,9 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->req_stall = calloc(((size_t)m->n_part * m->ppp + 63) / 64, sizeof *m->req_stall);
     m->bk = calloc((size_t)m->n_part * m->n_bank, sizeof *m->bk);
     m->stl = calloc((size_t)m->n_part * m->ppp, sizeof *m->stl);
+    m->dctx = calloc((size_t)m->n_part * m->n_bank, sizeof *m->dctx);
     if (!m->sm || !m->pt || !m->inj_set || !m->inj_blk || !m->out_set || !m->bank_set || !m->req_stall ||
-        !m->bk || !m->stl)
+        !m->bk || !m->stl || !m->dctx)
         goto fail;
     for (uint32_t s = 0; s < n_sm; s++) {
         m->sm[s].inj = UINT64_MAX;
@@ -1205,9 +1367,9 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
                 cc[3].no_coalesce = 1;   /* no coalescing at L2: waits with its own entry */
             if (m->dir && m->coh->dir_holders) {
                 cc[3].dir_evict = dir_recall;
-                cc[3].dir_evict_ctx = &pt->b[b];
+                m->dctx[p * m->n_bank + b] = (l2ctx){m, &pt->b[b]};
+                cc[3].dir_evict_ctx = &m->dctx[p * m->n_bank + b];
             }
-            pt->b[b].owner = m;
             pt->b[b].part_id = (uint16_t)p;
             pt->b[b].gid = p * m->n_bank + b;
             pt->b[b].sport = UINT32_MAX;
@@ -1270,6 +1432,29 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         if (!m->ah_len)
             m->ah_on = 0;
     }
+    m->b_cfg = m->ah_on && cfg->mem.l2_thread;
+    if (m->b_cfg) {
+        const uint32_t nb = m->n_part * m->n_bank;
+        m->stg = calloc(2 * (size_t)nb, sizeof *m->stg);
+        m->stg_n = calloc(nb, sizeof *m->stg_n);
+        if (!m->stg || !m->stg_n)
+            goto fail;
+        /* a run's replies per partition: up to out_cap per bank (ah_room) */
+        uint32_t w = 0;
+        for (uint32_t g = 0; g < nb; g++) {
+            const uint32_t x = m->bk[g]->cc->ports + m->bk[g]->cc->mshr_merges;
+            if (x > w)
+                w = x;
+        }
+        uint32_t cap = 64;
+        while (cap < 2 * m->n_bank * (m->out_cap + w + 2))
+            cap *= 2;
+        for (uint32_t p = 0; p < m->n_part; p++) {
+            m->pt[p].ob_cap = cap;
+            if (!(m->pt[p].ob = malloc(cap * sizeof *m->pt[p].ob)))
+                goto fail;
+        }
+    }
     /* the partition-parallel tick (det_par_parts): at most one interconnect cycle per
      * core cycle, every L2 cycle at the time of an interconnect cycle (the two then come
      * in the order interconnect, L2), and the stretches of a core cycle within pseg */
@@ -1299,6 +1484,15 @@ static void det_destroy(memsys *ms)
     det *m = (det *)ms;
     if (!m)
         return;
+    if (m->b_thr_ok) {
+        if (m->b_run)
+            b_join(m);
+        ST_REL(&m->b_quit, 1);
+        ST_REL(&m->b_go, m->b_go + 1);
+        pthread_join(m->b_thr, NULL);
+    }
+    free(m->stg);
+    free(m->stg_n);
     if (m->trace)
         fclose(m->trace);
     if (m->sm)
@@ -1318,13 +1512,17 @@ static void det_destroy(memsys *ms)
                     free(m->pt[p].b[b].iq);
                 }
             free(m->pt[p].b);
+            free(m->pt[p].ob);
         }
     icnt_destroy(m->req);
     icnt_destroy(m->rep);
     for (uint32_t p = 0; m->pt && p < m->n_part; p++) {
-        for (uint32_t i = 0; i < m->pt[p].n_chunks; i++)
-            free(m->pt[p].chunks[i]);
-        free(m->pt[p].chunks);
+        for (uint32_t i = 0; i < m->pt[p].pa.n_chunks; i++)
+            free(m->pt[p].pa.chunks[i]);
+        free(m->pt[p].pa.chunks);
+        for (uint32_t i = 0; i < m->pt[p].pb.n_chunks; i++)
+            free(m->pt[p].pb.chunks[i]);
+        free(m->pt[p].pb.chunks);
     }
     free(m->sm);
     free(m->inj_set);
@@ -1333,6 +1531,7 @@ static void det_destroy(memsys *ms)
     free(m->bank_set);
     free(m->req_stall);
     free(m->stl);
+    free(m->dctx);
     free(m->plog);
     free(m->bk);
     free(m->segv);
@@ -1794,7 +1993,7 @@ static void sm_reply(det *m, uint32_t s, pkt *p, uint64_t k)
         to->pend--;
         rq_push(&to->done[L1__N], r, &to->done_t);
     }
-    pkt_free(m, p);
+    pkt_free_a(m, p);
 }
 
 /* One miss record of SM s into the request crossbar, round-robin over its L1s. */
@@ -1828,7 +2027,7 @@ static inline __attribute__((always_inline)) int sm_inject(det *m, uint32_t s, u
         uint32_t part, bank;
         uint64_t idx;
         l2_where(m, h->addr, &loc, &part, &bank, &idx);
-        pkt *p = pkt_new(m, part);
+        pkt *p = pkt_new_a(m, part);
         if (!p)
             return 0;
         p->idx = idx;
@@ -1852,7 +2051,7 @@ static inline __attribute__((always_inline)) int sm_inject(det *m, uint32_t s, u
          * it in l2_reply) */
         p->aw = m->ah_on && p->type != CM_WRITEBACK && (p->type == CM_FETCH || p->tok);
         if (p->aw)
-            m->aw_up++;
+            m->aw_in++;
         cache_mq_pop(sm->l1[l]);
         sm->rr = l;
         h = cache_mq_head_inline(sm->l1[l]);
@@ -1974,11 +2173,25 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                      * bank's next already has the head's term (which is no later), or
                      * leaves it out while the bank sleeps (slp, oblk: a tail changes
                      * nothing the head waits for) */
-                    if (!b->in.h) {
-                        bank_lower(m, b, q->t_ready);
-                        poke(m, D_L2, q->t_ready);
+                    if (m->b_run) {
+                        /* the bank is the partition thread's: its queue takes q at
+                         * b_join (a run ends before q's time) */
+                        pkt **st = &m->stg[2 * b->gid];
+                        q->next = NULL;
+                        if (st[1])
+                            st[1]->next = q;
+                        else
+                            st[0] = q;
+                        st[1] = q;
+                        m->stg_n[b->gid]++;
+                        iq_note(b, q);
+                    } else {
+                        if (!b->in.h) {
+                            bank_lower(m, b, q->t_ready);
+                            poke(m, D_L2, q->t_ready);
+                        }
+                        in_push(b, q);
                     }
-                    in_push(b, q);
                     did = 1;
                 } else if (!m->exhaustive) {
                     /* until the bank takes a waiting entry (run_bank) */
@@ -2005,9 +2218,15 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                     break;
                 pkt *r = pq_pop(q);
                 l2bank *ob = &pt->b[(q0 + x) / 2];
-                if (m->ah_on)
-                    m->n_near -= ob->out[Q_HIT].n + ob->out[Q_FILL].n + 1 == m->near_thr;
-                if (ob->oblk) {
+                /* (while the partition thread runs, no bank sleeps on its reply queues:
+                 * a run never lets one fill them, ah_room; obn and n_near are B's, and
+                 * b_join counts them again) */
+                if (!m->b_run) {
+                    if (m->ah_on)
+                        m->n_near -= ob->obn == m->near_thr;
+                    ob->obn--;
+                }
+                if (!m->b_run && ob->oblk) {
                     /* room in its reply queues: seen from its L2 cycle at this time on
                      * (ties: the interconnect first) */
                     const uint64_t t = at_or_after(m, D_ICNT, D_L2, k);
@@ -2079,10 +2298,6 @@ static uint64_t wake_icnt(const det *m, uint64_t k)
 }
 
 /* ---- L2 domain ------------------------------------------------------------------------------ */
-typedef struct {
-    det *m;
-    l2bank *b;
-} l2ctx;
 
 /* Reply for the L1's packet q, its data ready at L2 cycle t. */
 static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
@@ -2093,19 +2308,32 @@ static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
         return;
     }
     if (q->type == CM_WRITEBACK) {
-        pkt_free(m, q);   /* nobody waits for a write-back */
+        pkt_free_x(m, q);   /* nobody waits for a write-back */
         return;
     }
     if (q->aw) {
         q->aw = 0;
-        m->aw_up--;
+        m->aw_out++;
     }
     if (q->type == CM_ATOMIC)
         t += m->atom_lat;
     q->t_ready = after(m, D_L2, D_ICNT, t);
-    pq_push(&b->out[fill ? Q_FILL : Q_HIT], q);
+    b->obn++;
     if (m->ah_on)   /* (counted only then, as aw_up: no partition-parallel tick) */
-        m->n_near += b->out[Q_HIT].n + b->out[Q_FILL].n == m->near_thr;
+        m->n_near += b->obn == m->near_thr;
+    if (m->b_run) {
+        /* the partition thread: to A through the partition's outbox (b_drain) */
+        part *pt = &m->pt[b->part_id];
+        const uint32_t t = pt->ob_t;
+        if (t - LD_RLX(&pt->ob_h) == pt->ob_cap) {
+            fprintf(stderr, "warpsim: partition thread: reply outbox full (a bug)\n");
+            abort();
+        }
+        pt->ob[t & (pt->ob_cap - 1)] = (struct obe){q, (uint32_t)(b - pt->b), (uint32_t)fill};
+        ST_REL(&pt->ob_t, t + 1);
+        return;
+    }
+    pq_push(&b->out[fill ? Q_FILL : Q_HIT], q);
     out_lower(m, q->part, q->t_ready);
     poke_p(m, &m->pt[q->part], D_ICNT, q->t_ready);
 }
@@ -2139,8 +2367,9 @@ static void coh_send(det *m, l2bank *b, uint8_t type, uint64_t addr, uint32_t s,
     p->bank = (uint8_t)(b - pt->b);
     p->t_ready = after(m, D_L2, D_ICNT, k + m->l2_lat);
     pq_push(&b->out[Q_HIT], p);
+    b->obn++;
     if (m->ah_on)   /* (counted only then, as aw_up: no partition-parallel tick) */
-        m->n_near += b->out[Q_HIT].n + b->out[Q_FILL].n == m->near_thr;
+        m->n_near += b->obn == m->near_thr;
     out_lower(m, p->part, p->t_ready);
     poke_p(m, pt, D_ICNT, p->t_ready);
     pt->coh_st[type == PT_INV ? 1 : 2]++;
@@ -2152,8 +2381,9 @@ static void coh_send(det *m, l2bank *b, uint8_t type, uint64_t addr, uint32_t s,
  * are invalidated (acknowledged, nobody waits; dirty bytes come back as write-backs). */
 static void dir_recall(void *ctx, uint64_t line_addr, const uint8_t *dir, uint64_t now)
 {
-    l2bank *b = ctx;
-    det *m = b->owner;
+    const l2ctx *c = ctx;
+    l2bank *b = c->b;
+    det *m = c->m;
     uint64_t h = m->coh->dir_holders(dir);
     for (uint32_t s = 0; h && s < m->n_sm; s++, h >>= 1)
         if (h & 1)
@@ -2263,7 +2493,7 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
         } else if (r->tok) {
             l2_reply(m, b, r->tok, k, 1);   /* a request the L2 sent past itself */
         }
-        pkt_free(m, r);
+        pkt_free_b(m, r);
         did = 1;
     }
     /* 2. accesses, in order: a refused head blocks the queue */
@@ -2289,7 +2519,7 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
                 continue;
             }
         }
-        if (q->type != CM_WRITEBACK && b->out[Q_HIT].n + b->out[Q_FILL].n >= m->out_cap) {
+        if (q->type != CM_WRITEBACK && b->obn >= m->out_cap) {
             b->oblk = (uint8_t)may_sleep;
             pt->n_sleeps[1] += b->oblk;
             if (m->ah_on)
@@ -2394,7 +2624,7 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
     if (h && h->t_ready <= k && dram_can_push(pt->ch[sub])) {
         if (m->cpl == 1)
             addrmap_map(&m->am, h->addr, &loc);
-        pkt *r = pkt_new(m, b->part_id);
+        pkt *r = pkt_new_b(m, b->part_id);
         if (r) {
             r->addr = h->addr;
             r->size = h->size;
@@ -2527,7 +2757,7 @@ static inline __attribute__((always_inline)) int dram_chan(det *m, part *pt, uin
         pkt *r = PKT_OF_DREQ(d);
         did = 1;
         if (r->type == CM_WRITEBACK || (r->type == CM_WRITE && !r->tok)) {
-            pkt_free(m, r);
+            pkt_free_b(m, r);
             continue;
         }
         uint64_t t = d->t_done + (d->write ? 0 : m->dram_lat);
@@ -2633,10 +2863,111 @@ static int ah_room(const det *m, uint64_t k)
         for (uint64_t bits = m->bank_set[wd]; bits; bits &= bits - 1) {
             const l2bank *b = m->bk[wd * 64 + (uint32_t)__builtin_ctzll(bits)];
             if (b->next <= k &&
-                b->out[Q_HIT].n + b->out[Q_FILL].n + b->cc->ports + b->cc->mshr_merges >= m->out_cap)
+                b->obn + b->cc->ports + b->cc->mshr_merges >= m->out_cap)
                 return 0;
         }
     return 1;
+}
+
+/* The L2 or DRAM domain whose next cycle with work comes first among those due by
+ * lim (first_due without the interconnect: the partition thread reads no crossbar state) */
+static int first_due_ld(const det *m, const uint64_t *lim)
+{
+    int best = -1;
+    for (int d = D_L2; d < D__N; d++) {
+        if (m->wake[d] > lim[d])
+            continue;
+        if (best < 0 || m->wake[d] * m->f[best] < m->wake[best] * m->f[d])
+            best = d;
+    }
+    return best;
+}
+
+/* A run's L2 and DRAM cycles beyond the tick's own (own: core cycle `cycle`'s limits),
+ * up to lim, in the serial order, until a stop; aw: the awaited requests' injections as
+ * of the tick's interconnect cycle. Their progress goes to ah_did; with the partition
+ * thread (b_run) each cycle's end is published (plog and ah_did tails, then b_core). */
+static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, uint64_t aw)
+{
+    const int ex = m->exhaustive, pub = m->b_run;
+    for (;;) {
+        int d = first_due_ld(m, lim);
+        if (d < 0)
+            break;
+        uint64_t k = m->wake[d];
+        if (pub) {
+            /* every cycle before (d, k) has run */
+            ST_RLX(&m->plog_pt, m->plog_t);
+            ST_RLX(&m->ah_dtp[0], m->ah_dt[0]);
+            ST_RLX(&m->ah_dtp[1], m->ah_dt[1]);
+            ST_REL(&m->b_core, at_or_after(m, d, C_CORE, k) - 1);
+        }
+        if (aw == m->aw_out || m->n_oblk || (d == D_L2 && !ah_room(m, k))) {
+            /* not ahead of the crossbar from this cycle on (DRAM cycles at an L2 cycle's
+             * time come after it): a launch could end before it, a bank asleep until the
+             * crossbar's pop could be roused at the crossbar's cycle (and push to DRAM
+             * then), or a bank could block */
+            if (d == D_L2) {
+                lim[D_L2] = k - 1;
+                const uint64_t dk = k * m->f[D_DRAM];   /* (DRAM cycles before) */
+                const uint64_t dl = dk / m->f[D_L2] - (dk % m->f[D_L2] == 0);
+                if (dl < lim[D_DRAM])
+                    lim[D_DRAM] = dl;
+            } else {
+                lim[D_DRAM] = k - 1;
+                const uint64_t ll = k * m->f[D_L2] / m->f[D_DRAM];   /* (ties: L2 first) */
+                if (ll < lim[D_L2])
+                    lim[D_L2] = ll;
+            }
+            const uint64_t c = at_or_after(m, d, C_CORE, k);
+            m->ah_h = c > cycle ? c - 1 : cycle;
+            if (lim[D_L2] < own[D_L2])
+                lim[D_L2] = own[D_L2];
+            if (lim[D_DRAM] < own[D_DRAM])
+                lim[D_DRAM] = own[D_DRAM];
+            continue;
+        }
+        m->ah_cur = 1;
+        m->ah_seg = NULL;
+        m->ah_k = k;
+        m->ah_dom = d;
+        m->ah_n[d == D_DRAM]++;
+        m->k[d] = k;
+        if (d == D_L2 ? run_l2(m, k) : run_dram(m, k))
+            ah_mark(m, d, k);
+        if (ex && m->wake[d] != UINT64_MAX)
+            m->wake[d] = k + 1;
+    }
+    m->ah_cur = 0;
+}
+
+static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t cycle);
+static int b_within(det *m, uint64_t cycle);
+
+/* The crossbar's cycle at core cycle `cycle` while thread B runs (b_within: B has run
+ * every L2 and DRAM cycle up to it, and A took their results): what det_tick does in a
+ * run's later cycles, whose L2 and DRAM cycles the run did */
+static int b_tick(det *m, uint64_t cycle, const uint64_t *own)
+{
+    int did = ah_took(m, own);
+    const int ex = m->exhaustive;
+    while (m->wake[D_ICNT] <= own[D_ICNT]) {
+        const uint64_t k = m->wake[D_ICNT];
+        plog_before(m, k);
+        m->k[D_ICNT] = k;
+        if (run_icnt(m, k)) {
+            did = 1;
+            m->wake[D_ICNT] = k + 1;
+        } else {
+            m->wake[D_ICNT] = wake_icnt(m, k);
+        }
+        if (ex && m->wake[D_ICNT] != UINT64_MAX)
+            m->wake[D_ICNT] = k + 1;
+    }
+    plog_upto(m, own);
+    (void)cycle;
+    nsm_refresh(m);
+    return did;
 }
 
 static int det_tick(memsys *ms, uint64_t cycle)
@@ -2645,9 +2976,13 @@ static int det_tick(memsys *ms, uint64_t cycle)
     if (!tick_begin(ms, m, cycle))
         return 0;
     int did = 0;
-    uint64_t lim[D__N], own[D__N];
-    due_limits(m, cycle, lim);
-    memcpy(own, lim, sizeof own);
+    uint64_t own[D__N];
+    due_limits(m, cycle, own);
+    if (m->b_run) {
+        if (b_within(m, cycle))
+            return b_tick(m, cycle, own);
+        b_join(m);
+    }
     if (m->ah_on) {
         /* a new run when the last one's end is reached: up to a pipeline's depth on, no
          * further than a launch may end */
@@ -2655,58 +2990,23 @@ static int det_tick(memsys *ms, uint64_t cycle)
             const uint64_t e = cycle + m->ah_len, cap = m->ah_cap > cycle ? m->ah_cap : cycle;
             m->ah_h = e < cap ? e : cap;
         }
-        uint64_t ah[D__N];
-        due_limits(m, m->ah_h, ah);
-        lim[D_L2] = ah[D_L2];
-        lim[D_DRAM] = ah[D_DRAM];
         did |= ah_took(m, own);
     }
     const int ex = m->exhaustive;
+    /* the tick's own cycles (the runs' cycles beyond them come later in time: their
+     * turn is after these, ah_loop) */
     for (;;) {
-        int d = first_due(m, lim);
+        int d = first_due(m, own);
         if (d < 0)
             break;
         uint64_t k = m->wake[d];
         if (m->ah_on) {
-            if (d == D_ICNT) {
-                m->ah_cur = 0;
+            m->ah_cur = 0;
+            if (d == D_ICNT)
                 plog_before(m, k);
-            } else if (k > own[d]) {
-                if (!m->aw_up || m->n_oblk || (d == D_L2 && !ah_room(m, k))) {
-                    /* not ahead of the crossbar from this cycle on (DRAM cycles at an
-                     * L2 cycle's time come after it): a launch could end before it, a
-                     * bank asleep until the crossbar's pop could be roused at the
-                     * crossbar's cycle (and push to DRAM then), or a bank could block */
-                    if (d == D_L2) {
-                        lim[D_L2] = k - 1;
-                        const uint64_t dk = k * m->f[D_DRAM];   /* (DRAM cycles before) */
-                        const uint64_t dl = dk / m->f[D_L2] - (dk % m->f[D_L2] == 0);
-                        if (dl < lim[D_DRAM])
-                            lim[D_DRAM] = dl;
-                    } else {
-                        lim[D_DRAM] = k - 1;
-                        const uint64_t ll = k * m->f[D_L2] / m->f[D_DRAM];   /* (ties: L2 first) */
-                        if (ll < lim[D_L2])
-                            lim[D_L2] = ll;
-                    }
-                    const uint64_t c = at_or_after(m, d, C_CORE, k);
-                    m->ah_h = c > cycle ? c - 1 : cycle;
-                    if (lim[D_L2] < own[D_L2])
-                        lim[D_L2] = own[D_L2];
-                    if (lim[D_DRAM] < own[D_DRAM])
-                        lim[D_DRAM] = own[D_DRAM];
-                    continue;
-                }
-                m->ah_cur = 1;
-                m->ah_seg = NULL;
-                m->ah_k = k;
-                m->ah_dom = d;
-                m->ah_n[d == D_DRAM]++;
-            } else {
-                m->ah_cur = 0;
+            else
                 while (m->plog_h != m->plog_t)
                     plog_pop(m);
-            }
         }
         m->k[d] = k;
         switch (d) {
@@ -2722,20 +3022,10 @@ static int det_tick(memsys *ms, uint64_t cycle)
             }
             break;
         case D_L2:
-            if (run_l2(m, k)) {
-                if (m->ah_cur)
-                    ah_mark(m, D_L2, k);
-                else
-                    did = 1;
-            }
+            did |= run_l2(m, k);
             break;
         default:
-            if (run_dram(m, k)) {
-                if (m->ah_cur)
-                    ah_mark(m, D_DRAM, k);
-                else
-                    did = 1;
-            }
+            did |= run_dram(m, k);
             break;
         }
         if (ex && m->wake[d] != UINT64_MAX)
@@ -2744,9 +3034,220 @@ static int det_tick(memsys *ms, uint64_t cycle)
     if (m->ah_on) {
         m->ah_cur = 0;
         plog_upto(m, own);
+        uint64_t lim[D__N], ah[D__N];
+        due_limits(m, m->ah_h, ah);
+        memcpy(lim, own, sizeof lim);
+        lim[D_L2] = ah[D_L2];
+        lim[D_DRAM] = ah[D_DRAM];
+        /* to the partition thread when the run's first cycle runs ahead (ah_loop's
+         * stops: a run never starts with a bank asleep on its reply queues, whose
+         * rousing by the crossbar's pops would be A's) */
+        const int d = m->b_cfg && !ex && m->ah_h > cycle ? first_due_ld(m, lim) : -1;
+        if (d >= 0 && m->aw_in != m->aw_out && !m->n_oblk &&
+            (d != D_L2 || ah_room(m, m->wake[D_L2])))
+            b_start(m, lim, own, cycle);
+        else
+            ah_loop(m, lim, own, cycle, m->aw_in);
     }
     nsm_refresh(m);
     return did;
+}
+
+/* ---- the partition thread (mem.l2_thread) ----------------------------------------------------
+ * det_tick hands a run (ah_loop: the L2 and DRAM cycles beyond its own, up to ah_h) to
+ * thread B instead of running it, and goes on: A runs the crossbar's cycles of the run's
+ * time (b_tick) as soon as B has run every L2 and DRAM cycle before them, and the SMs.
+ * In the serial order the whole run comes before the crossbar cycles of its later core
+ * cycles, so what B reads must not change under it: the crossbar's pushes into a bank's
+ * input queue wait in stg (they enter the bank at a time after the run anyway), its
+ * pops of reply queues are not seen by B (obn, n_near are B's, counted again at
+ * b_join), and no bank sleeps on a full reply queue during a run. What A reads of B's
+ * results it reads once B has passed their time: the replies (part.ob), the input
+ * queues' takings (iq_con), the packet log and the progress ring. A's bounds that
+ * would read B's wakes (nsm_terms, det_next) take B's progress instead (vw_l2, a_seen):
+ * never later than the serial model's, and an SM or the GPU woken early finds nothing
+ * changed (it repeats its cycle). */
+static inline void b_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* A: B's replies published so far into the reply queues, and B's progress c */
+static void b_drain(det *m, uint64_t c)
+{
+    for (uint32_t p = 0; p < m->n_part; p++) {
+        part *pt = &m->pt[p];
+        const uint32_t t = LD_ACQ(&pt->ob_t);
+        for (uint32_t h = pt->ob_h; h != t; h++) {
+            const struct obe *e = &pt->ob[h & (pt->ob_cap - 1)];
+            pkt *q = e->q;
+            pq_push(&pt->b[e->bank].out[e->fill ? Q_FILL : Q_HIT], q);
+            out_lower(m, p, q->t_ready);
+            poke(m, D_ICNT, q->t_ready);
+        }
+        ST_RLX(&pt->ob_h, t);
+    }
+    m->a_seen = c;
+    const uint64_t l2 = conv_floor(m, C_CORE, D_L2, c) + 1;
+    m->vw_l2 = l2 > m->b_l2snap ? l2 : m->b_l2snap;
+}
+
+/* A at core cycle `cycle` of a run: 1 once B has run every L2 and DRAM cycle up to it
+ * (its results drained), 0 when B has finished a run that ends before it */
+static int b_within(det *m, uint64_t cycle)
+{
+    if (cycle <= m->a_seen)
+        return 1;
+    for (;;) {
+        const uint64_t c = LD_ACQ(&m->b_core);
+        if (c >= cycle) {
+            b_drain(m, c);
+            return 1;
+        }
+        if (LD_ACQ(&m->b_done) == m->b_go)
+            return 0;
+        b_relax();
+    }
+}
+
+/* A: the run is over (B idle); its state becomes the serial model's again */
+static void b_join(det *m)
+{
+    while (LD_ACQ(&m->b_done) != m->b_go)
+        b_relax();
+    b_drain(m, LD_ACQ(&m->b_core));
+    m->b_run = 0;
+    for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
+        l2bank *b = m->bk[g];
+        if (m->stg_n[g]) {
+            /* the crossbar's pushes of the run, in order, as if made after it */
+            pkt *h = m->stg[2 * g], *t = m->stg[2 * g + 1];
+            if (!b->in.h) {
+                bank_lower(m, b, h->t_ready);
+                poke(m, D_L2, h->t_ready);
+                b->in.h = h;
+                b->in.ht = h->t_ready;
+            } else {
+                b->in.t->next = h;
+            }
+            b->in.t = t;
+            b->in.n += m->stg_n[g];
+            m->stg[2 * g] = m->stg[2 * g + 1] = NULL;
+            m->stg_n[g] = 0;
+        }
+    }
+    m->n_near = m->near_thr == 0;
+    for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
+        l2bank *b = m->bk[g];
+        b->obn = b->out[Q_HIT].n + b->out[Q_FILL].n;
+        m->n_near += m->near_thr && b->obn >= m->near_thr;
+    }
+    for (uint32_t p = 0; p < m->n_part; p++)
+        while (m->pt[p].xret) {
+            pkt *q = m->pt[p].xret;
+            m->pt[p].xret = q->next;
+            pool_put(&m->pt[p].pa, q);
+        }
+}
+
+/* B: runs what A hands it until told to quit */
+static void *b_main(void *arg)
+{
+    det *m = arg;
+    uint64_t seen = 0;
+    for (;;) {
+        uint64_t g;
+        uint32_t n = 0;
+        while ((g = LD_ACQ(&m->b_go)) == seen) {
+            if (LD_ACQ(&m->b_quit))
+                return NULL;
+            if (++n > 4096)
+                sched_yield();
+            else
+                b_relax();
+        }
+        if (LD_ACQ(&m->b_quit))
+            return NULL;
+        seen = g;
+        ah_loop(m, m->b_lim, m->b_own, m->b_cyc, m->b_aw);
+        ST_RLX(&m->plog_pt, m->plog_t);
+        ST_RLX(&m->ah_dtp[0], m->ah_dt[0]);
+        ST_RLX(&m->ah_dtp[1], m->ah_dt[1]);
+        ST_REL(&m->b_core, m->ah_h);
+        ST_REL(&m->b_done, seen);
+    }
+}
+
+/* room in plog for n more entries (grown only while B is idle) */
+static void plog_reserve(det *m, uint32_t n)
+{
+    while (m->plog_t - m->plog_h + n > m->plog_cap) {
+        const uint32_t cap = m->plog_cap ? 2 * m->plog_cap : 256;
+        struct plog_e *q = malloc(cap * sizeof *q);
+        if (!q) {
+            fprintf(stderr, "warpsim: out of memory (packet counts)\n");
+            abort();
+        }
+        for (uint32_t i = m->plog_h; i != m->plog_t; i++)
+            q[i & (cap - 1)] = m->plog[i & (m->plog_cap - 1)];
+        free(m->plog);
+        m->plog = q;
+        m->plog_cap = cap;
+    }
+}
+
+/* A: the run up to lim (det_tick's, at core cycle `cycle`) to B */
+static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t cycle)
+{
+    /* rings that B and A both touch do not grow during the run: room now for what it
+     * can add (a bank takes only what its queue holds now; the crossbar pushes at most
+     * one request per port and cycle; a domain cycle logs at most one entry) */
+    const uint64_t span = m->ah_h - cycle + 2;
+    const uint32_t n_icnt = (uint32_t)(span * m->f[D_ICNT] / m->f_core + 2);
+    for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
+        l2bank *b = m->bk[g];
+        const uint32_t nt = b->iq_push - b->iq_set + n_icnt + 1, nc = b->iq_con - b->iq_app + b->in.n + 1;
+        const uint32_t need = nt > nc ? nt : nc;
+        while (!b->iq || need > 1u << b->iq_log2)
+            if (!iq_grow(b)) {
+                fprintf(stderr, "warpsim: out of memory (L2 input queue)\n");
+                abort();
+            }
+    }
+    plog_reserve(m, (uint32_t)(span * (m->f[D_L2] + m->f[D_DRAM]) / m->f_core + 4));
+    m->b_aw = m->aw_in;
+    memcpy(m->b_lim, lim, sizeof m->b_lim);
+    memcpy(m->b_own, own, sizeof m->b_own);
+    m->b_cyc = cycle;
+    uint64_t l2 = m->wake[D_L2];
+    if (m->wake[D_DRAM] != UINT64_MAX) {
+        const uint64_t t = after(m, D_DRAM, D_L2, m->wake[D_DRAM]);
+        if (t < l2)
+            l2 = t;
+    }
+    m->b_l2snap = l2;
+    m->a_seen = cycle;
+    m->vw_l2 = l2;
+    ST_RLX(&m->plog_pt, m->plog_t);
+    ST_RLX(&m->ah_dtp[0], m->ah_dt[0]);
+    ST_RLX(&m->ah_dtp[1], m->ah_dt[1]);
+    ST_RLX(&m->b_core, cycle);
+    m->b_run = 1;
+    if (!m->b_thr_ok) {
+        if (pthread_create(&m->b_thr, NULL, b_main, m)) {
+            /* no thread: the run here, as without the key */
+            m->b_run = 0;
+            m->b_cfg = 0;
+            uint64_t l[D__N];
+            memcpy(l, lim, sizeof l);
+            ah_loop(m, l, own, cycle, m->aw_in);
+            return;
+        }
+        m->b_thr_ok = 1;
+    }
+    ST_REL(&m->b_go, m->b_go + 1);
 }
 
 /* ---- the partition-parallel tick (memsys.h par_parts) -----------------------------------------
@@ -2985,8 +3486,8 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
             next = cycle + 1;   /* not committed yet (memsys.h commit): the next tick does */
     }
     for (int d = 0; d < D__N; d++)
-        if (m->wake[d] != UINT64_MAX) {
-            uint64_t c = at_or_after(m, d, C_CORE, m->wake[d]);
+        if (wk(m, d) != UINT64_MAX) {
+            uint64_t c = at_or_after(m, d, C_CORE, wk(m, d));
             if (c < next)
                 next = c;
         }
@@ -2995,6 +3496,9 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
         if (c < next)
             next = c;
     }
+    /* the partition thread's results after its progress are not known yet */
+    if (m->b_run && m->a_seen + 1 < next)
+        next = m->a_seen + 1;
     if (next == UINT64_MAX)
         return next;
     return next <= cycle ? cycle + 1 : next;
@@ -3015,8 +3519,8 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
 /* nsm_w, nsm_t and nsm_aw from the wakes now (*w, *t, *aw) */
 static void nsm_terms(const det *m, uint64_t *wp, uint64_t *tp, uint64_t *awp)
 {
-    uint64_t w = m->wake[D_ICNT], l2 = m->wake[D_L2];
-    if (m->wake[D_DRAM] != UINT64_MAX) {
+    uint64_t w = m->wake[D_ICNT], l2 = wk(m, D_L2);
+    if (wk(m, D_DRAM) != UINT64_MAX) {
         uint64_t t = after(m, D_DRAM, D_L2, m->wake[D_DRAM]);
         if (t < l2)
             l2 = t;
@@ -3037,12 +3541,12 @@ static void nsm_terms(const det *m, uint64_t *wp, uint64_t *tp, uint64_t *awp)
 /* After the wakes changed (serially: tick, commit): next_sm_from's terms again. */
 static void nsm_refresh(det *m)
 {
-    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == m->wake[D_L2] &&
-        m->nsm_wk[D_DRAM] == m->wake[D_DRAM])
+    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == wk(m, D_L2) &&
+        m->nsm_wk[D_DRAM] == wk(m, D_DRAM))
         return;
     nsm_terms(m, &m->nsm_w, &m->nsm_t, &m->nsm_aw);
     for (int d = 0; d < D__N; d++)
-        m->nsm_wk[d] = m->wake[d];
+        m->nsm_wk[d] = wk(m, d);
 }
 
 /* next_sm_from's answer from the terms w, t0, aw */
@@ -3078,8 +3582,8 @@ static __attribute__((noinline)) uint64_t next_sm_stale(const det *m, uint64_t d
 static inline uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle,
                                     int solo)
 {
-    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == m->wake[D_L2] &&
-        m->nsm_wk[D_DRAM] == m->wake[D_DRAM])
+    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == wk(m, D_L2) &&
+        m->nsm_wk[D_DRAM] == wk(m, D_DRAM))
         return next_sm_terms(m, done_t, x, cycle, m->nsm_w, solo ? UINT64_MAX : m->nsm_t, m->nsm_aw);
     return next_sm_stale(m, done_t, x, cycle, solo);
 }
@@ -3327,6 +3831,8 @@ static uint64_t l2_pending(const det *m, const l2bank *b)
 
 static void det_stats(const memsys *ms, cJSON *o)
 {
+    if (((const det *)ms)->b_run)
+        b_join((det *)ms);
     const det *m = (const det *)ms;
     /* since launch_begin (t0; 0 for a model created for one launch) */
     uint64_t end = m->ticked && m->now + 1 > m->t0 ? m->now + 1 : m->t0;
@@ -3463,6 +3969,8 @@ static void det_stats(const memsys *ms, cJSON *o)
 
 static void det_dump(const memsys *ms, FILE *f)
 {
+    if (((const det *)ms)->b_run)
+        b_join((det *)ms);
     const det *m = (const det *)ms;
     fprintf(f, "detailed memory at core cycle %llu: %llu requests outstanding, %llu packets "
             "in flight; next cycles: icnt %llu, l2 %llu, dram %llu\n",
@@ -3509,6 +4017,8 @@ static void det_dump(const memsys *ms, FILE *f)
 /* the launch's last core cycle (memsys.h horizon): no run ahead goes beyond it */
 static void det_horizon(memsys *ms, uint64_t last)
 {
+    if (((det *)ms)->b_run)
+        b_join((det *)ms);
     ((det *)ms)->ah_cap = last;
 }
 
@@ -3517,6 +4027,8 @@ static void det_horizon(memsys *ms, uint64_t last)
 static void det_launch_begin(memsys *ms, uint64_t cycle)
 {
     det *m = (det *)ms;
+    if (m->b_run)
+        b_join(m);
     m->t0 = cycle;
     for (uint32_t s = 0; s < m->n_sm; s++) {
         memset(m->sm[s].req_n, 0, sizeof m->sm[s].req_n);
@@ -3550,6 +4062,8 @@ static void det_launch_begin(memsys *ms, uint64_t cycle)
 static void det_launch_end(memsys *ms, uint64_t cycle)
 {
     det *m = (det *)ms;
+    if (m->b_run)
+        b_join(m);
     (void)cycle;
     if (m->flush_l1d) {
         for (uint32_t s = 0; s < m->n_sm; s++)
@@ -3565,6 +4079,8 @@ static void det_launch_end(memsys *ms, uint64_t cycle)
 static void det_host_write(memsys *ms, uint64_t addr, uint64_t n)
 {
     det *m = (det *)ms;
+    if (m->b_run)
+        b_join(m);
     if (!m->fill_on_copy || !n)
         return;
     uint64_t line = m->l2_line, sec = m->pt[0].b[0].c ? cache_config(m->pt[0].b[0].c)->sector : line;
