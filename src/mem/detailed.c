@@ -135,11 +135,13 @@ typedef struct {
 
 enum { Q_HIT, Q_FILL };   /* an L2 bank's two reply queues: pipeline hits, fills */
 
+/* An L2 bank, on host cache lines by writer: what both sides read (set up once; the
+ * rings grow only while the partition thread is idle), the crossbar's (its reply queues
+ * and its view of the input queue), the bank's own (the partition thread's, with
+ * mem.l2_thread): so that neither side's writes evict the lines the other reads. */
 typedef struct {
-    cache *c;
+    _Alignas(64) cache *c;
     const cache_cfg *cc;   /* cache_config(c)                                           */
-    pq in;                 /* from the crossbar; t_ready in L2 cycles (arrival + the L2
-                              pipeline latency)                                         */
     /* The crossbar's view of the input queue proper: the entries through the pipeline
      * and not yet taken by the bank, which l2.in_queue bounds (iq_view). Two rings of
      * 2^iq_log2 places in iq: each entry's t_ready in push order (never decreasing along
@@ -148,10 +150,24 @@ typedef struct {
      * the bank, iq_app of those applied by the crossbar; iq_back: entries put back at the
      * head, through the pipeline already (tx_close) */
     uint64_t *iq;
-    uint32_t iq_push, iq_set, iq_con, iq_app;
+    uint16_t part_id;
+    uint8_t iq_log2;
+    uint32_t gid;          /* part_id * l2.banks + its bank: its bit in bank_set        */
+    /* the crossbar's */
+    _Alignas(64) pq out[2];   /* replies; t_ready in interconnect cycles                */
+    _Alignas(64) uint32_t iq_push;
+    uint32_t iq_set, iq_app;
     uint32_t rr;           /* with a port of its own: its reply queue served last       */
     uint32_t iq_back;
-    pq out[2];             /* replies; t_ready in interconnect cycles                   */
+    uint32_t sport;        /* the crossbar port whose head request waits for room in
+                              this bank's input queue (det.req_stall), or UINT32_MAX    */
+    /* the bank's */
+    _Alignas(64) pq in;    /* from the crossbar; t_ready in L2 cycles (arrival + the L2
+                              pipeline latency)                                         */
+    uint32_t iq_con;
+    uint32_t obn;          /* replies in out[] as its own cycles see them: their count,
+                              but for the partition thread (mem.l2_thread), whose pops of
+                              a run's time come after the run (b_join sets it again)   */
     pq ret;                /* DRAM returns; t_ready in L2 cycles                        */
     uint64_t next;         /* next L2 cycle with work (lower bound)                     */
     uint64_t t_port;       /* l2.sector_requests: first L2 cycle its port is free again */
@@ -159,15 +175,6 @@ typedef struct {
     pkt *memo_q;           /* the input head its cache refused last (NULL: none) ...   */
     uint64_t memo_stamp;   /* ... and the cache's memo of it (cache_refusal_stamp): a
                               head refused again is counted without being rebuilt      */
-    uint32_t obn;          /* replies in out[] as its own cycles see them: their count,
-                              but for the partition thread (mem.l2_thread), whose pops of
-                              a run's time come after the run (b_join sets it again)   */
-    uint32_t obn_pad;
-    uint16_t part_id;
-    uint8_t iq_log2;
-    uint32_t gid;          /* part_id * l2.banks + its bank: its bit in bank_set        */
-    uint32_t sport;        /* the crossbar port whose head request waits for room in
-                              this bank's input queue (det.req_stall), or UINT32_MAX    */
     /* A bank that can do nothing until an event sleeps (bank_next leaves the term out)
      * and the event lowers its next (bank_lower), instead of being visited every L2
      * cycle; none while exhaustive or with a directory protocol:
@@ -185,7 +192,7 @@ typedef struct {
     uint64_t k_ref;        /* slp: the last L2 cycle whose refusal is counted          */
     uint64_t t_rouse;      /* dwait: the L2 cycle rouse_dram last roused it for        */
 } l2bank;
-_Static_assert(sizeof(l2bank) == 256, "l2bank: 256 bytes (an index is a shift)");
+_Static_assert(sizeof(l2bank) == 384, "l2bank: six host cache lines");
 
 /* A stretch of one partition's packet allocations and frees in the partition phase
  * (det_tick_part): one L2 or DRAM cycle of it. The count of packets in flight changes
@@ -205,26 +212,11 @@ typedef struct {
 } pkpool;
 
 typedef struct {
-    _Alignas(64) l2bank *b;   /* (partitions on cache lines of their own: a partition
-                                 phase writes its own only)                             */
+    /* (partitions on cache lines of their own: a partition phase writes its own only;
+     * within one, the lines by writer: set up once, the crossbar's, the L2 and DRAM
+     * side's, which the partition thread (mem.l2_thread) writes) */
+    _Alignas(64) l2bank *b;
     dram **ch;             /* its dram.channels_per_l2 DRAM channels                    */
-    uint64_t next;         /* next DRAM cycle with work of any of them (lower bound)    */
-    uint64_t out_t;        /* earliest head of its banks' reply queues (UINT64_MAX: none) */
-    uint64_t bmin;         /* the earliest of its banks' next (par_ok only; while the
-                              serial tick runs, det.bmin_ok tells whether it is kept)   */
-    uint32_t rr;           /* reply injection: bank served last                         */
-    uint32_t n_dwait;      /* its banks waiting for room in a DRAM queue (l2bank.dwait) */
-    uint64_t n_sleeps[3];  /* its banks' sleeps so far: slp, oblk, dwait (tests only:
-                              mem_detailed_sleeps)                                     */
-    /* its packets: every packet belongs to the partition it is for (pkt.part), and is
-     * taken from and returned to one of that partition's pools: pa, the crossbar side's
-     * (requests, which become their replies; directory messages), or pb, the L2's
-     * packets for DRAM, which the L2 and DRAM side alone takes and returns, so that the
-     * partition thread (mem.l2_thread) owns pb. A request the L2 side ends (a
-     * write-back) goes back to pa, or while the partition thread runs to xret, which
-     * b_join hands to pa. */
-    pkpool pa, pb;
-    pkt *xret;
     /* the partition thread's replies (l2_reply while det.b_run): entries in push order,
      * ob_t published by B (release), ob_h A's; A moves them into the banks' reply
      * queues (b_drain) */
@@ -232,11 +224,36 @@ typedef struct {
         pkt *q;
         uint32_t bank, fill;
     } *ob;
-    uint32_t ob_cap, ob_h, ob_t;
-    uint64_t coh_st[6];    /* its directory counters (det.coh_st's meaning)             */
+    uint32_t ob_cap;
     /* the partition phase (det_tick_part): while ph is set, what it would write in
-     * state shared with other partitions waits here for det_tick_join */
-    int ph, did;
+     * state shared with other partitions waits in the fields at the end for
+     * det_tick_join (read by both sides' pokes) */
+    int ph;
+    /* the crossbar's */
+    _Alignas(64) uint64_t out_t;   /* earliest head of its banks' reply queues
+                                      (UINT64_MAX: none)                                */
+    uint32_t rr;           /* reply injection: bank served last                         */
+    uint32_t ob_h;
+    /* its packets: every packet belongs to the partition it is for (pkt.part), and is
+     * taken from and returned to one of that partition's pools: pa, the crossbar side's
+     * (requests, which become their replies; directory messages), or pb, the L2's
+     * packets for DRAM, which the L2 and DRAM side alone takes and returns, so that the
+     * partition thread (mem.l2_thread) owns pb. A request the L2 side ends (a
+     * write-back) goes back to pa, or while the partition thread runs to xret, which
+     * b_join hands to pa. */
+    pkpool pa;
+    /* the L2 and DRAM side's */
+    _Alignas(64) pkpool pb;
+    pkt *xret;
+    uint32_t ob_t;
+    uint32_t n_dwait;      /* its banks waiting for room in a DRAM queue (l2bank.dwait) */
+    uint64_t next;         /* next DRAM cycle with work of any of them (lower bound)    */
+    uint64_t bmin;         /* the earliest of its banks' next (par_ok only; while the
+                              serial tick runs, det.bmin_ok tells whether it is kept)   */
+    uint64_t n_sleeps[3];  /* its banks' sleeps so far: slp, oblk, dwait (tests only:
+                              mem_detailed_sleeps)                                     */
+    uint64_t coh_st[6];    /* its directory counters (det.coh_st's meaning)             */
+    int did;
     uint64_t pk_icnt;      /* the earliest interconnect wake it poked                   */
     uint64_t k_l2, k_dram; /* the last L2 / DRAM cycle it ran (0: none in this phase)   */
     uint32_t n_seg;
@@ -338,8 +355,12 @@ struct det {
      * fraction reduced, q as a multiply-shift divider (requests cross clocks often) */
     uint64_t cp[D__N + 1][D__N + 1];
     amap_div cq[D__N + 1][D__N + 1];
-    uint64_t k[D__N];      /* last cycle run, per domain                                */
-    uint64_t wake[D__N];   /* next cycle that may have work, per domain                 */
+    /* per domain, on host cache lines of its own (the partition thread writes the L2's
+     * and DRAM's): the last cycle run, and the next cycle that may have work */
+    struct {
+        _Alignas(64) uint64_t k;
+        uint64_t wake;
+    } dm[D__N];
     uint64_t now;          /* last core cycle ticked                                    */
     /* next_sm_from's terms that depend on the domains' wakes alone, computed when the
      * wakes change (the serial tick and commit) from the wakes in nsm_wk: the earliest
@@ -417,25 +438,35 @@ struct det {
      * the awaited requests (pkt.aw) between their injection and their answer's entry
      * into a reply queue: while there is one, no launch ends before the L2 and DRAM
      * cycle about to run, since that answer enters its reply queue at it or later. */
-    int ah_on, ah_cur, ah_dom;
+    int ah_on;
     uint32_t n_oblk;       /* banks asleep with oblk (the crossbar's pop rouses them)   */
-    uint64_t ah_h, ah_len, ah_k;
+    uint64_t ah_h, ah_len;
     uint64_t ah_cap;       /* the launch's last core cycle (memsys.h horizon)           */
     struct plog_e {
         uint64_t k;
         int32_t dl, mx;    /* net change, and its peak above the entry's start          */
         int32_t dom;
-    } *plog, *ah_seg;      /* ah_seg: the running cycle's entry (NULL: none yet)        */
-    uint32_t plog_h, plog_t, plog_cap;
-    uint64_t ah_did[2][256];
-    uint32_t ah_dh[2], ah_dt[2];   /* ah_did's heads and tails                           */
-    /* banks whose reply queues hold near_thr entries or more (ah_room looks at them) */
-    uint32_t n_near, near_thr;
+    } *plog;
+    uint32_t plog_h, plog_cap;
+    uint32_t ah_dh[2];     /* ah_did's heads                                            */
+    uint32_t near_thr;
     /* aw_up = aw_in - aw_out: injections counted by the crossbar side, answers by the
      * L2 side (each side writes its own: the partition thread) */
-    uint64_t aw_in, aw_out;
+    uint64_t aw_in;
+    /* what a run writes every cycle, on host cache lines of its own (the partition
+     * thread's: mem.l2_thread) */
+    _Alignas(64) int ah_cur;
+    int ah_dom;
+    uint64_t ah_k;
+    struct plog_e *ah_seg; /* the running cycle's entry (NULL: none yet)                */
+    uint32_t plog_t, ah_dt[2];   /* the log's and ah_did's tails                        */
+    /* banks whose reply queues hold near_thr entries or more (ah_room looks at them) */
+    uint32_t n_near;
+    uint64_t aw_out;
     uint64_t ah_n[2];      /* L2 and DRAM cycles run ahead since launch_begin
                               (host_ahead_l2_cycles, host_ahead_dram_cycles)            */
+    uint64_t ah_did[2][256];
+    _Alignas(64) int par_ok_;   /* (the lines after the run's) */
     /* the partition-parallel tick (det_par_parts): the limits of the partitions' L2 and
      * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
      * cycle's own stretch of packet allocations (pseg, kind D_ICNT) */
@@ -493,7 +524,7 @@ static void b_join(det *m);
 static inline uint64_t wk(const det *m, int d)
 {
     if (d == D_ICNT || !m->b_run)
-        return m->wake[d];
+        return m->dm[d].wake;
     return d == D_L2 ? m->vw_l2 : UINT64_MAX;
 }
 
@@ -624,10 +655,10 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 
 static void poke(det *m, int d, uint64_t t)
 {
-    if (t <= m->k[d])
-        t = m->k[d] + 1;
-    if (t < m->wake[d])
-        m->wake[d] = t;
+    if (t <= m->dm[d].k)
+        t = m->dm[d].k + 1;
+    if (t < m->dm[d].wake)
+        m->dm[d].wake = t;
 }
 
 /* poke from partition pt's L2 or DRAM (in its phase: kept for det_tick_join, which
@@ -1240,7 +1271,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             m->cq[a][b] = amap_div_make(m->f[a] / g);
         }
     for (int d = 0; d < D__N; d++)
-        m->wake[d] = UINT64_MAX;
+        m->dm[d].wake = UINT64_MAX;
     m->header = cfg->icnt.header;
     m->atom_lat = cfg->l2.atomic_latency;
     m->dram_lat = cfg->dram.latency;
@@ -1852,10 +1883,10 @@ static int det_commit(memsys *ms, uint32_t i, uint64_t cycle)
         return 0;
     bit_set(m->inj_set, i);
     blk_clr(m, i);   /* a new head: it may fit */
-    uint64_t w = m->wake[D_ICNT];
+    uint64_t w = m->dm[D_ICNT].wake;
     poke(m, D_ICNT, s->poke);
     s->poke = UINT64_MAX;
-    if (m->wake[D_ICNT] == w)
+    if (m->dm[D_ICNT].wake == w)
         return 0;
     nsm_refresh(m);
     return 1;
@@ -2640,7 +2671,7 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
                             ? (uint8_t)ws_pop32(r->sectors) : 1,
                 .write = r->type == CM_WRITE || r->type == CM_WRITEBACK};
             uint64_t ready = after(m, D_L2, D_DRAM, k);
-            dram_push(pt->ch[sub], &r->d, m->k[D_DRAM], ready);
+            dram_push(pt->ch[sub], &r->d, m->dm[D_DRAM].k, ready);
             cache_mq_pop(b->c);
             h = cache_mq_head_inline(b->c);
             if (ready < pt->next)
@@ -2702,7 +2733,7 @@ static int run_l2(det *m, uint64_t k)
             if (b->next < w)
                 w = b->next;
         }
-    m->wake[D_L2] = w;
+    m->dm[D_L2].wake = w;
     return did;
 }
 
@@ -2804,7 +2835,7 @@ static int run_dram(det *m, uint64_t k)
         if (pt->next < w)
             w = pt->next;
     }
-    m->wake[D_DRAM] = w;
+    m->dm[D_DRAM].wake = w;
     return did;
 }
 
@@ -2817,9 +2848,9 @@ static int first_due(const det *m, const uint64_t *lim)
 {
     int best = -1;
     for (int d = 0; d < D__N; d++) {
-        if (m->wake[d] > lim[d])
+        if (m->dm[d].wake > lim[d])
             continue;
-        if (best < 0 || m->wake[d] * m->f[best] < m->wake[best] * m->f[d])
+        if (best < 0 || m->dm[d].wake * m->f[best] < m->dm[best].wake * m->f[d])
             best = d;
     }
     return best;
@@ -2875,9 +2906,9 @@ static int first_due_ld(const det *m, const uint64_t *lim)
 {
     int best = -1;
     for (int d = D_L2; d < D__N; d++) {
-        if (m->wake[d] > lim[d])
+        if (m->dm[d].wake > lim[d])
             continue;
-        if (best < 0 || m->wake[d] * m->f[best] < m->wake[best] * m->f[d])
+        if (best < 0 || m->dm[d].wake * m->f[best] < m->dm[best].wake * m->f[d])
             best = d;
     }
     return best;
@@ -2894,12 +2925,12 @@ static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, 
         int d = first_due_ld(m, lim);
         if (d < 0)
             break;
-        uint64_t k = m->wake[d];
+        uint64_t k = m->dm[d].wake;
         if (pub) {
             /* every cycle before (d, k) has run */
-            ST_RLX(&m->plog_pt, m->plog_t);
-            ST_RLX(&m->ah_dtp[0], m->ah_dt[0]);
-            ST_RLX(&m->ah_dtp[1], m->ah_dt[1]);
+            ST_REL(&m->plog_pt, m->plog_t);
+            ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
+            ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
             ST_REL(&m->b_core, at_or_after(m, d, C_CORE, k) - 1);
         }
         if (aw == m->aw_out || m->n_oblk || (d == D_L2 && !ah_room(m, k))) {
@@ -2932,11 +2963,11 @@ static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, 
         m->ah_k = k;
         m->ah_dom = d;
         m->ah_n[d == D_DRAM]++;
-        m->k[d] = k;
+        m->dm[d].k = k;
         if (d == D_L2 ? run_l2(m, k) : run_dram(m, k))
             ah_mark(m, d, k);
-        if (ex && m->wake[d] != UINT64_MAX)
-            m->wake[d] = k + 1;
+        if (ex && m->dm[d].wake != UINT64_MAX)
+            m->dm[d].wake = k + 1;
     }
     m->ah_cur = 0;
 }
@@ -2951,18 +2982,18 @@ static int b_tick(det *m, uint64_t cycle, const uint64_t *own)
 {
     int did = ah_took(m, own);
     const int ex = m->exhaustive;
-    while (m->wake[D_ICNT] <= own[D_ICNT]) {
-        const uint64_t k = m->wake[D_ICNT];
+    while (m->dm[D_ICNT].wake <= own[D_ICNT]) {
+        const uint64_t k = m->dm[D_ICNT].wake;
         plog_before(m, k);
-        m->k[D_ICNT] = k;
+        m->dm[D_ICNT].k = k;
         if (run_icnt(m, k)) {
             did = 1;
-            m->wake[D_ICNT] = k + 1;
+            m->dm[D_ICNT].wake = k + 1;
         } else {
-            m->wake[D_ICNT] = wake_icnt(m, k);
+            m->dm[D_ICNT].wake = wake_icnt(m, k);
         }
-        if (ex && m->wake[D_ICNT] != UINT64_MAX)
-            m->wake[D_ICNT] = k + 1;
+        if (ex && m->dm[D_ICNT].wake != UINT64_MAX)
+            m->dm[D_ICNT].wake = k + 1;
     }
     plog_upto(m, own);
     (void)cycle;
@@ -2999,7 +3030,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
         int d = first_due(m, own);
         if (d < 0)
             break;
-        uint64_t k = m->wake[d];
+        uint64_t k = m->dm[d].wake;
         if (m->ah_on) {
             m->ah_cur = 0;
             if (d == D_ICNT)
@@ -3008,7 +3039,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
                 while (m->plog_h != m->plog_t)
                     plog_pop(m);
         }
-        m->k[d] = k;
+        m->dm[d].k = k;
         switch (d) {
         case D_ICNT:
             /* after a cycle that did something, the next cycle is a valid lower bound
@@ -3016,9 +3047,9 @@ static int det_tick(memsys *ms, uint64_t cycle)
              * idle one */
             if (run_icnt(m, k)) {
                 did = 1;
-                m->wake[D_ICNT] = k + 1;
+                m->dm[D_ICNT].wake = k + 1;
             } else {
-                m->wake[D_ICNT] = wake_icnt(m, k);
+                m->dm[D_ICNT].wake = wake_icnt(m, k);
             }
             break;
         case D_L2:
@@ -3028,8 +3059,8 @@ static int det_tick(memsys *ms, uint64_t cycle)
             did |= run_dram(m, k);
             break;
         }
-        if (ex && m->wake[d] != UINT64_MAX)
-            m->wake[d] = k + 1;
+        if (ex && m->dm[d].wake != UINT64_MAX)
+            m->dm[d].wake = k + 1;
     }
     if (m->ah_on) {
         m->ah_cur = 0;
@@ -3044,7 +3075,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
          * rousing by the crossbar's pops would be A's) */
         const int d = m->b_cfg && !ex && m->ah_h > cycle ? first_due_ld(m, lim) : -1;
         if (d >= 0 && m->aw_in != m->aw_out && !m->n_oblk &&
-            (d != D_L2 || ah_room(m, m->wake[D_L2])))
+            (d != D_L2 || ah_room(m, m->dm[D_L2].wake)))
             b_start(m, lim, own, cycle);
         else
             ah_loop(m, lim, own, cycle, m->aw_in);
@@ -3172,9 +3203,9 @@ static void *b_main(void *arg)
             return NULL;
         seen = g;
         ah_loop(m, m->b_lim, m->b_own, m->b_cyc, m->b_aw);
-        ST_RLX(&m->plog_pt, m->plog_t);
-        ST_RLX(&m->ah_dtp[0], m->ah_dt[0]);
-        ST_RLX(&m->ah_dtp[1], m->ah_dt[1]);
+        ST_REL(&m->plog_pt, m->plog_t);
+        ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
+        ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
         ST_REL(&m->b_core, m->ah_h);
         ST_REL(&m->b_done, seen);
     }
@@ -3221,18 +3252,18 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
     memcpy(m->b_lim, lim, sizeof m->b_lim);
     memcpy(m->b_own, own, sizeof m->b_own);
     m->b_cyc = cycle;
-    uint64_t l2 = m->wake[D_L2];
-    if (m->wake[D_DRAM] != UINT64_MAX) {
-        const uint64_t t = after(m, D_DRAM, D_L2, m->wake[D_DRAM]);
+    uint64_t l2 = m->dm[D_L2].wake;
+    if (m->dm[D_DRAM].wake != UINT64_MAX) {
+        const uint64_t t = after(m, D_DRAM, D_L2, m->dm[D_DRAM].wake);
         if (t < l2)
             l2 = t;
     }
     m->b_l2snap = l2;
     m->a_seen = cycle;
     m->vw_l2 = l2;
-    ST_RLX(&m->plog_pt, m->plog_t);
-    ST_RLX(&m->ah_dtp[0], m->ah_dt[0]);
-    ST_RLX(&m->ah_dtp[1], m->ah_dt[1]);
+    ST_REL(&m->plog_pt, m->plog_t);
+    ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
+    ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
     ST_RLX(&m->b_core, cycle);
     m->b_run = 1;
     if (!m->b_thr_ok) {
@@ -3286,9 +3317,9 @@ static int det_tick_serial(memsys *ms, uint64_t cycle, const uint32_t **parts, u
      * cycle due before the interconnect's */
     if (!det_par_parts(ms))
         return det_tick(ms, cycle);
-    const uint64_t ki = m->wake[D_ICNT];
+    const uint64_t ki = m->dm[D_ICNT].wake;
     if (!(m->ticked && cycle < m->now) && ki <= lim[D_ICNT] &&
-        (ki < lim[D_ICNT] || (m->wake[D_L2] <= lim[D_L2] && m->wake[D_L2] * m->f[D_ICNT] < ki * m->f[D_L2])))
+        (ki < lim[D_ICNT] || (m->dm[D_L2].wake <= lim[D_L2] && m->dm[D_L2].wake * m->f[D_ICNT] < ki * m->f[D_L2])))
         return det_tick(ms, cycle);
     if (!tick_begin(ms, m, cycle))
         return 0;
@@ -3299,12 +3330,12 @@ static int det_tick_serial(memsys *ms, uint64_t cycle, const uint32_t **parts, u
         /* its packet counts as a stretch of its own (the join orders them) */
         const uint64_t l0 = m->pkts_live, m0 = m->pkts_max;
         m->pkts_max = l0;
-        m->k[D_ICNT] = ki;
+        m->dm[D_ICNT].k = ki;
         if (run_icnt(m, ki)) {
             did = 1;
-            m->wake[D_ICNT] = ki + 1;
+            m->dm[D_ICNT].wake = ki + 1;
         } else {
-            m->wake[D_ICNT] = wake_icnt(m, ki);
+            m->dm[D_ICNT].wake = wake_icnt(m, ki);
         }
         m->iseg = (pseg){ki, (int64_t)(m->pkts_live - l0), (int64_t)(m->pkts_max - l0), D_ICNT};
         m->pkts_live = l0;
@@ -3416,10 +3447,10 @@ static int det_tick_join(memsys *ms, uint64_t cycle)
         pt->ph = 0;
         if (pt->pk_icnt < pki)
             pki = pt->pk_icnt;
-        if (pt->k_l2 > m->k[D_L2])
-            m->k[D_L2] = pt->k_l2;
-        if (pt->k_dram > m->k[D_DRAM])
-            m->k[D_DRAM] = pt->k_dram;
+        if (pt->k_l2 > m->dm[D_L2].k)
+            m->dm[D_L2].k = pt->k_l2;
+        if (pt->k_dram > m->dm[D_DRAM].k)
+            m->dm[D_DRAM].k = pt->k_dram;
         for (uint32_t i = 0; i < m->n_bank; i++) {
             l2bank *b = &pt->b[i];
             if (b->next != UINT64_MAX)
@@ -3463,8 +3494,8 @@ static int det_tick_join(memsys *ms, uint64_t cycle)
         }
     }
     m->pkts_live = (uint64_t)((int64_t)m->pl0 + dl);
-    m->wake[D_L2] = wl2;
-    m->wake[D_DRAM] = wdr;
+    m->dm[D_L2].wake = wl2;
+    m->dm[D_DRAM].wake = wdr;
     if (pki != UINT64_MAX)
         poke(m, D_ICNT, pki);
     /* next_event_sm read the wakes only through next_sm_from's terms (the SMs' phase
@@ -3519,9 +3550,9 @@ static uint64_t det_next(const memsys *ms, uint64_t cycle)
 /* nsm_w, nsm_t and nsm_aw from the wakes now (*w, *t, *aw) */
 static void nsm_terms(const det *m, uint64_t *wp, uint64_t *tp, uint64_t *awp)
 {
-    uint64_t w = m->wake[D_ICNT], l2 = wk(m, D_L2);
+    uint64_t w = m->dm[D_ICNT].wake, l2 = wk(m, D_L2);
     if (wk(m, D_DRAM) != UINT64_MAX) {
-        uint64_t t = after(m, D_DRAM, D_L2, m->wake[D_DRAM]);
+        uint64_t t = after(m, D_DRAM, D_L2, m->dm[D_DRAM].wake);
         if (t < l2)
             l2 = t;
     }
@@ -3541,7 +3572,7 @@ static void nsm_terms(const det *m, uint64_t *wp, uint64_t *tp, uint64_t *awp)
 /* After the wakes changed (serially: tick, commit): next_sm_from's terms again. */
 static void nsm_refresh(det *m)
 {
-    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == wk(m, D_L2) &&
+    if (m->nsm_wk[D_ICNT] == m->dm[D_ICNT].wake && m->nsm_wk[D_L2] == wk(m, D_L2) &&
         m->nsm_wk[D_DRAM] == wk(m, D_DRAM))
         return;
     nsm_terms(m, &m->nsm_w, &m->nsm_t, &m->nsm_aw);
@@ -3582,7 +3613,7 @@ static __attribute__((noinline)) uint64_t next_sm_stale(const det *m, uint64_t d
 static inline uint64_t next_sm_from(const det *m, uint64_t done_t, uint64_t x, uint64_t cycle,
                                     int solo)
 {
-    if (m->nsm_wk[D_ICNT] == m->wake[D_ICNT] && m->nsm_wk[D_L2] == wk(m, D_L2) &&
+    if (m->nsm_wk[D_ICNT] == m->dm[D_ICNT].wake && m->nsm_wk[D_L2] == wk(m, D_L2) &&
         m->nsm_wk[D_DRAM] == wk(m, D_DRAM))
         return next_sm_terms(m, done_t, x, cycle, m->nsm_w, solo ? UINT64_MAX : m->nsm_t, m->nsm_aw);
     return next_sm_stale(m, done_t, x, cycle, solo);
@@ -3975,8 +4006,8 @@ static void det_dump(const memsys *ms, FILE *f)
     fprintf(f, "detailed memory at core cycle %llu: %llu requests outstanding, %llu packets "
             "in flight; next cycles: icnt %llu, l2 %llu, dram %llu\n",
             (unsigned long long)m->now, (unsigned long long)m->outstanding,
-            (unsigned long long)m->pkts_live, (unsigned long long)m->wake[D_ICNT],
-            (unsigned long long)m->wake[D_L2], (unsigned long long)m->wake[D_DRAM]);
+            (unsigned long long)m->pkts_live, (unsigned long long)m->dm[D_ICNT].wake,
+            (unsigned long long)m->dm[D_L2].wake, (unsigned long long)m->dm[D_DRAM].wake);
     char name[64];
     for (uint32_t s = 0; s < m->n_sm; s++) {
         uint32_t n[L1__N + 1] = {0};
