@@ -38,6 +38,10 @@ CONFIGS = {
     # two host threads with every SM phase on the team: the SMs' cycles in parallel, the
     # memory system's (and its runs ahead) in the serial tick
     "threads": ["--threads", "2", "--set", "sim.host_threads_adapt=false"],
+    # the runs on a host thread of their own (mem.l2_thread): against the serial model
+    # without running ahead, on both presets
+    "l2thread": ["--set", "mem.l2_thread=true"],
+    "l2thread-hd7970": ["--config", "hd7970", "--set", "mem.l2_thread=true", "--set", "l2.in_queue=2"],
 }
 EXITS = {"budget": (0, 5)}
 

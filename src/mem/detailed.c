@@ -51,6 +51,7 @@
 #include "util/bits.h"
 
 enum { D_ICNT, D_L2, D_DRAM, D__N, C_CORE = D__N };
+enum { B_PUB = 4 };   /* core cycles of progress between the partition thread's reports */
 
 /* what the partition thread (mem.l2_thread) and this one pass each other (plain loads and
  * stores on x86-64) */
@@ -159,6 +160,7 @@ typedef struct {
     uint32_t iq_set, iq_app;
     uint32_t rr;           /* with a port of its own: its reply queue served last       */
     uint32_t iq_back;
+    uint32_t iq_cv;        /* iq_con as of the crossbar's last look (iq_con_a)          */
     uint32_t sport;        /* the crossbar port whose head request waits for room in
                               this bank's input queue (det.req_stall), or UINT32_MAX    */
     /* the bank's */
@@ -246,6 +248,7 @@ typedef struct {
     _Alignas(64) pkpool pb;
     pkt *xret;
     uint32_t ob_t;
+    uint32_t ob_hc;        /* ob_h as the L2 side last read it (a full outbox reads it) */
     uint32_t n_dwait;      /* its banks waiting for room in a DRAM queue (l2bank.dwait) */
     uint64_t next;         /* next DRAM cycle with work of any of them (lower bound)    */
     uint64_t bmin;         /* the earliest of its banks' next (par_ok only; while the
@@ -361,15 +364,6 @@ struct det {
         _Alignas(64) uint64_t k;
         uint64_t wake;
     } dm[D__N];
-    uint64_t now;          /* last core cycle ticked                                    */
-    /* next_sm_from's terms that depend on the domains' wakes alone, computed when the
-     * wakes change (the serial tick and commit) from the wakes in nsm_wk: the earliest
-     * interconnect cycle a reply can be granted (nsm_w, UINT64_MAX: none), and the core
-     * cycles of that grant's arrival (nsm_t) and of nsm_w itself (nsm_aw) */
-    uint64_t nsm_wk[D__N], nsm_w, nsm_t, nsm_aw;
-    int ticked;
-    int committed;         /* every SM committed since the last tick (the GPU's order):
-                              tick need not look                                        */
     int exhaustive;        /* run every cycle of every domain (tests of the wake bounds) */
     uint64_t t0;           /* core cycle the statistics started (launch_begin)          */
     int flush_l1d;         /* l1d.flush_at_exit                                         */
@@ -385,8 +379,6 @@ struct det {
                               interconnect cycle (counted, not asked) until a grant frees
                               buffer space (req_freed) or their heads change (sm_inj_update,
                               det_commit); n_blk of them (none while exhaustive)        */
-    uint64_t n_blk, n_blocks;   /* (n_blocks: SMs blocked so far, mem_detailed_blocks) */
-    uint64_t n_stalls;     /* ports set aside so far (req_stall; mem_detailed_stalls)    */
     uint64_t *req_freed;   /* icnt_in_freed of the request crossbar                     */
     /* base.roused (memsys.h): the reply crossbar's icnt_out_got, so that its grants
      * rouse the SMs they send replies to (an SM with L1s of its own sleeps past the
@@ -394,8 +386,6 @@ struct det {
      * (a blocked SM sleeps past its own miss records)                                */
     uint64_t *out_set;     /* partitions whose out_t may be finite (out_t finite: set):
                               the interconnect cycle visits the others only for arrivals */
-    uint64_t out_min;      /* at most every partition's out_t: before it, the interconnect
-                              cycle visits no partition for its replies                 */
     uint64_t *bank_set;    /* banks (gid) whose next may be finite (next finite: set):
                               the L2 cycle visits only these                            */
     uint64_t *req_stall;   /* request-crossbar ports whose head request waits for a full
@@ -414,8 +404,6 @@ struct det {
                                             a packet to pop at cycle k iff <= k         */
     const uint32_t *req_used;            /* the request crossbar's input buffers, flits */
     uint32_t req_in_buf;                 /* icnt.in_buf                                 */
-    uint64_t req_refused;  /* miss records sm_inject found no room for (checked inline:
-                              reported with the request crossbar's refusals)           */
     addrmap am;
     amap_div div_l2line, div_nbank, div_cpl;
     const coh_ops *coh;    /* the coherence protocol (mem.protocol) and its instance   */
@@ -426,7 +414,6 @@ struct det {
     /* the directory counters (transactions, invalidations, forwards, acks, ack data
        bytes, requests that waited for a busy line) are the partitions' (part.coh_st) */
     uint32_t header, atom_lat, dram_lat, in_cap, out_cap, l2_pipe;
-    uint64_t pkts_live, pkts_max;
     /* The L2 and DRAM domains ahead of the crossbar (docs/ARCHITECTURE.md, "Memory
      * partitions a pipeline's depth ahead"): ah_on allows it; they have run up to core
      * cycle ah_h, in runs of ah_len cycles at most; ah_cur: the tick runs one of their
@@ -439,24 +426,22 @@ struct det {
      * into a reply queue: while there is one, no launch ends before the L2 and DRAM
      * cycle about to run, since that answer enters its reply queue at it or later. */
     int ah_on;
-    uint32_t n_oblk;       /* banks asleep with oblk (the crossbar's pop rouses them)   */
-    uint64_t ah_h, ah_len;
+    uint64_t ah_len;
     uint64_t ah_cap;       /* the launch's last core cycle (memsys.h horizon)           */
     struct plog_e {
         uint64_t k;
         int32_t dl, mx;    /* net change, and its peak above the entry's start          */
         int32_t dom;
     } *plog;
-    uint32_t plog_h, plog_cap;
-    uint32_t ah_dh[2];     /* ah_did's heads                                            */
+    uint32_t plog_cap;
     uint32_t near_thr;
-    /* aw_up = aw_in - aw_out: injections counted by the crossbar side, answers by the
-     * L2 side (each side writes its own: the partition thread) */
-    uint64_t aw_in;
     /* what a run writes every cycle, on host cache lines of its own (the partition
      * thread's: mem.l2_thread) */
     _Alignas(64) int ah_cur;
     int ah_dom;
+    uint32_t n_oblk;       /* banks asleep with oblk (the crossbar's pop rouses them)   */
+    uint64_t ah_h;         /* the runs have reached this core cycle                     */
+    uint64_t b_pubc;       /* the partition thread's b_core as it last published it     */
     uint64_t ah_k;
     struct plog_e *ah_seg; /* the running cycle's entry (NULL: none yet)                */
     uint32_t plog_t, ah_dt[2];   /* the log's and ah_did's tails                        */
@@ -466,7 +451,35 @@ struct det {
     uint64_t ah_n[2];      /* L2 and DRAM cycles run ahead since launch_begin
                               (host_ahead_l2_cycles, host_ahead_dram_cycles)            */
     uint64_t ah_did[2][256];
-    _Alignas(64) int par_ok_;   /* (the lines after the run's) */
+    /* what the crossbar's side (A, with the partition thread) writes every cycle, on
+     * host cache lines of their own */
+    _Alignas(64) int a_block_;
+    uint64_t now;          /* last core cycle ticked                                    */
+    /* next_sm_from's terms that depend on the domains' wakes alone, computed when the
+     * wakes change (the serial tick and commit) from the wakes in nsm_wk: the earliest
+     * interconnect cycle a reply can be granted (nsm_w, UINT64_MAX: none), and the core
+     * cycles of that grant's arrival (nsm_t) and of nsm_w itself (nsm_aw) */
+    uint64_t nsm_wk[D__N], nsm_w, nsm_t, nsm_aw;
+    int ticked;
+    int committed;         /* every SM committed since the last tick (the GPU's order):
+                              tick need not look                                        */
+    uint64_t n_blk, n_blocks;   /* (n_blocks: SMs blocked so far, mem_detailed_blocks) */
+    uint64_t n_stalls;     /* ports set aside so far (req_stall; mem_detailed_stalls)    */
+    uint64_t out_min;      /* at most every partition's out_t: before it, the interconnect
+                              cycle visits no partition for its replies                 */
+    uint64_t req_refused;  /* miss records sm_inject found no room for (checked inline:
+                              reported with the request crossbar's refusals)           */
+    uint64_t pkts_live, pkts_max;
+    uint32_t plog_h;       /* the log's head                                            */
+    uint32_t ah_dh[2];     /* ah_did's heads                                            */
+    /* aw_up = aw_in - aw_out: injections counted by the crossbar side, answers by the
+     * L2 side (each side writes its own: the partition thread) */
+    uint64_t aw_in;
+    uint64_t outstanding;  /* SM requests accepted and not yet popped (as of the last
+                              commit)                                                   */
+    uint64_t a_seen;       /* A: B's progress (b_core) as of A's last look, and drained */
+    uint64_t vw_l2;        /* A: that bound, raised by the progress A has seen          */
+    _Alignas(64) int par_ok_;   /* (the lines after these) */
     /* the partition-parallel tick (det_par_parts): the limits of the partitions' L2 and
      * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
      * cycle's own stretch of packet allocations (pseg, kind D_ICNT) */
@@ -482,8 +495,6 @@ struct det {
     uint64_t prest_l2, prest_dr;   /* the others' earliest bank and DRAM cycles         */
     uint64_t pl0;          /* packets in flight before the interconnect cycle           */
     pseg **segv;           /* det_tick_join's order of the stretches                    */
-    uint64_t outstanding;  /* SM requests accepted and not yet popped (as of the last
-                              commit)                                                   */
     FILE *trace;           /* mem.trace_l1d, or NULL                                    */
     uint32_t trace_sm;     /* mem.trace_sm                                              */
     l1dec dec[256];        /* the L1 side's decisions by dec_key (all ok == 0: none)   */
@@ -499,10 +510,10 @@ struct det {
     int b_run;
     int b_thr_ok;          /* thread B started                                          */
     pthread_t b_thr;
-    uint64_t a_seen;       /* A: B's progress (b_core) as of A's last look, and drained */
     uint64_t b_l2snap;     /* A: the L2 bound of nsm_terms when the run began           */
-    uint64_t vw_l2;        /* A: that bound, raised by the progress A has seen          */
     uint64_t b_aw;         /* the run's aw_in (injections as of its core cycle)         */
+    uint64_t b_h;          /* A: the run's end as it began (ah_h)                       */
+    uint64_t b_nruns;      /* runs handed to B since launch_begin (host_l2_thread_runs) */
     uint64_t b_lim[D__N], b_own[D__N], b_cyc;   /* the run: det_tick's limits and cycle */
     pkt **stg;             /* [2 x gid]: A's pushes into each bank's input queue in a run
                               (head, tail), applied by b_join                          */
@@ -554,7 +565,7 @@ static uint64_t after(const det *m, int a, int b, uint64_t t) { return conv_floo
 /* a new entry of the running domain cycle (ah_k, ah_dom) */
 static struct plog_e *plog_open(det *m)
 {
-    if (m->plog_t - LD_RLX(&m->plog_h) == m->plog_cap) {
+    if (!m->b_run && m->plog_t - m->plog_h == m->plog_cap) {   /* (b_start: room for a run) */
         const uint32_t cap = m->plog_cap ? 2 * m->plog_cap : 256;
         struct plog_e *q = malloc(cap * sizeof *q);
         if (!q) {
@@ -976,12 +987,20 @@ static void in_push(l2bank *b, pkt *q)
 
 /* the bank takes its input head at L2 cycle k (iq_con published: the partition thread's
  * takings are read by A's iq_replay) */
-static void in_take(l2bank *b, uint64_t k)
+static void in_take(det *m, l2bank *b, uint64_t k)
 {
     pq_pop(&b->in);
-    iq_room(b, b->iq_con - LD_RLX(&b->iq_app));
+    if (!m->b_run)   /* (the partition thread's room is made before its run: b_start) */
+        iq_room(b, b->iq_con - b->iq_app);
     IQ_C(b, b->iq_con) = k;
     ST_REL(&b->iq_con, b->iq_con + 1);
+}
+
+/* the bank's takings as the crossbar may read them: while the partition thread runs, as
+ * of A's last look at its progress (b_drain: every taking before A's cycle) */
+static inline uint32_t iq_con_a(const det *m, const l2bank *b)
+{
+    return m->b_run ? b->iq_cv : b->iq_con;
 }
 
 /* the crossbar's count of b's entries through the pipeline by L2 cycle t */
@@ -1006,7 +1025,7 @@ static inline int l2_before(const det *m, uint64_t t, uint64_t k)
  * the count), so that the bank's cycles may run before the crossbar's. */
 static void iq_replay(det *m, l2bank *b, uint64_t k)
 {
-    const uint32_t con = LD_ACQ(&b->iq_con);
+    const uint32_t con = iq_con_a(m, b);
     uint32_t app = b->iq_app;
     while (app != con) {
         const uint64_t t = IQ_C(b, app);
@@ -1027,7 +1046,7 @@ static void iq_replay(det *m, l2bank *b, uint64_t k)
 /* iq_replay when a taking before k waits (the usual answer: none, one load) */
 static inline void iq_apply(det *m, l2bank *b, uint64_t k)
 {
-    if (b->iq_app != LD_ACQ(&b->iq_con) && l2_before(m, IQ_C(b, b->iq_app), k))
+    if (b->iq_app != iq_con_a(m, b) && l2_before(m, IQ_C(b, b->iq_app), k))
         iq_replay(m, b, k);
 }
 
@@ -2356,7 +2375,7 @@ static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
         /* the partition thread: to A through the partition's outbox (b_drain) */
         part *pt = &m->pt[b->part_id];
         const uint32_t t = pt->ob_t;
-        if (t - LD_RLX(&pt->ob_h) == pt->ob_cap) {
+        if (t - pt->ob_hc == pt->ob_cap && t - (pt->ob_hc = LD_RLX(&pt->ob_h)) == pt->ob_cap) {
             fprintf(stderr, "warpsim: partition thread: reply outbox full (a bug)\n");
             abort();
         }
@@ -2538,7 +2557,7 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
             if (busy) {
                 /* its line is in a transaction: wait for it to close (tx_close) */
                 b->memo_q = NULL;
-                in_take(b, k);
+                in_take(m, b, k);
                 q->next = NULL;
                 if (busy->wt)
                     busy->wt->next = q;
@@ -2597,7 +2616,7 @@ static inline __attribute__((always_inline)) int run_bank(det *m, part *pt, l2ba
             break;
         }
         b->memo_q = NULL;
-        in_take(b, k);
+        in_take(m, b, k);
         if (m->sector_req && cc->sector < cc->line) {
             /* one port slot per L2 sector the request covers (GPGPU-Sim's sector requests;
              * shifts where the sizes allow: hardware divisions for every request cost more
@@ -2927,11 +2946,16 @@ static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, 
             break;
         uint64_t k = m->dm[d].wake;
         if (pub) {
-            /* every cycle before (d, k) has run */
-            ST_REL(&m->plog_pt, m->plog_t);
-            ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
-            ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
-            ST_REL(&m->b_core, at_or_after(m, d, C_CORE, k) - 1);
+            /* every cycle before (d, k) has run: published when that reaches B_PUB core
+             * cycles beyond the last (each publication moves lines that A reads) */
+            const uint64_t c = at_or_after(m, d, C_CORE, k) - 1;
+            if (c >= m->b_pubc + B_PUB) {
+                m->b_pubc = c;
+                ST_REL(&m->plog_pt, m->plog_t);
+                ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
+                ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
+                ST_REL(&m->b_core, c);
+            }
         }
         if (aw == m->aw_out || m->n_oblk || (d == D_L2 && !ah_room(m, k))) {
             /* not ahead of the crossbar from this cycle on (DRAM cycles at an L2 cycle's
@@ -3010,14 +3034,19 @@ static int det_tick(memsys *ms, uint64_t cycle)
     uint64_t own[D__N];
     due_limits(m, cycle, own);
     if (m->b_run) {
-        if (b_within(m, cycle))
+        /* B's lead is kept long: once B has finished a run whose end is less than half
+         * a run away, a new one starts from here (so that a stretch of cycles costlier
+         * for B than for A finds B ahead) */
+        const int renew = cycle + m->ah_len / 2 >= m->b_h && LD_ACQ(&m->b_done) == m->b_go;
+        if (!renew && b_within(m, cycle))
             return b_tick(m, cycle, own);
         b_join(m);
     }
     if (m->ah_on) {
-        /* a new run when the last one's end is reached: up to a pipeline's depth on, no
-         * further than a launch may end */
-        if (cycle >= m->ah_h) {
+        /* a new run when the last one's end is reached (with the partition thread: at
+         * every tick that runs here; the run from any tick is exact): up to a
+         * pipeline's depth on, no further than a launch may end */
+        if (cycle >= m->ah_h || m->b_cfg) {
             const uint64_t e = cycle + m->ah_len, cap = m->ah_cap > cycle ? m->ah_cap : cycle;
             m->ah_h = e < cap ? e : cap;
         }
@@ -3098,8 +3127,14 @@ static int det_tick(memsys *ms, uint64_t cycle)
  * would read B's wakes (nsm_terms, det_next) take B's progress instead (vw_l2, a_seen):
  * never later than the serial model's, and an SM or the GPU woken early finds nothing
  * changed (it repeats its cycle). */
-static inline void b_relax(void)
+/* one poll of a wait: a pause, and after many a yield (the other thread may need this
+ * core: a host with fewer free cores than the simulation's threads) */
+static inline void b_relax(uint32_t *n)
 {
+    if (++*n > 2048) {
+        sched_yield();
+        return;
+    }
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
@@ -3119,6 +3154,8 @@ static void b_drain(det *m, uint64_t c)
             poke(m, D_ICNT, q->t_ready);
         }
         ST_RLX(&pt->ob_h, t);
+        for (uint32_t i = 0; i < m->n_bank; i++)
+            pt->b[i].iq_cv = LD_ACQ(&pt->b[i].iq_con);
     }
     m->a_seen = c;
     const uint64_t l2 = conv_floor(m, C_CORE, D_L2, c) + 1;
@@ -3131,6 +3168,7 @@ static int b_within(det *m, uint64_t cycle)
 {
     if (cycle <= m->a_seen)
         return 1;
+    uint32_t n = 0;
     for (;;) {
         const uint64_t c = LD_ACQ(&m->b_core);
         if (c >= cycle) {
@@ -3139,15 +3177,16 @@ static int b_within(det *m, uint64_t cycle)
         }
         if (LD_ACQ(&m->b_done) == m->b_go)
             return 0;
-        b_relax();
+        b_relax(&n);
     }
 }
 
 /* A: the run is over (B idle); its state becomes the serial model's again */
 static void b_join(det *m)
 {
+    uint32_t n = 0;
     while (LD_ACQ(&m->b_done) != m->b_go)
-        b_relax();
+        b_relax(&n);
     b_drain(m, LD_ACQ(&m->b_core));
     m->b_run = 0;
     for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
@@ -3194,10 +3233,7 @@ static void *b_main(void *arg)
         while ((g = LD_ACQ(&m->b_go)) == seen) {
             if (LD_ACQ(&m->b_quit))
                 return NULL;
-            if (++n > 4096)
-                sched_yield();
-            else
-                b_relax();
+            b_relax(&n);
         }
         if (LD_ACQ(&m->b_quit))
             return NULL;
@@ -3249,6 +3285,8 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
     }
     plog_reserve(m, (uint32_t)(span * (m->f[D_L2] + m->f[D_DRAM]) / m->f_core + 4));
     m->b_aw = m->aw_in;
+    m->b_h = m->ah_h;
+    m->b_nruns++;
     memcpy(m->b_lim, lim, sizeof m->b_lim);
     memcpy(m->b_own, own, sizeof m->b_own);
     m->b_cyc = cycle;
@@ -3259,12 +3297,17 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
             l2 = t;
     }
     m->b_l2snap = l2;
-    m->a_seen = cycle;
+    /* what B has run is the serial model's up to the last run's end (or this cycle) */
+    const uint64_t c0 = m->a_seen > cycle ? m->a_seen : cycle;
+    m->a_seen = c0;
     m->vw_l2 = l2;
+    for (uint32_t g = 0; g < m->n_part * m->n_bank; g++)
+        m->bk[g]->iq_cv = m->bk[g]->iq_con;
     ST_REL(&m->plog_pt, m->plog_t);
     ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
     ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
-    ST_RLX(&m->b_core, cycle);
+    ST_RLX(&m->b_core, c0);
+    m->b_pubc = c0;
     m->b_run = 1;
     if (!m->b_thr_ok) {
         if (pthread_create(&m->b_thr, NULL, b_main, m)) {
@@ -3960,6 +4003,8 @@ static void det_stats(const memsys *ms, cJSON *o)
         num(o, "host_ahead_l2_cycles", (double)m->ah_n[0]);
         num(o, "host_ahead_dram_cycles", (double)m->ah_n[1]);
     }
+    if (m->b_cfg || m->b_nruns)
+        num(o, "host_l2_thread_runs", (double)m->b_nruns);
     if (m->dir) {
         /* directory protocols only (the nvidia report is unchanged) */
         static const char *const ck[6] = {"transactions", "invalidations", "forwards", "acks",
@@ -4086,6 +4131,7 @@ static void det_launch_begin(memsys *ms, uint64_t cycle)
     icnt_stats_reset(m->rep);
     m->req_refused = 0;
     m->ah_n[0] = m->ah_n[1] = 0;
+    m->b_nruns = 0;
 }
 
 /* The end of a kernel: GPGPU-Sim invalidates the L1 data caches (-gpgpu_flush_l1_cache);
