@@ -990,6 +990,10 @@ static void in_push(l2bank *b, pkt *q)
 static void in_take(det *m, l2bank *b, uint64_t k)
 {
     pq_pop(&b->in);
+    /* the entry after the new head: its line comes from the crossbar's thread with the
+     * partition thread, in time for its turn */
+    if (b->in.h && b->in.h->next)
+        __builtin_prefetch(&b->in.h->next->next);
     if (!m->b_run)   /* (the partition thread's room is made before its run: b_start) */
         iq_room(b, b->iq_con - b->iq_app);
     IQ_C(b, b->iq_con) = k;
@@ -3149,6 +3153,8 @@ static void b_drain(det *m, uint64_t c)
         for (uint32_t h = pt->ob_h; h != t; h++) {
             const struct obe *e = &pt->ob[h & (pt->ob_cap - 1)];
             pkt *q = e->q;
+            if (t - h > 2)
+                __builtin_prefetch(&pt->ob[(h + 2) & (pt->ob_cap - 1)].q->next);
             pq_push(&pt->b[e->bank].out[e->fill ? Q_FILL : Q_HIT], q);
             out_lower(m, p, q->t_ready);
             poke(m, D_ICNT, q->t_ready);
