@@ -6,8 +6,11 @@ the configurations where it runs; the JSON reports must be identical once host f
 stripped. So that the comparison cannot pass vacuously, every run with it on must report
 L2 cycles run ahead, and each configuration DRAM cycles too; where it is switched off
 (a directory protocol, a trace, instruction budgets) none may be reported;
-under a cycle budget the runs stop at the budget's last cycle. See
-docs/ARCHITECTURE.md, "Memory partitions a pipeline's depth ahead of the crossbar".
+under a cycle budget the runs stop at the budget's last cycle. The l2thread
+configurations run the runs on the partition thread (mem.l2_thread, with --threads 2 or
+3), each of which must report runs handed to it (host_l2_thread_runs). See
+docs/ARCHITECTURE.md, "Memory partitions a pipeline's depth ahead of the crossbar" and
+"The partition thread".
 
     tests/ahead.py WARPSIM [--jobs J] [--configs NAME...] [--only WORKLOAD...]
 """
@@ -37,11 +40,13 @@ CONFIGS = {
     "budget": ["--max-cycles", "20000"],
     # two host threads with every SM phase on the team: the SMs' cycles in parallel, the
     # memory system's (and its runs ahead) in the serial tick
-    "threads": ["--threads", "2", "--set", "sim.host_threads_adapt=false"],
-    # the runs on a host thread of their own (mem.l2_thread): against the serial model
-    # without running ahead, on both presets
-    "l2thread": ["--set", "mem.l2_thread=true"],
-    "l2thread-hd7970": ["--config", "hd7970", "--set", "mem.l2_thread=true", "--set", "l2.in_queue=2"],
+    "threads": ["--threads", "2", "--set", "sim.host_threads_adapt=false", "--set", "mem.l2_thread=false"],
+    # the runs on a host thread of their own (mem.l2_thread, the second of --threads 2),
+    # and with the SMs on two more (--threads 3, every SM phase on the team): against the
+    # serial model without running ahead, on both presets
+    "l2thread": ["--threads", "2"],
+    "l2thread3": ["--threads", "3", "--set", "sim.host_threads_adapt=false"],
+    "l2thread-hd7970": ["--config", "hd7970", "--threads", "2", "--set", "l2.in_queue=2"],
 }
 EXITS = {"budget": (0, 5)}
 
@@ -58,7 +63,7 @@ OFF = [
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 from golden import diff, strip, suite_options, suite_selection  # noqa: E402
 
-HOST = ("host_ahead_l2_cycles", "host_ahead_dram_cycles")
+HOST = ("host_ahead_l2_cycles", "host_ahead_dram_cycles", "host_l2_thread_runs")
 
 
 def run(warpsim, d, wl, cname, args, on, rc=0):
@@ -96,7 +101,7 @@ def main():
         res = list(ex.map(lambda t: run(a.warpsim, d, *t), jobs))
         off = list(ex.map(lambda t: run(a.warpsim, d, "gups", "off." + t[0],
                                         [x.format(d=d) for x in t[1]], True, t[2]), OFF))
-    tot = {c: [0, 0] for c in cfgs}
+    tot = {c: [0, 0, 0] for c in cfgs}
     for i in range(0, len(jobs), 2):
         w, c = jobs[i][:2]
         (x, nx), (y, ny) = res[i], res[i + 1]
@@ -106,23 +111,28 @@ def main():
             if dd:
                 why.append(f"{len(dd)} differences with mem.l2_ahead on (ref: off), first: "
                            + "; ".join(dd[:3]))
-            if ny != [None, None]:
+            if ny[:2] != [None, None]:
                 why.append(f"cycles run ahead reported with mem.l2_ahead=false: {ny}")
-            if None in nx or not nx[0]:
+            if None in nx[:2] or not nx[0]:
                 why.append(f"no L2 cycles ran ahead ({nx}): nothing was compared")
             else:
                 tot[c][0] += nx[0]
                 tot[c][1] += nx[1]
+                tot[c][2] += nx[2] or 0
         if why:
             bad += 1
             print(f"ahead: {w} {c}: " + "; ".join(why))
-    for c, (l2, dr) in tot.items():
-        print(f"ahead: {c}: {l2} L2 and {dr} DRAM cycles ran ahead")
+    for c, (l2, dr, th) in tot.items():
+        print(f"ahead: {c}: {l2} L2 and {dr} DRAM cycles ran ahead"
+              + (f", {th} runs on the partition thread" if c.startswith("l2thread") else ""))
         if not dr:
             bad += 1
             print(f"ahead: {c}: no DRAM cycles ran ahead")
+        if c.startswith("l2thread") and not th:
+            bad += 1
+            print(f"ahead: {c}: no run went to the partition thread (mem.l2_thread)")
     for (name, _, _), (j, n) in zip(OFF, off):
-        if "exit" in j or n != [None, None]:
+        if "exit" in j or n[:2] != [None, None]:
             bad += 1
             print(f"ahead: gups {name}: " + (f"exit {j['exit']}: {j['stderr']}" if "exit" in j
                                             else f"cycles run ahead reported where it is off: {n}"))

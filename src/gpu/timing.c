@@ -133,6 +133,7 @@ static const mem_model off_model = {
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
     NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late, NULL, NULL, NULL, NULL, off_repeat,
     off_repeat_stats, off_alone, NULL,   /* (the kept model's horizon is set directly) */
+    NULL,                                /* (and its threads asked directly) */
 };
 
 void timing_keep_free(timing_keep *k)
@@ -701,6 +702,9 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * line of their own */
     uint32_t unit = share_unit(cfg), n_units = (n_sm + unit - 1) / unit;
     uint32_t n_thr = cfg->sim.host_threads ? cfg->sim.host_threads : 1;
+    /* (a thread the memory model runs itself is not the SMs') */
+    const uint32_t n_mem = memsys_host_threads(om.in ? om.in : mem);
+    n_thr = n_thr > n_mem ? n_thr - n_mem : 1;
     if (n_thr > n_units)
         n_thr = n_units;
     const uint32_t lpad = 16 * n_thr;   /* 64 bytes of uint32_t per group */

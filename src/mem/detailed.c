@@ -526,9 +526,13 @@ struct det {
     uint32_t plog_pt, ah_dtp[2];
     _Alignas(64) uint64_t b_go;   /* A -> B: runs handed over                           */
     int b_quit;
+    int b_sleeps;          /* B asleep on b_cv (or about to be), waiting for a run      */
+    pthread_mutex_t b_mu;
+    pthread_cond_t b_cv;
 };
 
 static void b_join(det *m);
+static void b_wake(det *m);
 
 /* the L2 and DRAM wakes as A may read them: while the partition thread runs, a bound
  * from its progress (vw_l2; DRAM's work reaches the crossbar through L2 cycles) */
@@ -1486,7 +1490,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         if (!m->ah_len)
             m->ah_on = 0;
     }
-    m->b_cfg = m->ah_on && cfg->mem.l2_thread;
+    m->b_cfg = m->ah_on && cfg->mem.l2_thread && cfg->sim.host_threads >= 2;
     if (m->b_cfg) {
         const uint32_t nb = m->n_part * m->n_bank;
         m->stg = calloc(2 * (size_t)nb, sizeof *m->stg);
@@ -1542,8 +1546,10 @@ static void det_destroy(memsys *ms)
         if (m->b_run)
             b_join(m);
         ST_REL(&m->b_quit, 1);
-        ST_REL(&m->b_go, m->b_go + 1);
+        b_wake(m);
         pthread_join(m->b_thr, NULL);
+        pthread_cond_destroy(&m->b_cv);
+        pthread_mutex_destroy(&m->b_mu);
     }
     free(m->stg);
     free(m->stg_n);
@@ -3228,7 +3234,21 @@ static void b_join(det *m)
         }
 }
 
-/* B: runs what A hands it until told to quit */
+/* A: the next run to B (or quit), which may be asleep */
+static void b_wake(det *m)
+{
+    __atomic_store_n(&m->b_go, m->b_go + 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&m->b_sleeps, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&m->b_mu);
+        pthread_cond_signal(&m->b_cv);
+        pthread_mutex_unlock(&m->b_mu);
+    }
+}
+
+/* B: runs what A hands it until told to quit. Between runs it polls, then yields the
+ * core a while (as gpu/pool.c's members: about 300 us in all), then sleeps until A's
+ * next run (a launch's end, a stretch without runs ahead, the serial work between
+ * launches) */
 static void *b_main(void *arg)
 {
     det *m = arg;
@@ -3239,6 +3259,17 @@ static void *b_main(void *arg)
         while ((g = LD_ACQ(&m->b_go)) == seen) {
             if (LD_ACQ(&m->b_quit))
                 return NULL;
+            if (n > 2048 + 4096) {
+                pthread_mutex_lock(&m->b_mu);
+                /* (sequentially consistent: b_wake stores b_go, then loads b_sleeps) */
+                __atomic_store_n(&m->b_sleeps, 1, __ATOMIC_SEQ_CST);
+                while (__atomic_load_n(&m->b_go, __ATOMIC_SEQ_CST) == seen && !LD_ACQ(&m->b_quit))
+                    pthread_cond_wait(&m->b_cv, &m->b_mu);
+                ST_REL(&m->b_sleeps, 0);
+                pthread_mutex_unlock(&m->b_mu);
+                n = 0;
+                continue;
+            }
             b_relax(&n);
         }
         if (LD_ACQ(&m->b_quit))
@@ -3316,7 +3347,8 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
     m->b_pubc = c0;
     m->b_run = 1;
     if (!m->b_thr_ok) {
-        if (pthread_create(&m->b_thr, NULL, b_main, m)) {
+        if (pthread_mutex_init(&m->b_mu, NULL) || pthread_cond_init(&m->b_cv, NULL) ||
+            pthread_create(&m->b_thr, NULL, b_main, m)) {
             /* no thread: the run here, as without the key */
             m->b_run = 0;
             m->b_cfg = 0;
@@ -3327,7 +3359,7 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
         }
         m->b_thr_ok = 1;
     }
-    ST_REL(&m->b_go, m->b_go + 1);
+    b_wake(m);
 }
 
 /* ---- the partition-parallel tick (memsys.h par_parts) -----------------------------------------
@@ -4096,6 +4128,9 @@ static void det_dump(const memsys *ms, FILE *f)
     }
 }
 
+/* memsys.h host_threads: the partition thread */
+static uint32_t det_host_threads(const memsys *ms) { return (uint32_t)((const det *)ms)->b_cfg; }
+
 /* the launch's last core cycle (memsys.h horizon): no run ahead goes beyond it */
 static void det_horizon(memsys *ms, uint64_t last)
 {
@@ -4197,5 +4232,5 @@ const mem_model mem_model_detailed = {
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
     det_launch_begin, det_launch_end, det_host_write, det_commit, det_next_sm_late,
     det_par_parts, det_tick_serial, det_tick_part, det_tick_join, det_repeat,
-    det_repeat_stats, det_sm_alone, det_horizon,
+    det_repeat_stats, det_sm_alone, det_horizon, det_host_threads,
 };

@@ -199,6 +199,10 @@ typedef struct {
      * mem.l2_ahead) runs nothing beyond it, so that the statistics at the stop are the
      * ones without running ahead. NULL: the model never runs ahead. */
     void (*horizon)(memsys *m, uint64_t last);
+    /* Optional: host threads of its own the model runs (detailed.c's partition thread,
+     * mem.l2_thread), which the GPU leaves out of the SMs' (sim.host_threads). NULL:
+     * none. */
+    uint32_t (*host_threads)(const memsys *m);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */
@@ -265,6 +269,10 @@ static inline void memsys_repeat_stats(memsys *m, uint32_t sm, uint64_t last, ui
 {
     if (m->ops->repeat_stats)
         m->ops->repeat_stats(m, sm, last, n);
+}
+static inline uint32_t memsys_host_threads(const memsys *m)
+{
+    return m->ops->host_threads ? m->ops->host_threads(m) : 0;
 }
 static inline uint64_t memsys_sm_alone(const memsys *m, uint32_t sm, uint64_t c)
 {

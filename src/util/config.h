@@ -78,7 +78,7 @@ typedef enum { WS_REGS_PTXAS, WS_REGS_ESTIMATE } ws_regs_source;
     X(sim, seed, U64, "1", 0, 18446744073709551615.0, "", "seed of every pseudo-random choice") \
     X(sim, max_cycles, U64, "0", 0, 18446744073709551615.0, "cycles", "budget: the run stops cleanly, statistics marked partial, after this many simulated cycles (timing mode, all launches); 0 = none") \
     X(sim, max_insts, U64, "0", 0, 18446744073709551615.0, "warp insts", "budget: the run stops cleanly, statistics marked partial, after this many warp instructions (all launches); 0 = none") \
-    X(sim, host_threads, UINT, "1", 1, 256, "threads", "host threads that simulate the SMs in timing mode (--threads); results are identical for every value") \
+    X(sim, host_threads, UINT, "1", 1, 256, "threads", "host threads of the timing model (--threads): with the detailed memory model one of them runs the L2 and DRAM (mem.l2_thread), the others the SMs; results are identical for every value") \
     X(sim, host_threads_adapt, BOOL, "true", 0, 0, "", "with host_threads > 1: run a cycle's phase on one thread when fewer than 4 SMs and memory partitions are due, for a while after a slow hand-over (the caller slept waiting for the team: the host's cores busy with other work), and in the rounds where one thread was faster per unit of work (loop iterations and SM cycles run; slices of 256 iterations of the cycle loop, rounds of 128 slices whose first 32 alternate team and one thread; after 8 warm-up slices on the team; a round won by the same way as the one before is twice as long, up to 8192 slices); false: every cycle on all threads (tests). Results are identical either way")
 
 #include "util/config_core.h"

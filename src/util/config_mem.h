@@ -14,7 +14,7 @@
     X(mem, trace_l1d, STR, "", 0, 255, "", "detailed model: append every L1D access attempt of SM mem.trace_sm to this file, one line each (cycle, warp, line address, outcome, kind; tools/l1trace.py reads it); empty = off") \
     X(mem, trace_sm, UINT, "0", 0, 65535, "", "the SM whose L1D accesses mem.trace_l1d records") \
     X(mem, l2_ahead, BOOL, "true", 0, 0, "", "detailed model: the L2 banks and DRAM channels run up to the L2 pipeline's depth (l2.pipeline) of cycles at a time, ahead of the crossbar, when nothing the crossbar still has to do can reach them (a host mechanism: every statistic is the same without it; not with a directory protocol, mem.trace_l1d or instruction budgets; with host_threads > 1 the partitions then tick on the calling thread, the SMs on the team; a cycle budget caps the runs)") \
-    X(mem, l2_thread, BOOL, "false", 0, 0, "", "detailed model, with mem.l2_ahead: each run of the L2 banks and DRAM channels ahead of the crossbar goes to a host thread of its own, while the calling thread runs the crossbar and the SMs (a host mechanism: every statistic is the same without it; one more thread, busy while runs are due; best with sim.host_threads = 1)")
+    X(mem, l2_thread, BOOL, "true", 0, 0, "", "detailed model, with mem.l2_ahead and sim.host_threads >= 2: one of the host threads runs the L2 banks' and DRAM channels' runs ahead of the crossbar, while the calling thread runs the crossbar, and the SMs share the others (a host mechanism: every statistic is the same without it; false: every host thread simulates SMs)")
 
 /* Detailed model: one L1 data, instruction and constant cache per SM. */
 #define WS_CONFIG_L1D(X)                                                                         \
