@@ -2,7 +2,9 @@
 """Parallel simulation gives the serial results: every workload at `small` size in timing
 mode with --threads 1 and with --threads N (default 2) under several configurations; the
 JSON reports must be identical once host-time fields are stripped (sim.host_threads is
-one of them). See docs/ARCHITECTURE.md, "Parallel simulation".
+one of them). With the detailed model, one of the N threads is the partition thread
+(mem.l2_thread) and the SMs share the others; `smteam` gives all N to the SMs. See
+docs/ARCHITECTURE.md, "Parallel simulation" and "The partition thread".
 
     tests/threads.py WARPSIM [--threads N] [--jobs J] [--configs NAME...] [--only WORKLOAD...]
 """
@@ -13,6 +15,9 @@ CONFIGS = {
     "hd7970":  ["--config", "hd7970"],                 # GCN: L1I and scalar cache shared by 4 CUs
     "simple":  ["--set", "mem.model=simple"],          # the shared bandwidth clock
     "moesi":   ["--set", "mem.protocol=moesi"],        # a directory: invalidations to other SMs
+    # every thread on the SMs (with the detailed model one of them is otherwise the
+    # partition thread: mem.l2_thread)
+    "smteam":  ["--set", "mem.l2_thread=false"],
 }
 
 

@@ -80,6 +80,7 @@ static result run(const char *sets)
      * change (every statistic is the same: test_ahead) */
     cJSON_DeleteItemFromObject(r.t.mem, "host_ahead_l2_cycles");
     cJSON_DeleteItemFromObject(r.t.mem, "host_ahead_dram_cycles");
+    cJSON_DeleteItemFromObject(r.t.mem, "host_l2_thread_runs");
     r.mem = r.t.mem ? cJSON_PrintUnformatted(r.t.mem) : NULL;
     assert_non_null(r.mem);
     r.t.mem = NULL;
@@ -116,8 +117,11 @@ static void t_window_equivalence(void **state)
         }
         assert_int_equal(a.out[t], x);
     }
+    /* (sim.host_threads=2: the partition thread and the SMs on the calling thread;
+     * mem.l2_thread=false: the SMs on two; 3: both) */
     static const char *const var[] = {"core.sm_windows=false", "sim.host_threads=2",
-                                      "sim.host_threads=2,sim.host_threads_adapt=false",
+                                      "sim.host_threads=2,sim.host_threads_adapt=false,mem.l2_thread=false",
+                                      "sim.host_threads=3,sim.host_threads_adapt=false",
                                       "sim.host_threads=2,core.sm_windows=false", "core.skip_idle=false"};
     for (size_t v = 0; v < sizeof var / sizeof var[0]; v++) {
         result b = run(var[v]);
