@@ -566,10 +566,10 @@ static uint64_t at_or_after(const det *m, int a, int b, uint64_t t)
 static uint64_t after(const det *m, int a, int b, uint64_t t) { return conv_floor(m, a, b, t) + 1; }
 
 /* ---- the L2 and DRAM domains ahead of the crossbar (det.ah_*) ------------------------------- */
-/* a new entry of the running domain cycle (ah_k, ah_dom) */
-static struct plog_e *plog_open(det *m)
+/* room in plog for n more entries (grown only while B is idle) */
+static void plog_reserve(det *m, uint32_t n)
 {
-    if (!m->b_run && m->plog_t - m->plog_h == m->plog_cap) {   /* (b_start: room for a run) */
+    while (m->plog_t - m->plog_h + n > m->plog_cap) {
         const uint32_t cap = m->plog_cap ? 2 * m->plog_cap : 256;
         struct plog_e *q = malloc(cap * sizeof *q);
         if (!q) {
@@ -582,6 +582,13 @@ static struct plog_e *plog_open(det *m)
         m->plog = q;
         m->plog_cap = cap;
     }
+}
+
+/* a new entry of the running domain cycle (ah_k, ah_dom) */
+static struct plog_e *plog_open(det *m)
+{
+    if (!m->b_run)   /* (the partition thread's room is made before its run: b_start) */
+        plog_reserve(m, 1);
     struct plog_e *e = &m->plog[m->plog_t++ & (m->plog_cap - 1)];
     *e = (struct plog_e){m->ah_k, 0, 0, m->ah_dom};
     return m->ah_seg = e;
@@ -3281,24 +3288,6 @@ static void *b_main(void *arg)
         ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
         ST_REL(&m->b_core, m->ah_h);
         ST_REL(&m->b_done, seen);
-    }
-}
-
-/* room in plog for n more entries (grown only while B is idle) */
-static void plog_reserve(det *m, uint32_t n)
-{
-    while (m->plog_t - m->plog_h + n > m->plog_cap) {
-        const uint32_t cap = m->plog_cap ? 2 * m->plog_cap : 256;
-        struct plog_e *q = malloc(cap * sizeof *q);
-        if (!q) {
-            fprintf(stderr, "warpsim: out of memory (packet counts)\n");
-            abort();
-        }
-        for (uint32_t i = m->plog_h; i != m->plog_t; i++)
-            q[i & (cap - 1)] = m->plog[i & (m->plog_cap - 1)];
-        free(m->plog);
-        m->plog = q;
-        m->plog_cap = cap;
     }
 }
 

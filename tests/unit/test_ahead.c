@@ -56,6 +56,7 @@ typedef struct {
     uint64_t end[2];       /* each launch's last cycle                                   */
     char *stats[2];        /* its statistics without the host fields                    */
     uint64_t ahead[2];     /* L2 and DRAM cycles run ahead, both launches               */
+    uint64_t truns;        /* runs on the partition thread, both launches               */
     uint64_t stalls, sleeps[3];
     uint64_t prog[PROG / 64];   /* ticking every cycle: the cycles whose tick reported
                                    progress (memsys.h tick, the GPU's progress): a cycle
@@ -77,6 +78,8 @@ static void config(ws_config *cfg, const scen *s, int on)
     if (s->sets)
         set(cfg, s->sets);
     set(cfg, on ? "mem.l2_ahead=true" : "mem.l2_ahead=false");
+    if (on == 2)   /* the runs on the partition thread (mem.l2_thread) */
+        set(cfg, "sim.host_threads=2");
 }
 
 static void add(scen *s, uint32_t sm, uint8_t kind, uint64_t addr, uint64_t at, uint8_t launch)
@@ -101,11 +104,16 @@ static char *report(memsys *m, scen *s, int on, int jump)
     for (int i = 0; i < 2; i++) {
         cJSON *h = cJSON_DetachItemFromObject(o, host[i]);
         /* reported exactly when it is on */
-        assert_true((h != NULL) == on);
+        assert_true((h != NULL) == (on != 0));
         if (h)
             s->ahead[i] += (uint64_t)h->valuedouble;
         cJSON_Delete(h);
     }
+    cJSON *h = cJSON_DetachItemFromObject(o, "host_l2_thread_runs");
+    assert_true((h != NULL) == (on == 2));
+    if (h)
+        s->truns += (uint64_t)h->valuedouble;
+    cJSON_Delete(h);
     char *t = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return t;
@@ -125,6 +133,7 @@ static void run(scen *s, int on, int jump)
     memset(s->done, 0xff, sizeof s->done);
     memset(s->prog, 0, sizeof s->prog);
     s->ahead[0] = s->ahead[1] = 0;
+    s->truns = 0;
     s->stats[0] = s->stats[1] = NULL;
     s->end[1] = 0;
     uint64_t c = 0;
@@ -224,15 +233,19 @@ static int first_diff(const cJSON *a, const cJSON *b, char *path, size_t n)
 
 /* The script with mem.l2_ahead on and off, ticking every cycle and jumping: identical
  * accept and done cycles, launch ends and statistics; leaves the run with it on
- * (ticking) in *s. */
+ * (ticking) in *s. The runs on the partition thread (on == 2) give them too, and every
+ * cycle run ahead is then the thread's. */
 static void same(scen *s)
 {
     scen *off = malloc(sizeof *off);
     assert_non_null(off);
-    for (int jump = 1; jump >= 0; jump--) {
+    for (int pass = 3; pass >= 0; pass--) {
+        const int jump = pass & 1, on = pass >= 2 ? 2 : 1;
         *off = *s;
         run(off, 0, jump);
-        run(s, 1, jump);
+        run(s, on, jump);
+        if (on == 2)
+            assert_true(s->truns > 0 || s->ahead[0] + s->ahead[1] == 0);
         for (uint32_t i = 0; i < s->n; i++) {
             if (s->acc[i] != off->acc[i] || s->done[i] != off->done[i])
                 fail_msg("op %u (SM %u, %#llx): accepted %llu done %llu with it on, %llu %llu off "
