@@ -101,8 +101,9 @@ int cli_cfg_build(const cli_cfg_opts *o, ws_config *cfg, char *source, size_t sn
     "  --max-cycles N stop the run cleanly after N simulated cycles (sim.max_cycles);\n"  \
     "                 the statistics so far are written, marked partial\n"              \
     "  --max-insts N  the same after N warp instructions (sim.max_insts)\n"              \
-    "  --threads N    simulate the SMs on N host threads (sim.host_threads); the results\n" \
-    "                 are identical for every N\n"
+    "  --threads N    simulate on N host threads (sim.host_threads): with the detailed\n" \
+    "                 memory model one runs the L2 and DRAM (mem.l2_thread), the others\n" \
+    "                 the SMs; the results are identical for every N\n"
 
 /* SIGINT/SIGTERM during a run: the first one asks the simulator to stop
  * (ws_stop_request; the running launch ends within a step), so that the partial
