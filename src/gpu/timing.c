@@ -133,7 +133,7 @@ static const mem_model off_model = {
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
     NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late, NULL, NULL, NULL, NULL, off_repeat,
     off_repeat_stats, off_alone, NULL,   /* (the kept model's horizon is set directly) */
-    NULL,                                /* (and its threads asked directly) */
+    NULL, NULL,                          /* (and its threads asked directly) */
 };
 
 void timing_keep_free(timing_keep *k)
@@ -702,9 +702,14 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * line of their own */
     uint32_t unit = share_unit(cfg), n_units = (n_sm + unit - 1) / unit;
     uint32_t n_thr = cfg->sim.host_threads ? cfg->sim.host_threads : 1;
-    /* (a thread the memory model runs itself is not the SMs') */
+    /* A thread the memory model runs itself (detailed.c's partition thread) is not the
+     * SMs': with the adaptive choice the SMs get every thread in the slices that run
+     * their phases on the team and the model its own in the others (the two ways it
+     * compares); without it the SMs get the rest. */
     const uint32_t n_mem = memsys_host_threads(om.in ? om.in : mem);
-    n_thr = n_thr > n_mem ? n_thr - n_mem : 1;
+    const int mem_adapt = n_mem && n_thr > 1 && cfg->sim.host_threads_adapt;
+    if (!mem_adapt)
+        n_thr = n_thr > n_mem ? n_thr - n_mem : 1;
     if (n_thr > n_units)
         n_thr = n_units;
     const uint32_t lpad = 16 * n_thr;   /* 64 bytes of uint32_t per group */
@@ -777,6 +782,10 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * began */
     timing_adapt ad_own = {0}, *ad = keep ? &keep->ad : &ad_own;
     int ep_ser = timing_adapt_serial(ad);
+    /* the memory model's threads: in the slices whose SM phases run alone (always
+     * without the choice) */
+    if (pmem)
+        memsys_host_threads_use(pmem, !mem_adapt || n_thr == 1 || ep_ser);
     double ep_t0 = t_loop;
     /* the work the loop did (timing_adapt_next): its iterations, the SM cycles run in the
      * phases and the SMs' window cycles (the groups' win_n), the same whichever thread
@@ -805,6 +814,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             const double t = now_s();
             const uint64_t wt = work + groups_win_n(groups, n_thr);
             ep_ser = timing_adapt_next(ad, ad->t_past + (t - ep_t0), ad->w_past + (wt - ep_w0));
+            if (mem_adapt)
+                memsys_host_threads_use(pmem, ep_ser);
             ep_t0 = t;
             ep_w0 = wt;
         }

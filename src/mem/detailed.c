@@ -507,6 +507,7 @@ struct det {
      * the ah_* run state, the plog and ah_did rings' tails, n_near, aw_out and every
      * partition's pb; A owns the rest. */
     int b_cfg;             /* mem.l2_thread (and running ahead allowed)                */
+    int b_use;             /* the GPU lets it run now (memsys.h host_threads_use)       */
     int b_run;
     int b_thr_ok;          /* thread B started                                          */
     pthread_t b_thr;
@@ -527,12 +528,16 @@ struct det {
     _Alignas(64) uint64_t b_go;   /* A -> B: runs handed over                           */
     int b_quit;
     int b_sleeps;          /* B asleep on b_cv (or about to be), waiting for a run      */
+    int b_pause;           /* A: no runs for a while (b_use 0): B sleeps at once        */
+    int b_up;              /* B polls for runs (not asleep): only then does A hand one   */
+    uint64_t b_kick;       /* A: B woken without a run (b_kick), to be up for the next   */
     pthread_mutex_t b_mu;
     pthread_cond_t b_cv;
 };
 
 static void b_join(det *m);
 static void b_wake(det *m);
+static void b_kick_up(det *m);
 
 /* the L2 and DRAM wakes as A may read them: while the partition thread runs, a bound
  * from its progress (vw_l2; DRAM's work reaches the crossbar through L2 cycles) */
@@ -1498,6 +1503,7 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
             m->ah_on = 0;
     }
     m->b_cfg = m->ah_on && cfg->mem.l2_thread && cfg->sim.host_threads >= 2;
+    m->b_use = 1;
     if (m->b_cfg) {
         const uint32_t nb = m->n_part * m->n_bank;
         m->stg = calloc(2 * (size_t)nb, sizeof *m->stg);
@@ -3055,7 +3061,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
          * a run away, a new one starts from here (so that a stretch of cycles costlier
          * for B than for A finds B ahead) */
         const int renew = cycle + m->ah_len / 2 >= m->b_h && LD_ACQ(&m->b_done) == m->b_go;
-        if (!renew && b_within(m, cycle))
+        if (!renew && m->b_use && b_within(m, cycle))
             return b_tick(m, cycle, own);
         b_join(m);
     }
@@ -3119,7 +3125,7 @@ static int det_tick(memsys *ms, uint64_t cycle)
         /* to the partition thread when the run's first cycle runs ahead (ah_loop's
          * stops: a run never starts with a bank asleep on its reply queues, whose
          * rousing by the crossbar's pops would be A's) */
-        const int d = m->b_cfg && !ex && m->ah_h > cycle ? first_due_ld(m, lim) : -1;
+        const int d = m->b_cfg && m->b_use && !ex && m->ah_h > cycle ? first_due_ld(m, lim) : -1;
         if (d >= 0 && m->aw_in != m->aw_out && !m->n_oblk &&
             (d != D_L2 || ah_room(m, m->dm[D_L2].wake)))
             b_start(m, lim, own, cycle);
@@ -3241,6 +3247,17 @@ static void b_join(det *m)
         }
 }
 
+/* A: B up again (for the runs to come) when it sleeps */
+static void b_kick_up(det *m)
+{
+    if (!m->b_thr_ok || !__atomic_load_n(&m->b_sleeps, __ATOMIC_SEQ_CST))
+        return;
+    __atomic_store_n(&m->b_kick, m->b_kick + 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&m->b_mu);
+    pthread_cond_signal(&m->b_cv);
+    pthread_mutex_unlock(&m->b_mu);
+}
+
 /* A: the next run to B (or quit), which may be asleep */
 static void b_wake(det *m)
 {
@@ -3259,20 +3276,26 @@ static void b_wake(det *m)
 static void *b_main(void *arg)
 {
     det *m = arg;
-    uint64_t seen = 0;
+    uint64_t seen = 0, kick = LD_ACQ(&m->b_kick);
+    __atomic_store_n(&m->b_up, 1, __ATOMIC_SEQ_CST);
     for (;;) {
         uint64_t g;
         uint32_t n = 0;
         while ((g = LD_ACQ(&m->b_go)) == seen) {
             if (LD_ACQ(&m->b_quit))
                 return NULL;
-            if (n > 2048 + 4096) {
+            if (n > 2048 + 4096 || LD_ACQ(&m->b_pause)) {
                 pthread_mutex_lock(&m->b_mu);
-                /* (sequentially consistent: b_wake stores b_go, then loads b_sleeps) */
+                /* (sequentially consistent: b_wake and b_kick_up store b_go / b_kick, then
+                 * load b_sleeps; A hands a run only while b_up) */
+                __atomic_store_n(&m->b_up, 0, __ATOMIC_SEQ_CST);
                 __atomic_store_n(&m->b_sleeps, 1, __ATOMIC_SEQ_CST);
-                while (__atomic_load_n(&m->b_go, __ATOMIC_SEQ_CST) == seen && !LD_ACQ(&m->b_quit))
+                while (__atomic_load_n(&m->b_go, __ATOMIC_SEQ_CST) == seen &&
+                       __atomic_load_n(&m->b_kick, __ATOMIC_SEQ_CST) == kick && !LD_ACQ(&m->b_quit))
                     pthread_cond_wait(&m->b_cv, &m->b_mu);
                 ST_REL(&m->b_sleeps, 0);
+                kick = LD_ACQ(&m->b_kick);
+                __atomic_store_n(&m->b_up, 1, __ATOMIC_SEQ_CST);
                 pthread_mutex_unlock(&m->b_mu);
                 n = 0;
                 continue;
@@ -3294,6 +3317,23 @@ static void *b_main(void *arg)
 /* A: the run up to lim (det_tick's, at core cycle `cycle`) to B */
 static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t cycle)
 {
+    /* B not up (being started, or asleep after a stretch without runs): this run here,
+     * and B woken for the next (a run never waits for a thread to wake) */
+    if (!m->b_thr_ok || !__atomic_load_n(&m->b_up, __ATOMIC_SEQ_CST)) {
+        if (!m->b_thr_ok) {
+            if (pthread_mutex_init(&m->b_mu, NULL) || pthread_cond_init(&m->b_cv, NULL) ||
+                pthread_create(&m->b_thr, NULL, b_main, m))
+                m->b_cfg = 0;   /* no thread: every run here, as without the key */
+            else
+                m->b_thr_ok = 1;
+        } else {
+            b_kick_up(m);
+        }
+        uint64_t l[D__N];
+        memcpy(l, lim, sizeof l);
+        ah_loop(m, l, own, cycle, m->aw_in);
+        return;
+    }
     /* rings that B and A both touch do not grow during the run: room now for what it
      * can add (a bank takes only what its queue holds now; the crossbar pushes at most
      * one request per port and cycle; a domain cycle logs at most one entry) */
@@ -3335,19 +3375,6 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
     ST_RLX(&m->b_core, c0);
     m->b_pubc = c0;
     m->b_run = 1;
-    if (!m->b_thr_ok) {
-        if (pthread_mutex_init(&m->b_mu, NULL) || pthread_cond_init(&m->b_cv, NULL) ||
-            pthread_create(&m->b_thr, NULL, b_main, m)) {
-            /* no thread: the run here, as without the key */
-            m->b_run = 0;
-            m->b_cfg = 0;
-            uint64_t l[D__N];
-            memcpy(l, lim, sizeof l);
-            ah_loop(m, l, own, cycle, m->aw_in);
-            return;
-        }
-        m->b_thr_ok = 1;
-    }
     b_wake(m);
 }
 
@@ -4120,6 +4147,17 @@ static void det_dump(const memsys *ms, FILE *f)
 /* memsys.h host_threads: the partition thread */
 static uint32_t det_host_threads(const memsys *ms) { return (uint32_t)((const det *)ms)->b_cfg; }
 
+/* memsys.h host_threads_use: runs go to the partition thread from the next tick on (a run
+ * it has is joined at that tick), or stay here */
+static void det_host_threads_use(memsys *ms, int on)
+{
+    det *m = (det *)ms;
+    m->b_use = on;
+    ST_REL(&m->b_pause, !on);
+    if (on)
+        b_kick_up(m);
+}
+
 /* the launch's last core cycle (memsys.h horizon): no run ahead goes beyond it */
 static void det_horizon(memsys *ms, uint64_t last)
 {
@@ -4221,5 +4259,5 @@ const mem_model mem_model_detailed = {
     NULL, NULL, /* its keys are the machine sections [l1d] ... [addr]; no per-launch hook */
     det_launch_begin, det_launch_end, det_host_write, det_commit, det_next_sm_late,
     det_par_parts, det_tick_serial, det_tick_part, det_tick_join, det_repeat,
-    det_repeat_stats, det_sm_alone, det_horizon, det_host_threads,
+    det_repeat_stats, det_sm_alone, det_horizon, det_host_threads, det_host_threads_use,
 };

@@ -203,6 +203,10 @@ typedef struct {
      * mem.l2_thread), which the GPU leaves out of the SMs' (sim.host_threads). NULL:
      * none. */
     uint32_t (*host_threads)(const memsys *m);
+    /* Optional, with host_threads: whether the model may use its threads from its next
+     * tick on (the GPU's adaptive choice gives the SMs the host's cores at times: a
+     * thread not in use sleeps). Results are the same either way. */
+    void (*host_threads_use)(memsys *m, int on);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */
@@ -273,6 +277,11 @@ static inline void memsys_repeat_stats(memsys *m, uint32_t sm, uint64_t last, ui
 static inline uint32_t memsys_host_threads(const memsys *m)
 {
     return m->ops->host_threads ? m->ops->host_threads(m) : 0;
+}
+static inline void memsys_host_threads_use(memsys *m, int on)
+{
+    if (m->ops->host_threads_use)
+        m->ops->host_threads_use(m, on);
 }
 static inline uint64_t memsys_sm_alone(const memsys *m, uint32_t sm, uint64_t c)
 {
