@@ -13,7 +13,9 @@
  * The SMs are reached only through the core model selected by core.model
  * (core/core_model.h): this file knows no pipeline, only the ops of that table.
  *
- * The SMs' cycles form the SM phase, which runs on sim.host_threads threads (gpu/pool.c);
+ * The SMs' cycles form the SM phase, which runs on sim.host_threads threads (gpu/pool.c;
+ * with the detailed memory model one of them may be its partition thread instead,
+ * memsys.h host_threads);
  * what the SMs change in shared state (global memory, the memory system's shared
  * queues and clocks) is committed after it, serially in SM order, so the results do not
  * depend on the number of threads (docs/ARCHITECTURE.md, "Parallel simulation").
