@@ -50,7 +50,7 @@
 #include "ptx/ir.h"
 #include "util/bits.h"
 
-enum { D_ICNT, D_L2, D_DRAM, D__N, C_CORE = D__N };
+enum { D_ICNT, D_L2, D_DRAM, D__N, C_CORE = D__N };   /* clocks: the domains, then core */
 enum { B_PUB = 4 };   /* core cycles of progress between the partition thread's reports */
 
 /* what the partition thread (mem.l2_thread) and this one pass each other (plain loads and
@@ -58,7 +58,7 @@ enum { B_PUB = 4 };   /* core cycles of progress between the partition thread's 
 #define LD_ACQ(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define LD_RLX(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define ST_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define ST_RLX(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)   /* clocks: the domains, then core */
+#define ST_RLX(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
 enum { L1D, L1C, L1I, L1__N };
 static const char *const l1_name[L1__N] = {"l1d", "l1c", "l1i"};
 static const coh_level l1_level[L1__N] = {COH_L1D, COH_L1C, COH_L1I};
@@ -478,7 +478,8 @@ struct det {
     uint64_t outstanding;  /* SM requests accepted and not yet popped (as of the last
                               commit)                                                   */
     uint64_t a_seen;       /* A: B's progress (b_core) as of A's last look, and drained */
-    uint64_t vw_l2;        /* A: that bound, raised by the progress A has seen          */
+    uint64_t vw_l2;        /* A: b_l2snap raised by the progress A has seen: the L2
+                              wake its bounds use while B runs (wk)                    */
     _Alignas(64) int par_ok_;   /* (the lines after these) */
     /* the partition-parallel tick (det_par_parts): the limits of the partitions' L2 and
      * DRAM cycles for this core cycle, the wakes the SM phase saw, and the interconnect
@@ -530,7 +531,8 @@ struct det {
     int b_sleeps;          /* B asleep on b_cv (or about to be), waiting for a run      */
     int b_pause;           /* A: no runs for a while (b_use 0): B sleeps at once        */
     int b_up;              /* B polls for runs (not asleep): only then does A hand one   */
-    uint64_t b_kick;       /* A: B woken without a run (b_kick), to be up for the next   */
+    uint64_t b_kick;       /* A: wake-ups without a run (b_kick_up), so that B is up for
+                              the next                                                 */
     pthread_mutex_t b_mu;
     pthread_cond_t b_cv;
 };
