@@ -59,6 +59,7 @@ enum { B_PUB = 4 };   /* core cycles of progress between the partition thread's 
 #define LD_RLX(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define ST_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define ST_RLX(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+
 enum { L1D, L1C, L1I, L1__N };
 static const char *const l1_name[L1__N] = {"l1d", "l1c", "l1i"};
 static const coh_level l1_level[L1__N] = {COH_L1D, COH_L1C, COH_L1I};
