@@ -3320,18 +3320,30 @@ static void *b_main(void *arg)
 /* A: the run up to lim (det_tick's, at core cycle `cycle`) to B */
 static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t cycle)
 {
-    /* B not up (being started, or asleep after a stretch without runs): this run here,
-     * and B woken for the next (a run never waits for a thread to wake) */
-    if (!m->b_thr_ok || !__atomic_load_n(&m->b_up, __ATOMIC_SEQ_CST)) {
-        if (!m->b_thr_ok) {
-            if (pthread_mutex_init(&m->b_mu, NULL) || pthread_cond_init(&m->b_cv, NULL) ||
-                pthread_create(&m->b_thr, NULL, b_main, m))
-                m->b_cfg = 0;   /* no thread: every run here, as without the key */
-            else
-                m->b_thr_ok = 1;
+    /* B started at the first run (which waits for it, once), and not up later (asleep
+     * after a stretch without runs): this run here, and B woken for the next (a run
+     * never waits for a thread to wake) */
+    int here = 0;
+    if (!m->b_thr_ok) {
+        if (pthread_mutex_init(&m->b_mu, NULL) || pthread_cond_init(&m->b_cv, NULL) ||
+            pthread_create(&m->b_thr, NULL, b_main, m)) {
+            m->b_cfg = 0;   /* no thread: every run here, as without the key */
+            here = 1;
         } else {
-            b_kick_up(m);
+            m->b_thr_ok = 1;
+            /* (B may have gone to sleep already if this thread lost its core a while:
+             * woken again) */
+            uint32_t n = 0;
+            while (!__atomic_load_n(&m->b_up, __ATOMIC_SEQ_CST)) {
+                b_kick_up(m);
+                b_relax(&n);
+            }
         }
+    } else if (!__atomic_load_n(&m->b_up, __ATOMIC_SEQ_CST)) {
+        b_kick_up(m);
+        here = 1;
+    }
+    if (here) {
         uint64_t l[D__N];
         memcpy(l, lim, sizeof l);
         ah_loop(m, l, own, cycle, m->aw_in);
