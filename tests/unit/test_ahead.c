@@ -264,7 +264,7 @@ static void same(scen *s)
                 fail_msg("launch %d statistics differ (jump %d): %s", l, jump, path);
             }
             free(off->stats[l]);
-            if (jump) {
+            if (pass) {   /* (the last pass's stay the caller's) */
                 free(s->stats[l]);
                 s->stats[l] = NULL;
             }
