@@ -796,33 +796,27 @@ static void pkt_free_a(det *m, pkt *q)
     pkts_now(m, -1);
 }
 
-/* pa's packets from calls in any domain's cycles (the directory's messages) */
-static pkt *pkt_new(det *m, uint32_t p)
+/* a packet of partition p's pool o (b: pb, else pa), counted where the cycle is */
+static inline __attribute__((always_inline)) pkt *pkt_take(det *m, uint32_t p, int b)
 {
-    pkt *q = pool_take(&m->pt[p].pa, p);
+    pkt *q = pool_take(b ? &m->pt[p].pb : &m->pt[p].pa, p);
     if (q)
         pkts_count(m, &m->pt[p], 1);
     return q;
 }
-static void pkt_free(det *m, pkt *q)
+static inline void pkt_give(det *m, pkt *q, int b)
 {
-    pool_put(&m->pt[q->part].pa, q);
+    pool_put(b ? &m->pt[q->part].pb : &m->pt[q->part].pa, q);
     pkts_count(m, &m->pt[q->part], -1);
 }
 
+/* pa's packets from calls in any domain's cycles (the directory's messages) */
+static pkt *pkt_new(det *m, uint32_t p) { return pkt_take(m, p, 0); }
+static void pkt_free(det *m, pkt *q) { pkt_give(m, q, 0); }
+
 /* the L2's packets for DRAM (pb) */
-static inline __attribute__((always_inline)) pkt *pkt_new_b(det *m, uint32_t p)
-{
-    pkt *q = pool_take(&m->pt[p].pb, p);
-    if (q)
-        pkts_count(m, &m->pt[p], 1);
-    return q;
-}
-static void pkt_free_b(det *m, pkt *q)
-{
-    pool_put(&m->pt[q->part].pb, q);
-    pkts_count(m, &m->pt[q->part], -1);
-}
+static inline __attribute__((always_inline)) pkt *pkt_new_b(det *m, uint32_t p) { return pkt_take(m, p, 1); }
+static void pkt_free_b(det *m, pkt *q) { pkt_give(m, q, 1); }
 
 /* a crossbar side's packet that the L2 side ends (a write-back) */
 static void pkt_free_x(det *m, pkt *q)
@@ -3217,6 +3211,7 @@ static void b_join(det *m)
         b_relax(&n);
     b_drain(m, LD_ACQ(&m->b_core));
     m->b_run = 0;
+    m->n_near = m->near_thr == 0;
     for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
         l2bank *b = m->bk[g];
         if (m->stg_n[g]) {
@@ -3235,10 +3230,6 @@ static void b_join(det *m)
             m->stg[2 * g] = m->stg[2 * g + 1] = NULL;
             m->stg_n[g] = 0;
         }
-    }
-    m->n_near = m->near_thr == 0;
-    for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
-        l2bank *b = m->bk[g];
         b->obn = b->out[Q_HIT].n + b->out[Q_FILL].n;
         m->n_near += m->near_thr && b->obn >= m->near_thr;
     }
