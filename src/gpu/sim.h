@@ -75,6 +75,11 @@ typedef struct {
     double host_seconds;       /* wall time of the launch on the host                 */
     uint64_t host_window_cycles; /* timing: SM cycles run in per-SM windows             */
     double host_sm_seconds;    /* timing: of which the cycle loop's SM phase (sampled)  */
+    uint64_t host_iters[3];    /* timing, sim.host_threads_adapt: the cycle loop's
+                                  iterations by way (gpu/timing.h TIMING_TEAM, _ALONE,
+                                  _SERIAL)                                             */
+    uint64_t host_adapt_cuts;  /* ... its test slices ended early (timing_adapt_cut)   */
+    uint64_t host_adapt_retests; /* ... its rounds cut short by a costly slice          */
     ws_err result;
     ws_timing_stats t;         /* timing mode only (t.cycles == 0 otherwise)           */
     int has_div;               /* the divergence policy reports statistics (div)      */

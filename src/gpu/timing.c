@@ -783,17 +783,21 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * this slice's phases run on the calling thread, and when its part in this launch
      * began */
     timing_adapt ad_own = {0}, *ad = keep ? &keep->ad : &ad_own;
-    int ep_ser = timing_adapt_serial(ad);
-    /* the memory model's threads: in the slices whose SM phases run alone (always
-     * without the choice) */
+    const int adapt = n_thr > 1 && cfg->sim.host_threads_adapt;
+    if (adapt && ad->ways != (mem_adapt ? 3u : 2u))
+        timing_adapt_init(ad, mem_adapt ? 3 : 2);   /* (the first launch) */
+    int ep_way = adapt ? timing_adapt_way(ad) : TIMING_TEAM, ep_ser = ep_way != TIMING_TEAM;
+    /* the memory model's threads: in the slices that run TIMING_ALONE (always without
+     * the choice) */
     if (pmem)
-        memsys_host_threads_use(pmem, !mem_adapt || n_thr == 1 || ep_ser);
+        memsys_host_threads_use(pmem, !mem_adapt || n_thr == 1 || ep_way == TIMING_ALONE);
     double ep_t0 = t_loop;
     /* the work the loop did (timing_adapt_next): its iterations, the SM cycles run in the
      * phases and the SMs' window cycles (the groups' win_n), the same whichever thread
      * runs them (not the partitions' ticks: the split tick has them, the serial one not);
      * ep_w0: its value when the slice began */
-    uint64_t work = 0, ep_w0 = 0;
+    uint64_t work = 0, ep_w0 = 0, iters[TIMING__WAYS] = {0};
+    const uint32_t retests0 = ad->n_retest;
     uint32_t iter = 0;
     for (;;) {
         /* a sampled iteration runs from here (memsys_tick included) to the next one */
@@ -811,15 +815,29 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             stop_report(cm, cores, n_sm, L, cycle);
             goto done;
         }
-        if (n_thr > 1 && cfg->sim.host_threads_adapt && ++ad->n == TIMING_SLICE) {
-            /* a slice ends: time it (its part in earlier launches included) */
-            const double t = now_s();
-            const uint64_t wt = work + groups_win_n(groups, n_thr);
-            ep_ser = timing_adapt_next(ad, ad->t_past + (t - ep_t0), ad->w_past + (wt - ep_w0));
-            if (mem_adapt)
-                memsys_host_threads_use(pmem, ep_ser);
-            ep_t0 = t;
-            ep_w0 = wt;
+        if (adapt) {
+            /* a slice ends: time it (its part in earlier launches included); a test
+             * slice is looked at every TIMING_CUT_EVERY iterations, and ends early when
+             * it costs far more than the reference (timing_adapt_cut) */
+            ad->n++;
+            iters[ep_way]++;
+            if (ad->n == TIMING_SLICE || (!(ad->n % TIMING_CUT_EVERY) && ad->i < timing_adapt_test(ad) &&
+                                          ad->warm >= TIMING_WARM)) {
+                const double t = now_s();
+                const uint64_t wt = work + groups_win_n(groups, n_thr);
+                const double el = ad->t_past + (t - ep_t0);
+                const uint64_t wk = ad->w_past + (wt - ep_w0);
+                const int cut = ad->n < TIMING_SLICE && timing_adapt_cut(ad, el, wk);
+                if (ad->n == TIMING_SLICE || cut) {
+                    st->host_adapt_cuts += (uint64_t)cut;
+                    ep_way = timing_adapt_next(ad, el, wk);
+                    ep_ser = ep_way != TIMING_TEAM;
+                    if (mem_adapt)
+                        memsys_host_threads_use(pmem, ep_way == TIMING_ALONE);
+                    ep_t0 = t;
+                    ep_w0 = wt;
+                }
+            }
         }
         /* the memory system's tick: split (partitions in the phase) unless this cycle's
          * phase will run on the calling thread anyway (the serial tick costs less; the
@@ -1092,7 +1110,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         cycle = next;
     }
 done:
-    if (n_thr > 1 && cfg->sim.host_threads_adapt) {
+    if (adapt) {
         /* the slice goes on in the next launch */
         const uint64_t wt = work + groups_win_n(groups, n_thr);
         ad->t_past += now_s() - ep_t0;
@@ -1100,6 +1118,9 @@ done:
     }
     for (uint32_t k = 0; k < n_thr; k++)
         st->host_window_cycles += groups[k].win_n;
+    for (int k = 0; k < TIMING__WAYS; k++)
+        st->host_iters[k] = iters[k];
+    st->host_adapt_retests = ad->n_retest - retests0;
     if (s_iter > 0)
         st->host_sm_seconds = (now_s() - t_loop) * (s_phase / s_iter);
     fold_counters(L, Ls, n_sm, 1);

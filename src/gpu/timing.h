@@ -6,80 +6,152 @@
 #include "gpu/sim.h"
 #include "mem/memsys.h"
 
-/* sim.host_threads_adapt's slices (TIMING_SLICE below): the loop iterations of the
- * current slice, its index in the round, the round's winner (its phases on the calling
- * thread), the warm-up slices done, the round's test slices' host time and work on the
- * team and alone, and the current slice's time and work in earlier launches. Kept
- * across launches: a workload of many short launches (gaussian: 52 of 1.5-7k cycles)
- * would otherwise restart every round and never reach the comparison. */
+/* sim.host_threads_adapt: the ways the cycle loop can run a slice of its iterations.
+ * TIMING_TEAM: the SM phases on the pool's threads (the memory model's own thread, if it
+ * has one, paused); TIMING_ALONE: the SM phases on the calling thread beside the memory
+ * model's thread; TIMING_SERIAL: everything on the calling thread (only when the model
+ * has a thread of its own, detailed.c's partition thread: without one TIMING_ALONE is
+ * serial already). The results are the same whichever way runs a slice. */
+enum { TIMING_TEAM, TIMING_ALONE, TIMING_SERIAL, TIMING__WAYS };
+
+/* The chooser's state: the loop iterations of the current slice, its index in the round,
+ * the round's length, the ways compared (2 or 3), the round's winner, the warm-up slices
+ * done, each way's test slices' host time and work in the round, the current slice's
+ * time and work in earlier launches, the reference cost per unit of work (the winner's
+ * in the last test, else the warm-up's; 0: none yet) and the re-tests so far. Kept across launches: a workload of many short launches (gaussian: 52 of
+ * 1.5-7k cycles) would otherwise restart every round and never reach the comparison. */
 typedef struct {
     uint32_t n, i;
-    uint32_t len;   /* the current round's slices (0: TIMING_ROUND) */
+    uint32_t len;   /* the current round's slices (0: timing_adapt_round) */
+    uint32_t ways;
     int win;
     uint32_t warm;
-    double t_team, t_alone, t_past;
-    uint64_t w_team, w_alone, w_past;
+    double t[TIMING__WAYS], t_past;
+    uint64_t w[TIMING__WAYS], w_past;
+    double ref;
+    uint32_t n_retest;
 } timing_adapt;
 
-/* By slices of TIMING_SLICE loop iterations, rounds of TIMING_ROUND slices: the first
- * TIMING_TEST slices of a round alternate between the team (even) and the calling thread
- * alone (odd); the rest run the way that took less time per unit of work (the loop's
- * iterations and the SM cycles run) over them. The cost per unit drifts with the
- * launch's progress, by a factor of two within a few thousand iterations (qv100 `blk
- * --ctas-per-sm 8` at 120 SMs: 0.9 to 2.0 us per unit over successive epochs of 2048
- * iterations on one thread), so that comparing one stretch of each way (the design until
- * session 40: an epoch on the team, then one alone) chose by the drift as often as by the
- * threads; interleaved, both ways see the same stretch of the launch. A round won by the
- * same way as the round before is twice as long as that one (up to TIMING_ROUND_MAX
- * slices), a change of winner makes it TIMING_ROUND again: a host whose hand-overs cost
- * several times the phase's work (session 33's: gups 3.8x slower on the team) pays its
- * test slices ever more rarely, TIMING_TEST / 2 of TIMING_ROUND_MAX at the end, and so
- * does a launch that the team keeps running faster (its test slices alone cost the
- * difference). Before the first round, TIMING_WARM slices on the team that are not
- * compared: the simulation's first cycles start every CTA and touch every SM's state
- * for the first time (the pages' first faults, the members' caches): 2.2 us per unit on
- * the team at 120 SMs, then 1.4. */
-enum { TIMING_SLICE = 256, TIMING_TEST = 32, TIMING_WARM = 8, TIMING_ROUND = 128, TIMING_ROUND_MAX = 8192 };
+/* By slices of TIMING_SLICE loop iterations, rounds of timing_adapt_round slices: the
+ * first timing_adapt_test slices of a round take the ways in turn (slice i: way i mod
+ * ways, TIMING_TEST_WAY slices each); the rest run the way that took least time per unit
+ * of work (the loop's iterations and the SM cycles run) over them. The cost per unit
+ * drifts with the launch's progress, by a factor of two within a few thousand iterations
+ * (qv100 `blk --ctas-per-sm 8` at 120 SMs: 0.9 to 2.0 us per unit over successive
+ * epochs of 2048 iterations on one thread), so that comparing one stretch of each way
+ * (the design until session 40: an epoch on the team, then one alone) chose by the drift
+ * as often as by the threads; interleaved, every way sees the same stretch of the
+ * launch. A round won by the same way as the round before is twice as long as that one
+ * (up to TIMING_ROUND_MAX slices), a change of winner makes it timing_adapt_round again:
+ * a host whose hand-overs cost several times the phase's work (session 33's: gups 3.8x
+ * slower on the team) pays its test slices ever more rarely.
+ * Before the first round, TIMING_WARM slices run serially and are not compared: the
+ * simulation's first cycles start every CTA and touch every SM's state for the first
+ * time (the pages' first faults); their cost per unit is the first reference.
+ * A way can be far slower than the others when the host's cores are busy with other
+ * work: a thread that waits for another one that has lost its core waits for the host's
+ * scheduler (atax `default`, --threads 2 beside a test suite on this 2-core VM: 0.4 s per
+ * slice of the team against 4 ms alone, 123 s in all against 6 s on a quiet host). So a
+ * test slice ends early once it has cost TIMING_CUT times the reference for its work so
+ * far (timing_adapt_cut; it is compared by what it did), and a slice of a long round
+ * (past its first timing_adapt_round slices) that costs that much starts a new round at
+ * once (a re-test): the host's load, or a stretch of the workload much costlier per unit
+ * than the one the last test saw. */
+enum {
+    TIMING_SLICE = 256, TIMING_TEST_WAY = 16, TIMING_WARM = 8, TIMING_ROUND_TESTS = 4,
+    TIMING_ROUND_MAX = 8192, TIMING_CUT = 4, TIMING_CUT_EVERY = 16
+};
+#define TIMING_CUT_SLACK 50e-6   /* s: no cut for less (a clock read, a page fault)    */
 
-/* Whether the current slice's phases run on the calling thread. */
-static inline int timing_adapt_serial(const timing_adapt *ad)
+static inline uint32_t timing_adapt_ways(const timing_adapt *ad) { return ad->ways ? ad->ways : 2; }
+/* the test slices of a round, and a round's least length */
+static inline uint32_t timing_adapt_test(const timing_adapt *ad) { return TIMING_TEST_WAY * timing_adapt_ways(ad); }
+static inline uint32_t timing_adapt_round(const timing_adapt *ad) { return TIMING_ROUND_TESTS * timing_adapt_test(ad); }
+
+/* A fresh chooser comparing `ways` ways (2: team and alone; 3: and serial). */
+static inline void timing_adapt_init(timing_adapt *ad, uint32_t ways)
 {
-    return ad->warm < TIMING_WARM ? 0 : ad->i < TIMING_TEST ? (int)(ad->i & 1) : ad->win;
+    *ad = (timing_adapt){0};
+    ad->ways = ways;
+}
+
+/* The way the current slice runs (TIMING_TEAM, TIMING_ALONE or TIMING_SERIAL). */
+static inline int timing_adapt_way(const timing_adapt *ad)
+{
+    const uint32_t ways = timing_adapt_ways(ad);
+    if (ad->warm < TIMING_WARM)
+        return (int)ways - 1;   /* serial: TIMING_ALONE of two ways, TIMING_SERIAL of three */
+    return ad->i < timing_adapt_test(ad) ? (int)(ad->i % ways) : ad->win;
+}
+
+/* Whether the current slice's SM phases run on the calling thread. */
+static inline int timing_adapt_serial(const timing_adapt *ad) { return timing_adapt_way(ad) != TIMING_TEAM; }
+
+/* Whether a slice that has taken `el` s for `work` units costs more than TIMING_CUT times
+ * the reference (none: never) */
+static inline int timing_adapt_over(const timing_adapt *ad, double el, uint64_t work)
+{
+    return ad->ref > 0 && el > TIMING_CUT * ad->ref * (double)(work ? work : 1) + TIMING_CUT_SLACK;
+}
+
+/* The current slice, a test slice that has taken `el` s for `work` units so far (its
+ * parts in earlier launches included), ends now (then call timing_adapt_next with the
+ * same): it costs more than TIMING_CUT times the reference. */
+static inline int timing_adapt_cut(const timing_adapt *ad, double el, uint64_t work)
+{
+    return ad->warm >= TIMING_WARM && ad->i < timing_adapt_test(ad) && timing_adapt_over(ad, el, work);
 }
 
 /* The current slice ended after `el` host seconds and `work` units of work (its parts in
- * earlier launches included): records it and starts the next; returns
- * timing_adapt_serial of the next. */
+ * earlier launches included): records it and starts the next; returns timing_adapt_way
+ * of the next. */
 static inline int timing_adapt_next(timing_adapt *ad, double el, uint64_t work)
 {
-    const uint32_t len = ad->len ? ad->len : TIMING_ROUND;
+    const uint32_t ways = timing_adapt_ways(ad), test = timing_adapt_test(ad), round = timing_adapt_round(ad);
+    const uint32_t len = ad->len ? ad->len : round;
+    const double unit = el / (double)(work ? work : 1);
     if (ad->warm < TIMING_WARM) {
-        ad->warm++;   /* the warm-up: the round starts after it */
-    } else {
-        if (ad->i < TIMING_TEST && (ad->i & 1)) {
-            ad->t_alone += el;
-            ad->w_alone += work;
-        } else if (ad->i < TIMING_TEST) {
-            ad->t_team += el;
-            ad->w_team += work;
-        }
-        if (ad->i == TIMING_TEST - 1) {
-            /* the calling thread alone was faster per unit of work */
-            const int win = ad->t_alone * (double)(ad->w_team ? ad->w_team : 1) <
-                            ad->t_team * (double)(ad->w_alone ? ad->w_alone : 1);
+        /* the warm-up: the round starts after it (at slice 0) */
+        if (ad->ref == 0 || unit < ad->ref)
+            ad->ref = unit;
+        ad->warm++;
+        ad->n = 0;
+        ad->t_past = 0;
+        ad->w_past = 0;
+        return timing_adapt_way(ad);
+    }
+    if (ad->i < test) {
+        const int k = (int)(ad->i % ways);
+        ad->t[k] += el;
+        ad->w[k] += work;
+        if (ad->i == test - 1) {
+            /* the way of least time per unit of work (ties: the first) */
+            int win = 0;
+            for (int j = 1; j < (int)ways; j++)
+                if (ad->t[j] * (double)(ad->w[win] ? ad->w[win] : 1) <
+                    ad->t[win] * (double)(ad->w[j] ? ad->w[j] : 1))
+                    win = j;
             /* the same winner as the round before: twice as long (ad->len 0: none yet) */
             ad->len = ad->len && win == ad->win ? (2 * len < TIMING_ROUND_MAX ? 2 * len : TIMING_ROUND_MAX)
-                                                : TIMING_ROUND;
+                                                : round;
             ad->win = win;
-            ad->t_team = ad->t_alone = 0;
-            ad->w_team = ad->w_alone = 0;
+            ad->ref = ad->t[win] / (double)(ad->w[win] ? ad->w[win] : 1);
+            for (int j = 0; j < TIMING__WAYS; j++) {
+                ad->t[j] = 0;
+                ad->w[j] = 0;
+            }
         }
-        ad->i = (ad->i + 1) % (ad->len ? ad->len : TIMING_ROUND);
+    } else if (ad->i >= round && timing_adapt_over(ad, el, work)) {
+        /* a long round's slice far costlier than the test said: a new round now */
+        ad->n_retest++;
+        ad->len = round;
+        ad->i = round - 1;
     }
+    ad->i = (ad->i + 1) % (ad->len ? ad->len : round);
     ad->n = 0;
     ad->t_past = 0;
     ad->w_past = 0;
-    return timing_adapt_serial(ad);
+    return timing_adapt_way(ad);
 }
 
 /* What a simulation keeps from one launch to the next: the memory system (mem.keep_state,

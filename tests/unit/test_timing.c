@@ -560,71 +560,179 @@ static void t_core_model(void **state)
     free(ptx);
 }
 
-/* Feeds slices to the chooser: `n` of them, the team's (even test slices, and every
- * slice outside the test) taking `team` s and the calling thread's `alone` s, each for
- * `work` units; returns what the last call returned. */
-static int adapt_feed(timing_adapt *ad, int n, double team, double alone, uint64_t work)
+/* Feeds slices to the chooser: `n` of them, each taking t[way] s (the way it runs:
+ * timing_adapt_way) for `work` units; returns what the last call returned. */
+static int adapt_feed3(timing_adapt *ad, int n, const double t[3], uint64_t work)
 {
-    int r = 0;
+    int r = timing_adapt_way(ad);
     for (int k = 0; k < n; k++)
-        r = timing_adapt_next(ad, timing_adapt_serial(ad) ? alone : team, work);
+        r = timing_adapt_next(ad, t[timing_adapt_way(ad)], work);
     return r;
 }
 
-/* sim.host_threads_adapt's rounds (timing.h): TIMING_WARM slices on the team whose time
- * counts for nothing (however slow); then each round's TIMING_TEST (32) slices alternate
- * team (even) and alone (odd), and the rest of the round runs the faster of the two per
- * unit of work. The state lives in the simulation's keep, so a slice that spans launches
- * is timed by its parts (t_past, w_past). By hand: round 1, team 10 us per unit, alone
- * 12 -> the team for slices 32..127; round 2, team 0.020 s for 1500 (0.004 s / 500 +
- * 0.016 s / 1000 over two launches) + 15 x 0.020 s / 1000 (19.4 us per unit), alone
- * 16 x 0.006 s / 1000 (6 us) -> alone for 32..127 (a new winner: TIMING_ROUND), and a
- * round twice as long after each round alone wins again, up to TIMING_ROUND_MAX; then
- * the team wins: back to TIMING_ROUND, and twice as long when it wins again. */
+/* The same with two ways: `team` s on the team, `alone` s on the calling thread. */
+static int adapt_feed(timing_adapt *ad, int n, double team, double alone, uint64_t work)
+{
+    const double t[3] = {team, alone, alone};
+    return adapt_feed3(ad, n, t, work);
+}
+
+/* sim.host_threads_adapt's rounds with two ways (timing.h): TIMING_WARM slices run
+ * serially (alone) and are not compared (however slow); then each round's 32 test
+ * slices alternate team (even) and alone (odd), and the rest of the round (128 slices)
+ * runs the faster of the two per unit of work. The state lives in the simulation's keep,
+ * so a slice that spans launches is timed by its parts (t_past, w_past). By hand: round
+ * 1, team 10 us per unit, alone 12 -> the team for slices 32..127; round 2, team 0.020 s
+ * for 1500 (0.004 s / 500 + 0.016 s / 1000 over two launches) + 15 x 0.020 s / 1000
+ * (19.4 us per unit), alone 16 x 0.006 s / 1000 (6 us) -> alone for 32..127 (a new
+ * winner: 128 slices), and a round twice as long after each round alone wins again, up
+ * to TIMING_ROUND_MAX; then the team wins: back to 128, and twice as long when it wins
+ * again. The slices outside the tests cost what the winner's tests did (no re-test). */
 static void t_adapt_rounds(void **state)
 {
     (void)state;
-    timing_adapt ad = {0};
-    assert_int_equal(timing_adapt_serial(&ad), 0);              /* the warm-up: on the team  */
-    assert_int_equal(adapt_feed(&ad, TIMING_WARM, 9.0, 9.0, 1), 0);   /* not compared      */
-    assert_true(ad.warm == TIMING_WARM && ad.i == 0 && ad.t_team == 0.0);
-    for (int k = 0; k < TIMING_TEST - 1; k++)                   /* the test alternates       */
+    timing_adapt ad;
+    timing_adapt_init(&ad, 2);
+    assert_int_equal(timing_adapt_test(&ad), 32);
+    assert_int_equal(timing_adapt_round(&ad), 128);
+    assert_int_equal(timing_adapt_way(&ad), TIMING_ALONE);       /* the warm-up: serial       */
+    assert_int_equal(adapt_feed(&ad, TIMING_WARM, 9.0, 9.0, 1), TIMING_TEAM);   /* not compared */
+    assert_true(ad.warm == TIMING_WARM && ad.i == 0 && ad.t[0] == 0.0 && ad.ref == 9.0);
+    for (int k = 0; k < 31; k++)                                /* the test alternates       */
         assert_int_equal(timing_adapt_next(&ad, k & 1 ? 0.012 : 0.010, 1000), (k + 1) & 1);
     assert_int_equal(timing_adapt_next(&ad, 0.012, 1000), 0);   /* team faster: 32..127      */
-    assert_int_equal(ad.win, 0);
-    assert_int_equal(ad.len, TIMING_ROUND);
-    assert_true(ad.t_team == 0.0 && ad.w_alone == 0);            /* (the test's sums cleared) */
-    assert_int_equal(adapt_feed(&ad, TIMING_ROUND - TIMING_TEST - 1, 1.0, 1.0, 1000), 0);
-    assert_int_equal(ad.i, TIMING_ROUND - 1);                   /* (their times not counted) */
-    assert_int_equal(timing_adapt_next(&ad, 1.0, 1000), 0);     /* round 2, slice 0: team    */
+    assert_int_equal(ad.win, TIMING_TEAM);
+    assert_int_equal(ad.len, 128);
+    assert_true(ad.ref > 0.99e-5 && ad.ref < 1.01e-5);          /* the team's 10 us per unit */
+    assert_true(ad.t[0] == 0.0 && ad.w[1] == 0);                 /* (the test's sums cleared) */
+    assert_int_equal(adapt_feed(&ad, 128 - 32 - 1, 0.010, 0.010, 1000), 0);
+    assert_int_equal(ad.i, 127);                                /* (their times not counted) */
+    assert_int_equal(timing_adapt_next(&ad, 0.010, 1000), 0);   /* round 2, slice 0: team    */
     assert_int_equal(ad.i, 0);
     ad.t_past = 0.004;                                          /* a launch ended mid-slice  */
     ad.w_past = 500;
     assert_int_equal(timing_adapt_next(&ad, ad.t_past + 0.016, ad.w_past + 1000), 1);
-    assert_true(ad.t_team > 0.0199 && ad.t_team < 0.0201 && ad.w_team == 1500);
+    assert_true(ad.t[0] > 0.0199 && ad.t[0] < 0.0201 && ad.w[0] == 1500);
     assert_true(ad.t_past == 0.0 && ad.w_past == 0 && ad.n == 0);
-    assert_int_equal(adapt_feed(&ad, TIMING_TEST - 1, 0.020, 0.006, 1000), 1);   /* alone  */
-    assert_int_equal(ad.win, 1);
-    assert_int_equal(ad.len, TIMING_ROUND);                     /* (a new winner)            */
-    assert_int_equal(ad.i, TIMING_TEST);
-    assert_int_equal(adapt_feed(&ad, TIMING_ROUND - TIMING_TEST - 1, 1.0, 1.0, 1000), 1);
-    assert_int_equal(timing_adapt_next(&ad, 1.0, 1000), 0);     /* round 3, slice 0: team    */
-    for (uint32_t len = 2 * TIMING_ROUND; len <= TIMING_ROUND_MAX; len *= 2) {
-        assert_int_equal(adapt_feed(&ad, TIMING_TEST, 0.020, 0.006, 1000), 1);  /* alone wins */
+    assert_int_equal(adapt_feed(&ad, 31, 0.020, 0.006, 1000), 1);   /* alone               */
+    assert_int_equal(ad.win, TIMING_ALONE);
+    assert_int_equal(ad.len, 128);                              /* (a new winner)            */
+    assert_int_equal(ad.i, 32);
+    assert_int_equal(adapt_feed(&ad, 128 - 32 - 1, 0.020, 0.006, 1000), 1);
+    assert_int_equal(timing_adapt_next(&ad, 0.006, 1000), 0);   /* round 3, slice 0: team    */
+    for (uint32_t len = 2 * 128; len <= TIMING_ROUND_MAX; len *= 2) {
+        assert_int_equal(adapt_feed(&ad, 32, 0.020, 0.006, 1000), 1);  /* alone wins */
         assert_int_equal(ad.len, len);
         while (ad.i != 0)
-            (void)timing_adapt_next(&ad, 1.0, 1000);
+            (void)timing_adapt_next(&ad, 0.006, 1000);
     }
-    assert_int_equal(adapt_feed(&ad, TIMING_TEST, 0.020, 0.006, 1000), 1);
+    assert_int_equal(adapt_feed(&ad, 32, 0.020, 0.006, 1000), 1);
     assert_int_equal(ad.len, TIMING_ROUND_MAX);                 /* capped                    */
     while (ad.i != 0)
-        (void)timing_adapt_next(&ad, 1.0, 1000);
-    assert_int_equal(adapt_feed(&ad, TIMING_TEST, 0.006, 0.020, 1000), 0);  /* the team wins */
-    assert_int_equal(ad.len, TIMING_ROUND);                     /* back to TIMING_ROUND      */
+        (void)timing_adapt_next(&ad, 0.006, 1000);
+    assert_int_equal(adapt_feed(&ad, 32, 0.006, 0.020, 1000), 0);  /* the team wins */
+    assert_int_equal(ad.len, 128);                              /* back to 128               */
     while (ad.i != 0)
-        (void)timing_adapt_next(&ad, 1.0, 1000);
-    assert_int_equal(adapt_feed(&ad, TIMING_TEST, 0.006, 0.020, 1000), 0);  /* and again     */
-    assert_int_equal(ad.len, 2 * TIMING_ROUND);
+        (void)timing_adapt_next(&ad, 0.006, 1000);
+    assert_int_equal(adapt_feed(&ad, 32, 0.006, 0.020, 1000), 0);  /* and again     */
+    assert_int_equal(ad.len, 2 * 128);
+    assert_int_equal(ad.n_retest, 0);
+}
+
+/* Three ways (a memory model with a thread of its own): the warm-up runs TIMING_SERIAL;
+ * a round's 48 test slices take team, alone, serial in turn (16 each), the round is 192
+ * slices. By hand: team 10 us per unit, alone 8, serial 9 -> alone for 48..191; the next
+ * round serial 5 us (alone 8, team 10) -> serial, a new winner: 192 again; then serial
+ * again -> 384. A tie goes to the first way. */
+static void t_adapt_three_ways(void **state)
+{
+    (void)state;
+    timing_adapt ad;
+    timing_adapt_init(&ad, 3);
+    assert_int_equal(timing_adapt_test(&ad), 48);
+    assert_int_equal(timing_adapt_round(&ad), 192);
+    assert_int_equal(timing_adapt_way(&ad), TIMING_SERIAL);
+    assert_int_equal(timing_adapt_serial(&ad), 1);
+    const double a[3] = {0.010, 0.008, 0.009}, b[3] = {0.010, 0.008, 0.005}, tie[3] = {0.007, 0.007, 0.007};
+    assert_int_equal(adapt_feed3(&ad, TIMING_WARM, a, 1000), TIMING_TEAM);
+    assert_true(ad.ref > 8.99e-6 && ad.ref < 9.01e-6);             /* the warm-up's: serial     */
+    for (int k = 0; k < 47; k++) {                                 /* in turn                   */
+        assert_int_equal(timing_adapt_way(&ad), k % 3);
+        assert_int_equal(timing_adapt_next(&ad, a[k % 3], 1000), (k + 1) % 3);
+    }
+    assert_int_equal(timing_adapt_next(&ad, a[2], 1000), TIMING_ALONE);
+    assert_true(ad.win == TIMING_ALONE && ad.len == 192 && ad.i == 48);
+    assert_true(ad.ref > 7.99e-6 && ad.ref < 8.01e-6);
+    assert_int_equal(adapt_feed3(&ad, 192 - 48, a, 1000), TIMING_TEAM);   /* round 2 */
+    assert_int_equal(adapt_feed3(&ad, 48, b, 1000), TIMING_SERIAL);
+    assert_true(ad.win == TIMING_SERIAL && ad.len == 192);
+    assert_int_equal(adapt_feed3(&ad, 192 - 48, b, 1000), TIMING_TEAM);
+    assert_int_equal(adapt_feed3(&ad, 48, b, 1000), TIMING_SERIAL);
+    assert_int_equal(ad.len, 384);
+    while (ad.i != 0)
+        (void)timing_adapt_next(&ad, 0.005, 1000);
+    assert_int_equal(adapt_feed3(&ad, 48, tie, 1000), TIMING_TEAM);   /* a tie: the first */
+    assert_int_equal(ad.len, 192);
+}
+
+/* A test slice far costlier than the reference ends early (timing_adapt_cut): after a
+ * warm-up of 1 us per unit (0.001 s / 1000), a test slice that has taken 0.004 s for
+ * 1000 units is not cut (4 x 1 us x 1000 + 50 us = 0.00405 s), 0.0041 s is; no work
+ * counts as 1 unit (54 us: 50 us is not cut, 60 us is); 10 units: 90 us (85 us is not
+ * cut, 100 us is). Never during the warm-up, outside the test slices, or without a reference. The
+ * cut slice counts what it did: team 0.0041 s for 1000 units (cut) + 15 x 0.001 s /
+ * 1000, alone 16 x 0.0012 s / 1000 -> the team (1.19 < 1.2 us per unit). */
+static void t_adapt_cut(void **state)
+{
+    (void)state;
+    timing_adapt ad;
+    timing_adapt_init(&ad, 2);
+    assert_int_equal(timing_adapt_cut(&ad, 1.0, 1), 0);             /* warm-up, no reference */
+    assert_int_equal(adapt_feed(&ad, TIMING_WARM, 0.001, 0.001, 1000), TIMING_TEAM);
+    assert_true(ad.ref > 0.99e-6 && ad.ref < 1.01e-6);
+    assert_int_equal(timing_adapt_cut(&ad, 0.004, 1000), 0);
+    assert_int_equal(timing_adapt_cut(&ad, 0.0041, 1000), 1);
+    assert_int_equal(timing_adapt_cut(&ad, 0.00005, 0), 0);
+    assert_int_equal(timing_adapt_cut(&ad, 0.00006, 0), 1);
+    assert_int_equal(timing_adapt_cut(&ad, 0.000085, 10), 0);
+    assert_int_equal(timing_adapt_cut(&ad, 0.0001, 10), 1);
+    assert_int_equal(timing_adapt_next(&ad, 0.0041, 1000), TIMING_ALONE);   /* (the cut slice) */
+    for (int k = 1; k < 32; k++)
+        (void)timing_adapt_next(&ad, k & 1 ? 0.0012 : 0.001, 1000);
+    assert_int_equal(ad.win, TIMING_TEAM);
+    assert_int_equal(ad.i, 32);
+    assert_int_equal(timing_adapt_cut(&ad, 1.0, 1), 0);             /* not a test slice      */
+    timing_adapt none;
+    timing_adapt_init(&none, 2);
+    none.warm = TIMING_WARM;
+    assert_int_equal(timing_adapt_cut(&none, 1.0, 1), 0);           /* no reference          */
+}
+
+/* A long round is cut short by a slice that costs more than 4x the reference: alone
+ * wins twice at 6 us per unit (the second round: 256 slices); a slice of 10x within the
+ * round's first 128 slices changes nothing; at slice 128 one of 0.025 s / 1000 (25 us >
+ * 4 x 6 + 0.05) starts a new round at once: a test, rounds of 128 again. One of
+ * 0.024 s does not. */
+static void t_adapt_retest(void **state)
+{
+    (void)state;
+    timing_adapt ad;
+    timing_adapt_init(&ad, 2);
+    (void)adapt_feed(&ad, TIMING_WARM, 0.006, 0.006, 1000);
+    (void)adapt_feed(&ad, 128, 0.020, 0.006, 1000);
+    assert_int_equal(adapt_feed(&ad, 32, 0.020, 0.006, 1000), TIMING_ALONE);
+    assert_true(ad.len == 256 && ad.i == 32 && ad.win == TIMING_ALONE);
+    assert_int_equal(adapt_feed(&ad, 95, 0.060, 0.060, 1000), TIMING_ALONE);
+    assert_int_equal(ad.i, 127);
+    assert_int_equal(ad.n_retest, 0);
+    assert_int_equal(timing_adapt_next(&ad, 0.006, 1000), TIMING_ALONE);
+    assert_int_equal(ad.i, 128);
+    assert_int_equal(timing_adapt_next(&ad, 0.024, 1000), TIMING_ALONE);
+    assert_int_equal(ad.i, 129);
+    assert_int_equal(timing_adapt_next(&ad, 0.025, 1000), TIMING_TEAM);   /* a new round */
+    assert_true(ad.i == 0 && ad.len == 128 && ad.n_retest == 1);
+    assert_int_equal(adapt_feed(&ad, 32, 0.020, 0.006, 1000), TIMING_ALONE);
+    assert_int_equal(ad.len, 256);                              /* the same winner: doubled  */
 }
 
 /* The comparison is per unit of work over interleaved slices. (a) A team of 40 us per
@@ -641,20 +749,20 @@ static void t_adapt_per_work(void **state)
     (void)state;
     timing_adapt ad = {.warm = TIMING_WARM};
     assert_int_equal(timing_adapt_serial(&ad), 0);
-    assert_int_equal(adapt_feed(&ad, TIMING_TEST - 1, 0.016, 0.022, 0), 1);
+    assert_int_equal(adapt_feed(&ad, 31, 0.016, 0.022, 0), 1);
     ad = (timing_adapt){.warm = TIMING_WARM};
-    for (int k = 0; k < TIMING_TEST; k++)
+    for (int k = 0; k < 32; k++)
         (void)timing_adapt_next(&ad, k & 1 ? 0.022 : 0.016, k & 1 ? 1000 : 400);
     assert_int_equal(ad.win, 1);                                 /* (a) alone: 22 < 40 us     */
     for (int base_alone = 0; base_alone < 2; base_alone++) {
         const double ba = base_alone ? 12.5e-3 : 11.5e-3;
         ad = (timing_adapt){.warm = TIMING_WARM};
-        for (int k = 0; k < TIMING_TEST; k++)
+        for (int k = 0; k < 32; k++)
             (void)timing_adapt_next(&ad, (k & 1 ? ba : 12e-3) * (1 + 0.01 * k), 1000);
         assert_int_equal(ad.win, !base_alone);                   /* (b) alone, then the team  */
     }
     ad = (timing_adapt){.warm = TIMING_WARM};
-    for (int k = 0; k < TIMING_TEST; k++)
+    for (int k = 0; k < 32; k++)
         (void)timing_adapt_next(&ad, k & 1 ? 0.4 : 0.5, 0);
     assert_int_equal(ad.win, 1);                                 /* (c) alone: 6.4 < 8.0 s    */
 }
@@ -679,6 +787,9 @@ int main(void)
         cmocka_unit_test(t_dispatch_round_robin),
         cmocka_unit_test(t_core_model),
         cmocka_unit_test(t_adapt_rounds),
+        cmocka_unit_test(t_adapt_three_ways),
+        cmocka_unit_test(t_adapt_cut),
+        cmocka_unit_test(t_adapt_retest),
         cmocka_unit_test(t_adapt_per_work),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
