@@ -474,7 +474,7 @@ static int defs_init(rep_defs *d)
     }
     d->host_cuts = CHECK(ws_stats_add_counter(s, "host_adapt_cuts", "slices",
                                               "test slices of the adaptive choice ended early: "
-                                              "they cost more than 4x the reference per unit "
+                                              "they cost more than 2x the reference per unit "
                                               "of work (a way slowed by a busy host)",
                                               WS_STAT_HIDE_ZERO, err, sizeof err));
     d->host_retests = CHECK(ws_stats_add_counter(s, "host_adapt_retests", "rounds",

@@ -29,6 +29,8 @@ typedef struct {
     double t[TIMING__WAYS], t_past;
     uint64_t w[TIMING__WAYS], w_past;
     double ref;
+    uint32_t ns[TIMING__WAYS];   /* each way's test slices in the round so far           */
+    uint8_t drop;                /* ways out of the round's test (bit per way)           */
     uint32_t n_retest;
 } timing_adapt;
 
@@ -53,13 +55,17 @@ typedef struct {
  * scheduler (atax `default`, --threads 2 beside a test suite on this 2-core VM: 0.4 s per
  * slice of the team against 4 ms alone, 123 s in all against 6 s on a quiet host). So a
  * test slice ends early once it has cost TIMING_CUT times the reference for its work so
- * far (timing_adapt_cut; it is compared by what it did), and a slice of a long round
- * (past its first timing_adapt_round slices) that costs that much starts a new round at
- * once (a re-test): the host's load, or a stretch of the workload much costlier per unit
- * than the one the last test saw. */
+ * far (timing_adapt_cut; it is compared by what it did); a way that has lost by
+ * TIMING_DROP over its first TIMING_DROP_AFTER test slices of a round gives the rest of
+ * them to the leading way (the test's cost on a workload where one way wins clearly:
+ * gups, atax); and a slice of a long round (past its first timing_adapt_round slices)
+ * that costs TIMING_RETEST times the reference starts a new round at once (a re-test):
+ * the host's load, or a stretch of the workload much costlier per unit than the one the
+ * last test saw. */
 enum {
     TIMING_SLICE = 256, TIMING_TEST_WAY = 16, TIMING_WARM = 8, TIMING_ROUND_TESTS = 4,
-    TIMING_ROUND_MAX = 8192, TIMING_CUT = 4, TIMING_CUT_EVERY = 16
+    TIMING_ROUND_MAX = 8192, TIMING_CUT = 2, TIMING_RETEST = 4, TIMING_CUT_EVERY = 16,
+    TIMING_DROP_AFTER = 4, TIMING_DROP = 2
 };
 #define TIMING_CUT_SLACK 50e-6   /* s: no cut for less (a clock read, a page fault)    */
 
@@ -75,23 +81,40 @@ static inline void timing_adapt_init(timing_adapt *ad, uint32_t ways)
     ad->ways = ways;
 }
 
-/* The way the current slice runs (TIMING_TEAM, TIMING_ALONE or TIMING_SERIAL). */
+/* Whether way a took less time per unit of work than way b in the test so far, by a
+ * factor f (a way without work counts one unit) */
+static inline int timing_adapt_less(const timing_adapt *ad, int a, int b, double f)
+{
+    return f * ad->t[a] * (double)(ad->w[b] ? ad->w[b] : 1) < ad->t[b] * (double)(ad->w[a] ? ad->w[a] : 1);
+}
+
+/* The way the current slice runs (TIMING_TEAM, TIMING_ALONE or TIMING_SERIAL). A test
+ * slice of a dropped way runs the way leading the test instead. */
 static inline int timing_adapt_way(const timing_adapt *ad)
 {
     const uint32_t ways = timing_adapt_ways(ad);
     if (ad->warm < TIMING_WARM)
         return (int)ways - 1;   /* serial: TIMING_ALONE of two ways, TIMING_SERIAL of three */
-    return ad->i < timing_adapt_test(ad) ? (int)(ad->i % ways) : ad->win;
+    if (ad->i >= timing_adapt_test(ad))
+        return ad->win;
+    const int k = (int)(ad->i % ways);
+    if (!(ad->drop >> k & 1))
+        return k;
+    int lead = -1;
+    for (int j = 0; j < (int)ways; j++)
+        if (!(ad->drop >> j & 1) && (lead < 0 || timing_adapt_less(ad, j, lead, 1)))
+            lead = j;
+    return lead;
 }
 
 /* Whether the current slice's SM phases run on the calling thread. */
 static inline int timing_adapt_serial(const timing_adapt *ad) { return timing_adapt_way(ad) != TIMING_TEAM; }
 
-/* Whether a slice that has taken `el` s for `work` units costs more than TIMING_CUT times
- * the reference (none: never) */
-static inline int timing_adapt_over(const timing_adapt *ad, double el, uint64_t work)
+/* Whether a slice that has taken `el` s for `work` units costs more than f times the
+ * reference (none: never) */
+static inline int timing_adapt_over(const timing_adapt *ad, double el, uint64_t work, double f)
 {
-    return ad->ref > 0 && el > TIMING_CUT * ad->ref * (double)(work ? work : 1) + TIMING_CUT_SLACK;
+    return ad->ref > 0 && el > f * ad->ref * (double)(work ? work : 1) + TIMING_CUT_SLACK;
 }
 
 /* The current slice, a test slice that has taken `el` s for `work` units so far (its
@@ -99,7 +122,7 @@ static inline int timing_adapt_over(const timing_adapt *ad, double el, uint64_t 
  * same): it costs more than TIMING_CUT times the reference. */
 static inline int timing_adapt_cut(const timing_adapt *ad, double el, uint64_t work)
 {
-    return ad->warm >= TIMING_WARM && ad->i < timing_adapt_test(ad) && timing_adapt_over(ad, el, work);
+    return ad->warm >= TIMING_WARM && ad->i < timing_adapt_test(ad) && timing_adapt_over(ad, el, work, TIMING_CUT);
 }
 
 /* The current slice ended after `el` host seconds and `work` units of work (its parts in
@@ -121,15 +144,20 @@ static inline int timing_adapt_next(timing_adapt *ad, double el, uint64_t work)
         return timing_adapt_way(ad);
     }
     if (ad->i < test) {
-        const int k = (int)(ad->i % ways);
+        const int k = timing_adapt_way(ad);
         ad->t[k] += el;
         ad->w[k] += work;
+        /* a way that has lost by TIMING_DROP over its first TIMING_DROP_AFTER slices
+         * takes no more test slices in this round (the leader takes them) */
+        if (++ad->ns[k] >= TIMING_DROP_AFTER)
+            for (int j = 0; j < (int)ways; j++)
+                if (j != k && ad->ns[j] && timing_adapt_less(ad, j, k, TIMING_DROP))
+                    ad->drop |= (uint8_t)(1u << k);
         if (ad->i == test - 1) {
             /* the way of least time per unit of work (ties: the first) */
             int win = 0;
             for (int j = 1; j < (int)ways; j++)
-                if (ad->t[j] * (double)(ad->w[win] ? ad->w[win] : 1) <
-                    ad->t[win] * (double)(ad->w[j] ? ad->w[j] : 1))
+                if (timing_adapt_less(ad, j, win, 1))
                     win = j;
             /* the same winner as the round before: twice as long (ad->len 0: none yet) */
             ad->len = ad->len && win == ad->win ? (2 * len < TIMING_ROUND_MAX ? 2 * len : TIMING_ROUND_MAX)
@@ -139,9 +167,11 @@ static inline int timing_adapt_next(timing_adapt *ad, double el, uint64_t work)
             for (int j = 0; j < TIMING__WAYS; j++) {
                 ad->t[j] = 0;
                 ad->w[j] = 0;
+                ad->ns[j] = 0;
             }
+            ad->drop = 0;
         }
-    } else if (ad->i >= round && timing_adapt_over(ad, el, work)) {
+    } else if (ad->i >= round && timing_adapt_over(ad, el, work, TIMING_RETEST)) {
         /* a long round's slice far costlier than the test said: a new round now */
         ad->n_retest++;
         ad->len = round;

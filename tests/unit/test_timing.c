@@ -676,12 +676,13 @@ static void t_adapt_three_ways(void **state)
 }
 
 /* A test slice far costlier than the reference ends early (timing_adapt_cut): after a
- * warm-up of 1 us per unit (0.001 s / 1000), a test slice that has taken 0.004 s for
- * 1000 units is not cut (4 x 1 us x 1000 + 50 us = 0.00405 s), 0.0041 s is; no work
- * counts as 1 unit (54 us: 50 us is not cut, 60 us is); 10 units: 90 us (85 us is not
- * cut, 100 us is). Never during the warm-up, outside the test slices, or without a reference. The
- * cut slice counts what it did: team 0.0041 s for 1000 units (cut) + 15 x 0.001 s /
- * 1000, alone 16 x 0.0012 s / 1000 -> the team (1.19 < 1.2 us per unit). */
+ * warm-up of 1 us per unit (0.001 s / 1000), a test slice that has taken 0.002 s for
+ * 1000 units is not cut (2 x 1 us x 1000 + 50 us = 0.00205 s), 0.0021 s is; no work
+ * counts as 1 unit (52 us: 50 us is not cut, 60 us is); 10 units: 70 us (65 us is not
+ * cut, 100 us is). Never during the warm-up, outside the test slices, or without a
+ * reference. The cut slice counts what it did: team 0.0041 s for 1000 units (cut) + 15 x
+ * 0.001 s / 1000, alone 16 x 0.0012 s / 1000 -> the team (1.19 < 1.2 us per unit; after
+ * its fourth slice the team's 1.78 us is not twice alone's 1.2: not dropped). */
 static void t_adapt_cut(void **state)
 {
     (void)state;
@@ -690,22 +691,49 @@ static void t_adapt_cut(void **state)
     assert_int_equal(timing_adapt_cut(&ad, 1.0, 1), 0);             /* warm-up, no reference */
     assert_int_equal(adapt_feed(&ad, TIMING_WARM, 0.001, 0.001, 1000), TIMING_TEAM);
     assert_true(ad.ref > 0.99e-6 && ad.ref < 1.01e-6);
-    assert_int_equal(timing_adapt_cut(&ad, 0.004, 1000), 0);
-    assert_int_equal(timing_adapt_cut(&ad, 0.0041, 1000), 1);
+    assert_int_equal(timing_adapt_cut(&ad, 0.002, 1000), 0);
+    assert_int_equal(timing_adapt_cut(&ad, 0.0021, 1000), 1);
     assert_int_equal(timing_adapt_cut(&ad, 0.00005, 0), 0);
     assert_int_equal(timing_adapt_cut(&ad, 0.00006, 0), 1);
-    assert_int_equal(timing_adapt_cut(&ad, 0.000085, 10), 0);
+    assert_int_equal(timing_adapt_cut(&ad, 0.000065, 10), 0);
     assert_int_equal(timing_adapt_cut(&ad, 0.0001, 10), 1);
     assert_int_equal(timing_adapt_next(&ad, 0.0041, 1000), TIMING_ALONE);   /* (the cut slice) */
     for (int k = 1; k < 32; k++)
         (void)timing_adapt_next(&ad, k & 1 ? 0.0012 : 0.001, 1000);
     assert_int_equal(ad.win, TIMING_TEAM);
     assert_int_equal(ad.i, 32);
+    assert_int_equal(ad.drop, 0);
     assert_int_equal(timing_adapt_cut(&ad, 1.0, 1), 0);             /* not a test slice      */
     timing_adapt none;
     timing_adapt_init(&none, 2);
     none.warm = TIMING_WARM;
     assert_int_equal(timing_adapt_cut(&none, 1.0, 1), 0);           /* no reference          */
+}
+
+/* A way that loses by 2x over its first 4 test slices is dropped from the round's test:
+ * three ways, team 30 us per unit, alone 10, serial 12. The team's slices are 0, 3, 6,
+ * 9: after slice 9 it is dropped (30 > 2 x 10), and its slots 12, 15, ... 45 run the
+ * leader, alone (10 < 12): before slice 47, alone 16 + 12 slices, serial 15, team 4; alone wins, and the
+ * next round's test starts with the team again. */
+static void t_adapt_drop(void **state)
+{
+    (void)state;
+    timing_adapt ad;
+    timing_adapt_init(&ad, 3);
+    const double t[3] = {0.030, 0.010, 0.012};
+    (void)adapt_feed3(&ad, TIMING_WARM, t, 1000);
+    assert_int_equal(adapt_feed3(&ad, 9, t, 1000), TIMING_TEAM);   /* slice 9: the team     */
+    assert_int_equal(ad.drop, 0);
+    assert_int_equal(timing_adapt_next(&ad, t[0], 1000), TIMING_ALONE);   /* slice 10       */
+    assert_int_equal(ad.drop, 1u << TIMING_TEAM);
+    assert_int_equal(adapt_feed3(&ad, 2, t, 1000), TIMING_ALONE);  /* slice 12: the leader  */
+    assert_int_equal(ad.i, 12);
+    (void)adapt_feed3(&ad, 35, t, 1000);
+    assert_int_equal(ad.i, 47);
+    assert_true(ad.ns[TIMING_TEAM] == 4 && ad.ns[TIMING_ALONE] == 28 && ad.ns[TIMING_SERIAL] == 15);
+    assert_int_equal(timing_adapt_next(&ad, t[2], 1000), TIMING_ALONE);   /* slice 47: serial */
+    assert_true(ad.win == TIMING_ALONE && ad.drop == 0 && ad.ns[TIMING_ALONE] == 0);
+    assert_int_equal(adapt_feed3(&ad, 192 - 48, t, 1000), TIMING_TEAM);
 }
 
 /* A long round is cut short by a slice that costs more than 4x the reference: alone
@@ -789,6 +817,7 @@ int main(void)
         cmocka_unit_test(t_adapt_rounds),
         cmocka_unit_test(t_adapt_three_ways),
         cmocka_unit_test(t_adapt_cut),
+        cmocka_unit_test(t_adapt_drop),
         cmocka_unit_test(t_adapt_retest),
         cmocka_unit_test(t_adapt_per_work),
     };
