@@ -13,6 +13,7 @@
  * has a thread of its own, detailed.c's partition thread: without one TIMING_ALONE is
  * serial already). The results are the same whichever way runs a slice. */
 enum { TIMING_TEAM, TIMING_ALONE, TIMING_SERIAL, TIMING__WAYS };
+enum { TIMING_TEST_MAX = 48 };   /* a way's test slices in a round, at most (3 x 16)      */
 
 /* The chooser's state: the loop iterations of the current slice, its index in the round,
  * the round's length, the ways compared (2 or 3), the round's winner, the warm-up slices
@@ -26,18 +27,21 @@ typedef struct {
     uint32_t ways;
     int win;
     uint32_t warm;
-    double t[TIMING__WAYS], t_past;
-    uint64_t w[TIMING__WAYS], w_past;
+    double t_past;
+    uint64_t w_past;
     double ref;
-    uint32_t ns[TIMING__WAYS];   /* each way's test slices in the round so far           */
+    uint32_t ns[TIMING__WAYS];   /* each way's test slices in the round so far ...       */
+    double u[TIMING__WAYS][TIMING_TEST_MAX];   /* ... and their host time per unit       */
     uint8_t drop;                /* ways out of the round's test (bit per way)           */
     uint32_t n_retest;
 } timing_adapt;
 
 /* By slices of TIMING_SLICE loop iterations, rounds of timing_adapt_round slices: the
  * first timing_adapt_test slices of a round take the ways in turn (slice i: way i mod
- * ways, TIMING_TEST_WAY slices each); the rest run the way that took least time per unit
- * of work (the loop's iterations and the SM cycles run) over them. The cost per unit
+ * ways, TIMING_TEST_WAY slices each); the rest run the way whose test slices took least
+ * time per unit of work (the loop's iterations and the SM cycles run), by their median
+ * (not their sum: one slice that the host stalled for milliseconds, a page fault or
+ * another process, does not decide). The cost per unit
  * drifts with the launch's progress, by a factor of two within a few thousand iterations
  * (qv100 `blk --ctas-per-sm 8` at 120 SMs: 0.9 to 2.0 us per unit over successive
  * epochs of 2048 iterations on one thread), so that comparing one stretch of each way
@@ -81,11 +85,20 @@ static inline void timing_adapt_init(timing_adapt *ad, uint32_t ways)
     ad->ways = ways;
 }
 
-/* Whether way a took less time per unit of work than way b in the test so far, by a
- * factor f (a way without work counts one unit) */
-static inline int timing_adapt_less(const timing_adapt *ad, int a, int b, double f)
+/* The median host time per unit of work of way k's test slices in the round so far (a
+ * slice without work counts one unit): a median, not the sums, so that one slice that the
+ * host stalled for milliseconds cannot decide the round */
+static inline double timing_adapt_median(const timing_adapt *ad, int k)
 {
-    return f * ad->t[a] * (double)(ad->w[b] ? ad->w[b] : 1) < ad->t[b] * (double)(ad->w[a] ? ad->w[a] : 1);
+    const uint32_t n = ad->ns[k] < TIMING_TEST_MAX ? ad->ns[k] : TIMING_TEST_MAX;
+    double v[TIMING_TEST_MAX];
+    for (uint32_t a = 0; a < n; a++) {   /* (insertion sort: at most 48) */
+        uint32_t b = a;
+        for (; b > 0 && v[b - 1] > ad->u[k][a]; b--)
+            v[b] = v[b - 1];
+        v[b] = ad->u[k][a];
+    }
+    return !n ? 0 : n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* The way the current slice runs (TIMING_TEAM, TIMING_ALONE or TIMING_SERIAL). A test
@@ -101,10 +114,15 @@ static inline int timing_adapt_way(const timing_adapt *ad)
     if (!(ad->drop >> k & 1))
         return k;
     int lead = -1;
-    for (int j = 0; j < (int)ways; j++)
-        if (!(ad->drop >> j & 1) && (lead < 0 || timing_adapt_less(ad, j, lead, 1)))
+    double best = 0;
+    for (int j = 0; j < (int)ways; j++) {
+        const double m = timing_adapt_median(ad, j);
+        if (!(ad->drop >> j & 1) && ad->ns[j] && (lead < 0 || m < best)) {
             lead = j;
-    return lead;
+            best = m;
+        }
+    }
+    return lead >= 0 ? lead : k;
 }
 
 /* Whether the current slice's SM phases run on the calling thread. */
@@ -145,30 +163,37 @@ static inline int timing_adapt_next(timing_adapt *ad, double el, uint64_t work)
     }
     if (ad->i < test) {
         const int k = timing_adapt_way(ad);
-        ad->t[k] += el;
-        ad->w[k] += work;
-        /* a way that has lost by TIMING_DROP over its first TIMING_DROP_AFTER slices
-         * takes no more test slices in this round (the leader takes them) */
-        if (++ad->ns[k] >= TIMING_DROP_AFTER)
+        if (ad->ns[k] < TIMING_TEST_MAX)
+            ad->u[k][ad->ns[k]++] = unit;
+        /* a way whose median has lost by TIMING_DROP over its first TIMING_DROP_AFTER
+         * slices takes no more test slices in this round (the leader takes them) */
+        if (ad->ns[k] >= TIMING_DROP_AFTER) {
+            const double mk = timing_adapt_median(ad, k);
             for (int j = 0; j < (int)ways; j++)
-                if (j != k && ad->ns[j] && timing_adapt_less(ad, j, k, TIMING_DROP))
+                if (j != k && ad->ns[j] >= TIMING_DROP_AFTER / 2 &&
+                    mk > TIMING_DROP * timing_adapt_median(ad, j))
                     ad->drop |= (uint8_t)(1u << k);
+        }
         if (ad->i == test - 1) {
-            /* the way of least time per unit of work (ties: the first) */
-            int win = 0;
-            for (int j = 1; j < (int)ways; j++)
-                if (timing_adapt_less(ad, j, win, 1))
+            /* the way of least median time per unit of work (ties: the first) */
+            int win = -1;
+            double best = 0;
+            for (int j = 0; j < (int)ways; j++) {
+                const double m = timing_adapt_median(ad, j);
+                if (ad->ns[j] && (win < 0 || m < best)) {
                     win = j;
+                    best = m;
+                }
+            }
+            if (win < 0)
+                win = 0;
             /* the same winner as the round before: twice as long (ad->len 0: none yet) */
             ad->len = ad->len && win == ad->win ? (2 * len < TIMING_ROUND_MAX ? 2 * len : TIMING_ROUND_MAX)
                                                 : round;
             ad->win = win;
-            ad->ref = ad->t[win] / (double)(ad->w[win] ? ad->w[win] : 1);
-            for (int j = 0; j < TIMING__WAYS; j++) {
-                ad->t[j] = 0;
-                ad->w[j] = 0;
+            ad->ref = best;
+            for (int j = 0; j < TIMING__WAYS; j++)
                 ad->ns[j] = 0;
-            }
             ad->drop = 0;
         }
     } else if (ad->i >= round && timing_adapt_over(ad, el, work, TIMING_RETEST)) {
