@@ -44,7 +44,10 @@ CONFIGS = {
     # the runs on a host thread of their own (mem.l2_thread, the second of --threads 2),
     # and with the SMs on two more (--threads 3, every SM phase on the team): against the
     # serial model without running ahead, on both presets
-    "l2thread": ["--threads", "2"],
+    "l2thread": ["--threads", "2", "--set", "sim.host_threads_adapt=false"],
+    # the same under the adaptive choice: the partition thread paused and resumed as the
+    # slices change ways (team, alone beside it, serial)
+    "l2thread-adapt": ["--threads", "2"],
     "l2thread3": ["--threads", "3", "--set", "sim.host_threads_adapt=false"],
     "l2thread-hd7970": ["--config", "hd7970", "--threads", "2", "--set", "l2.in_queue=2"],
 }
