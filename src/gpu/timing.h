@@ -17,10 +17,12 @@ enum { TIMING_TEST_MAX = 48 };   /* a way's test slices in a round, at most (3 x
 
 /* The chooser's state: the loop iterations of the current slice, its index in the round,
  * the round's length, the ways compared (2 or 3), the round's winner, the warm-up slices
- * done, each way's test slices' host time and work in the round, the current slice's
- * time and work in earlier launches, the reference cost per unit of work (the winner's
- * in the last test, else the warm-up's; 0: none yet) and the re-tests so far. Kept across launches: a workload of many short launches (gaussian: 52 of
- * 1.5-7k cycles) would otherwise restart every round and never reach the comparison. */
+ * done, the current slice's time and work in earlier launches, the reference cost per
+ * unit of work (the winner's in the last test, else the warm-up's; 0: none yet), each
+ * way's test slices in the round (their host time per unit of work), the ways dropped
+ * from the round's test, and the re-tests so far. Kept across launches: a workload of
+ * many short launches (gaussian: 52 of 1.5-7k cycles) would otherwise restart every
+ * round and never reach the comparison. */
 typedef struct {
     uint32_t n, i;
     uint32_t len;   /* the current round's slices (0: timing_adapt_round) */
@@ -41,10 +43,10 @@ typedef struct {
  * ways, TIMING_TEST_WAY slices each); the rest run the way whose test slices took least
  * time per unit of work (the loop's iterations and the SM cycles run), by their median
  * (not their sum: one slice that the host stalled for milliseconds, a page fault or
- * another process, does not decide). The cost per unit
- * drifts with the launch's progress, by a factor of two within a few thousand iterations
- * (qv100 `blk --ctas-per-sm 8` at 120 SMs: 0.9 to 2.0 us per unit over successive
- * epochs of 2048 iterations on one thread), so that comparing one stretch of each way
+ * another process, does not decide). The cost per unit drifts with the launch's
+ * progress, by a factor of two within a few thousand iterations (qv100 `blk
+ * --ctas-per-sm 8` at 120 SMs: 0.9 to 2.0 us per unit over successive epochs of 2048
+ * iterations on one thread), so that comparing one stretch of each way
  * (the design until session 40: an epoch on the team, then one alone) chose by the drift
  * as often as by the threads; interleaved, every way sees the same stretch of the
  * launch. A round won by the same way as the round before is twice as long as that one
