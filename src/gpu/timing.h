@@ -55,7 +55,9 @@ typedef struct {
  * slower on the team) pays its test slices ever more rarely.
  * Before the first round, TIMING_WARM slices run serially and are not compared: the
  * simulation's first cycles start every CTA and touch every SM's state for the first
- * time (the pages' first faults); their cost per unit is the first reference.
+ * time (the pages' first faults); their median cost per unit is the first reference
+ * (their least made the first test cut slices of every way at 120 SMs, where a launch's
+ * first thousands of iterations cost twice the later ones).
  * A way can be far slower than the others when the host's cores are busy with other
  * work: a thread that waits for another one that has lost its core waits for the host's
  * scheduler (atax `default`, --threads 2 beside a test suite on this 2-core VM: 0.4 s per
@@ -73,6 +75,7 @@ enum {
     TIMING_ROUND_MAX = 8192, TIMING_CUT = 2, TIMING_RETEST = 4, TIMING_CUT_EVERY = 16,
     TIMING_DROP_AFTER = 4, TIMING_DROP = 2
 };
+_Static_assert((int)TIMING_WARM <= (int)TIMING_TEST_MAX, "the warm-up's slices are kept in the test slots");
 #define TIMING_CUT_SLACK 50e-6   /* s: no cut for less (a clock read, a page fault)    */
 
 static inline uint32_t timing_adapt_ways(const timing_adapt *ad) { return ad->ways ? ad->ways : 2; }
@@ -154,10 +157,14 @@ static inline int timing_adapt_next(timing_adapt *ad, double el, uint64_t work)
     const uint32_t len = ad->len ? ad->len : round;
     const double unit = el / (double)(work ? work : 1);
     if (ad->warm < TIMING_WARM) {
-        /* the warm-up: the round starts after it (at slice 0) */
-        if (ad->ref == 0 || unit < ad->ref)
-            ad->ref = unit;
-        ad->warm++;
+        /* the warm-up: the round starts after it (at slice 0); the median of its slices
+         * is the first reference (kept in the first way's test slots meanwhile) */
+        ad->u[0][ad->warm++] = unit;
+        if (ad->warm == TIMING_WARM) {
+            ad->ns[0] = TIMING_WARM;
+            ad->ref = timing_adapt_median(ad, 0);
+            ad->ns[0] = 0;
+        }
         ad->n = 0;
         ad->t_past = 0;
         ad->w_past = 0;

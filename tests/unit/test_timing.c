@@ -709,6 +709,15 @@ static void t_adapt_cut(void **state)
     timing_adapt_init(&none, 2);
     none.warm = TIMING_WARM;
     assert_int_equal(timing_adapt_cut(&none, 1.0, 1), 0);           /* no reference          */
+    /* the first reference is the warm-up's median: 5, 1, 2, 9, 3, 4, 8, 7 us per unit ->
+     * (4 + 5) / 2 = 4.5 us (their least, 1 us, would cut most slices of a slow start) */
+    timing_adapt w;
+    timing_adapt_init(&w, 3);
+    const double wu[TIMING_WARM] = {5, 1, 2, 9, 3, 4, 8, 7};
+    for (int k = 0; k < TIMING_WARM; k++)
+        (void)timing_adapt_next(&w, wu[k] * 1e-3, 1000);
+    assert_true(w.ref > 4.49e-6 && w.ref < 4.51e-6);
+    assert_true(w.ns[0] == 0 && w.i == 0 && timing_adapt_way(&w) == TIMING_TEAM);
 }
 
 /* A way that loses by 2x over its first 4 test slices is dropped from the round's test:
