@@ -3,7 +3,10 @@
 runs each workload in timing mode with --threads 1 and with --threads N and prints wall
 and CPU seconds, the speed-up, and the serial fraction measured in the --threads 1 run
 (host_seconds minus host_sm_phase_seconds, over host_seconds) with the speed-up that
-Amdahl's law allows for it on N threads (hand-over costs not counted).
+Amdahl's law allows for it on N threads (hand-over costs not counted), and which ways the
+adaptive choice ran in the --threads N run (sim.host_threads_adapt: per cent of the cycle
+loop's iterations on the team / alone beside the partition thread / serial; the
+host_iters_* statistics).
 
     tools/threads_speed.py WARPSIM [--threads N] [--size default] [--reps R] [WORKLOAD...]
 
@@ -27,7 +30,8 @@ def run(warpsim, wl, size, threads, d):
     j = json.load(open(out))
     host = sum(l.get("host_seconds", 0) for l in j["launches"])
     sm = sum(l.get("host_sm_phase_seconds", 0) for l in j["launches"])
-    return wall, cpu, host, sm
+    ways = [sum(l.get("host_iters_" + k, 0) for l in j["launches"]) for k in ("team", "alone", "serial")]
+    return wall, cpu, host, sm, ways
 
 
 def main():
@@ -41,7 +45,7 @@ def main():
     wls = a.workloads or ["atax", "bicg", "mvt", "gups", "blk", "stc"]
     n = a.threads
     print(f"{'workload':10} {'wall1':>7} {'wall'+str(n):>7} {'speedup':>7} {'cpu1':>7} "
-          f"{'cpu'+str(n):>7} {'serial':>7} {'amdahl':>7}")
+          f"{'cpu'+str(n):>7} {'serial':>7} {'amdahl':>7}  ways t/a/s %")
     with tempfile.TemporaryDirectory() as d:
         for w in wls:
             best = {}
@@ -50,12 +54,14 @@ def main():
                     r = run(a.warpsim, w, a.size, t, d)
                     if t not in best or r[0] < best[t][0]:
                         best[t] = r
-            w1, c1, h1, s1 = best[1]
-            wn, cn, _, _ = best[n]
+            w1, c1, h1, s1, _ = best[1]
+            wn, cn, _, _, ways = best[n]
+            tot = sum(ways)
+            way = "/".join(f"{100 * x / tot:.0f}" for x in ways) if tot else "-"
             ser = (h1 - s1) / h1 if h1 > 0 else 0.0
             amd = 1.0 / (ser + (1 - ser) / n)
             print(f"{w:10} {w1:7.2f} {wn:7.2f} {w1 / wn:7.2f} {c1:7.2f} {cn:7.2f} "
-                  f"{100 * ser:6.1f}% {amd:7.2f}")
+                  f"{100 * ser:6.1f}% {amd:7.2f}  {way}")
 
 
 main()
