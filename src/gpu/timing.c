@@ -821,8 +821,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
              * it costs far more than the reference (timing_adapt_cut) */
             ad->n++;
             iters[ep_way]++;
-            if (ad->n == TIMING_SLICE || (!(ad->n % TIMING_CUT_EVERY) && ad->i < timing_adapt_test(ad) &&
-                                          ad->warm >= TIMING_WARM)) {
+            if (ad->n == TIMING_SLICE || (!(ad->n % TIMING_CUT_EVERY) && timing_adapt_testing(ad))) {
                 const double t = now_s();
                 const uint64_t wt = work + groups_win_n(groups, n_thr);
                 const double el = ad->t_past + (t - ep_t0);

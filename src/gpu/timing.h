@@ -106,6 +106,29 @@ static inline double timing_adapt_median(const timing_adapt *ad, int k)
     return !n ? 0 : n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The way of least median time per unit among those with test slices in the round and
+ * not in `skip` (a bit per way; ties: the first), its median in *best; -1 when none */
+static inline int timing_adapt_lead(const timing_adapt *ad, unsigned skip, double *best)
+{
+    int lead = -1;
+    for (int j = 0; j < (int)timing_adapt_ways(ad); j++) {
+        if ((skip >> j & 1) || !ad->ns[j])
+            continue;
+        const double m = timing_adapt_median(ad, j);
+        if (lead < 0 || m < *best) {
+            lead = j;
+            *best = m;
+        }
+    }
+    return lead;
+}
+
+/* Whether the current slice is a test slice (the warm-up done) */
+static inline int timing_adapt_testing(const timing_adapt *ad)
+{
+    return ad->warm >= TIMING_WARM && ad->i < timing_adapt_test(ad);
+}
+
 /* The way the current slice runs (TIMING_TEAM, TIMING_ALONE or TIMING_SERIAL). A test
  * slice of a dropped way runs the way leading the test instead. */
 static inline int timing_adapt_way(const timing_adapt *ad)
@@ -118,15 +141,8 @@ static inline int timing_adapt_way(const timing_adapt *ad)
     const int k = (int)(ad->i % ways);
     if (!(ad->drop >> k & 1))
         return k;
-    int lead = -1;
     double best = 0;
-    for (int j = 0; j < (int)ways; j++) {
-        const double m = timing_adapt_median(ad, j);
-        if (!(ad->drop >> j & 1) && ad->ns[j] && (lead < 0 || m < best)) {
-            lead = j;
-            best = m;
-        }
-    }
+    const int lead = timing_adapt_lead(ad, ad->drop, &best);
     return lead >= 0 ? lead : k;
 }
 
@@ -145,7 +161,7 @@ static inline int timing_adapt_over(const timing_adapt *ad, double el, uint64_t 
  * same): it costs more than TIMING_CUT times the reference. */
 static inline int timing_adapt_cut(const timing_adapt *ad, double el, uint64_t work)
 {
-    return ad->warm >= TIMING_WARM && ad->i < timing_adapt_test(ad) && timing_adapt_over(ad, el, work, TIMING_CUT);
+    return timing_adapt_testing(ad) && timing_adapt_over(ad, el, work, TIMING_CUT);
 }
 
 /* The current slice ended after `el` host seconds and `work` units of work (its parts in
@@ -185,15 +201,8 @@ static inline int timing_adapt_next(timing_adapt *ad, double el, uint64_t work)
         }
         if (ad->i == test - 1) {
             /* the way of least median time per unit of work (ties: the first) */
-            int win = -1;
             double best = 0;
-            for (int j = 0; j < (int)ways; j++) {
-                const double m = timing_adapt_median(ad, j);
-                if (ad->ns[j] && (win < 0 || m < best)) {
-                    win = j;
-                    best = m;
-                }
-            }
+            int win = timing_adapt_lead(ad, 0, &best);
             if (win < 0)
                 win = 0;
             /* the same winner as the round before: twice as long (ad->len 0: none yet) */

@@ -796,7 +796,7 @@ static void pkt_free_a(det *m, pkt *q)
     pkts_now(m, -1);
 }
 
-/* a packet of partition p's pool o (b: pb, else pa), counted where the cycle is */
+/* a packet of partition p's pool (b: pb, else pa), counted where the cycle is */
 static inline __attribute__((always_inline)) pkt *pkt_take(det *m, uint32_t p, int b)
 {
     pkt *q = pool_take(b ? &m->pt[p].pb : &m->pt[p].pa, p);
