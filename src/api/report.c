@@ -446,7 +446,8 @@ static int defs_init(rep_defs *d)
                                         sizeof err));
     d->host_win = CHECK(ws_stats_add_counter(s, "host_sm_window_cycles", "cycles",
                                              "SM cycles that ran in per-SM windows, ahead of "
-                                             "the cycle loop (core.sm_windows; a host "
+                                             "the cycle loop (core.sm_windows: in the SM "
+                                             "phases on one thread; a host "
                                              "mechanism: every other statistic is the same "
                                              "without them)",
                                              0, err, sizeof err));

@@ -337,8 +337,10 @@ typedef struct {
      * cycles shifted by off (what the offset view does, without its calls) */
     memsys *wm;
     uint64_t off;
-    /* SM windows (core.sm_windows): allowed in this launch, their last cycle at most
-     * win_cap, and whether the grid has CTAs left to dispatch (set before each phase) */
+    /* SM windows (core.sm_windows): allowed in this phase (in this launch, and in the
+     * phases on one thread: on the team a window's lump of work unbalances the threads'
+     * shares), their last cycle at most win_cap, and whether the grid has CTAs left to
+     * dispatch (set before each phase) */
     int win, grid_left;
     uint64_t win_cap;
 } sm_phase;
@@ -736,7 +738,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     /* SM windows: not with an instruction budget or watchdog (they stop at the exact
      * cycle the count reaches, and a window counts its cycles' instructions early);
      * with a cycle budget, up to the last cycle it runs */
-    ph.win = cfg->core.sm_windows && cfg->core.skip_idle && !L->budget_insts && !L->watchdog;
+    const int win_ok = cfg->core.sm_windows && cfg->core.skip_idle && !L->budget_insts && !L->watchdog;
+    ph.win = win_ok;
     ph.win_cap = L->budget_cycles ? L->budget_cycles - 1 : UINT64_MAX;
     uint64_t win_hi = 0;   /* the cycles before it had progress (an SM's window) */
     if (!S || !groups || !slept || !ran || !gsm || !gof || !cbits || !actw ||
@@ -882,6 +885,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                 due += S[i].active && S[i].wake <= cycle;
         }
         if (due >= PAR_MIN_DUE && !par_skip && !ep_ser) {
+            /* windows only where the phase runs on one thread (sm_phase.win) */
+            ph.win = win_ok && n_thr == 1;
             /* a slow hand-over (the host's cores are busy with other work): the next
              * phases run on this thread, more of them after each slow one */
             if (ws_pool_run(pool) && cfg->sim.host_threads_adapt) {
@@ -894,6 +899,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         } else {
             if (par_skip)
                 par_skip--;
+            ph.win = win_ok;
             for (uint32_t k = 0; k < n_thr; k++)
                 run_group(&ph, k);
         }

@@ -47,7 +47,7 @@
     X(core, ldst_queue, UINT, "8", 1, 4096, "requests", "a memory instruction issues only while the LD/ST queue toward the L1D holds fewer requests") \
     X(core, mem_inst_queue, UINT, "4", 0, 4096, "insts", "memory instructions that may wait in order behind the one the LD/ST unit is sending to the L1 (issue is blocked when full); 0 = the older rule: issue only while the LD/ST queue is not refused and holds fewer than core.ldst_queue requests") \
     X(core, skip_idle, BOOL, "true", 0, 0, "", "skip cycles in which nothing can change and let waiting SMs sleep (every statistic is identical either way: a skipped cycle counts as a copy of the cycle before it)") \
-    X(core, sm_windows, BOOL, "true", 0, 0, "", "with skip_idle: an SM that has nothing in the memory system runs its next cycles at once, until one of them sends a request, records a global access or retires a CTA (a host-speed option: every statistic is identical either way; docs/ARCHITECTURE.md, per-SM windows)") \
+    X(core, sm_windows, BOOL, "true", 0, 0, "", "with skip_idle: an SM that has nothing in the memory system runs its next cycles at once, until one of them sends a request, records a global access or retires a CTA, in the SM phases that run on one host thread (not on the thread team of sim.host_threads, whose shares such lumps of work unbalance; a host-speed option: every statistic is identical either way; docs/ARCHITECTURE.md, per-SM windows)") \
     X(core, watchdog_cycles, U64, "1000000", 0, 18446744073709551615.0, "cycles", "no instruction issued and no memory progress for this long = deadlock report; 0 = off")
 
 #define WS_CONFIG_CORE_SECTIONS(S) S(core, WS_CONFIG_CORE)
