@@ -14,7 +14,7 @@ typedef struct {
     ws_stats *s;
     int launches, kernel, mode, policy, result, grid, block, ctas, threads, dyn_smem,
         static_smem, regs, warp_insts, thread_insts, lane_slots, simd_eff, cycles, ipc,
-        host_s, host_sm_s, host_win, host_iters[3], host_cuts, host_retests, thread_rate, warp_rate;
+        host_s, host_sm_s, host_win, host_iters[WS_HOST_WAYS], host_cuts, host_retests, thread_rate, warp_rate;
     int mix[MIX__COUNT], mix_pct[MIX__COUNT];
     /* timing mode */
     int opc, sim_s, ctas_per_sm, limiter, regs_source, sched_slots, slot[WR__COUNT], fu_busy[5], fu_slots[5];
@@ -458,8 +458,8 @@ static int defs_init(rep_defs *d)
                                            "64th iteration of the cycle loop; "
                                            "docs/ARCHITECTURE.md)",
                                            WS_STAT_HIDE_ZERO, err, sizeof err));
-    static const char *const way_name[3] = {"team", "alone", "serial"};
-    static const char *const way_desc[3] = {
+    static const char *const way_name[WS_HOST_WAYS] = {"team", "alone", "serial"};
+    static const char *const way_desc[WS_HOST_WAYS] = {
         "of the timing model's cycle-loop iterations with sim.host_threads_adapt, those whose "
         "SM phases ran on the thread team (the memory model's own thread paused; "
         "docs/ARCHITECTURE.md, the adaptive choice)",
@@ -467,7 +467,7 @@ static int defs_init(rep_defs *d)
         "thread (mem.l2_thread; without one the calling thread ran everything)",
         "... those that ran everything on the calling thread while the memory model has a "
         "thread of its own (mem.l2_thread: the partition thread paused)"};
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < WS_HOST_WAYS; k++) {
         char name[40];
         snprintf(name, sizeof name, "host_iters_%s", way_name[k]);
         d->host_iters[k] = CHECK(ws_stats_add_counter(s, name, "iterations", way_desc[k],
@@ -714,7 +714,7 @@ static void fill(const ws_report *r, ws_stats_group *g, size_t i)
     ws_stats_set_real(g, d->host_s, ls->host_seconds);
     ws_stats_set_real(g, d->host_sm_s, ls->host_sm_seconds);
     ws_stats_set(g, d->host_win, ls->host_window_cycles);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < WS_HOST_WAYS; k++)
         ws_stats_set(g, d->host_iters[k], ls->host_iters[k]);
     ws_stats_set(g, d->host_cuts, ls->host_adapt_cuts);
     ws_stats_set(g, d->host_retests, ls->host_adapt_retests);

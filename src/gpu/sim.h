@@ -62,6 +62,10 @@ extern const char *const ws_mix_name[MIX__COUNT];
 
 /* Timing-mode statistics of one launch: ws_timing_stats (core/timing_stats.h). */
 
+/* The ways the timing model's adaptive choice runs the cycle loop (gpu/timing.h
+ * TIMING__WAYS), counted per way in ws_launch_stats.host_iters */
+enum { WS_HOST_WAYS = 3 };
+
 typedef struct {
     char kernel[128];
     uint32_t grid[3], block[3];
@@ -75,9 +79,9 @@ typedef struct {
     double host_seconds;       /* wall time of the launch on the host                 */
     uint64_t host_window_cycles; /* timing: SM cycles run in per-SM windows             */
     double host_sm_seconds;    /* timing: of which the cycle loop's SM phase (sampled)  */
-    uint64_t host_iters[3];    /* timing, sim.host_threads_adapt: the cycle loop's
-                                  iterations by way (gpu/timing.h TIMING_TEAM, _ALONE,
-                                  _SERIAL)                                             */
+    uint64_t host_iters[WS_HOST_WAYS]; /* timing, sim.host_threads_adapt: the cycle
+                                  loop's iterations by way (gpu/timing.h TIMING_TEAM,
+                                  _ALONE, _SERIAL)                                     */
     uint64_t host_adapt_cuts;  /* ... its test slices ended early (timing_adapt_cut)   */
     uint64_t host_adapt_retests; /* ... its rounds cut short by a costly slice          */
     ws_err result;

@@ -13,6 +13,7 @@
  * has a thread of its own, detailed.c's partition thread: without one TIMING_ALONE is
  * serial already). The results are the same whichever way runs a slice. */
 enum { TIMING_TEAM, TIMING_ALONE, TIMING_SERIAL, TIMING__WAYS };
+_Static_assert((int)TIMING__WAYS == (int)WS_HOST_WAYS, "ws_launch_stats.host_iters: a count per way");
 enum { TIMING_TEST_MAX = 48 };   /* a way's test slices in a round, at most (3 x 16)      */
 
 /* The chooser's state: the loop iterations of the current slice, its index in the round,
