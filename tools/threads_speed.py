@@ -30,7 +30,7 @@ def run(warpsim, wl, size, threads, d):
     j = json.load(open(out))
     host = sum(l.get("host_seconds", 0) for l in j["launches"])
     sm = sum(l.get("host_sm_phase_seconds", 0) for l in j["launches"])
-    ways = [sum(l.get("host_iters_" + k, 0) for l in j["launches"]) for k in ("team", "alone", "serial")]
+    ways = [sum(l.get("host_iters_" + k, 0) for l in j["launches"]) for k in ("team", "alone", "serial", "both")]
     return wall, cpu, host, sm, ways
 
 
@@ -45,7 +45,7 @@ def main():
     wls = a.workloads or ["atax", "bicg", "mvt", "gups", "blk", "stc"]
     n = a.threads
     print(f"{'workload':10} {'wall1':>7} {'wall'+str(n):>7} {'speedup':>7} {'cpu1':>7} "
-          f"{'cpu'+str(n):>7} {'serial':>7} {'amdahl':>7}  ways t/a/s %")
+          f"{'cpu'+str(n):>7} {'serial':>7} {'amdahl':>7}  ways t/a/s/b %")
     with tempfile.TemporaryDirectory() as d:
         for w in wls:
             best = {}

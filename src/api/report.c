@@ -458,7 +458,7 @@ static int defs_init(rep_defs *d)
                                            "64th iteration of the cycle loop; "
                                            "docs/ARCHITECTURE.md)",
                                            WS_STAT_HIDE_ZERO, err, sizeof err));
-    static const char *const way_name[WS_HOST_WAYS] = {"team", "alone", "serial"};
+    static const char *const way_name[WS_HOST_WAYS] = {"team", "alone", "serial", "both"};
     static const char *const way_desc[WS_HOST_WAYS] = {
         "of the timing model's cycle-loop iterations with sim.host_threads_adapt, those whose "
         "SM phases ran on the thread team (the memory model's own thread paused; "
@@ -466,7 +466,9 @@ static int defs_init(rep_defs *d)
         "... those whose SM phases ran on the calling thread beside the memory model's own "
         "thread (mem.l2_thread; without one the calling thread ran everything)",
         "... those that ran everything on the calling thread while the memory model has a "
-        "thread of its own (mem.l2_thread: the partition thread paused)"};
+        "thread of its own (mem.l2_thread: the partition thread paused)",
+        "... those whose SM phases the calling thread (and the team but one) shared with the "
+        "memory model's own thread, which ran its share between its own steps"};
     for (int k = 0; k < WS_HOST_WAYS; k++) {
         char name[40];
         snprintf(name, sizeof name, "host_iters_%s", way_name[k]);

@@ -64,7 +64,7 @@ extern const char *const ws_mix_name[MIX__COUNT];
 
 /* The ways the timing model's adaptive choice runs the cycle loop (gpu/timing.h
  * TIMING__WAYS), counted per way in ws_launch_stats.host_iters */
-enum { WS_HOST_WAYS = 3 };
+enum { WS_HOST_WAYS = 4 };
 
 typedef struct {
     char kernel[128];

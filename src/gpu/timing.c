@@ -135,7 +135,7 @@ static const mem_model off_model = {
     off_probe, off_pop, off_tick, off_next, off_busy, off_stats, off_dump, off_next_sm, NULL,
     NULL, NULL, NULL, NULL, NULL, off_commit, off_next_late, NULL, NULL, NULL, NULL, off_repeat,
     off_repeat_stats, off_alone, NULL,   /* (the kept model's horizon is set directly) */
-    NULL, NULL,                          /* (and its threads asked directly) */
+    NULL, NULL, NULL, NULL,              /* (and its threads asked directly) */
 };
 
 void timing_keep_free(timing_keep *k)
@@ -608,6 +608,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     uint64_t *actw = NULL;      /* the groups' act words                          */
     uint64_t *whw = NULL;       /* the groups' wheels and far words (due_put)      */
     ws_pool *pool = NULL;
+    ws_pool *pool_b = NULL;     /* TIMING_BOTH's team beside the memory model's thread */
     ws_err rc = WS_OK;
     /* mem.keep_state: the simulation's memory system, warm from the previous launch */
     offmem om = {.base = {.ops = &off_model}};   /* (the GPU reads the kept model's own roused bits) */
@@ -743,7 +744,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
     ph.win_cap = L->budget_cycles ? L->budget_cycles - 1 : UINT64_MAX;
     uint64_t win_hi = 0;   /* the cycles before it had progress (an SM's window) */
     if (!S || !groups || !slept || !ran || !gsm || !gof || !cbits || !actw ||
-        !(pool = ws_pool_create(n_thr, run_group, &ph))) {
+        !(pool = ws_pool_create(n_thr, run_group, &ph)) ||
+        (mem_adapt && n_thr > 2 && !(pool_b = ws_pool_create(n_thr - 1, run_group, &ph)))) {
         rc = WS_E_OUT_OF_MEMORY;
         goto out;
     }
@@ -787,13 +789,19 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * began */
     timing_adapt ad_own = {0}, *ad = keep ? &keep->ad : &ad_own;
     const int adapt = n_thr > 1 && cfg->sim.host_threads_adapt;
-    if (adapt && ad->ways != (mem_adapt ? 3u : 2u))
-        timing_adapt_init(ad, mem_adapt ? 3 : 2);   /* (the first launch) */
-    int ep_way = adapt ? timing_adapt_way(ad) : TIMING_TEAM, ep_ser = ep_way != TIMING_TEAM;
-    /* the memory model's threads: in the slices that run TIMING_ALONE (always without
-     * the choice) */
+    if (adapt && ad->ways != (mem_adapt ? 4u : 2u))
+        timing_adapt_init(ad, mem_adapt ? 4 : 2);   /* (the first launch) */
+    /* sim.host_way: every slice one way (those that need the memory model's thread run
+     * alone without it) */
+    const int pin = !adapt || cfg->sim.host_way == WS_WAY_AUTO ? -1
+                    : !mem_adapt && cfg->sim.host_way >= WS_WAY_SERIAL ? TIMING_ALONE
+                                                                       : (int)cfg->sim.host_way;
+    int ep_way = !adapt ? TIMING_TEAM : pin >= 0 ? pin : timing_adapt_way(ad);
+    int ep_ser = ep_way != TIMING_TEAM;
+    /* the memory model's threads: in the slices that run TIMING_ALONE or TIMING_BOTH
+     * (always without the choice) */
     if (pmem)
-        memsys_host_threads_use(pmem, !mem_adapt || n_thr == 1 || ep_way == TIMING_ALONE);
+        memsys_host_threads_use(pmem, !mem_adapt || n_thr == 1 || WAY_MEM(ep_way));
     double ep_t0 = t_loop;
     /* the work the loop did (timing_adapt_next): its iterations, the SM cycles run in the
      * phases and the SMs' window cycles (the groups' win_n), the same whichever thread
@@ -824,7 +832,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
              * it costs far more than the reference (timing_adapt_cut) */
             ad->n++;
             iters[ep_way]++;
-            if (ad->n == TIMING_SLICE || (!(ad->n % TIMING_CUT_EVERY) && timing_adapt_testing(ad))) {
+            if (pin < 0 && (ad->n == TIMING_SLICE || (!(ad->n % TIMING_CUT_EVERY) && timing_adapt_testing(ad)))) {
                 const double t = now_s();
                 const uint64_t wt = work + groups_win_n(groups, n_thr);
                 const double el = ad->t_past + (t - ep_t0);
@@ -835,7 +843,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                     ep_way = timing_adapt_next(ad, el, wk);
                     ep_ser = ep_way != TIMING_TEAM;
                     if (mem_adapt)
-                        memsys_host_threads_use(pmem, ep_way == TIMING_ALONE);
+                        memsys_host_threads_use(pmem, WAY_MEM(ep_way));
                     ep_t0 = t;
                     ep_w0 = wt;
                 }
@@ -879,10 +887,19 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         ph.grid_left = next_cta < n_cta;
         const double t_ph0 = t_it0 > 0 ? now_s() : 0;
         uint32_t due = PAR_MIN_DUE;
-        if (n_thr > 1 && cfg->sim.host_threads_adapt && !par_skip && !ep_ser) {
+        const int both = ep_way == TIMING_BOTH && adapt;
+        if (n_thr > 1 && cfg->sim.host_threads_adapt && !par_skip && (!ep_ser || both)) {
             due = ph.n_jobs;   /* (a partition's cycles cost about as much as an SM's) */
             for (uint32_t i = 0; i < n_sm; i++)
                 due += S[i].active && S[i].wake <= cycle;
+        }
+        /* TIMING_BOTH: the last group to the memory model's thread, which runs it
+         * between its own steps (or this thread, if that one has not begun it when the
+         * others are done: memsys.h side_end) */
+        uint64_t tk = 0;
+        if (both && due >= PAR_MIN_DUE && !par_skip) {
+            ph.win = 0;
+            tk = memsys_side_post(pmem, run_group, &ph, n_thr - 1);
         }
         if (due >= PAR_MIN_DUE && !par_skip && !ep_ser) {
             /* windows only where the phase runs on one thread (sm_phase.win) */
@@ -896,6 +913,12 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             } else if (par_backoff) {
                 par_backoff /= 2;
             }
+        } else if (tk) {
+            if (pool_b)
+                (void)ws_pool_run(pool_b);   /* groups 0 .. n_thr - 2 */
+            else
+                run_group(&ph, 0);
+            memsys_side_end(pmem, tk);
         } else {
             if (par_skip)
                 par_skip--;
@@ -1168,6 +1191,7 @@ done:
     }
 out:
     ws_pool_destroy(pool);
+    ws_pool_destroy(pool_b);
     free(S);
     free(groups);
     free(slept);

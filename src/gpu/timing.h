@@ -9,15 +9,23 @@
 /* sim.host_threads_adapt: the ways the cycle loop can run a slice of its iterations.
  * TIMING_TEAM: the SM phases on the pool's threads (the memory model's own thread, if it
  * has one, paused); TIMING_ALONE: the SM phases on the calling thread beside the memory
- * model's thread; TIMING_SERIAL: everything on the calling thread (only when the model
- * has a thread of its own, detailed.c's partition thread: without one TIMING_ALONE is
- * serial already). The results are the same whichever way runs a slice. */
-enum { TIMING_TEAM, TIMING_ALONE, TIMING_SERIAL, TIMING__WAYS };
+ * model's thread; TIMING_SERIAL: everything on the calling thread; TIMING_BOTH: the SM
+ * phases shared by the calling thread (with the pool's threads but one) and the memory
+ * model's thread, which runs its share between its own steps (memsys.h side_post).
+ * SERIAL and BOTH only when the model has a thread of its own (detailed.c's partition
+ * thread: without one TIMING_ALONE is serial already). The results are the same
+ * whichever way runs a slice. */
+enum { TIMING_TEAM, TIMING_ALONE, TIMING_SERIAL, TIMING_BOTH, TIMING__WAYS };
+/* whether way w runs the memory model's thread */
+#define WAY_MEM(w) ((w) == TIMING_ALONE || (w) == TIMING_BOTH)
+_Static_assert(TIMING_TEAM == (int)WS_WAY_TEAM && TIMING_ALONE == (int)WS_WAY_ALONE &&
+               TIMING_SERIAL == (int)WS_WAY_SERIAL && TIMING_BOTH == (int)WS_WAY_BOTH,
+               "sim.host_way names the ways");
 _Static_assert((int)TIMING__WAYS == (int)WS_HOST_WAYS, "ws_launch_stats.host_iters: a count per way");
-enum { TIMING_TEST_MAX = 48 };   /* a way's test slices in a round, at most (3 x 16)      */
+enum { TIMING_TEST_MAX = 64 };   /* a way's test slices in a round, at most (4 x 16)      */
 
 /* The chooser's state: the loop iterations of the current slice, its index in the round,
- * the round's length, the ways compared (2 or 3), the round's winner, the warm-up slices
+ * the round's length, the ways compared (2, 3 or 4), the round's winner, the warm-up slices
  * done, the current slice's time and work in earlier launches, the reference cost per
  * unit of work (the winner's in the last test, else the warm-up's; 0: none yet), each
  * way's test slices in the round (their host time per unit of work), the ways dropped
@@ -84,7 +92,8 @@ static inline uint32_t timing_adapt_ways(const timing_adapt *ad) { return ad->wa
 static inline uint32_t timing_adapt_test(const timing_adapt *ad) { return TIMING_TEST_WAY * timing_adapt_ways(ad); }
 static inline uint32_t timing_adapt_round(const timing_adapt *ad) { return TIMING_ROUND_TESTS * timing_adapt_test(ad); }
 
-/* A fresh chooser comparing `ways` ways (2: team and alone; 3: and serial). */
+/* A fresh chooser comparing `ways` ways (2: team and alone; 3: and serial; 4: and
+ * both). */
 static inline void timing_adapt_init(timing_adapt *ad, uint32_t ways)
 {
     *ad = (timing_adapt){0};
@@ -130,13 +139,13 @@ static inline int timing_adapt_testing(const timing_adapt *ad)
     return ad->warm >= TIMING_WARM && ad->i < timing_adapt_test(ad);
 }
 
-/* The way the current slice runs (TIMING_TEAM, TIMING_ALONE or TIMING_SERIAL). A test
+/* The way the current slice runs (TIMING_TEAM, TIMING_ALONE, TIMING_SERIAL or TIMING_BOTH). A test
  * slice of a dropped way runs the way leading the test instead. */
 static inline int timing_adapt_way(const timing_adapt *ad)
 {
     const uint32_t ways = timing_adapt_ways(ad);
     if (ad->warm < TIMING_WARM)
-        return (int)ways - 1;   /* serial: TIMING_ALONE of two ways, TIMING_SERIAL of three */
+        return ways == 2 ? TIMING_ALONE : TIMING_SERIAL;   /* serial */
     if (ad->i >= timing_adapt_test(ad))
         return ad->win;
     const int k = (int)(ad->i % ways);
@@ -147,8 +156,12 @@ static inline int timing_adapt_way(const timing_adapt *ad)
     return lead >= 0 ? lead : k;
 }
 
-/* Whether the current slice's SM phases run on the calling thread. */
-static inline int timing_adapt_serial(const timing_adapt *ad) { return timing_adapt_way(ad) != TIMING_TEAM; }
+/* Whether the current slice's SM phases run on the calling thread alone. */
+static inline int timing_adapt_serial(const timing_adapt *ad)
+{
+    const int w = timing_adapt_way(ad);
+    return w != TIMING_TEAM && w != TIMING_BOTH;
+}
 
 /* Whether a slice that has taken `el` s for `work` units costs more than f times the
  * reference (none: never) */

@@ -536,6 +536,17 @@ struct det {
                               the next                                                 */
     pthread_mutex_t b_mu;
     pthread_cond_t b_cv;
+    /* A -> B: a share of the GPU's SM phase (memsys.h side_post): B runs it between its
+     * domain cycles or while it waits for a run, unless A claims it first (side_end) */
+    _Alignas(64) uint64_t sj_post;   /* A: shares posted (the last one's ticket)       */
+    void (*sj_fn)(void *, uint32_t);
+    void *sj_ctx;
+    uint32_t sj_k;
+    _Alignas(64) uint64_t sj_claim;  /* the last ticket claimed, by A or B            */
+    _Alignas(64) uint64_t sj_done;   /* B: the last ticket it ran                     */
+    uint64_t sj_seen;                /* B: the last ticket it looked at               */
+    uint64_t sj_nb;                  /* B: shares it ran since launch_begin
+                                        (host_l2_thread_shares)                         */
 };
 
 static void b_join(det *m);
@@ -2957,10 +2968,28 @@ static int first_due_ld(const det *m, const uint64_t *lim)
  * up to lim, in the serial order, until a stop; aw: the awaited requests' injections as
  * of the tick's interconnect cycle. Their progress goes to ah_did; with the partition
  * thread (b_run) each cycle's end is published (plog and ah_did tails, then b_core). */
+/* B: the SM share A posted, if A has not claimed it (side_post); 1 when it ran one */
+static inline int b_side(det *m)
+{
+    const uint64_t g = LD_ACQ(&m->sj_post);
+    if (g == m->sj_seen)
+        return 0;
+    m->sj_seen = g;
+    uint64_t e = g - 1;
+    if (!__atomic_compare_exchange_n(&m->sj_claim, &e, g, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return 0;
+    m->sj_fn(m->sj_ctx, m->sj_k);
+    m->sj_nb++;
+    ST_REL(&m->sj_done, g);
+    return 1;
+}
+
 static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, uint64_t aw)
 {
     const int ex = m->exhaustive, pub = m->b_run;
     for (;;) {
+        if (pub)
+            b_side(m);
         int d = first_due_ld(m, lim);
         if (d < 0)
             break;
@@ -3278,6 +3307,10 @@ static void *b_main(void *arg)
         while ((g = LD_ACQ(&m->b_go)) == seen) {
             if (LD_ACQ(&m->b_quit))
                 return NULL;
+            if (b_side(m)) {
+                n = 0;
+                continue;
+            }
             if (n > 2048 + 4096 || LD_ACQ(&m->b_pause)) {
                 pthread_mutex_lock(&m->b_mu);
                 /* (sequentially consistent: b_wake and b_kick_up store b_go / b_kick, then
@@ -4065,6 +4098,8 @@ static void det_stats(const memsys *ms, cJSON *o)
     }
     if (m->b_cfg || m->b_nruns)
         num(o, "host_l2_thread_runs", (double)m->b_nruns);
+    if (m->sj_nb)
+        num(o, "host_l2_thread_shares", (double)m->sj_nb);
     if (m->dir) {
         /* directory protocols only (the nvidia report is unchanged) */
         static const char *const ck[6] = {"transactions", "invalidations", "forwards", "acks",
@@ -4164,6 +4199,34 @@ static void det_host_threads_use(memsys *ms, int on)
         b_kick_up(m);
 }
 
+/* memsys.h side_post: to B while it is in use and up (polling for runs or running one) */
+static uint64_t det_side_post(memsys *ms, void (*fn)(void *, uint32_t), void *ctx, uint32_t k)
+{
+    det *m = (det *)ms;
+    if (!m->b_thr_ok || !m->b_use || !__atomic_load_n(&m->b_up, __ATOMIC_SEQ_CST))
+        return 0;
+    m->sj_fn = fn;
+    m->sj_ctx = ctx;
+    m->sj_k = k;
+    const uint64_t g = m->sj_post + 1;
+    ST_REL(&m->sj_post, g);
+    return g;
+}
+
+/* memsys.h side_end: the share claimed here unless B has, then B's end awaited */
+static void det_side_end(memsys *ms, uint64_t g)
+{
+    det *m = (det *)ms;
+    uint64_t e = g - 1;
+    if (__atomic_compare_exchange_n(&m->sj_claim, &e, g, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        m->sj_fn(m->sj_ctx, m->sj_k);
+        return;
+    }
+    uint32_t n = 0;
+    while (LD_ACQ(&m->sj_done) != g)
+        b_relax(&n);
+}
+
 /* the launch's last core cycle (memsys.h horizon): no run ahead goes beyond it */
 static void det_horizon(memsys *ms, uint64_t last)
 {
@@ -4206,6 +4269,7 @@ static void det_launch_begin(memsys *ms, uint64_t cycle)
     m->req_refused = 0;
     m->ah_n[0] = m->ah_n[1] = 0;
     m->b_nruns = 0;
+    m->sj_nb = 0;
 }
 
 /* The end of a kernel: GPGPU-Sim invalidates the L1 data caches (-gpgpu_flush_l1_cache);
@@ -4266,4 +4330,5 @@ const mem_model mem_model_detailed = {
     det_launch_begin, det_launch_end, det_host_write, det_commit, det_next_sm_late,
     det_par_parts, det_tick_serial, det_tick_part, det_tick_join, det_repeat,
     det_repeat_stats, det_sm_alone, det_horizon, det_host_threads, det_host_threads_use,
+    det_side_post, det_side_end,
 };

@@ -207,6 +207,16 @@ typedef struct {
      * tick on (the GPU's adaptive choice gives the SMs the host's cores at times: a
      * thread not in use sleeps). Results are the same either way. */
     void (*host_threads_use)(memsys *m, int on);
+    /* Optional, with host_threads: a share of the GPU's SM phase for the model's thread to
+     * run between its own steps while it is in use (the SMs' phase on the calling thread
+     * and the model's: gpu/timing.c TIMING_BOTH). side_post hands fn(ctx, k) over and
+     * returns its ticket, or 0 when no thread of the model can take it (not in use,
+     * asleep: the caller runs it); side_end(ticket), called once by the same thread
+     * after its own share, returns when fn has returned, having run it itself if the
+     * model's thread had not begun it. What the caller wrote before side_post is
+     * visible to fn, and what fn wrote to the caller after side_end. */
+    uint64_t (*side_post)(memsys *m, void (*fn)(void *ctx, uint32_t k), void *ctx, uint32_t k);
+    void (*side_end)(memsys *m, uint64_t ticket);
 } mem_model;
 
 /* Registry of memory models by exact name ("simple", "detailed"). */
@@ -283,6 +293,11 @@ static inline void memsys_host_threads_use(memsys *m, int on)
     if (m->ops->host_threads_use)
         m->ops->host_threads_use(m, on);
 }
+static inline uint64_t memsys_side_post(memsys *m, void (*fn)(void *, uint32_t), void *ctx, uint32_t k)
+{
+    return m->ops->side_post ? m->ops->side_post(m, fn, ctx, k) : 0;
+}
+static inline void memsys_side_end(memsys *m, uint64_t ticket) { m->ops->side_end(m, ticket); }
 static inline uint64_t memsys_sm_alone(const memsys *m, uint32_t sm, uint64_t c)
 {
     return m->ops->sm_alone ? m->ops->sm_alone(m, sm, c) : 0;

@@ -280,5 +280,5 @@ const mem_model mem_model_simple = {
     NULL, NULL,               /* no refusals to repeat */
     NULL,                     /* every request waits in its queues: no SM windows */
     NULL,                     /* nothing runs ahead of its ticks */
-    NULL, NULL,               /* no threads of its own */
+    NULL, NULL, NULL, NULL,   /* no threads of its own */
 };

@@ -23,6 +23,9 @@ const ws_cfg_enum ws_cfg_enum_sim_mode[] = {
     {"functional", WS_MODE_FUNCTIONAL}, {"timing", WS_MODE_TIMING}, {NULL, 0}};
 const ws_cfg_enum ws_cfg_enum_core_regs_source[] = {
     {"ptxas", WS_REGS_PTXAS}, {"estimate", WS_REGS_ESTIMATE}, {NULL, 0}};
+const ws_cfg_enum ws_cfg_enum_sim_host_way[] = {
+    {"auto", WS_WAY_AUTO}, {"team", WS_WAY_TEAM}, {"alone", WS_WAY_ALONE},
+    {"serial", WS_WAY_SERIAL}, {"both", WS_WAY_BOTH}, {NULL, 0}};
 
 #define WS_CFG_NAMES_UINT(s, k) NULL
 #define WS_CFG_NAMES_INT(s, k) NULL

@@ -36,6 +36,8 @@
 
 typedef enum { WS_MODE_FUNCTIONAL, WS_MODE_TIMING } ws_mode;
 typedef enum { WS_REGS_PTXAS, WS_REGS_ESTIMATE } ws_regs_source;
+/* sim.host_way: the ways of gpu/timing.h (TIMING_TEAM ...), or the adaptive choice */
+typedef enum { WS_WAY_TEAM, WS_WAY_ALONE, WS_WAY_SERIAL, WS_WAY_BOTH, WS_WAY_AUTO } ws_host_way;
 
 /* X(section, key, type, default, min, max, unit, description) */
 #define WS_CONFIG_GPU(X)                                                                         \
@@ -79,7 +81,8 @@ typedef enum { WS_REGS_PTXAS, WS_REGS_ESTIMATE } ws_regs_source;
     X(sim, max_cycles, U64, "0", 0, 18446744073709551615.0, "cycles", "budget: the run stops cleanly, statistics marked partial, after this many simulated cycles (timing mode, all launches); 0 = none") \
     X(sim, max_insts, U64, "0", 0, 18446744073709551615.0, "warp insts", "budget: the run stops cleanly, statistics marked partial, after this many warp instructions (all launches); 0 = none") \
     X(sim, host_threads, UINT, "1", 1, 256, "threads", "host threads of the timing model (--threads): with the detailed memory model one of them runs the L2 and DRAM (mem.l2_thread), the others the SMs; results are identical for every value") \
-    X(sim, host_threads_adapt, BOOL, "true", 0, 0, "", "with host_threads > 1: choose by measurement, in slices of 256 iterations of the cycle loop, among the ways of running them: the SM phases on the thread team, or on the calling thread beside the memory model's own thread (mem.l2_thread), or everything on the calling thread (the two last are one way without that thread). Rounds of 64 slices per way, whose first 16 per way take the ways in turn; the rest run the way of least host time per unit of work (loop iterations and SM cycles run; the median of its test slices); after 8 warm-up slices on the calling thread; a round won by the same way as the one before is twice as long, up to 8192 slices. A test slice costing over 2x the last winner's time per unit ends early, a way that lost by 2x over its first 4 test slices gives the round's other test slices to the leading way, and a slice costing 4x in a long round starts a new round (a busy host). Within the team's slices a cycle's phase runs on one thread when fewer than 4 SMs and memory partitions are due, and for a while after a slow hand-over (the caller slept waiting for the team). false: every cycle on all threads (tests). Results are identical either way")
+    X(sim, host_threads_adapt, BOOL, "true", 0, 0, "", "with host_threads > 1: choose by measurement, in slices of 256 iterations of the cycle loop, among the ways of running them: the SM phases on the thread team, or on the calling thread beside the memory model's own thread (mem.l2_thread), or everything on the calling thread (the two last are one way without that thread), or the SM phases shared by the calling thread (and the team but one) and the memory model's thread, which runs its share between its own steps. Rounds of 64 slices per way, whose first 16 per way take the ways in turn; the rest run the way of least host time per unit of work (loop iterations and SM cycles run; the median of its test slices); after 8 warm-up slices on the calling thread; a round won by the same way as the one before is twice as long, up to 8192 slices. A test slice costing over 2x the last winner's time per unit ends early, a way that lost by 2x over its first 4 test slices gives the round's other test slices to the leading way, and a slice costing 4x in a long round starts a new round (a busy host). Within the team's slices a cycle's phase runs on one thread when fewer than 4 SMs and memory partitions are due, and for a while after a slow hand-over (the caller slept waiting for the team). false: every cycle on all threads (tests). Results are identical either way") \
+    X(sim, host_way, ENUM, "auto", 0, 0, "", "with host_threads > 1 and host_threads_adapt: auto (the adaptive choice), or every slice one way: team (the SM phases on the thread team), alone (on the calling thread beside the memory model's own thread), serial (everything on the calling thread), both (the SM phases shared by the calling thread, and the team but one, with the memory model's thread). serial and both need the memory model's own thread (mem.l2_thread); without it they run alone. For measurements and tests: results are identical whichever way runs")
 
 #include "util/config_core.h"
 #include "util/config_mem.h"
@@ -115,6 +118,7 @@ typedef struct {
 } ws_cfg_enum;
 extern const ws_cfg_enum ws_cfg_enum_sim_mode[];
 extern const ws_cfg_enum ws_cfg_enum_core_regs_source[];
+extern const ws_cfg_enum ws_cfg_enum_sim_host_way[];
 
 /* ---- tables and schemas ------------------------------------------------------------ */
 typedef enum { WS_CT_UINT, WS_CT_INT, WS_CT_U64, WS_CT_DBL, WS_CT_BOOL, WS_CT_STR,

@@ -676,6 +676,45 @@ static void t_adapt_three_ways(void **state)
     assert_int_equal(ad.len, 192);
 }
 
+/* The same with four ways: t[way] s. */
+static int adapt_feed4(timing_adapt *ad, int n, const double t[4], uint64_t work)
+{
+    int r = timing_adapt_way(ad);
+    for (int k = 0; k < n; k++)
+        r = timing_adapt_next(ad, t[timing_adapt_way(ad)], work);
+    return r;
+}
+
+/* Four ways (a memory model with a thread of its own that can also take a share of the
+ * SM phases): the warm-up runs TIMING_SERIAL; a round's 64 test slices take team, alone,
+ * serial, both in turn (16 each), the round is 256 slices. By hand: team 10 us per unit,
+ * alone 8, serial 9, both 6 -> both for 64..255 (its phases not on the calling thread
+ * alone); the next round alone 5 us -> alone, a new winner: 256 again. */
+static void t_adapt_four_ways(void **state)
+{
+    (void)state;
+    timing_adapt ad;
+    timing_adapt_init(&ad, 4);
+    assert_int_equal(timing_adapt_test(&ad), 64);
+    assert_int_equal(timing_adapt_round(&ad), 256);
+    assert_int_equal(timing_adapt_way(&ad), TIMING_SERIAL);
+    const double a[4] = {0.010, 0.008, 0.009, 0.006}, b[4] = {0.010, 0.005, 0.009, 0.006};
+    assert_int_equal(adapt_feed4(&ad, TIMING_WARM, a, 1000), TIMING_TEAM);
+    assert_true(ad.ref > 8.99e-6 && ad.ref < 9.01e-6);             /* the warm-up's: serial     */
+    for (int k = 0; k < 63; k++) {                                 /* in turn                   */
+        assert_int_equal(timing_adapt_way(&ad), k % 4);
+        assert_int_equal(timing_adapt_next(&ad, a[k % 4], 1000), (k + 1) % 4);
+    }
+    assert_int_equal(timing_adapt_next(&ad, a[3], 1000), TIMING_BOTH);
+    assert_true(ad.win == TIMING_BOTH && ad.len == 256 && ad.i == 64);
+    assert_true(ad.ref > 5.99e-6 && ad.ref < 6.01e-6);
+    assert_int_equal(timing_adapt_serial(&ad), 0);
+    assert_int_equal(adapt_feed4(&ad, 256 - 64, a, 1000), TIMING_TEAM);   /* round 2 */
+    assert_int_equal(adapt_feed4(&ad, 64, b, 1000), TIMING_ALONE);
+    assert_true(ad.win == TIMING_ALONE && ad.len == 256);
+    assert_int_equal(timing_adapt_serial(&ad), 1);
+}
+
 /* A test slice far costlier than the reference ends early (timing_adapt_cut): after a
  * warm-up of 1 us per unit (0.001 s / 1000), a test slice that has taken 0.002 s for
  * 1000 units is not cut (2 x 1 us x 1000 + 50 us = 0.00205 s), 0.0021 s is; no work
@@ -833,6 +872,7 @@ int main(void)
         cmocka_unit_test(t_core_model),
         cmocka_unit_test(t_adapt_rounds),
         cmocka_unit_test(t_adapt_three_ways),
+        cmocka_unit_test(t_adapt_four_ways),
         cmocka_unit_test(t_adapt_cut),
         cmocka_unit_test(t_adapt_drop),
         cmocka_unit_test(t_adapt_retest),
