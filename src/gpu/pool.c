@@ -36,6 +36,7 @@ struct ws_pool {
     atomic_uint gen;         /* phase number: a member runs fn once per increment      */
     atomic_uint left;        /* members of the phase not done                          */
     atomic_int quit;
+    atomic_int park;         /* ws_pool_park: members sleep at once between phases      */
     atomic_uint sleepers;    /* members asleep on go (or about to be)                  */
     atomic_int main_sleeps;  /* the caller asleep on done                              */
     pthread_mutex_t mu;
@@ -50,12 +51,14 @@ static inline void relax(void)
 }
 
 /* Polls until (*a == v) == eq: 2 when that came while spinning, 1 after yielding the
- * core, 0 not yet. */
-static int poll(atomic_uint *a, unsigned v, int eq)
+ * core, 0 not yet (or *stop set, when stop is given). */
+static int poll(atomic_uint *a, unsigned v, int eq, atomic_int *stop)
 {
     for (int i = 0; i < SPINS; i++) {
         if ((atomic_load(a) == v) == eq)
             return 2;
+        if (stop && atomic_load(stop))
+            return 0;
         relax();
     }
     for (int i = 0; i < YIELDS; i++) {
@@ -63,6 +66,8 @@ static int poll(atomic_uint *a, unsigned v, int eq)
         for (int j = 0; j < POLLS; j++) {
             if ((atomic_load(a) == v) == eq)
                 return 1;
+            if (stop && atomic_load(stop))
+                return 0;
             relax();
         }
     }
@@ -75,7 +80,7 @@ static void *member_main(void *arg)
     ws_pool *p = m->p;
     unsigned seen = 0;
     for (;;) {
-        if (!poll(&p->gen, seen, 0)) {
+        if (!poll(&p->gen, seen, 0, &p->park)) {
             pthread_mutex_lock(&p->mu);
             atomic_fetch_add(&p->sleepers, 1);
             while (atomic_load(&p->gen) == seen)
@@ -121,6 +126,7 @@ ws_pool *ws_pool_create(uint32_t n, ws_pool_fn fn, void *ctx)
     atomic_init(&p->gen, 0);
     atomic_init(&p->left, 0);
     atomic_init(&p->quit, 0);
+    atomic_init(&p->park, 0);
     atomic_init(&p->sleepers, 0);
     atomic_init(&p->main_sleeps, 0);
     if (n == 1)
@@ -153,12 +159,14 @@ int ws_pool_run(ws_pool *p)
         return 0;
     }
     atomic_store(&p->left, p->n - 1);
+    if (atomic_load(&p->park))
+        atomic_store(&p->park, 0);
     int cold = wake_all(p);
     p->fn(p->ctx, 0);
     /* (a wait through the yields is no sign of a busy host: at 120 SMs the members'
      * share of a phase often ends 5-50 us after the caller's; counting those as slow
      * kept qv100 `blk --ctas-per-sm 8` at 120 SMs on one thread) */
-    if (poll(&p->left, 0, 1))
+    if (poll(&p->left, 0, 1, NULL))
         return 0;
     pthread_mutex_lock(&p->mu);
     atomic_store(&p->main_sleeps, 1);
@@ -167,6 +175,12 @@ int ws_pool_run(ws_pool *p)
     atomic_store(&p->main_sleeps, 0);
     pthread_mutex_unlock(&p->mu);
     return cold ? 0 : 1;
+}
+
+void ws_pool_park(ws_pool *p)
+{
+    if (p)
+        atomic_store(&p->park, 1);
 }
 
 void ws_pool_destroy(ws_pool *p)

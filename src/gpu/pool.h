@@ -26,6 +26,11 @@ ws_pool *ws_pool_create(uint32_t n, ws_pool_fn fn, void *ctx);
  * host's cores are taken by other work; the caller may then run a while without the
  * team, see gpu/timing.c). */
 int ws_pool_run(ws_pool *p);
+/* The members go to sleep at once when their phase is done, instead of polling for the
+ * next one a while (the caller runs its phases elsewhere for a while: their polls
+ * would take cores from the threads that do); the next ws_pool_run wakes them. NULL
+ * allowed. */
+void ws_pool_park(ws_pool *p);
 void ws_pool_destroy(ws_pool *p);   /* NULL allowed */
 
 #endif

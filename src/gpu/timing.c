@@ -268,6 +268,17 @@ typedef struct {
 } sm_group;
 
 /* The SM cycles the groups' windows ran so far (the adaptive choice's work) */
+/* A slice of way w begins: the teams it does not use sleep at once (their members'
+ * polls would take cores from the threads that run it: the memory model's thread, the
+ * other team's) */
+static void park_pools(ws_pool *team, ws_pool *both, int w)
+{
+    if (w != TIMING_TEAM)
+        ws_pool_park(team);
+    if (w != TIMING_BOTH)
+        ws_pool_park(both);
+}
+
 static uint64_t groups_win_n(const sm_group *g, uint32_t n)
 {
     uint64_t w = 0;
@@ -802,6 +813,8 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
      * (always without the choice) */
     if (pmem)
         memsys_host_threads_use(pmem, !mem_adapt || n_thr == 1 || WAY_MEM(ep_way));
+    if (adapt)
+        park_pools(pool, pool_b, ep_way);
     double ep_t0 = t_loop;
     /* the work the loop did (timing_adapt_next): its iterations, the SM cycles run in the
      * phases and the SMs' window cycles (the groups' win_n), the same whichever thread
@@ -844,6 +857,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
                     ep_ser = ep_way != TIMING_TEAM;
                     if (mem_adapt)
                         memsys_host_threads_use(pmem, WAY_MEM(ep_way));
+                    park_pools(pool, pool_b, ep_way);
                     ep_t0 = t;
                     ep_w0 = wt;
                 }
