@@ -267,7 +267,6 @@ typedef struct {
     uint64_t win_n;           /* SM cycles its windows ran (host_sm_window_cycles) */
 } sm_group;
 
-/* The SM cycles the groups' windows ran so far (the adaptive choice's work) */
 /* A slice of way w begins: the teams it does not use sleep at once (their members'
  * polls would take cores from the threads that run it: the memory model's thread, the
  * other team's) */
@@ -279,6 +278,7 @@ static void park_pools(ws_pool *team, ws_pool *both, int w)
         ws_pool_park(both);
 }
 
+/* The SM cycles the groups' windows ran so far (the adaptive choice's work) */
 static uint64_t groups_win_n(const sm_group *g, uint32_t n)
 {
     uint64_t w = 0;

@@ -2964,10 +2964,6 @@ static int first_due_ld(const det *m, const uint64_t *lim)
     return best;
 }
 
-/* A run's L2 and DRAM cycles beyond the tick's own (own: core cycle `cycle`'s limits),
- * up to lim, in the serial order, until a stop; aw: the awaited requests' injections as
- * of the tick's interconnect cycle. Their progress goes to ah_did; with the partition
- * thread (b_run) each cycle's end is published (plog and ah_did tails, then b_core). */
 /* B: the SM share A posted, if A has not claimed it (side_post); 1 when it ran one */
 static inline int b_side(det *m)
 {
@@ -2984,6 +2980,10 @@ static inline int b_side(det *m)
     return 1;
 }
 
+/* A run's L2 and DRAM cycles beyond the tick's own (own: core cycle `cycle`'s limits),
+ * up to lim, in the serial order, until a stop; aw: the awaited requests' injections as
+ * of the tick's interconnect cycle. Their progress goes to ah_did; with the partition
+ * thread (b_run) each cycle's end is published (plog and ah_did tails, then b_core). */
 static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, uint64_t aw)
 {
     const int ex = m->exhaustive, pub = m->b_run;
