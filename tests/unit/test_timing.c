@@ -561,8 +561,9 @@ static void t_core_model(void **state)
 }
 
 /* Feeds slices to the chooser: `n` of them, each taking t[way] s (the way it runs:
- * timing_adapt_way) for `work` units; returns what the last call returned. */
-static int adapt_feed3(timing_adapt *ad, int n, const double t[3], uint64_t work)
+ * timing_adapt_way; t has one entry per way compared) for `work` units; returns what
+ * the last call returned. */
+static int adapt_feed3(timing_adapt *ad, int n, const double *t, uint64_t work)
 {
     int r = timing_adapt_way(ad);
     for (int k = 0; k < n; k++)
@@ -640,6 +641,21 @@ static void t_adapt_rounds(void **state)
     assert_int_equal(ad.n_retest, 0);
 }
 
+/* A chooser of three or four ways, fresh: its warm-up (serial; each slice t[TIMING_SERIAL]
+ * s for 1000 units: the first reference) and its first round's test, whose slices take
+ * the ways in turn, each t[way] s; returns the round's winner. */
+static int adapt_first_round(timing_adapt *ad, const double *t)
+{
+    const uint32_t ways = timing_adapt_ways(ad), test = timing_adapt_test(ad);
+    assert_int_equal(adapt_feed3(ad, TIMING_WARM, t, 1000), TIMING_TEAM);
+    assert_true(ad->ref > t[TIMING_SERIAL] * 0.999e-3 && ad->ref < t[TIMING_SERIAL] * 1.001e-3);
+    for (uint32_t k = 0; k + 1 < test; k++) {                      /* in turn                   */
+        assert_int_equal(timing_adapt_way(ad), k % ways);
+        assert_int_equal(timing_adapt_next(ad, t[k % ways], 1000), (k + 1) % ways);
+    }
+    return timing_adapt_next(ad, t[(test - 1) % ways], 1000);
+}
+
 /* Three ways (a memory model with a thread of its own): the warm-up runs TIMING_SERIAL;
  * a round's 48 test slices take team, alone, serial in turn (16 each), the round is 192
  * slices. By hand: team 10 us per unit, alone 8, serial 9 -> alone for 48..191; the next
@@ -655,13 +671,7 @@ static void t_adapt_three_ways(void **state)
     assert_int_equal(timing_adapt_way(&ad), TIMING_SERIAL);
     assert_int_equal(timing_adapt_serial(&ad), 1);
     const double a[3] = {0.010, 0.008, 0.009}, b[3] = {0.010, 0.008, 0.005}, tie[3] = {0.007, 0.007, 0.007};
-    assert_int_equal(adapt_feed3(&ad, TIMING_WARM, a, 1000), TIMING_TEAM);
-    assert_true(ad.ref > 8.99e-6 && ad.ref < 9.01e-6);             /* the warm-up's: serial     */
-    for (int k = 0; k < 47; k++) {                                 /* in turn                   */
-        assert_int_equal(timing_adapt_way(&ad), k % 3);
-        assert_int_equal(timing_adapt_next(&ad, a[k % 3], 1000), (k + 1) % 3);
-    }
-    assert_int_equal(timing_adapt_next(&ad, a[2], 1000), TIMING_ALONE);
+    assert_int_equal(adapt_first_round(&ad, a), TIMING_ALONE);
     assert_true(ad.win == TIMING_ALONE && ad.len == 192 && ad.i == 48);
     assert_true(ad.ref > 7.99e-6 && ad.ref < 8.01e-6);
     assert_int_equal(adapt_feed3(&ad, 192 - 48, a, 1000), TIMING_TEAM);   /* round 2 */
@@ -674,15 +684,6 @@ static void t_adapt_three_ways(void **state)
         (void)timing_adapt_next(&ad, 0.005, 1000);
     assert_int_equal(adapt_feed3(&ad, 48, tie, 1000), TIMING_TEAM);   /* a tie: the first */
     assert_int_equal(ad.len, 192);
-}
-
-/* The same with four ways: t[way] s. */
-static int adapt_feed4(timing_adapt *ad, int n, const double t[4], uint64_t work)
-{
-    int r = timing_adapt_way(ad);
-    for (int k = 0; k < n; k++)
-        r = timing_adapt_next(ad, t[timing_adapt_way(ad)], work);
-    return r;
 }
 
 /* Four ways (a memory model with a thread of its own that can also take a share of the
@@ -699,18 +700,12 @@ static void t_adapt_four_ways(void **state)
     assert_int_equal(timing_adapt_round(&ad), 256);
     assert_int_equal(timing_adapt_way(&ad), TIMING_SERIAL);
     const double a[4] = {0.010, 0.008, 0.009, 0.006}, b[4] = {0.010, 0.005, 0.009, 0.006};
-    assert_int_equal(adapt_feed4(&ad, TIMING_WARM, a, 1000), TIMING_TEAM);
-    assert_true(ad.ref > 8.99e-6 && ad.ref < 9.01e-6);             /* the warm-up's: serial     */
-    for (int k = 0; k < 63; k++) {                                 /* in turn                   */
-        assert_int_equal(timing_adapt_way(&ad), k % 4);
-        assert_int_equal(timing_adapt_next(&ad, a[k % 4], 1000), (k + 1) % 4);
-    }
-    assert_int_equal(timing_adapt_next(&ad, a[3], 1000), TIMING_BOTH);
+    assert_int_equal(adapt_first_round(&ad, a), TIMING_BOTH);
     assert_true(ad.win == TIMING_BOTH && ad.len == 256 && ad.i == 64);
     assert_true(ad.ref > 5.99e-6 && ad.ref < 6.01e-6);
     assert_int_equal(timing_adapt_serial(&ad), 0);
-    assert_int_equal(adapt_feed4(&ad, 256 - 64, a, 1000), TIMING_TEAM);   /* round 2 */
-    assert_int_equal(adapt_feed4(&ad, 64, b, 1000), TIMING_ALONE);
+    assert_int_equal(adapt_feed3(&ad, 256 - 64, a, 1000), TIMING_TEAM);   /* round 2 */
+    assert_int_equal(adapt_feed3(&ad, 64, b, 1000), TIMING_ALONE);
     assert_true(ad.win == TIMING_ALONE && ad.len == 256);
     assert_int_equal(timing_adapt_serial(&ad), 1);
 }
