@@ -840,18 +840,19 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
             goto done;
         }
         if (adapt) {
-            /* a slice ends: time it (its part in earlier launches included); a test
-             * slice is looked at every TIMING_CUT_EVERY iterations, and ends early when
-             * it costs far more than the reference (timing_adapt_cut) */
+            /* a slice ends: time it (its part in earlier launches included); a warm-up
+             * or test slice is looked at every TIMING_CUT_EVERY iterations, and ends
+             * early when it costs far more than the reference (timing_adapt_cut) or has
+             * run TIMING_TEST_S (timing_adapt_full) */
             ad->n++;
             iters[ep_way]++;
-            if (pin < 0 && (ad->n == TIMING_SLICE || (!(ad->n % TIMING_CUT_EVERY) && timing_adapt_testing(ad)))) {
+            if (pin < 0 && (ad->n == TIMING_SLICE || (!(ad->n % TIMING_CUT_EVERY) && timing_adapt_short(ad)))) {
                 const double t = now_s();
                 const uint64_t wt = work + groups_win_n(groups, n_thr);
                 const double el = ad->t_past + (t - ep_t0);
                 const uint64_t wk = ad->w_past + (wt - ep_w0);
                 const int cut = ad->n < TIMING_SLICE && timing_adapt_cut(ad, el, wk);
-                if (ad->n == TIMING_SLICE || cut) {
+                if (ad->n == TIMING_SLICE || cut || timing_adapt_full(ad, el)) {
                     st->host_adapt_cuts += (uint64_t)cut;
                     ep_way = timing_adapt_next(ad, el, wk);
                     ep_ser = ep_way != TIMING_TEAM;

@@ -86,6 +86,7 @@ enum {
 };
 _Static_assert((int)TIMING_WARM <= (int)TIMING_TEST_MAX, "the warm-up's slices are kept in the test slots");
 #define TIMING_CUT_SLACK 50e-6   /* s: no cut for less (a clock read, a page fault)    */
+#define TIMING_TEST_S 2e-3       /* s: a warm-up or test slice's longest (timing_adapt_full) */
 
 static inline uint32_t timing_adapt_ways(const timing_adapt *ad) { return ad->ways ? ad->ways : 2; }
 /* the test slices of a round, and a round's least length */
@@ -176,6 +177,24 @@ static inline int timing_adapt_over(const timing_adapt *ad, double el, uint64_t 
 static inline int timing_adapt_cut(const timing_adapt *ad, double el, uint64_t work)
 {
     return timing_adapt_testing(ad) && timing_adapt_over(ad, el, work, TIMING_CUT);
+}
+
+/* Whether the current slice is a warm-up or test slice (looked at every
+ * TIMING_CUT_EVERY iterations) */
+static inline int timing_adapt_short(const timing_adapt *ad)
+{
+    return ad->warm < TIMING_WARM || timing_adapt_testing(ad);
+}
+
+/* The current slice, a warm-up or test slice that has taken `el` s so far, ends now
+ * (then call timing_adapt_next): it has run TIMING_TEST_S. Where an iteration costs
+ * more than TIMING_TEST_S / TIMING_SLICE (8 us: 120 SMs take about 70 us), the
+ * warm-up and the test would otherwise fill a launch of tens of thousands of iterations
+ * (qv100 `blk --ctas-per-sm 8` at 120 SMs: 18k of its 24.7k) with the losing ways; a
+ * slice is scored per unit of work, whatever its length. */
+static inline int timing_adapt_full(const timing_adapt *ad, double el)
+{
+    return timing_adapt_short(ad) && el >= TIMING_TEST_S;
 }
 
 /* The current slice ended after `el` host seconds and `work` units of work (its parts in

@@ -710,6 +710,27 @@ static void t_adapt_four_ways(void **state)
     assert_int_equal(timing_adapt_serial(&ad), 1);
 }
 
+/* Warm-up and test slices end after TIMING_TEST_S (timing_adapt_full), the round's
+ * others only after TIMING_SLICE iterations: a fresh chooser of two ways is warming up
+ * (short); 8 warm-up slices later its test (32 slices) is short too; after the test the
+ * round's slices are not. By hand: 1.9 ms is not full, 2 ms is. */
+static void t_adapt_full(void **state)
+{
+    (void)state;
+    timing_adapt ad;
+    timing_adapt_init(&ad, 2);
+    assert_true(timing_adapt_short(&ad));
+    assert_false(timing_adapt_full(&ad, 1.9e-3));
+    assert_true(timing_adapt_full(&ad, 2e-3));
+    (void)adapt_feed(&ad, TIMING_WARM, 0.002, 0.002, 100);
+    assert_true(ad.warm == TIMING_WARM && timing_adapt_testing(&ad) && timing_adapt_short(&ad));
+    assert_true(timing_adapt_full(&ad, 2e-3));
+    (void)adapt_feed(&ad, 32, 0.002, 0.001, 100);   /* alone wins the test */
+    assert_true(ad.i == 32 && ad.win == TIMING_ALONE);
+    assert_false(timing_adapt_short(&ad));
+    assert_false(timing_adapt_full(&ad, 1.0));
+}
+
 /* A test slice far costlier than the reference ends early (timing_adapt_cut): after a
  * warm-up of 1 us per unit (0.001 s / 1000), a test slice that has taken 0.002 s for
  * 1000 units is not cut (2 x 1 us x 1000 + 50 us = 0.00205 s), 0.0021 s is; no work
@@ -868,6 +889,7 @@ int main(void)
         cmocka_unit_test(t_adapt_rounds),
         cmocka_unit_test(t_adapt_three_ways),
         cmocka_unit_test(t_adapt_four_ways),
+        cmocka_unit_test(t_adapt_full),
         cmocka_unit_test(t_adapt_cut),
         cmocka_unit_test(t_adapt_drop),
         cmocka_unit_test(t_adapt_retest),
