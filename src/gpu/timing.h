@@ -140,8 +140,8 @@ static inline int timing_adapt_testing(const timing_adapt *ad)
     return ad->warm >= TIMING_WARM && ad->i < timing_adapt_test(ad);
 }
 
-/* The way the current slice runs (TIMING_TEAM, TIMING_ALONE, TIMING_SERIAL or TIMING_BOTH). A test
- * slice of a dropped way runs the way leading the test instead. */
+/* The way the current slice runs (TIMING_TEAM, TIMING_ALONE, TIMING_SERIAL or
+ * TIMING_BOTH). A test slice of a dropped way runs the way leading the test instead. */
 static inline int timing_adapt_way(const timing_adapt *ad)
 {
     const uint32_t ways = timing_adapt_ways(ad);
