@@ -81,7 +81,7 @@ typedef struct {
     double host_sm_seconds;    /* timing: of which the cycle loop's SM phase (sampled)  */
     uint64_t host_iters[WS_HOST_WAYS]; /* timing, sim.host_threads_adapt: the cycle
                                   loop's iterations by way (gpu/timing.h TIMING_TEAM,
-                                  _ALONE, _SERIAL)                                     */
+                                  _ALONE, _SERIAL, _BOTH)                              */
     uint64_t host_adapt_cuts;  /* ... its test slices ended early (timing_adapt_cut)   */
     uint64_t host_adapt_retests; /* ... its rounds cut short by a costly slice          */
     ws_err result;

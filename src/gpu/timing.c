@@ -902,7 +902,7 @@ ws_err timing_launch(const ws_config *cfg, func_launch *L, ws_launch_stats *st, 
         ph.grid_left = next_cta < n_cta;
         const double t_ph0 = t_it0 > 0 ? now_s() : 0;
         uint32_t due = PAR_MIN_DUE;
-        const int both = ep_way == TIMING_BOTH && adapt;
+        const int both = ep_way == TIMING_BOTH;   /* (only with the choice) */
         if (n_thr > 1 && cfg->sim.host_threads_adapt && !par_skip && (!ep_ser || both)) {
             due = ph.n_jobs;   /* (a partition's cycles cost about as much as an SM's) */
             for (uint32_t i = 0; i < n_sm; i++)

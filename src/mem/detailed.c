@@ -2964,6 +2964,14 @@ static int first_due_ld(const det *m, const uint64_t *lim)
     return best;
 }
 
+/* A or B: claims the SM share of ticket g (side_post); 1 when this thread is to run it
+ * (the other one has not claimed it) */
+static inline int sj_take(det *m, uint64_t g)
+{
+    uint64_t e = g - 1;
+    return __atomic_compare_exchange_n(&m->sj_claim, &e, g, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
 /* B: the SM share A posted, if A has not claimed it (side_post); 1 when it ran one */
 static inline int b_side(det *m)
 {
@@ -2971,8 +2979,7 @@ static inline int b_side(det *m)
     if (g == m->sj_seen)
         return 0;
     m->sj_seen = g;
-    uint64_t e = g - 1;
-    if (!__atomic_compare_exchange_n(&m->sj_claim, &e, g, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    if (!sj_take(m, g))
         return 0;
     m->sj_fn(m->sj_ctx, m->sj_k);
     m->sj_nb++;
@@ -4217,8 +4224,7 @@ static uint64_t det_side_post(memsys *ms, void (*fn)(void *, uint32_t), void *ct
 static void det_side_end(memsys *ms, uint64_t g)
 {
     det *m = (det *)ms;
-    uint64_t e = g - 1;
-    if (__atomic_compare_exchange_n(&m->sj_claim, &e, g, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    if (sj_take(m, g)) {
         m->sj_fn(m->sj_ctx, m->sj_k);
         return;
     }
