@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mem/addrmap.h"
 #include "mem/cache.h"
@@ -517,6 +518,8 @@ struct det {
     uint64_t b_aw;         /* the run's aw_in (injections as of its core cycle)         */
     uint64_t b_h;          /* A: the run's end as it began (ah_h)                       */
     uint64_t b_nruns;      /* runs handed to B since launch_begin (host_l2_thread_runs) */
+    double a_wait_s;       /* A: host seconds waiting for B since launch_begin (a run's
+                              progress, its end, a share's end: host_l2_wait_seconds)  */
     uint64_t b_lim[D__N], b_own[D__N], b_cyc;   /* the run: det_tick's limits and cycle */
     pkt **stg;             /* [2 x gid]: A's pushes into each bank's input queue in a run
                               (head, tail), applied by b_join                          */
@@ -547,6 +550,9 @@ struct det {
     uint64_t sj_seen;                /* B: the last ticket it looked at               */
     uint64_t sj_nb;                  /* B: shares it ran since launch_begin
                                         (host_l2_thread_shares)                         */
+    double b_busy_s;                 /* B: host seconds in runs and in shares between
+                                        them since launch_begin (written before the
+                                        release that ends them: host_l2_thread_busy_seconds) */
 };
 
 static void b_join(det *m);
@@ -2972,8 +2978,16 @@ static inline int sj_take(det *m, uint64_t g)
     return __atomic_compare_exchange_n(&m->sj_claim, &e, g, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/* host seconds (the partition thread's busy and wait times: host statistics only) */
+static double host_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* B: the SM share A posted, if A has not claimed it (side_post); 1 when it ran one */
-static inline int b_side(det *m)
+static inline int b_side(det *m, int timed)
 {
     const uint64_t g = LD_ACQ(&m->sj_post);
     if (g == m->sj_seen)
@@ -2981,8 +2995,12 @@ static inline int b_side(det *m)
     m->sj_seen = g;
     if (!sj_take(m, g))
         return 0;
+    /* (timed: between runs; a run's own time has its shares) */
+    const double t0 = timed ? host_now() : 0;
     m->sj_fn(m->sj_ctx, m->sj_k);
     m->sj_nb++;
+    if (timed)
+        m->b_busy_s += host_now() - t0;
     ST_REL(&m->sj_done, g);
     return 1;
 }
@@ -2996,7 +3014,7 @@ static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, 
     const int ex = m->exhaustive, pub = m->b_run;
     for (;;) {
         if (pub)
-            b_side(m);
+            b_side(m, 0);
         int d = first_due_ld(m, lim);
         if (d < 0)
             break;
@@ -3227,14 +3245,22 @@ static int b_within(det *m, uint64_t cycle)
     if (cycle <= m->a_seen)
         return 1;
     uint32_t n = 0;
+    double t0 = 0;
     for (;;) {
         const uint64_t c = LD_ACQ(&m->b_core);
         if (c >= cycle) {
+            if (n)
+                m->a_wait_s += host_now() - t0;
             b_drain(m, c);
             return 1;
         }
-        if (LD_ACQ(&m->b_done) == m->b_go)
+        if (LD_ACQ(&m->b_done) == m->b_go) {
+            if (n)
+                m->a_wait_s += host_now() - t0;
             return 0;
+        }
+        if (!n)
+            t0 = host_now();
         b_relax(&n);
     }
 }
@@ -3243,8 +3269,12 @@ static int b_within(det *m, uint64_t cycle)
 static void b_join(det *m)
 {
     uint32_t n = 0;
-    while (LD_ACQ(&m->b_done) != m->b_go)
-        b_relax(&n);
+    if (LD_ACQ(&m->b_done) != m->b_go) {
+        const double t0 = host_now();
+        while (LD_ACQ(&m->b_done) != m->b_go)
+            b_relax(&n);
+        m->a_wait_s += host_now() - t0;
+    }
     b_drain(m, LD_ACQ(&m->b_core));
     m->b_run = 0;
     m->n_near = m->near_thr == 0;
@@ -3314,7 +3344,7 @@ static void *b_main(void *arg)
         while ((g = LD_ACQ(&m->b_go)) == seen) {
             if (LD_ACQ(&m->b_quit))
                 return NULL;
-            if (b_side(m)) {
+            if (b_side(m, 1)) {
                 n = 0;
                 continue;
             }
@@ -3339,7 +3369,9 @@ static void *b_main(void *arg)
         if (LD_ACQ(&m->b_quit))
             return NULL;
         seen = g;
+        const double t0 = host_now();
         ah_loop(m, m->b_lim, m->b_own, m->b_cyc, m->b_aw);
+        m->b_busy_s += host_now() - t0;
         ST_REL(&m->plog_pt, m->plog_t);
         ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
         ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
@@ -4103,8 +4135,11 @@ static void det_stats(const memsys *ms, cJSON *o)
         num(o, "host_ahead_l2_cycles", (double)m->ah_n[0]);
         num(o, "host_ahead_dram_cycles", (double)m->ah_n[1]);
     }
-    if (m->b_cfg || m->b_nruns)
+    if (m->b_cfg || m->b_nruns) {
         num(o, "host_l2_thread_runs", (double)m->b_nruns);
+        num(o, "host_l2_thread_busy_seconds", m->b_busy_s);
+        num(o, "host_l2_wait_seconds", m->a_wait_s);
+    }
     if (m->sj_nb)
         num(o, "host_l2_thread_shares", (double)m->sj_nb);
     if (m->dir) {
@@ -4229,8 +4264,12 @@ static void det_side_end(memsys *ms, uint64_t g)
         return;
     }
     uint32_t n = 0;
-    while (LD_ACQ(&m->sj_done) != g)
-        b_relax(&n);
+    if (LD_ACQ(&m->sj_done) != g) {
+        const double t0 = host_now();
+        while (LD_ACQ(&m->sj_done) != g)
+            b_relax(&n);
+        m->a_wait_s += host_now() - t0;
+    }
 }
 
 /* the launch's last core cycle (memsys.h horizon): no run ahead goes beyond it */
@@ -4276,6 +4315,7 @@ static void det_launch_begin(memsys *ms, uint64_t cycle)
     m->ah_n[0] = m->ah_n[1] = 0;
     m->b_nruns = 0;
     m->sj_nb = 0;
+    m->b_busy_s = m->a_wait_s = 0;
 }
 
 /* The end of a kernel: GPGPU-Sim invalidates the L1 data caches (-gpgpu_flush_l1_cache);

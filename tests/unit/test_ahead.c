@@ -57,6 +57,7 @@ typedef struct {
     char *stats[2];        /* its statistics without the host fields                    */
     uint64_t ahead[2];     /* L2 and DRAM cycles run ahead, both launches               */
     uint64_t truns;        /* runs on the partition thread, both launches               */
+    double tbusy;          /* its host seconds in them (host_l2_thread_busy_seconds)       */
     uint64_t stalls, sleeps[3];
     uint64_t prog[PROG / 64];   /* ticking every cycle: the cycles whose tick reported
                                    progress (memsys.h tick, the GPU's progress): a cycle
@@ -114,6 +115,19 @@ static char *report(memsys *m, scen *s, int on, int jump)
     if (h)
         s->truns += (uint64_t)h->valuedouble;
     cJSON_Delete(h);
+    /* the partition thread's host seconds: with its run count, never negative; busy
+     * whenever it ran a run */
+    static const char *const secs[2] = {"host_l2_thread_busy_seconds", "host_l2_wait_seconds"};
+    for (int i = 0; i < 2; i++) {
+        cJSON *x = cJSON_DetachItemFromObject(o, secs[i]);
+        assert_true((x != NULL) == (on == 2));
+        if (x) {
+            assert_true(x->valuedouble >= 0);
+            if (i == 0)
+                s->tbusy += x->valuedouble;
+        }
+        cJSON_Delete(x);
+    }
     char *t = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return t;
@@ -134,6 +148,7 @@ static void run(scen *s, int on, int jump)
     memset(s->prog, 0, sizeof s->prog);
     s->ahead[0] = s->ahead[1] = 0;
     s->truns = 0;
+    s->tbusy = 0;
     s->stats[0] = s->stats[1] = NULL;
     s->end[1] = 0;
     uint64_t c = 0;
@@ -244,8 +259,10 @@ static void same(scen *s)
         *off = *s;
         run(off, 0, jump);
         run(s, on, jump);
-        if (on == 2)
+        if (on == 2) {
             assert_true(s->truns > 0 || s->ahead[0] + s->ahead[1] == 0);
+            assert_true((s->truns > 0) == (s->tbusy > 0));
+        }
         for (uint32_t i = 0; i < s->n; i++) {
             if (s->acc[i] != off->acc[i] || s->done[i] != off->done[i])
                 fail_msg("op %u (SM %u, %#llx): accepted %llu done %llu with it on, %llu %llu off "

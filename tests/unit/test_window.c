@@ -82,6 +82,8 @@ static result run(const char *sets)
     cJSON_DeleteItemFromObject(r.t.mem, "host_ahead_dram_cycles");
     cJSON_DeleteItemFromObject(r.t.mem, "host_l2_thread_runs");
     cJSON_DeleteItemFromObject(r.t.mem, "host_l2_thread_shares");
+    cJSON_DeleteItemFromObject(r.t.mem, "host_l2_thread_busy_seconds");
+    cJSON_DeleteItemFromObject(r.t.mem, "host_l2_wait_seconds");
     r.mem = r.t.mem ? cJSON_PrintUnformatted(r.t.mem) : NULL;
     assert_non_null(r.mem);
     r.t.mem = NULL;
