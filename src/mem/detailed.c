@@ -221,14 +221,6 @@ typedef struct {
      * side's, which the partition thread (mem.l2_thread) writes) */
     _Alignas(64) l2bank *b;
     dram **ch;             /* its dram.channels_per_l2 DRAM channels                    */
-    /* the partition thread's replies (l2_reply while det.b_run): entries in push order,
-     * ob_t published by B (release), ob_h A's; A moves them into the banks' reply
-     * queues (b_drain) */
-    struct obe {
-        pkt *q;
-        uint32_t bank, fill;
-    } *ob;
-    uint32_t ob_cap;
     /* the partition phase (det_tick_part): while ph is set, what it would write in
      * state shared with other partitions waits in the fields at the end for
      * det_tick_join (read by both sides' pokes) */
@@ -237,7 +229,6 @@ typedef struct {
     _Alignas(64) uint64_t out_t;   /* earliest head of its banks' reply queues
                                       (UINT64_MAX: none)                                */
     uint32_t rr;           /* reply injection: bank served last                         */
-    uint32_t ob_h;
     /* its packets: every packet belongs to the partition it is for (pkt.part), and is
      * taken from and returned to one of that partition's pools: pa, the crossbar side's
      * (requests, which become their replies; directory messages), or pb, the L2's
@@ -249,8 +240,6 @@ typedef struct {
     /* the L2 and DRAM side's */
     _Alignas(64) pkpool pb;
     pkt *xret;
-    uint32_t ob_t;
-    uint32_t ob_hc;        /* ob_h as the L2 side last read it (a full outbox reads it) */
     uint32_t n_dwait;      /* its banks waiting for room in a DRAM queue (l2bank.dwait) */
     uint64_t next;         /* next DRAM cycle with work of any of them (lower bound)    */
     uint64_t bmin;         /* the earliest of its banks' next (par_ok only; while the
@@ -382,10 +371,11 @@ struct det {
                               buffer space (req_freed) or their heads change (sm_inj_update,
                               det_commit); n_blk of them (none while exhaustive)        */
     uint64_t *req_freed;   /* icnt_in_freed of the request crossbar                     */
-    /* base.roused (memsys.h): the reply crossbar's icnt_out_got, so that its grants
-     * rouse the SMs they send replies to (an SM with L1s of its own sleeps past the
-     * replies not yet granted to it: next_sm_of), and the SMs taken out of inj_blk
-     * (a blocked SM sleeps past its own miss records)                                */
+    /* base.roused (memsys.h): rsd, A's; the reply crossbar's grants rouse the SMs they
+     * send replies to (an SM with L1s of its own sleeps past the replies not yet
+     * granted to it: next_sm_of), and so do the SMs taken out of inj_blk (a blocked SM
+     * sleeps past its own miss records)                                               */
+    uint64_t *rsd;
     uint64_t *out_set;     /* partitions whose out_t may be finite (out_t finite: set):
                               the interconnect cycle visits the others only for arrivals */
     uint64_t *bank_set;    /* banks (gid) whose next may be finite (next finite: set):
@@ -404,6 +394,26 @@ struct det {
                                             (icnt_out_heads)                            */
     const uint64_t *req_t, *rep_t;       /* their outputs' head arrival (icnt_out_times):
                                             a packet to pop at cycle k iff <= k         */
+    uint64_t *rep_got;                   /* the reply crossbar's icnt_out_got: the SMs
+                                            granted to in its last cycle (rep_send)     */
+    /* The reply side of the interconnect cycle (the pops at the SMs' reply ports, the
+     * injections from the banks' reply queues, the reply crossbar's arbitration) runs
+     * on the thread that runs the L2: the partition thread B in a run (its interconnect
+     * cycles after the run's first: rep_k, rep_wake), A otherwise. A sees it through
+     * arr_t (each SM's reply-port head as A knows it: rep_t, as of the log A has
+     * drained) and, while B runs, through the log: B's pops (the replies, which A hands
+     * to the SMs at their interconnect cycle), grants (which rouse their SMs) and busy
+     * cycles, in cycle order (docs/ARCHITECTURE.md, "The reply side on the partition
+     * thread"). */
+    uint64_t *arr_t;
+    uint64_t rep_done;     /* the last interconnect cycle whose reply side B has run     */
+    uint64_t rep_k, rep_wake;   /* B in a run: its last reply-side cycle, its next with work */
+    struct rlog_e {
+        pkt *p;            /* RL_POP: the reply                                          */
+        uint64_t k, t;     /* its interconnect cycle; the SM's reply-port head after it  */
+        uint32_t s, kind;
+    } *rlog;
+    uint32_t rlog_cap, rlog_h, rlog_t;   /* A drains from rlog_h, B appends at rlog_t   */
     const uint32_t *req_used;            /* the request crossbar's input buffers, flits */
     uint32_t req_in_buf;                 /* icnt.in_buf                                 */
     addrmap am;
@@ -503,12 +513,14 @@ struct det {
     l1dec dec[256];        /* the L1 side's decisions by dec_key (all ok == 0: none)   */
     l2ctx *dctx;           /* [gid]: dir_evict's context of each bank (directory only)  */
     /* The partition thread (mem.l2_thread; docs/ARCHITECTURE.md "The partition thread"):
-     * a run of the L2 and DRAM domains ahead of the crossbar goes to thread B while this
-     * one (A) goes on with the crossbar and the SMs. b_run: from b_start to b_join; while
-     * it is set B owns the banks (but their reply queues out[], the crossbar's view of
-     * the input queue and sport), the DRAM channels, the L2 and DRAM wakes and cycles,
-     * the ah_* run state, the plog and ah_did rings' tails, n_near, aw_out and every
-     * partition's pb; A owns the rest. */
+     * a run of the L2 and DRAM domains ahead of the crossbar, with the reply side of the
+     * crossbar's cycles of its time, goes to thread B while this one (A) goes on with the
+     * request side and the SMs. b_run: from b_start to b_join; while it is set B owns the
+     * banks (but the crossbar's view of the input queue and sport) with their reply
+     * queues, the DRAM channels, the reply crossbar, out_set, out_min and the
+     * partitions' out_t and rr, the L2 and DRAM wakes and cycles, rep_k and rep_wake,
+     * the ah_* run state, the plog, ah_did and rlog rings' tails, n_near, aw_out and
+     * every partition's pb; A owns the rest. */
     int b_cfg;             /* mem.l2_thread (and running ahead allowed)                */
     int b_use;             /* the GPU lets it run now (memsys.h host_threads_use)       */
     int b_run;
@@ -524,12 +536,13 @@ struct det {
     pkt **stg;             /* [2 x gid]: A's pushes into each bank's input queue in a run
                               (head, tail), applied by b_join                          */
     uint32_t *stg_n;
-    /* B -> A: each partition's replies (part.ob), the plog and ah_did tails as of B's
-     * last finished domain cycle, and b_core: every L2 and DRAM cycle at or before that
-     * core cycle has run (published last, with release) */
+    /* B -> A: the plog, ah_did and rlog tails as of B's last finished domain cycle, and
+     * b_core: every L2 and DRAM cycle, and every interconnect cycle's reply side, at or
+     * before that core cycle has run (published last, with release) */
     _Alignas(64) uint64_t b_core;
     uint64_t b_done;       /* runs finished (== b_go: B idle)                           */
     uint32_t plog_pt, ah_dtp[2];
+    uint32_t rlog_pt;      /* the reply side's log as published                         */
     _Alignas(64) uint64_t b_go;   /* A -> B: runs handed over                           */
     int b_quit;
     int b_sleeps;          /* B asleep on b_cv (or about to be), waiting for a run      */
@@ -1524,21 +1537,6 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
         m->stg_n = calloc(nb, sizeof *m->stg_n);
         if (!m->stg || !m->stg_n)
             goto fail;
-        /* a run's replies per partition: up to out_cap per bank (ah_room) */
-        uint32_t w = 0;
-        for (uint32_t g = 0; g < nb; g++) {
-            const uint32_t x = m->bk[g]->cc->ports + m->bk[g]->cc->mshr_merges;
-            if (x > w)
-                w = x;
-        }
-        uint32_t cap = 64;
-        while (cap < 2 * m->n_bank * (m->out_cap + w + 2))
-            cap *= 2;
-        for (uint32_t p = 0; p < m->n_part; p++) {
-            m->pt[p].ob_cap = cap;
-            if (!(m->pt[p].ob = malloc(cap * sizeof *m->pt[p].ob)))
-                goto fail;
-        }
     }
     /* the partition-parallel tick (det_par_parts): at most one interconnect cycle per
      * core cycle, every L2 cycle at the time of an interconnect cycle (the two then come
@@ -1552,7 +1550,14 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     m->req_h = icnt_out_heads(m->req);
     m->req_used = icnt_in_used(m->req);
     m->req_freed = icnt_in_freed(m->req);
-    m->base.roused = icnt_out_got(m->rep);
+    m->rep_got = icnt_out_got(m->rep);
+    m->rsd = calloc((n_sm + 63) / 64, sizeof *m->rsd);
+    m->arr_t = malloc(n_sm * sizeof *m->arr_t);
+    if (!m->rsd || !m->arr_t)
+        goto fail;
+    for (uint32_t s = 0; s < n_sm; s++)
+        m->arr_t[s] = UINT64_MAX;
+    m->base.roused = m->rsd;
     m->base.pop_t = &m->sm[0].done_t;     /* memsys.h pop_t: det_pop's own first test */
     m->base.pop_stride = sizeof *m->sm;
     m->base.pop_n = n_sm;
@@ -1599,7 +1604,6 @@ static void det_destroy(memsys *ms)
                     free(m->pt[p].b[b].iq);
                 }
             free(m->pt[p].b);
-            free(m->pt[p].ob);
         }
     icnt_destroy(m->req);
     icnt_destroy(m->rep);
@@ -1615,6 +1619,9 @@ static void det_destroy(memsys *ms)
     free(m->inj_set);
     free(m->inj_blk);
     free(m->out_set);
+    free(m->rsd);
+    free(m->arr_t);
+    free(m->rlog);
     free(m->bank_set);
     free(m->req_stall);
     free(m->stl);
@@ -2155,6 +2162,186 @@ static inline __attribute__((always_inline)) int sm_inject(det *m, uint32_t s, u
 static void coh_ack(det *m, part *pt, pkt *a, uint64_t k);
 static void tx_close(det *m, part *pt, pkt *r, uint64_t k);
 
+/* ---- the reply side of an interconnect cycle (det.rep_*, det.rlog) ------------------------- */
+enum { RL_POP, RL_GRANT, RL_BUSY };
+
+/* the log's end as A may read it: while the partition thread runs, what it published */
+static inline uint32_t rlog_tail(const det *m)
+{
+    return m->b_run ? LD_ACQ(&m->rlog_pt) : m->rlog_t;
+}
+
+/* the interconnect cycle of the log's next entry for A (UINT64_MAX: none) */
+static inline uint64_t rlog_next(const det *m)
+{
+    return m->rlog_h != rlog_tail(m) ? m->rlog[m->rlog_h & (m->rlog_cap - 1)].k : UINT64_MAX;
+}
+
+/* room in the log for n more entries (grown only while B is idle) */
+static void rlog_reserve(det *m, uint32_t n)
+{
+    while (m->rlog_t - m->rlog_h + n > m->rlog_cap) {
+        const uint32_t cap = m->rlog_cap ? 2 * m->rlog_cap : 1024;
+        struct rlog_e *q = malloc(cap * sizeof *q);
+        if (!q) {
+            fprintf(stderr, "warpsim: out of memory (reply log)\n");
+            abort();
+        }
+        for (uint32_t i = m->rlog_h; i != m->rlog_t; i++)
+            q[i & (cap - 1)] = m->rlog[i & (m->rlog_cap - 1)];
+        free(m->rlog);
+        m->rlog = q;
+        m->rlog_cap = cap;
+    }
+}
+
+static inline void rlog_put(det *m, uint32_t kind, uint32_t s, pkt *p, uint64_t k, uint64_t t)
+{
+    m->rlog[m->rlog_t++ & (m->rlog_cap - 1)] = (struct rlog_e){p, k, t, s, kind};
+}
+
+/* A: the log's entries up to interconnect cycle k, as the serial model does them in
+ * that cycle: the replies to the SMs, the grants' rousing, and the progress */
+static int rlog_drain(det *m, uint64_t k)
+{
+    int did = 0;
+    const uint32_t tl = rlog_tail(m);
+    while (m->rlog_h != tl) {
+        const struct rlog_e *e = &m->rlog[m->rlog_h & (m->rlog_cap - 1)];
+        if (e->k > k)
+            break;
+        m->rlog_h++;
+        did = 1;
+        if (e->kind == RL_POP) {
+            m->arr_t[e->s] = e->t;
+            sm_reply(m, e->s, e->p, e->k);
+        } else if (e->kind == RL_GRANT) {
+            m->arr_t[e->s] = e->t;
+            rouse_set(m, e->s);
+        }
+    }
+    return did;
+}
+
+/* The reply side's pops at interconnect cycle k: every reply arrived at an SM's port,
+ * to the SM now (log 0: A runs it) or through the log (B) */
+static inline __attribute__((always_inline)) int rep_pops(det *m, uint64_t k, int log)
+{
+    int did = 0;
+    const uint32_t sw = (m->n_sm + 63) / 64;
+    for (uint32_t wd = 0; wd < sw; wd++)
+        for (uint64_t bits = m->rep_out[wd]; bits; bits &= bits - 1) {
+            uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(bits);
+            while (m->rep_t[s] <= k) {
+                pkt *p = PKT_OF_MSG(icnt_pop(m->rep, s, k));
+                did = 1;
+                if (log) {
+                    rlog_put(m, RL_POP, s, p, k, m->rep_t[s]);
+                } else {
+                    m->arr_t[s] = m->rep_t[s];
+                    sm_reply(m, s, p, k);
+                }
+            }
+        }
+    return did;
+}
+
+/* One reply into the reply crossbar at port `port` (port o of partition p) at
+ * interconnect cycle k, round-robin over the port's reply queues; 1 when one went */
+static int rep_inject(det *m, uint32_t p, uint32_t o, uint32_t port, uint64_t k)
+{
+    part *pt = &m->pt[p];
+    const uint32_t ppp = m->ppp;
+    const uint32_t nq = ppp > 1 ? 2 : 2 * m->n_bank, q0 = ppp > 1 ? 2 * o : 0;
+    uint32_t *rr = ppp > 1 ? &pt->b[o].rr : &pt->rr;
+    for (uint32_t j = 1, x = *rr; pt->out_t <= k && j <= nq; j++) {
+        if (++x == nq)
+            x = 0;
+        pq *q = &pt->b[(q0 + x) / 2].out[(q0 + x) % 2];
+        if (q->ht > k)
+            continue;
+        uint32_t bytes = rep_bytes(m, q->h);
+        if (!icnt_can_push(m->rep, port, bytes))
+            break;
+        pkt *r = pq_pop(q);
+        l2bank *ob = &pt->b[(q0 + x) / 2];
+        /* (the thread that runs the reply side owns the banks; in a run no bank
+         * sleeps on its reply queues, ah_room, and b_join counts obn and n_near
+         * again) */
+        if (m->ah_on)
+            m->n_near -= ob->obn == m->near_thr;
+        ob->obn--;
+        if (ob->oblk) {
+            /* room in its reply queues: seen from its L2 cycle at this time on
+             * (ties: the interconnect first) */
+            const uint64_t t = at_or_after(m, D_ICNT, D_L2, k);
+            ob->oblk = 0;
+            m->n_oblk -= (uint32_t)m->ah_on;
+            bank_lower(m, ob, t);
+            poke(m, D_L2, t);
+        }
+        r->m.kind = r->type == PT_INV   ? MSG_INVALIDATE
+                    : r->type == PT_FWD ? MSG_FORWARD
+                    : r->type == CM_WRITE ? MSG_ACK : MSG_RESPONSE;
+        icnt_push(m->rep, &r->m, port, r->sm, bytes, k, k);
+        if (r->tx)
+            tx_close(m, pt, r, k);
+        *rr = x;
+        pt->out_t = UINT64_MAX;
+        for (uint32_t i = 0; i < m->n_bank; i++)
+            for (int h = 0; h < 2; h++)
+                if (pt->b[i].out[h].ht < pt->out_t)
+                    pt->out_t = pt->b[i].out[h].ht;
+        if (pt->out_t == UINT64_MAX)
+            bit_clr(m->out_set, p);
+        return 1;
+    }
+    return 0;
+}
+
+/* The rest of the reply side of interconnect cycle k: one reply into the reply
+ * crossbar per port whose banks have one due (round-robin over the port's reply
+ * queues), then the reply crossbar's arbitration, whose grants rouse their SMs (now,
+ * or through the log) */
+static int rep_send(det *m, uint64_t k, int log)
+{
+    int did = 0;
+    if (k >= m->out_min) {
+        /* the partitions in out_set are visited, out_min recomputed */
+        const uint32_t ppp = m->ppp, n_part = m->n_part;
+        uint64_t omin = UINT64_MAX;
+        for (uint32_t p = next_bit(m->out_set, n_part, 0); p < n_part;
+             p = bit_after(m->out_set, n_part, p)) {
+            part *pt = &m->pt[p];
+            const uint32_t lo = p * ppp;
+            /* port o of the partition: every bank (ppp 1), or bank o alone */
+            for (uint32_t o = 0; o < ppp && pt->out_t <= k; o++)
+                did |= rep_inject(m, p, o, lo + o, k);
+            if (pt->out_t < omin)
+                omin = pt->out_t;
+        }
+        m->out_min = omin;
+    }
+    if (icnt_cycle(m->rep, k) > 0) {
+        did = 1;
+        const uint32_t sw = (m->n_sm + 63) / 64;
+        for (uint32_t wd = 0; wd < sw; wd++) {
+            const uint64_t g = m->rep_got[wd];
+            m->rep_got[wd] = 0;
+            for (uint64_t x = g; x; x &= x - 1) {
+                const uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(x);
+                if (log) {
+                    rlog_put(m, RL_GRANT, s, NULL, k, m->rep_t[s]);
+                } else {
+                    m->arr_t[s] = m->rep_t[s];
+                    rouse_set(m, s);
+                }
+            }
+        }
+    }
+    return did;
+}
+
 static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
 {
     int did = 0;
@@ -2162,14 +2349,13 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
      * does here changes no other SM's bit: replies pop their own port, injections
      * update their own inj) */
     const uint32_t sw = (m->n_sm + 63) / 64;
-    for (uint32_t wd = 0; wd < sw; wd++)
-        for (uint64_t bits = m->rep_out[wd]; bits; bits &= bits - 1) {
-            uint32_t s = wd * 64 + (uint32_t)__builtin_ctzll(bits);
-            while (m->rep_t[s] <= k) {
-                sm_reply(m, s, PKT_OF_MSG(icnt_pop(m->rep, s, k)), k);
-                did = 1;
-            }
-        }
+    /* the reply side before it (B's pops, grants and busy cycles up to k), then this
+     * cycle's pops unless B ran its reply side */
+    if (m->rlog_h != rlog_tail(m))
+        did |= rlog_drain(m, k);
+    const int rs = !m->b_run && k > m->rep_done;
+    if (rs)
+        did |= rep_pops(m, k, 0);
     uint64_t refused = 0;   /* (added to req_refused after the loop) */
     const uint32_t *used = m->req_used;
     const uint64_t in_buf = m->req_in_buf;
@@ -2200,12 +2386,11 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
     m->req_refused += refused;
     uint64_t lk = UINT64_MAX;     /* the L2 cycle at k's time, computed on demand */
     /* nb: the first request-crossbar output holding packets at or after partition p's
-     * ports (a partition pops only its own ports, so the later ones stand); po: the first
-     * partition at or after p with a reply queued (out_set). The partitions with neither
-     * have nothing to do and are not visited; the others in partition order. */
+     * ports (a partition pops only its own ports, so the later ones stand): the
+     * partitions with none have nothing to do here and are not visited. */
     /* (read once: the calls below could change *m as far as the compiler knows) */
     const uint32_t ppp = m->ppp, n_part = m->n_part, n_port = n_part * ppp;
-    const uint64_t *const req_out = m->req_out, *const req_t = m->req_t, *const out_set = m->out_set;
+    const uint64_t *const req_out = m->req_out, *const req_t = m->req_t;
     const uint32_t *const port_part = m->port_part;
     uint64_t *const stall = m->req_stall;
     /* the stalled ports whose bank made room before this cycle (iq_view) are visited */
@@ -2213,26 +2398,14 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
         for (uint64_t bits = stall[wd]; bits; bits &= bits - 1) {
             iq_apply(m, m->stl[wd * 64 + (uint32_t)__builtin_ctzll(bits)], k);
         }
-    /* replies due (scan): the partitions in out_set are visited, out_min recomputed */
-    const int scan = k >= m->out_min;
-    uint64_t omin = UINT64_MAX;
-    uint32_t nb = next_bit_andn(req_out, stall, n_port, 0), po = scan ? next_bit(out_set, n_part, 0) : n_part;
+    uint32_t nb = next_bit_andn(req_out, stall, n_port, 0);
     for (;;) {
-        const uint32_t pa = port_part[nb], p = pa < po ? pa : po;
+        const uint32_t p = port_part[nb];
         if (p >= n_part)
             break;
         part *pt = &m->pt[p];
         const uint32_t lo = p * ppp, hi = lo + ppp;
-        const int arrived = nb < hi;
-        if (arrived)
-            nb = next_bit_andn(req_out, stall, n_port, hi);
-        /* nothing arrived at its ports and no reply due: nothing to do */
-        if (pt->out_t > k && !arrived) {
-            if (pt->out_t < omin)
-                omin = pt->out_t;
-            po = scan ? bit_after(out_set, n_part, p) : n_part;
-            continue;
-        }
+        nb = next_bit_andn(req_out, stall, n_port, hi);
         /* port o of the partition: every bank (ppp 1), or bank o alone */
         for (uint32_t o = 0; o < ppp; o++) {
             const uint32_t port = lo + o;
@@ -2288,64 +2461,8 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
                     m->n_stalls++;
                 }
             }
-            /* one reply into the reply crossbar, round-robin over the port's reply queues
-             * (none due: nothing to look at) */
-            if (pt->out_t > k)
-                continue;
-            const uint32_t nq = ppp > 1 ? 2 : 2 * m->n_bank, q0 = ppp > 1 ? 2 * o : 0;
-            uint32_t *rr = ppp > 1 ? &pt->b[o].rr : &pt->rr;
-            for (uint32_t j = 1, x = *rr; pt->out_t <= k && j <= nq; j++) {
-                if (++x == nq)
-                    x = 0;
-                pq *q = &pt->b[(q0 + x) / 2].out[(q0 + x) % 2];
-                if (q->ht > k)
-                    continue;
-                uint32_t bytes = rep_bytes(m, q->h);
-                if (!icnt_can_push(m->rep, port, bytes))
-                    break;
-                pkt *r = pq_pop(q);
-                l2bank *ob = &pt->b[(q0 + x) / 2];
-                /* (while the partition thread runs, no bank sleeps on its reply queues:
-                 * a run never lets one fill them, ah_room; obn and n_near are B's, and
-                 * b_join counts them again) */
-                if (!m->b_run) {
-                    if (m->ah_on)
-                        m->n_near -= ob->obn == m->near_thr;
-                    ob->obn--;
-                }
-                if (!m->b_run && ob->oblk) {
-                    /* room in its reply queues: seen from its L2 cycle at this time on
-                     * (ties: the interconnect first) */
-                    const uint64_t t = at_or_after(m, D_ICNT, D_L2, k);
-                    ob->oblk = 0;
-                    m->n_oblk -= (uint32_t)m->ah_on;
-                    bank_lower(m, ob, t);
-                    poke(m, D_L2, t);
-                }
-                r->m.kind = r->type == PT_INV   ? MSG_INVALIDATE
-                            : r->type == PT_FWD ? MSG_FORWARD
-                            : r->type == CM_WRITE ? MSG_ACK : MSG_RESPONSE;
-                icnt_push(m->rep, &r->m, port, r->sm, bytes, k, k);
-                if (r->tx)
-                    tx_close(m, pt, r, k);
-                *rr = x;
-                pt->out_t = UINT64_MAX;
-                for (uint32_t i = 0; i < m->n_bank; i++)
-                    for (int h = 0; h < 2; h++)
-                        if (pt->b[i].out[h].ht < pt->out_t)
-                            pt->out_t = pt->b[i].out[h].ht;
-                if (pt->out_t == UINT64_MAX)
-                    bit_clr(m->out_set, p);
-                did = 1;
-                break;
-            }
         }
-        if (pt->out_t < omin)
-            omin = pt->out_t;
-        po = scan ? bit_after(out_set, n_part, p) : n_part;
     }
-    if (scan)
-        m->out_min = omin;
     did |= icnt_cycle(m->req, k) > 0;
     /* its grants released buffer space: those SMs are asked again (with none blocked,
      * the bits stay: one left from before only asks a blocked SM again, which is exact) */
@@ -2360,8 +2477,20 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
         }
         blk[wd] &= ~fr;
     }
-    did |= icnt_cycle(m->rep, k) > 0;   /* (its grants rouse their SMs: base.roused) */
+    if (rs)
+        did |= rep_send(m, k, 0);
     return did;
+}
+
+/* the reply side's next interconnect cycle with work after k (its runner's view) */
+static uint64_t wake_rep(const det *m, uint64_t k)
+{
+    uint64_t w = icnt_next(m->rep, k);
+    for (uint32_t p = next_bit(m->out_set, m->n_part, 0); p < m->n_part;
+         p = next_bit(m->out_set, m->n_part, p + 1))
+        if (m->pt[p].out_t < w)
+            w = m->pt[p].out_t;
+    return w <= k ? k + 1 : w;
 }
 
 static uint64_t wake_icnt(const det *m, uint64_t k)
@@ -2370,17 +2499,19 @@ static uint64_t wake_icnt(const det *m, uint64_t k)
     uint64_t w = icnt_next(m->req, k);
     if (w == k + 1)
         return w;
-    uint64_t t = icnt_next(m->rep, k);
-    if (t < w)
-        w = t;
     for (uint32_t s = next_bit(m->inj_set, m->n_sm, 0); s < m->n_sm;
          s = next_bit(m->inj_set, m->n_sm, s + 1))
         if (m->sm[s].inj < w)
             w = m->sm[s].inj;
-    for (uint32_t p = next_bit(m->out_set, m->n_part, 0); p < m->n_part;
-         p = next_bit(m->out_set, m->n_part, p + 1))
-        if (m->pt[p].out_t < w)
-            w = m->pt[p].out_t;
+    /* the reply side: A's unless the partition thread runs it (B's log instead) */
+    if (!m->b_run) {
+        const uint64_t t = wake_rep(m, k);
+        if (t < w)
+            w = t;
+    }
+    const uint64_t e = rlog_next(m);
+    if (e < w)
+        w = e;
     return w <= k ? k + 1 : w;
 }
 
@@ -2408,20 +2539,15 @@ static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
     b->obn++;
     if (m->ah_on)   /* (counted only then, as aw_up: no partition-parallel tick) */
         m->n_near += b->obn == m->near_thr;
-    if (m->b_run) {
-        /* the partition thread: to A through the partition's outbox (b_drain) */
-        part *pt = &m->pt[b->part_id];
-        const uint32_t t = pt->ob_t;
-        if (t - pt->ob_hc == pt->ob_cap && t - (pt->ob_hc = LD_RLX(&pt->ob_h)) == pt->ob_cap) {
-            fprintf(stderr, "warpsim: partition thread: reply outbox full (a bug)\n");
-            abort();
-        }
-        pt->ob[t & (pt->ob_cap - 1)] = (struct obe){q, (uint32_t)(b - pt->b), (uint32_t)fill};
-        ST_REL(&pt->ob_t, t + 1);
-        return;
-    }
     pq_push(&b->out[fill ? Q_FILL : Q_HIT], q);
     out_lower(m, q->part, q->t_ready);
+    if (m->b_run) {
+        /* the partition thread runs the reply side (rep_wake, its cycles after rep_k) */
+        const uint64_t t = q->t_ready > m->rep_k ? q->t_ready : m->rep_k + 1;
+        if (t < m->rep_wake)
+            m->rep_wake = t;
+        return;
+    }
     poke_p(m, &m->pt[q->part], D_ICNT, q->t_ready);
 }
 
@@ -3005,10 +3131,25 @@ static inline int b_side(det *m, int timed)
     return 1;
 }
 
+/* B: the reply side of interconnect cycle k (rep_pops and rep_send), logged for A */
+static void rep_cycle(det *m, uint64_t k)
+{
+    const uint32_t t0 = m->rlog_t;
+    m->rep_k = k;
+    int did = rep_pops(m, k, 1);
+    did |= rep_send(m, k, 1);
+    if (did && m->rlog_t == t0)
+        rlog_put(m, RL_BUSY, 0, NULL, k, 0);   /* (A's tick reports the progress) */
+    m->rep_wake = did ? k + 1 : wake_rep(m, k);
+}
+
 /* A run's L2 and DRAM cycles beyond the tick's own (own: core cycle `cycle`'s limits),
  * up to lim, in the serial order, until a stop; aw: the awaited requests' injections as
  * of the tick's interconnect cycle. Their progress goes to ah_did; with the partition
- * thread (b_run) each cycle's end is published (plog and ah_did tails, then b_core). */
+ * thread (b_run) each cycle's end is published (plog, ah_did and rlog tails, then
+ * b_core), and the interconnect cycles' reply side of the run's time runs here too
+ * (rep_cycle; at equal times before the L2 cycle), up to the run's end (ah_h, which a
+ * stop brings back before the stopping cycle: the reply side stops with it). */
 static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, uint64_t aw)
 {
     const int ex = m->exhaustive, pub = m->b_run;
@@ -3016,22 +3157,8 @@ static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, 
         if (pub)
             b_side(m, 0);
         int d = first_due_ld(m, lim);
-        if (d < 0)
-            break;
-        uint64_t k = m->dm[d].wake;
-        if (pub) {
-            /* every cycle before (d, k) has run: published when that reaches B_PUB core
-             * cycles beyond the last (each publication moves lines that A reads) */
-            const uint64_t c = at_or_after(m, d, C_CORE, k) - 1;
-            if (c >= m->b_pubc + B_PUB) {
-                m->b_pubc = c;
-                ST_REL(&m->plog_pt, m->plog_t);
-                ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
-                ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
-                ST_REL(&m->b_core, c);
-            }
-        }
-        if (aw == m->aw_out || m->n_oblk || (d == D_L2 && !ah_room(m, k))) {
+        uint64_t k = d >= 0 ? m->dm[d].wake : UINT64_MAX;
+        if (d >= 0 && (aw == m->aw_out || m->n_oblk || (d == D_L2 && !ah_room(m, k)))) {
             /* not ahead of the crossbar from this cycle on (DRAM cycles at an L2 cycle's
              * time come after it): a launch could end before it, a bank asleep until the
              * crossbar's pop could be roused at the crossbar's cycle (and push to DRAM
@@ -3054,6 +3181,39 @@ static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, 
                 lim[D_L2] = own[D_L2];
             if (lim[D_DRAM] < own[D_DRAM])
                 lim[D_DRAM] = own[D_DRAM];
+            continue;
+        }
+        /* the reply side's next cycle, if it comes first (ties: the interconnect) */
+        const int r = pub && m->rep_wake <= conv_floor(m, C_CORE, D_ICNT, m->ah_h) &&
+                      (d < 0 || m->rep_wake * m->f[d] <= k * m->f[D_ICNT]);
+        if (d < 0 && !r)
+            break;
+        if (r) {
+            d = D_ICNT;
+            k = m->rep_wake;
+            if (aw == m->aw_out) {
+                /* every awaited reply has left L2: a launch could end before this
+                 * cycle, whose reply side A runs (the run ends before it) */
+                const uint64_t c = at_or_after(m, D_ICNT, C_CORE, k);
+                m->ah_h = c > cycle ? c - 1 : cycle;
+                break;
+            }
+        }
+        if (pub) {
+            /* every cycle before (d, k) has run: published when that reaches B_PUB core
+             * cycles beyond the last (each publication moves lines that A reads) */
+            const uint64_t c = at_or_after(m, d, C_CORE, k) - 1;
+            if (c >= m->b_pubc + B_PUB) {
+                m->b_pubc = c;
+                ST_REL(&m->plog_pt, m->plog_t);
+                ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
+                ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
+                ST_REL(&m->rlog_pt, m->rlog_t);
+                ST_REL(&m->b_core, c);
+            }
+        }
+        if (r) {
+            rep_cycle(m, k);
             continue;
         }
         m->ah_cur = 1;
@@ -3188,19 +3348,21 @@ static int det_tick(memsys *ms, uint64_t cycle)
 }
 
 /* ---- the partition thread (mem.l2_thread) ----------------------------------------------------
- * det_tick hands a run (ah_loop: the L2 and DRAM cycles beyond its own, up to ah_h) to
- * thread B instead of running it, and goes on: A runs the crossbar's cycles of the run's
- * time (b_tick) as soon as B has run every L2 and DRAM cycle before them, and the SMs.
+ * det_tick hands a run (ah_loop: the L2 and DRAM cycles beyond its own, up to ah_h,
+ * and the reply side of the interconnect cycles of that time, rep_cycle) to thread B
+ * instead of running it, and goes on: A runs the request side of the crossbar's cycles
+ * of the run's time (b_tick) as soon as B has run every cycle before them, and the SMs.
  * In the serial order the whole run comes before the crossbar cycles of its later core
  * cycles, so what B reads must not change under it: the crossbar's pushes into a bank's
- * input queue wait in stg (they enter the bank at a time after the run anyway), its
- * pops of reply queues are not seen by B (obn, n_near are B's, counted again at
- * b_join), and no bank sleeps on a full reply queue during a run. What A reads of B's
- * results it reads once B has passed their time: the replies (part.ob), the input
- * queues' takings (iq_con), the packet log and the progress ring. A's bounds that
- * would read B's wakes (nsm_terms, det_next) take B's progress instead (vw_l2, a_seen):
- * never later than the serial model's, and an SM or the GPU woken early finds nothing
- * changed (it repeats its cycle). */
+ * input queue wait in stg (they enter the bank at a time after the run anyway), and no
+ * bank sleeps on a full reply queue during a run. The reply side (the banks' reply
+ * queues, the reply crossbar) is B's during the run; what A must see of it, the replies
+ * that reach the SMs and the grants that rouse them, it takes from the log (rlog) at
+ * their interconnect cycles. What A reads of B's results it reads once B has passed
+ * their time: that log, the input queues' takings (iq_con), the packet log and the
+ * progress ring. A's bounds that would read B's wakes (nsm_terms, det_next) take B's
+ * progress instead (vw_l2, a_seen): never later than the serial model's, and an SM or
+ * the GPU woken early finds nothing changed (it repeats its cycle). */
 /* one poll of a wait: a pause, and after many a yield (the other thread may need this
  * core: a host with fewer free cores than the simulation's threads) */
 static inline void b_relax(uint32_t *n)
@@ -3219,20 +3381,14 @@ static void b_drain(det *m, uint64_t c)
 {
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
-        const uint32_t t = LD_ACQ(&pt->ob_t);
-        for (uint32_t h = pt->ob_h; h != t; h++) {
-            const struct obe *e = &pt->ob[h & (pt->ob_cap - 1)];
-            pkt *q = e->q;
-            if (t - h > 2)
-                __builtin_prefetch(&pt->ob[(h + 2) & (pt->ob_cap - 1)].q->next);
-            pq_push(&pt->b[e->bank].out[e->fill ? Q_FILL : Q_HIT], q);
-            out_lower(m, p, q->t_ready);
-            poke(m, D_ICNT, q->t_ready);
-        }
-        ST_RLX(&pt->ob_h, t);
         for (uint32_t i = 0; i < m->n_bank; i++)
             pt->b[i].iq_cv = LD_ACQ(&pt->b[i].iq_con);
     }
+    /* the reply side's log as published up to c (read after b_core): its next entry
+     * is A's interconnect cycle to hand it over */
+    const uint64_t e = rlog_next(m);
+    if (e != UINT64_MAX)
+        poke(m, D_ICNT, e);
     m->a_seen = c;
     const uint64_t l2 = conv_floor(m, C_CORE, D_L2, c) + 1;
     m->vw_l2 = l2 > m->b_l2snap ? l2 : m->b_l2snap;
@@ -3275,8 +3431,18 @@ static void b_join(det *m)
             b_relax(&n);
         m->a_wait_s += host_now() - t0;
     }
-    b_drain(m, LD_ACQ(&m->b_core));
+    const uint64_t bc = LD_ACQ(&m->b_core);
+    b_drain(m, bc);
     m->b_run = 0;
+    /* the reply side is A's again after B's last cycle (its log is drained in A's
+     * cycles), from B's next cycle with work on. (B may have run reply-side cycles
+     * after bc: a stop at a DRAM cycle between two core cycles ends the run at the
+     * core cycle before it, after the interconnect cycles before the DRAM cycle.) */
+    m->rep_done = conv_floor(m, C_CORE, D_ICNT, bc);
+    if (m->rep_k > m->rep_done)
+        m->rep_done = m->rep_k;
+    if (m->rep_wake != UINT64_MAX)
+        poke(m, D_ICNT, m->rep_wake > m->rep_done ? m->rep_wake : m->rep_done + 1);
     m->n_near = m->near_thr == 0;
     for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
         l2bank *b = m->bk[g];
@@ -3375,6 +3541,7 @@ static void *b_main(void *arg)
         ST_REL(&m->plog_pt, m->plog_t);
         ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
         ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
+        ST_REL(&m->rlog_pt, m->rlog_t);
         ST_REL(&m->b_core, m->ah_h);
         ST_REL(&m->b_done, seen);
     }
@@ -3428,6 +3595,12 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
             }
     }
     plog_reserve(m, (uint32_t)(span * (m->f[D_L2] + m->f[D_DRAM]) / m->f_core + 4));
+    /* the reply side from the interconnect cycle after the last one run (by A in this
+     * tick, or by B in the last run): per cycle at most a pop and a grant per SM, or a
+     * busy mark */
+    m->rep_k = own[D_ICNT] > m->rep_done ? own[D_ICNT] : m->rep_done;
+    m->rep_wake = wake_rep(m, m->rep_k);
+    rlog_reserve(m, (2 * m->n_sm + 1) * n_icnt);
     m->b_aw = m->aw_in;
     m->b_h = m->ah_h;
     m->b_nruns++;
@@ -3450,6 +3623,7 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
     ST_REL(&m->plog_pt, m->plog_t);
     ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
     ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
+    ST_REL(&m->rlog_pt, m->rlog_t);
     ST_RLX(&m->b_core, c0);
     m->b_pubc = c0;
     m->b_run = 1;
@@ -3736,6 +3910,12 @@ static void nsm_terms(const det *m, uint64_t *wp, uint64_t *tp, uint64_t *awp)
         if (t < w)
             w = t;
     }
+    if (m->b_run) {
+        /* the partition thread's grants after its published progress */
+        const uint64_t t = conv_floor(m, C_CORE, D_ICNT, m->a_seen) + 1;
+        if (t < w)
+            w = t;
+    }
     *wp = w;
     *tp = *awp = UINT64_MAX;
     if (w != UINT64_MAX) {
@@ -3800,7 +3980,7 @@ static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, u
     const smside *s = &m->sm[sm];
     /* its own reply port, and those of the SMs that own the L1s it shares (their
      * fills complete its requests and relieve its refusals) */
-    uint64_t x = m->rep_t[sm];   /* its reply port's head (UINT64_MAX: none) */
+    uint64_t x = m->arr_t[sm];   /* its reply port's head (UINT64_MAX: none) */
     if (s->solo && !s->blk) {
         /* no shared L1: its own port and miss records only (the loop below, o == sm).
          * Blocked (inj_blk), its records cannot leave before a grant frees room in its
@@ -3809,8 +3989,8 @@ static inline __attribute__((always_inline)) uint64_t next_sm_of(const det *m, u
     }
     for (int l = 0; l < L1__N && !s->solo; l++) {
         uint32_t o = s->own[l];
-        if (m->rep_t[o] < x)      /* o == sm: x already */
-            x = m->rep_t[o];
+        if (m->arr_t[o] < x)      /* o == sm: x already */
+            x = m->arr_t[o];
         /* the L1's oldest miss record, in interconnect cycles: its owner's head_t (the
          * invariant: head_t[l] of the owner o of L1 l is at_or_after(C_CORE, D_ICNT,
          * t_ready of the head of that L1's miss queue), UINT64_MAX when it is empty;
@@ -3906,8 +4086,8 @@ static uint64_t det_sm_alone(const memsys *ms, uint32_t sm, uint64_t cycle)
     if (!s->pend)
         return UINT64_MAX;
     uint64_t k = conv_floor(m, C_CORE, D_ICNT, cycle) + 1 + icnt_latency(m->rep) + 1;
-    if (m->rep_t[sm] < k)
-        k = m->rep_t[sm];
+    if (m->arr_t[sm] < k)
+        k = m->arr_t[sm];
     const uint64_t c = at_or_after(m, D_ICNT, C_CORE, k);   /* the first tick that may pop it */
     return c > cycle + 1 ? c - 1 : 0;
 }
