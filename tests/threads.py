@@ -4,7 +4,8 @@ mode with --threads 1 and with --threads N (default 2) under several configurati
 JSON reports must be identical once host-time fields are stripped (sim.host_threads is
 one of them). With the detailed model, one of the N threads is the partition thread
 (mem.l2_thread) and the SMs share the others; `smteam` gives all N to the SMs; `both`
-shares the SM phases between the others and the partition thread. See
+shares the SM phases between the others and the partition thread; `replycaller` leaves
+the crossbar's reply side to the calling thread during the partition thread's runs. See
 docs/ARCHITECTURE.md, "Parallel simulation" and "The partition thread".
 
     tests/threads.py WARPSIM [--threads N] [--jobs J] [--configs NAME...] [--only WORKLOAD...]
@@ -22,6 +23,10 @@ CONFIGS = {
     # the SM phases shared by the calling thread and the partition thread, which runs
     # its share between its L2 and DRAM cycles (sim.host_way=both, every slice)
     "both":    ["--set", "sim.host_way=both"],
+    # the crossbar's reply side left to the calling thread during the partition thread's
+    # runs (mem.l2_thread_reply=caller; the other configurations start with it on the
+    # partition thread, and mem.l2_thread_reply=auto moves it by host time)
+    "replycaller": ["--set", "mem.l2_thread_reply=caller"],
 }
 
 

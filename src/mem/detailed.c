@@ -221,6 +221,14 @@ typedef struct {
      * side's, which the partition thread (mem.l2_thread) writes) */
     _Alignas(64) l2bank *b;
     dram **ch;             /* its dram.channels_per_l2 DRAM channels                    */
+    /* the partition thread's replies while A runs the reply side (l2_reply while
+     * det.b_run and not det.b_rep): entries in push order, ob_t published by B
+     * (release), ob_h A's; A moves them into the banks' reply queues (b_drain) */
+    struct obe {
+        pkt *q;
+        uint32_t bank, fill;
+    } *ob;
+    uint32_t ob_cap;
     /* the partition phase (det_tick_part): while ph is set, what it would write in
      * state shared with other partitions waits in the fields at the end for
      * det_tick_join (read by both sides' pokes) */
@@ -229,6 +237,7 @@ typedef struct {
     _Alignas(64) uint64_t out_t;   /* earliest head of its banks' reply queues
                                       (UINT64_MAX: none)                                */
     uint32_t rr;           /* reply injection: bank served last                         */
+    uint32_t ob_h;
     /* its packets: every packet belongs to the partition it is for (pkt.part), and is
      * taken from and returned to one of that partition's pools: pa, the crossbar side's
      * (requests, which become their replies; directory messages), or pb, the L2's
@@ -240,6 +249,8 @@ typedef struct {
     /* the L2 and DRAM side's */
     _Alignas(64) pkpool pb;
     pkt *xret;
+    uint32_t ob_t;
+    uint32_t ob_hc;        /* ob_h as the L2 side last read it (a full outbox reads it) */
     uint32_t n_dwait;      /* its banks waiting for room in a DRAM queue (l2bank.dwait) */
     uint64_t next;         /* next DRAM cycle with work of any of them (lower bound)    */
     uint64_t bmin;         /* the earliest of its banks' next (par_ok only; while the
@@ -407,6 +418,12 @@ struct det {
      * thread"). */
     uint64_t *arr_t;
     uint64_t rep_done;     /* the last interconnect cycle whose reply side B has run     */
+    int b_rep;             /* the current run's reply side is B's (else A's: B's replies
+                              reach A through the partitions' outboxes, part.ob)         */
+    int b_rep_on;          /* the choice for the next runs (b_start)                     */
+    int rep_pin;           /* mem.l2_thread_reply (WS_REPLY_*)                             */
+    uint32_t rw_n;         /* runs in the choice's window so far                        */
+    double rw_t0, rw_wait0, rw_busy0;   /* the window's start: host time, a_wait_s, b_busy_s */
     uint64_t rep_k, rep_wake;   /* B in a run: its last reply-side cycle, its next with work */
     struct rlog_e {
         pkt *p;            /* RL_POP: the reply                                          */
@@ -1531,12 +1548,29 @@ static memsys *det_create(const void *cfgp, uint32_t n_sm)
     }
     m->b_cfg = m->ah_on && cfg->mem.l2_thread && cfg->sim.host_threads >= 2;
     m->b_use = 1;
+    m->b_rep_on = cfg->mem.l2_thread_reply != WS_REPLY_CALLER;
+    m->rep_pin = (int)cfg->mem.l2_thread_reply;
     if (m->b_cfg) {
         const uint32_t nb = m->n_part * m->n_bank;
         m->stg = calloc(2 * (size_t)nb, sizeof *m->stg);
         m->stg_n = calloc(nb, sizeof *m->stg_n);
         if (!m->stg || !m->stg_n)
             goto fail;
+        /* a run's replies per partition: up to out_cap per bank (ah_room) */
+        uint32_t w = 0;
+        for (uint32_t g = 0; g < nb; g++) {
+            const uint32_t x = m->bk[g]->cc->ports + m->bk[g]->cc->mshr_merges;
+            if (x > w)
+                w = x;
+        }
+        uint32_t cap = 64;
+        while (cap < 2 * m->n_bank * (m->out_cap + w + 2))
+            cap *= 2;
+        for (uint32_t p = 0; p < m->n_part; p++) {
+            m->pt[p].ob_cap = cap;
+            if (!(m->pt[p].ob = malloc(cap * sizeof *m->pt[p].ob)))
+                goto fail;
+        }
     }
     /* the partition-parallel tick (det_par_parts): at most one interconnect cycle per
      * core cycle, every L2 cycle at the time of an interconnect cycle (the two then come
@@ -1598,6 +1632,7 @@ static void det_destroy(memsys *ms)
                 for (uint32_t c = 0; c < m->cpl; c++)
                     dram_destroy(m->pt[p].ch[c]);
             free(m->pt[p].ch);
+            free(m->pt[p].ob);
             if (m->pt[p].b)
                 for (uint32_t b = 0; b < m->n_bank; b++) {
                     cache_destroy(m->pt[p].b[b].c);
@@ -2265,13 +2300,16 @@ static int rep_inject(det *m, uint32_t p, uint32_t o, uint32_t port, uint64_t k)
             break;
         pkt *r = pq_pop(q);
         l2bank *ob = &pt->b[(q0 + x) / 2];
-        /* (the thread that runs the reply side owns the banks; in a run no bank
-         * sleeps on its reply queues, ah_room, and b_join counts obn and n_near
-         * again) */
-        if (m->ah_on)
-            m->n_near -= ob->obn == m->near_thr;
-        ob->obn--;
-        if (ob->oblk) {
+        /* (obn, n_near and oblk are the banks' thread's: not A's while B runs, when
+         * no bank sleeps on its reply queues, ah_room, and b_join counts obn and
+         * n_near again) */
+        const int own = !m->b_run || m->b_rep;
+        if (own) {
+            if (m->ah_on)
+                m->n_near -= ob->obn == m->near_thr;
+            ob->obn--;
+        }
+        if (own && ob->oblk) {
             /* room in its reply queues: seen from its L2 cycle at this time on
              * (ties: the interconnect first) */
             const uint64_t t = at_or_after(m, D_ICNT, D_L2, k);
@@ -2353,7 +2391,7 @@ static inline __attribute__((always_inline)) int run_icnt(det *m, uint64_t k)
      * cycle's pops unless B ran its reply side */
     if (m->rlog_h != rlog_tail(m))
         did |= rlog_drain(m, k);
-    const int rs = !m->b_run && k > m->rep_done;
+    const int rs = (!m->b_run || !m->b_rep) && k > m->rep_done;
     if (rs)
         did |= rep_pops(m, k, 0);
     uint64_t refused = 0;   /* (added to req_refused after the loop) */
@@ -2504,7 +2542,7 @@ static uint64_t wake_icnt(const det *m, uint64_t k)
         if (m->sm[s].inj < w)
             w = m->sm[s].inj;
     /* the reply side: A's unless the partition thread runs it (B's log instead) */
-    if (!m->b_run) {
+    if (!m->b_run || !m->b_rep) {
         const uint64_t t = wake_rep(m, k);
         if (t < w)
             w = t;
@@ -2539,6 +2577,19 @@ static void l2_reply(det *m, l2bank *b, pkt *q, uint64_t t, int fill)
     b->obn++;
     if (m->ah_on)   /* (counted only then, as aw_up: no partition-parallel tick) */
         m->n_near += b->obn == m->near_thr;
+    if (m->b_run && !m->b_rep) {
+        /* the partition thread, A running the reply side: to A through the partition's
+         * outbox (b_drain) */
+        part *pt = &m->pt[b->part_id];
+        const uint32_t t = pt->ob_t;
+        if (t - pt->ob_hc == pt->ob_cap && t - (pt->ob_hc = LD_RLX(&pt->ob_h)) == pt->ob_cap) {
+            fprintf(stderr, "warpsim: partition thread: reply outbox full (a bug)\n");
+            abort();
+        }
+        pt->ob[t & (pt->ob_cap - 1)] = (struct obe){q, (uint32_t)(b - pt->b), (uint32_t)fill};
+        ST_REL(&pt->ob_t, t + 1);
+        return;
+    }
     pq_push(&b->out[fill ? Q_FILL : Q_HIT], q);
     out_lower(m, q->part, q->t_ready);
     if (m->b_run) {
@@ -3112,6 +3163,13 @@ static double host_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* B: adds host seconds to b_busy_s (which A's b_rep_choose reads while B runs shares) */
+static inline void b_busy_add(det *m, double dt)
+{
+    const double v = m->b_busy_s + dt;
+    __atomic_store(&m->b_busy_s, &v, __ATOMIC_RELAXED);
+}
+
 /* B: the SM share A posted, if A has not claimed it (side_post); 1 when it ran one */
 static inline int b_side(det *m, int timed)
 {
@@ -3126,7 +3184,7 @@ static inline int b_side(det *m, int timed)
     m->sj_fn(m->sj_ctx, m->sj_k);
     m->sj_nb++;
     if (timed)
-        m->b_busy_s += host_now() - t0;
+        b_busy_add(m, host_now() - t0);
     ST_REL(&m->sj_done, g);
     return 1;
 }
@@ -3184,7 +3242,7 @@ static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, 
             continue;
         }
         /* the reply side's next cycle, if it comes first (ties: the interconnect) */
-        const int r = pub && m->rep_wake <= conv_floor(m, C_CORE, D_ICNT, m->ah_h) &&
+        const int r = pub && m->b_rep && m->rep_wake <= conv_floor(m, C_CORE, D_ICNT, m->ah_h) &&
                       (d < 0 || m->rep_wake * m->f[d] <= k * m->f[D_ICNT]);
         if (d < 0 && !r)
             break;
@@ -3381,6 +3439,17 @@ static void b_drain(det *m, uint64_t c)
 {
     for (uint32_t p = 0; p < m->n_part; p++) {
         part *pt = &m->pt[p];
+        const uint32_t t = LD_ACQ(&pt->ob_t);
+        for (uint32_t h = pt->ob_h; h != t; h++) {
+            const struct obe *e = &pt->ob[h & (pt->ob_cap - 1)];
+            pkt *q = e->q;
+            if (t - h > 2)
+                __builtin_prefetch(&pt->ob[(h + 2) & (pt->ob_cap - 1)].q->next);
+            pq_push(&pt->b[e->bank].out[e->fill ? Q_FILL : Q_HIT], q);
+            out_lower(m, p, q->t_ready);
+            poke(m, D_ICNT, q->t_ready);
+        }
+        ST_RLX(&pt->ob_h, t);
         for (uint32_t i = 0; i < m->n_bank; i++)
             pt->b[i].iq_cv = LD_ACQ(&pt->b[i].iq_con);
     }
@@ -3438,11 +3507,13 @@ static void b_join(det *m)
      * cycles), from B's next cycle with work on. (B may have run reply-side cycles
      * after bc: a stop at a DRAM cycle between two core cycles ends the run at the
      * core cycle before it, after the interconnect cycles before the DRAM cycle.) */
-    m->rep_done = conv_floor(m, C_CORE, D_ICNT, bc);
-    if (m->rep_k > m->rep_done)
-        m->rep_done = m->rep_k;
-    if (m->rep_wake != UINT64_MAX)
-        poke(m, D_ICNT, m->rep_wake > m->rep_done ? m->rep_wake : m->rep_done + 1);
+    if (m->b_rep) {
+        m->rep_done = conv_floor(m, C_CORE, D_ICNT, bc);
+        if (m->rep_k > m->rep_done)
+            m->rep_done = m->rep_k;
+        if (m->rep_wake != UINT64_MAX)
+            poke(m, D_ICNT, m->rep_wake > m->rep_done ? m->rep_wake : m->rep_done + 1);
+    }
     m->n_near = m->near_thr == 0;
     for (uint32_t g = 0; g < m->n_part * m->n_bank; g++) {
         l2bank *b = m->bk[g];
@@ -3537,7 +3608,7 @@ static void *b_main(void *arg)
         seen = g;
         const double t0 = host_now();
         ah_loop(m, m->b_lim, m->b_own, m->b_cyc, m->b_aw);
-        m->b_busy_s += host_now() - t0;
+        b_busy_add(m, host_now() - t0);
         ST_REL(&m->plog_pt, m->plog_t);
         ST_REL(&m->ah_dtp[0], m->ah_dt[0]);
         ST_REL(&m->ah_dtp[1], m->ah_dt[1]);
@@ -3545,6 +3616,39 @@ static void *b_main(void *arg)
         ST_REL(&m->b_core, m->ah_h);
         ST_REL(&m->b_done, seen);
     }
+}
+
+/* A, at a run's start (B idle): whether B runs the reply side of the run's cycles
+ * (b_rep). It takes work off A, which bounds the memory-bound kernels on two threads
+ * (atax: A busy all the time, B half of it), and adds it to B, which bounds others
+ * (gups, and the `both` way's kernels, whose B runs half the SMs too). Decided per
+ * window of RW_RUNS runs from the last window's host times: A's waits for B over
+ * RW_WAIT of it give the reply side back to A; B busy under RW_BUSY of it while A
+ * hardly waits takes it to B. A host matter: both ways are the serial model's. */
+enum { RW_RUNS = 64 };
+#define RW_WAIT 0.10
+#define RW_BUSY 0.60
+static void b_rep_choose(det *m)
+{
+    if (m->rep_pin == WS_REPLY_AUTO && ++m->rw_n >= RW_RUNS) {
+        double busy_s;
+        __atomic_load(&m->b_busy_s, &busy_s, __ATOMIC_RELAXED);   /* (B's shares add to it) */
+        const double now = host_now();
+        const double dt = now - m->rw_t0, wait = (m->a_wait_s - m->rw_wait0) / dt,
+                     busy = (busy_s - m->rw_busy0) / dt;
+        /* (a launch's start resets the counts: that window is not judged) */
+        if (m->rw_t0 > 0 && dt > 0 && wait >= 0 && busy >= 0) {
+            if (m->b_rep_on && wait > RW_WAIT)
+                m->b_rep_on = 0;
+            else if (!m->b_rep_on && busy < RW_BUSY && wait < RW_WAIT / 2)
+                m->b_rep_on = 1;
+        }
+        m->rw_t0 = now;
+        m->rw_wait0 = m->a_wait_s;
+        m->rw_busy0 = busy_s;
+        m->rw_n = 0;
+    }
+    m->b_rep = m->b_rep_on;
 }
 
 /* A: the run up to lim (det_tick's, at core cycle `cycle`) to B */
@@ -3598,9 +3702,12 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
     /* the reply side from the interconnect cycle after the last one run (by A in this
      * tick, or by B in the last run): per cycle at most a pop and a grant per SM, or a
      * busy mark */
-    m->rep_k = own[D_ICNT] > m->rep_done ? own[D_ICNT] : m->rep_done;
-    m->rep_wake = wake_rep(m, m->rep_k);
-    rlog_reserve(m, (2 * m->n_sm + 1) * n_icnt);
+    b_rep_choose(m);
+    if (m->b_rep) {
+        m->rep_k = own[D_ICNT] > m->rep_done ? own[D_ICNT] : m->rep_done;
+        m->rep_wake = wake_rep(m, m->rep_k);
+        rlog_reserve(m, (2 * m->n_sm + 1) * n_icnt);
+    }
     m->b_aw = m->aw_in;
     m->b_h = m->ah_h;
     m->b_nruns++;
@@ -3614,8 +3721,12 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
             l2 = t;
     }
     m->b_l2snap = l2;
-    /* what B has run is the serial model's up to the last run's end (or this cycle) */
-    const uint64_t c0 = m->a_seen > cycle ? m->a_seen : cycle;
+    /* what B has run is the serial model's up to the last run's end (or this cycle);
+     * with the reply side B's now, only as far as it has run (by A, or by B in an
+     * earlier run): after a run without it, A's cycle */
+    uint64_t c0 = m->a_seen > cycle ? m->a_seen : cycle;
+    if (m->b_rep && conv_floor(m, C_CORE, D_ICNT, c0) > m->rep_k)
+        c0 = cycle;
     m->a_seen = c0;
     m->vw_l2 = l2;
     for (uint32_t g = 0; g < m->n_part * m->n_bank; g++)
@@ -3910,7 +4021,7 @@ static void nsm_terms(const det *m, uint64_t *wp, uint64_t *tp, uint64_t *awp)
         if (t < w)
             w = t;
     }
-    if (m->b_run) {
+    if (m->b_run && m->b_rep) {
         /* the partition thread's grants after its published progress */
         const uint64_t t = conv_floor(m, C_CORE, D_ICNT, m->a_seen) + 1;
         if (t < w)

@@ -26,6 +26,8 @@ const ws_cfg_enum ws_cfg_enum_core_regs_source[] = {
 const ws_cfg_enum ws_cfg_enum_sim_host_way[] = {
     {"auto", WS_WAY_AUTO}, {"team", WS_WAY_TEAM}, {"alone", WS_WAY_ALONE},
     {"serial", WS_WAY_SERIAL}, {"both", WS_WAY_BOTH}, {NULL, 0}};
+const ws_cfg_enum ws_cfg_enum_mem_l2_thread_reply[] = {
+    {"auto", WS_REPLY_AUTO}, {"thread", WS_REPLY_THREAD}, {"caller", WS_REPLY_CALLER}, {NULL, 0}};
 
 #define WS_CFG_NAMES_UINT(s, k) NULL
 #define WS_CFG_NAMES_INT(s, k) NULL

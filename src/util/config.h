@@ -38,6 +38,8 @@ typedef enum { WS_MODE_FUNCTIONAL, WS_MODE_TIMING } ws_mode;
 typedef enum { WS_REGS_PTXAS, WS_REGS_ESTIMATE } ws_regs_source;
 /* sim.host_way: the ways of gpu/timing.h (TIMING_TEAM ...), or the adaptive choice */
 typedef enum { WS_WAY_TEAM, WS_WAY_ALONE, WS_WAY_SERIAL, WS_WAY_BOTH, WS_WAY_AUTO } ws_host_way;
+/* mem.l2_thread_reply: who runs the crossbar's reply side during the partition thread's runs */
+typedef enum { WS_REPLY_AUTO, WS_REPLY_THREAD, WS_REPLY_CALLER } ws_l2_reply;
 
 /* X(section, key, type, default, min, max, unit, description) */
 #define WS_CONFIG_GPU(X)                                                                         \
@@ -119,6 +121,7 @@ typedef struct {
 extern const ws_cfg_enum ws_cfg_enum_sim_mode[];
 extern const ws_cfg_enum ws_cfg_enum_core_regs_source[];
 extern const ws_cfg_enum ws_cfg_enum_sim_host_way[];
+extern const ws_cfg_enum ws_cfg_enum_mem_l2_thread_reply[];
 
 /* ---- tables and schemas ------------------------------------------------------------ */
 typedef enum { WS_CT_UINT, WS_CT_INT, WS_CT_U64, WS_CT_DBL, WS_CT_BOOL, WS_CT_STR,

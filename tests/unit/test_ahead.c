@@ -79,8 +79,13 @@ static void config(ws_config *cfg, const scen *s, int on)
     if (s->sets)
         set(cfg, s->sets);
     set(cfg, on ? "mem.l2_ahead=true" : "mem.l2_ahead=false");
-    if (on == 2)   /* the runs on the partition thread (mem.l2_thread) */
+    if (on >= 2)   /* the runs on the partition thread (mem.l2_thread) */
         set(cfg, "sim.host_threads=2");
+    /* the crossbar's reply side in its runs: the partition thread's (2), the caller's (3) */
+    if (on == 2)
+        set(cfg, "mem.l2_thread_reply=thread");
+    if (on == 3)
+        set(cfg, "mem.l2_thread_reply=caller");
 }
 
 static void add(scen *s, uint32_t sm, uint8_t kind, uint64_t addr, uint64_t at, uint8_t launch)
@@ -111,7 +116,7 @@ static char *report(memsys *m, scen *s, int on, int jump)
         cJSON_Delete(h);
     }
     cJSON *h = cJSON_DetachItemFromObject(o, "host_l2_thread_runs");
-    assert_true((h != NULL) == (on == 2));
+    assert_true((h != NULL) == (on >= 2));
     if (h)
         s->truns += (uint64_t)h->valuedouble;
     cJSON_Delete(h);
@@ -120,7 +125,7 @@ static char *report(memsys *m, scen *s, int on, int jump)
     static const char *const secs[2] = {"host_l2_thread_busy_seconds", "host_l2_wait_seconds"};
     for (int i = 0; i < 2; i++) {
         cJSON *x = cJSON_DetachItemFromObject(o, secs[i]);
-        assert_true((x != NULL) == (on == 2));
+        assert_true((x != NULL) == (on >= 2));
         if (x) {
             assert_true(x->valuedouble >= 0);
             if (i == 0)
@@ -248,18 +253,19 @@ static int first_diff(const cJSON *a, const cJSON *b, char *path, size_t n)
 
 /* The script with mem.l2_ahead on and off, ticking every cycle and jumping: identical
  * accept and done cycles, launch ends and statistics; leaves the run with it on
- * (ticking) in *s. The runs on the partition thread (on == 2) give them too, and every
- * cycle run ahead is then the thread's. */
+ * (ticking) in *s. The runs on the partition thread give them too, with the crossbar's
+ * reply side on it (on == 2) or on the caller (on == 3), and every cycle run ahead is
+ * then the thread's. */
 static void same(scen *s)
 {
     scen *off = malloc(sizeof *off);
     assert_non_null(off);
-    for (int pass = 3; pass >= 0; pass--) {
-        const int jump = pass & 1, on = pass >= 2 ? 2 : 1;
+    for (int pass = 5; pass >= 0; pass--) {
+        const int jump = pass & 1, on = pass >= 4 ? 3 : pass >= 2 ? 2 : 1;
         *off = *s;
         run(off, 0, jump);
         run(s, on, jump);
-        if (on == 2) {
+        if (on >= 2) {
             assert_true(s->truns > 0 || s->ahead[0] + s->ahead[1] == 0);
             assert_true((s->truns > 0) == (s->tbusy > 0));
         }
