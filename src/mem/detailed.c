@@ -3166,7 +3166,7 @@ static double host_now(void)
 /* B: adds host seconds to b_busy_s (which A's b_rep_choose reads while B runs shares) */
 static inline void b_busy_add(det *m, double dt)
 {
-    const double v = m->b_busy_s + dt;
+    double v = m->b_busy_s + dt;
     __atomic_store(&m->b_busy_s, &v, __ATOMIC_RELAXED);
 }
 
