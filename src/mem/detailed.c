@@ -547,6 +547,7 @@ struct det {
     uint64_t b_aw;         /* the run's aw_in (injections as of its core cycle)         */
     uint64_t b_h;          /* A: the run's end as it began (ah_h)                       */
     uint64_t b_nruns;      /* runs handed to B since launch_begin (host_l2_thread_runs) */
+    uint64_t b_nrep;       /* ... with the reply side (host_l2_thread_reply_runs)        */
     double a_wait_s;       /* A: host seconds waiting for B since launch_begin (a run's
                               progress, its end, a share's end: host_l2_wait_seconds)  */
     uint64_t b_lim[D__N], b_own[D__N], b_cyc;   /* the run: det_tick's limits and cycle */
@@ -3624,10 +3625,11 @@ static void *b_main(void *arg)
  * (gups, and the `both` way's kernels, whose B runs half the SMs too). Decided per
  * window of RW_RUNS runs from the last window's host times: A's waits for B over
  * RW_WAIT of it give the reply side back to A; B busy under RW_BUSY of it while A
- * hardly waits takes it to B. A host matter: both ways are the serial model's. */
-enum { RW_RUNS = 64 };
-#define RW_WAIT 0.10
-#define RW_BUSY 0.60
+ * waits under a third of RW_WAIT takes it to B. A host matter: both ways are the
+ * serial model's. */
+enum { RW_RUNS = 256 };
+#define RW_WAIT 0.15
+#define RW_BUSY 0.55
 static void b_rep_choose(det *m)
 {
     if (m->rep_pin == WS_REPLY_AUTO && ++m->rw_n >= RW_RUNS) {
@@ -3640,7 +3642,7 @@ static void b_rep_choose(det *m)
         if (m->rw_t0 > 0 && dt > 0 && wait >= 0 && busy >= 0) {
             if (m->b_rep_on && wait > RW_WAIT)
                 m->b_rep_on = 0;
-            else if (!m->b_rep_on && busy < RW_BUSY && wait < RW_WAIT / 2)
+            else if (!m->b_rep_on && busy < RW_BUSY && wait < RW_WAIT / 3)
                 m->b_rep_on = 1;
         }
         m->rw_t0 = now;
@@ -3649,6 +3651,7 @@ static void b_rep_choose(det *m)
         m->rw_n = 0;
     }
     m->b_rep = m->b_rep_on;
+    m->b_nrep += (uint64_t)m->b_rep;
 }
 
 /* A: the run up to lim (det_tick's, at core cycle `cycle`) to B */
@@ -4428,6 +4431,7 @@ static void det_stats(const memsys *ms, cJSON *o)
     }
     if (m->b_cfg || m->b_nruns) {
         num(o, "host_l2_thread_runs", (double)m->b_nruns);
+        num(o, "host_l2_thread_reply_runs", (double)m->b_nrep);
         num(o, "host_l2_thread_busy_seconds", m->b_busy_s);
         num(o, "host_l2_wait_seconds", m->a_wait_s);
     }
@@ -4605,6 +4609,7 @@ static void det_launch_begin(memsys *ms, uint64_t cycle)
     m->req_refused = 0;
     m->ah_n[0] = m->ah_n[1] = 0;
     m->b_nruns = 0;
+    m->b_nrep = 0;
     m->sj_nb = 0;
     m->b_busy_s = m->a_wait_s = 0;
 }

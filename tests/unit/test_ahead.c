@@ -117,9 +117,15 @@ static char *report(memsys *m, scen *s, int on, int jump)
     }
     cJSON *h = cJSON_DetachItemFromObject(o, "host_l2_thread_runs");
     assert_true((h != NULL) == (on >= 2));
-    if (h)
+    cJSON *hr = cJSON_DetachItemFromObject(o, "host_l2_thread_reply_runs");
+    assert_true((hr != NULL) == (on >= 2));
+    if (h) {
         s->truns += (uint64_t)h->valuedouble;
+        /* pinned: every run with the reply side (on == 2), none (on == 3) */
+        assert_true(hr->valuedouble == (on == 2 ? h->valuedouble : 0));
+    }
     cJSON_Delete(h);
+    cJSON_Delete(hr);
     /* the partition thread's host seconds: with its run count, never negative; busy
      * whenever it ran a run */
     static const char *const secs[2] = {"host_l2_thread_busy_seconds", "host_l2_wait_seconds"};

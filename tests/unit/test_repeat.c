@@ -75,6 +75,7 @@ static ws_timing_stats run(const char *sets, char **mem_json)
     cJSON_DeleteItemFromObject(t.mem, "host_ahead_l2_cycles");
     cJSON_DeleteItemFromObject(t.mem, "host_ahead_dram_cycles");
     cJSON_DeleteItemFromObject(t.mem, "host_l2_thread_runs");
+    cJSON_DeleteItemFromObject(t.mem, "host_l2_thread_reply_runs");
     cJSON_DeleteItemFromObject(t.mem, "host_l2_thread_shares");
     cJSON_DeleteItemFromObject(t.mem, "host_l2_thread_busy_seconds");
     cJSON_DeleteItemFromObject(t.mem, "host_l2_wait_seconds");

@@ -81,6 +81,7 @@ static result run(const char *sets)
     cJSON_DeleteItemFromObject(r.t.mem, "host_ahead_l2_cycles");
     cJSON_DeleteItemFromObject(r.t.mem, "host_ahead_dram_cycles");
     cJSON_DeleteItemFromObject(r.t.mem, "host_l2_thread_runs");
+    cJSON_DeleteItemFromObject(r.t.mem, "host_l2_thread_reply_runs");
     cJSON_DeleteItemFromObject(r.t.mem, "host_l2_thread_shares");
     cJSON_DeleteItemFromObject(r.t.mem, "host_l2_thread_busy_seconds");
     cJSON_DeleteItemFromObject(r.t.mem, "host_l2_wait_seconds");
