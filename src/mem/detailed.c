@@ -431,6 +431,7 @@ struct det {
         uint32_t s, kind;
     } *rlog;
     uint32_t rlog_cap, rlog_h, rlog_t;   /* A drains from rlog_h, B appends at rlog_t   */
+    uint32_t rlog_h0;      /* rlog_h at the run's start (B's bound of the room left)      */
     const uint32_t *req_used;            /* the request crossbar's input buffers, flits */
     uint32_t req_in_buf;                 /* icnt.in_buf                                 */
     addrmap am;
@@ -2233,6 +2234,10 @@ static void rlog_reserve(det *m, uint32_t n)
 
 static inline void rlog_put(det *m, uint32_t kind, uint32_t s, pkt *p, uint64_t k, uint64_t t)
 {
+    if (m->rlog_t - m->rlog_h0 == m->rlog_cap) {   /* (b_start made room for the run) */
+        fprintf(stderr, "warpsim: partition thread: reply log full (a bug)\n");
+        abort();
+    }
     m->rlog[m->rlog_t++ & (m->rlog_cap - 1)] = (struct rlog_e){p, k, t, s, kind};
 }
 
@@ -3710,6 +3715,7 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
         m->rep_k = own[D_ICNT] > m->rep_done ? own[D_ICNT] : m->rep_done;
         m->rep_wake = wake_rep(m, m->rep_k);
         rlog_reserve(m, (2 * m->n_sm + 1) * n_icnt);
+        m->rlog_h0 = m->rlog_h;
     }
     m->b_aw = m->aw_in;
     m->b_h = m->ah_h;
