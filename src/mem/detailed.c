@@ -623,22 +623,36 @@ static uint64_t at_or_after(const det *m, int a, int b, uint64_t t)
 static uint64_t after(const det *m, int a, int b, uint64_t t) { return conv_floor(m, a, b, t) + 1; }
 
 /* ---- the L2 and DRAM domains ahead of the crossbar (det.ah_*) ------------------------------- */
-/* room in plog for n more entries (grown only while B is idle) */
-static void plog_reserve(det *m, uint32_t n)
+/* A ring of *cap entries of esz bytes (a power of two; 0: none yet), h .. t in use,
+ * doubled (from `first`) until n more fit; what: its name in the out-of-memory message.
+ * (The rings the partition thread writes grow only while it is idle: plog, rlog.) */
+static __attribute__((noinline)) void *ring_grow(void *ring, uint32_t *cap, uint32_t h, uint32_t t,
+                                                 uint32_t n, size_t esz, uint32_t first,
+                                                 const char *what)
 {
-    while (m->plog_t - m->plog_h + n > m->plog_cap) {
-        const uint32_t cap = m->plog_cap ? 2 * m->plog_cap : 256;
-        struct plog_e *q = malloc(cap * sizeof *q);
+    while (t - h + n > *cap) {
+        const uint32_t c = *cap ? 2 * *cap : first;
+        char *q = malloc((size_t)c * esz);
         if (!q) {
-            fprintf(stderr, "warpsim: out of memory (packet counts)\n");
+            fprintf(stderr, "warpsim: out of memory (%s)\n", what);
             abort();
         }
-        for (uint32_t i = m->plog_h; i != m->plog_t; i++)
-            q[i & (cap - 1)] = m->plog[i & (m->plog_cap - 1)];
-        free(m->plog);
-        m->plog = q;
-        m->plog_cap = cap;
+        for (uint32_t i = h; i != t; i++)
+            memcpy(q + (size_t)(i & (c - 1)) * esz, (const char *)ring + (size_t)(i & (*cap - 1)) * esz,
+                   esz);
+        free(ring);
+        ring = q;
+        *cap = c;
     }
+    return ring;
+}
+
+/* room in plog for n more entries */
+static void plog_reserve(det *m, uint32_t n)
+{
+    if (m->plog_t - m->plog_h + n > m->plog_cap)
+        m->plog = ring_grow(m->plog, &m->plog_cap, m->plog_h, m->plog_t, n, sizeof *m->plog, 256,
+                            "packet counts");
 }
 
 /* a new entry of the running domain cycle (ah_k, ah_dom) */
@@ -2214,22 +2228,12 @@ static inline uint64_t rlog_next(const det *m)
     return m->rlog_h != rlog_tail(m) ? m->rlog[m->rlog_h & (m->rlog_cap - 1)].k : UINT64_MAX;
 }
 
-/* room in the log for n more entries (grown only while B is idle) */
+/* room in the log for n more entries */
 static void rlog_reserve(det *m, uint32_t n)
 {
-    while (m->rlog_t - m->rlog_h + n > m->rlog_cap) {
-        const uint32_t cap = m->rlog_cap ? 2 * m->rlog_cap : 1024;
-        struct rlog_e *q = malloc(cap * sizeof *q);
-        if (!q) {
-            fprintf(stderr, "warpsim: out of memory (reply log)\n");
-            abort();
-        }
-        for (uint32_t i = m->rlog_h; i != m->rlog_t; i++)
-            q[i & (cap - 1)] = m->rlog[i & (m->rlog_cap - 1)];
-        free(m->rlog);
-        m->rlog = q;
-        m->rlog_cap = cap;
-    }
+    if (m->rlog_t - m->rlog_h + n > m->rlog_cap)
+        m->rlog = ring_grow(m->rlog, &m->rlog_cap, m->rlog_h, m->rlog_t, n, sizeof *m->rlog, 1024,
+                            "reply log");
 }
 
 static inline void rlog_put(det *m, uint32_t kind, uint32_t s, pkt *p, uint64_t k, uint64_t t)
@@ -3477,35 +3481,38 @@ static int b_within(det *m, uint64_t cycle)
         return 1;
     uint32_t n = 0;
     double t0 = 0;
+    uint64_t c;
+    int in;
     for (;;) {
-        const uint64_t c = LD_ACQ(&m->b_core);
-        if (c >= cycle) {
-            if (n)
-                m->a_wait_s += host_now() - t0;
-            b_drain(m, c);
-            return 1;
-        }
-        if (LD_ACQ(&m->b_done) == m->b_go) {
-            if (n)
-                m->a_wait_s += host_now() - t0;
-            return 0;
-        }
+        if ((in = (c = LD_ACQ(&m->b_core)) >= cycle) || LD_ACQ(&m->b_done) == m->b_go)
+            break;
         if (!n)
             t0 = host_now();
         b_relax(&n);
     }
+    if (n)
+        m->a_wait_s += host_now() - t0;
+    if (in)
+        b_drain(m, c);
+    return in;
+}
+
+/* A: until B's *x is v (B's release), the time waited counted (host_l2_wait_seconds) */
+static void a_await(det *m, const uint64_t *x, uint64_t v)
+{
+    if (LD_ACQ(x) == v)
+        return;
+    uint32_t n = 0;
+    const double t0 = host_now();
+    while (LD_ACQ(x) != v)
+        b_relax(&n);
+    m->a_wait_s += host_now() - t0;
 }
 
 /* A: the run is over (B idle); its state becomes the serial model's again */
 static void b_join(det *m)
 {
-    uint32_t n = 0;
-    if (LD_ACQ(&m->b_done) != m->b_go) {
-        const double t0 = host_now();
-        while (LD_ACQ(&m->b_done) != m->b_go)
-            b_relax(&n);
-        m->a_wait_s += host_now() - t0;
-    }
+    a_await(m, &m->b_done, m->b_go);
     const uint64_t bc = LD_ACQ(&m->b_core);
     b_drain(m, bc);
     m->b_run = 0;
@@ -4564,13 +4571,7 @@ static void det_side_end(memsys *ms, uint64_t g)
         m->sj_fn(m->sj_ctx, m->sj_k);
         return;
     }
-    uint32_t n = 0;
-    if (LD_ACQ(&m->sj_done) != g) {
-        const double t0 = host_now();
-        while (LD_ACQ(&m->sj_done) != g)
-            b_relax(&n);
-        m->a_wait_s += host_now() - t0;
-    }
+    a_await(m, &m->sj_done, g);
 }
 
 /* the launch's last core cycle (memsys.h horizon): no run ahead goes beyond it */
