@@ -3143,6 +3143,15 @@ static int ah_room(const det *m, uint64_t k)
     return 1;
 }
 
+/* B in a run with the reply side (pub and b_rep): whether the reply side runs every
+ * interconnect cycle up to cycle k of domain d (at equal times, before it) within the
+ * run, which it does up to the run's end (ah_h); past that end only after a stop (an L2
+ * cycle at the time of the DRAM cycle that stopped the run) */
+static inline int rep_covers(const det *m, int pub, int d, uint64_t k)
+{
+    return pub && m->b_rep && k * m->f[D_ICNT] <= conv_floor(m, C_CORE, D_ICNT, m->ah_h) * m->f[d];
+}
+
 /* The L2 or DRAM domain whose next cycle with work comes first among those due by
  * lim (first_due without the interconnect: the partition thread reads no crossbar state) */
 static int first_due_ld(const det *m, const uint64_t *lim)
@@ -3226,11 +3235,14 @@ static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, 
             b_side(m, 0);
         int d = first_due_ld(m, lim);
         uint64_t k = d >= 0 ? m->dm[d].wake : UINT64_MAX;
-        if (d >= 0 && (aw == m->aw_out || m->n_oblk || (d == D_L2 && !ah_room(m, k)))) {
+        if (d >= 0 && (aw == m->aw_out || ((m->n_oblk || (d == D_L2 && !ah_room(m, k))) &&
+                                           !rep_covers(m, pub, d, k)))) {
             /* not ahead of the crossbar from this cycle on (DRAM cycles at an L2 cycle's
              * time come after it): a launch could end before it, a bank asleep until the
              * crossbar's pop could be roused at the crossbar's cycle (and push to DRAM
-             * then), or a bank could block */
+             * then), or a bank could block (unless this run's reply side, B's, runs
+             * every crossbar cycle up to this one first: its pops then rouse and make
+             * room in their serial order, rep_covers) */
             if (d == D_L2) {
                 lim[D_L2] = k - 1;
                 const uint64_t dk = k * m->f[D_DRAM];   /* (DRAM cycles before) */
@@ -3298,7 +3310,7 @@ static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, 
     m->ah_cur = 0;
 }
 
-static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t cycle);
+static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t cycle, int d);
 static int b_within(det *m, uint64_t cycle);
 
 /* The crossbar's cycle at core cycle `cycle` while thread B runs (b_within: B has run
@@ -3405,9 +3417,8 @@ static int det_tick(memsys *ms, uint64_t cycle)
          * stops: a run never starts with a bank asleep on its reply queues, whose
          * rousing by the crossbar's pops would be A's) */
         const int d = m->b_cfg && m->b_use && !ex && m->ah_h > cycle ? first_due_ld(m, lim) : -1;
-        if (d >= 0 && m->aw_in != m->aw_out && !m->n_oblk &&
-            (d != D_L2 || ah_room(m, m->dm[D_L2].wake)))
-            b_start(m, lim, own, cycle);
+        if (d >= 0 && m->aw_in != m->aw_out)
+            b_start(m, lim, own, cycle, d);
         else
             ah_loop(m, lim, own, cycle, m->aw_in);
     }
@@ -3666,8 +3677,9 @@ static void b_rep_choose(det *m)
     m->b_nrep += (uint64_t)m->b_rep;
 }
 
-/* A: the run up to lim (det_tick's, at core cycle `cycle`) to B */
-static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t cycle)
+/* A: the run up to lim (det_tick's, at core cycle `cycle`; d: the domain of its first
+ * cycle) to B */
+static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t cycle, int d)
 {
     /* B started at the first run (which waits for it, once), and not up later (asleep
      * after a stretch without runs): this run here, and B woken for the next (a run
@@ -3691,6 +3703,14 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
     } else if (!__atomic_load_n(&m->b_up, __ATOMIC_SEQ_CST)) {
         b_kick_up(m);
         here = 1;
+    }
+    /* a run never starts with a bank asleep on its reply queues or one that could block
+     * on them, whose rousing by the crossbar's pops would be A's: with the reply side
+     * B's (b_rep), B's pops rouse them in the serial order (every L2 cycle of the run
+     * comes after the crossbar cycles that A ran) */
+    if (!here) {
+        b_rep_choose(m);
+        here = !m->b_rep && (m->n_oblk || (d == D_L2 && !ah_room(m, m->dm[D_L2].wake)));
     }
     if (here) {
         uint64_t l[D__N];
@@ -3717,7 +3737,6 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
     /* the reply side from the interconnect cycle after the last one run (by A in this
      * tick, or by B in the last run): per cycle at most a pop and a grant per SM, or a
      * busy mark */
-    b_rep_choose(m);
     if (m->b_rep) {
         m->rep_k = own[D_ICNT] > m->rep_done ? own[D_ICNT] : m->rep_done;
         m->rep_wake = wake_rep(m, m->rep_k);
