@@ -16,6 +16,10 @@ docs/ARCHITECTURE.md, "Memory partitions a pipeline's depth ahead of the crossba
 """
 import argparse, concurrent.futures as cf, json, os, subprocess, sys, tempfile
 
+# small queues at an L2 slower than the crossbar and DRAM not a multiple of either
+CLOCKS = ["--set", "gpu.core_mhz=1000", "--set", "icnt.mhz=733", "--set", "l2.mhz=650",
+          "--set", "gpu.mem_mhz=1375", "--set", "l2.in_queue=2", "--set", "l2.out_queue=7",
+          "--set", "l2.pipeline=6"]
 CONFIGS = {
     "gtx480": [],                                      # the default preset (pipeline 120)
     "qv100":  ["--config", "qv100"],                   # pipeline 160, DRAM slower than the core
@@ -26,9 +30,7 @@ CONFIGS = {
     # small queues at an L2 slower than the crossbar and DRAM not a multiple of either
     # (L2 cycles between interconnect cycles: the serial order's ties), and a short
     # pipeline (6 L2 cycles: runs of up to 6 core cycles)
-    "clocks": ["--set", "gpu.core_mhz=1000", "--set", "icnt.mhz=733", "--set", "l2.mhz=650",
-               "--set", "gpu.mem_mhz=1375", "--set", "l2.in_queue=2", "--set", "l2.out_queue=7",
-               "--set", "l2.pipeline=6"],
+    "clocks": CLOCKS,
     # the banks of a partition behind one crossbar port (icnt.port_per_bank false): a
     # stalled port waits for the bank of its head request
     "hd7970": ["--config", "hd7970", "--set", "l2.in_queue=2"],
@@ -50,6 +52,14 @@ CONFIGS = {
     "l2thread-adapt": ["--threads", "2"],
     "l2thread3": ["--threads", "3", "--set", "sim.host_threads_adapt=false"],
     "l2thread-hd7970": ["--config", "hd7970", "--threads", "2", "--set", "l2.in_queue=2"],
+    # the runs' reply side on the partition thread with reply queues often full: its runs
+    # do not stop for banks asleep on them or near full (B's own pops rouse them and make
+    # room, in the serial order), at equal clocks and at clocks that are no multiples
+    "l2thread-smallq": ["--threads", "2", "--set", "sim.host_threads_adapt=false",
+                        "--set", "mem.l2_thread_reply=thread",
+                        "--set", "l2.in_queue=1", "--set", "l2.out_queue=8"],
+    "l2thread-clocks": ["--threads", "2", "--set", "sim.host_threads_adapt=false",
+                        "--set", "mem.l2_thread_reply=thread"] + CLOCKS,
 }
 EXITS = {"budget": (0, 5)}
 
