@@ -3414,8 +3414,8 @@ static int det_tick(memsys *ms, uint64_t cycle)
         lim[D_L2] = ah[D_L2];
         lim[D_DRAM] = ah[D_DRAM];
         /* to the partition thread when the run's first cycle runs ahead (ah_loop's
-         * stops: a run never starts with a bank asleep on its reply queues, whose
-         * rousing by the crossbar's pops would be A's) */
+         * stops; b_start keeps on this thread a run that would start with a bank asleep
+         * on, or near full, reply queues while the crossbar's pops are A's) */
         const int d = m->b_cfg && m->b_use && !ex && m->ah_h > cycle ? first_due_ld(m, lim) : -1;
         if (d >= 0 && m->aw_in != m->aw_out)
             b_start(m, lim, own, cycle, d);
