@@ -139,6 +139,9 @@ static void t_window_equivalence(void **state)
                {"core.skip_idle=false", W_NONE}};
     for (size_t v = 0; v < sizeof var / sizeof var[0]; v++) {
         result b = run(var[v].set);
+        /* (which variant, in the output of a failure: CTest prints it) */
+        print_message("variant %s: %llu window cycles (one thread: %llu)\n", var[v].set,
+                      (unsigned long long)b.win, (unsigned long long)a.win);
         same(&a, &b);
         if (var[v].win == W_NONE)
             assert_int_equal(b.win, 0);
