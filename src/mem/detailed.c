@@ -2310,23 +2310,22 @@ static int rep_inject(det *m, uint32_t p, uint32_t o, uint32_t port, uint64_t k)
             break;
         pkt *r = pq_pop(q);
         l2bank *ob = &pt->b[(q0 + x) / 2];
-        /* (obn, n_near and oblk are the banks' thread's: not A's while B runs, when
-         * no bank sleeps on its reply queues, ah_room, and b_join counts obn and
-         * n_near again) */
-        const int own = !m->b_run || m->b_rep;
-        if (own) {
+        /* (obn, n_near and oblk are the banks' thread's: not A's while B runs with the
+         * reply side A's, when no bank sleeps on its reply queues, ah_room, and b_join
+         * counts obn and n_near again) */
+        if (!m->b_run || m->b_rep) {
             if (m->ah_on)
                 m->n_near -= ob->obn == m->near_thr;
             ob->obn--;
-        }
-        if (own && ob->oblk) {
-            /* room in its reply queues: seen from its L2 cycle at this time on
-             * (ties: the interconnect first) */
-            const uint64_t t = at_or_after(m, D_ICNT, D_L2, k);
-            ob->oblk = 0;
-            m->n_oblk -= (uint32_t)m->ah_on;
-            bank_lower(m, ob, t);
-            poke(m, D_L2, t);
+            if (ob->oblk) {
+                /* room in its reply queues: seen from its L2 cycle at this time on
+                 * (ties: the interconnect first) */
+                const uint64_t t = at_or_after(m, D_ICNT, D_L2, k);
+                ob->oblk = 0;
+                m->n_oblk -= (uint32_t)m->ah_on;
+                bank_lower(m, ob, t);
+                poke(m, D_L2, t);
+            }
         }
         r->m.kind = r->type == PT_INV   ? MSG_INVALIDATE
                     : r->type == PT_FWD ? MSG_FORWARD
@@ -3143,13 +3142,20 @@ static int ah_room(const det *m, uint64_t k)
     return 1;
 }
 
+/* L2 or DRAM cycle k (domain d) could depend on the crossbar's later pops: a bank sleeps
+ * on its reply queues (n_oblk), or (an L2 cycle) a due bank could block on them */
+static inline int rq_stop(const det *m, int d, uint64_t k)
+{
+    return m->n_oblk || (d == D_L2 && !ah_room(m, k));
+}
+
 /* B in a run with the reply side (pub and b_rep): whether the reply side runs every
  * interconnect cycle up to cycle k of domain d (at equal times, before it) within the
  * run, which it does up to the run's end (ah_h); past that end only after a stop (an L2
  * cycle at the time of the DRAM cycle that stopped the run) */
-static inline int rep_covers(const det *m, int pub, int d, uint64_t k)
+static inline int rep_covers(const det *m, int d, uint64_t k)
 {
-    return pub && m->b_rep && k * m->f[D_ICNT] <= conv_floor(m, C_CORE, D_ICNT, m->ah_h) * m->f[d];
+    return k * m->f[D_ICNT] <= conv_floor(m, C_CORE, D_ICNT, m->ah_h) * m->f[d];
 }
 
 /* The L2 or DRAM domain whose next cycle with work comes first among those due by
@@ -3229,14 +3235,14 @@ static void rep_cycle(det *m, uint64_t k)
  * stop brings back before the stopping cycle: the reply side stops with it). */
 static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, uint64_t aw)
 {
-    const int ex = m->exhaustive, pub = m->b_run;
+    /* (rep: the run's reply side is B's, this thread's) */
+    const int ex = m->exhaustive, pub = m->b_run, rep = pub && m->b_rep;
     for (;;) {
         if (pub)
             b_side(m, 0);
         int d = first_due_ld(m, lim);
         uint64_t k = d >= 0 ? m->dm[d].wake : UINT64_MAX;
-        if (d >= 0 && (aw == m->aw_out || ((m->n_oblk || (d == D_L2 && !ah_room(m, k))) &&
-                                           !rep_covers(m, pub, d, k)))) {
+        if (d >= 0 && (aw == m->aw_out || (rq_stop(m, d, k) && !(rep && rep_covers(m, d, k))))) {
             /* not ahead of the crossbar from this cycle on (DRAM cycles at an L2 cycle's
              * time come after it): a launch could end before it, a bank asleep until the
              * crossbar's pop could be roused at the crossbar's cycle (and push to DRAM
@@ -3264,7 +3270,7 @@ static void ah_loop(det *m, uint64_t *lim, const uint64_t *own, uint64_t cycle, 
             continue;
         }
         /* the reply side's next cycle, if it comes first (ties: the interconnect) */
-        const int r = pub && m->b_rep && m->rep_wake <= conv_floor(m, C_CORE, D_ICNT, m->ah_h) &&
+        const int r = rep && m->rep_wake <= conv_floor(m, C_CORE, D_ICNT, m->ah_h) &&
                       (d < 0 || m->rep_wake * m->f[d] <= k * m->f[D_ICNT]);
         if (d < 0 && !r)
             break;
@@ -3710,7 +3716,7 @@ static void b_start(det *m, const uint64_t *lim, const uint64_t *own, uint64_t c
      * comes after the crossbar cycles that A ran) */
     if (!here) {
         b_rep_choose(m);
-        here = !m->b_rep && (m->n_oblk || (d == D_L2 && !ah_room(m, m->dm[D_L2].wake)));
+        here = !m->b_rep && rq_stop(m, d, m->dm[d].wake);
     }
     if (here) {
         uint64_t l[D__N];
